@@ -1,0 +1,39 @@
+# Two commands for a fresh machine: `make lab` and `make test`. Both build .venv from pyproject.toml on first use
+# and again whenever pyproject.toml changes; nothing needs to be installed by hand.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test lint types unit notebooks bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,lab]'
+	touch $@
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(LAB_ARGS)
+
+test: lint types unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check zeph_nb tests bench
+	$(BIN)/ruff format --check zeph_nb tests bench
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+# Unit tests and the tutorials (nbval) in one pytest run, so one summary line reports every test.
+# --nbval-current-env: run notebooks in this venv's kernel, not whichever "python3" kernelspec the user has.
+unit: $(STAMP)
+	$(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,133 @@
+"""grep through both engines (the ripgrep wheel's binary and the Python fallback): same answers."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools import files as files_module
+from zeph_nb.tools.files import FileExecutor
+from zeph_nb.tools.grep import find_ripgrep
+
+ENGINES = ["ripgrep", "python"]
+
+
+def executor(work: Path, engine: str, extra: str = "") -> FileExecutor:
+    return FileExecutor(Settings.from_toml(f'[tools.file]\ngrep_engine = "{engine}"\n{extra}'), workdir=work)
+
+
+@pytest.fixture
+def corpus(tree: dict[str, Path]) -> Path:
+    work = tree["work"]
+    (work / "src/pkg/app.py").write_text("import os\n\ndef main():\n    print('Hello')\n    return os.getcwd()\n")
+    (work / "src/a.txt").write_text("hello: colon: inside\n")
+    (work / "src/a b.txt").write_text("hello with a space in the name\n")
+    (work / ".hidden").write_text("hello hidden\n")
+    (work / ".git").mkdir()
+    (work / ".git/config").write_text("hello from git\n")
+    (work / "blob.bin").write_bytes(b"hello\x00binary")
+    (work / "crlf.txt").write_bytes(b"hello\r\nworld\r\n")
+    os.symlink(tree["outside"], work / "out")
+    os.symlink(tree["outside"] / "secret.txt", work / "secret-link.txt")
+    (tree["outside"] / "secret.txt").write_text("hello TOP SECRET\n")
+    return work
+
+
+def test_the_ripgrep_wheel_is_installed() -> None:
+    # `make test` installs the ripgrep wheel; without it the ripgrep half of every test below would be vacuous.
+    assert find_ripgrep() is not None
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_matches_in_path_order(corpus: Path, engine: str) -> None:
+    out = executor(corpus, engine).run("grep", pattern="hello")
+    assert out.summary.splitlines() == [
+        ".hidden:1: hello hidden",
+        "README.md:2: hello world",
+        "crlf.txt:1: hello",
+        "src/a b.txt:1: hello with a space in the name",
+        "src/a.txt:1: hello: colon: inside",
+    ]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_case_insensitive_and_path(corpus: Path, engine: str) -> None:
+    files = executor(corpus, engine)
+    assert files.run("grep", pattern="HELLO", path="src/pkg").summary == "No matches for 'HELLO'"
+    out = files.run("grep", pattern="HELLO", path="src/pkg", case_sensitive=False)
+    assert out.summary == "src/pkg/app.py:4:     print('Hello')"
+    assert out.raw["matches"] == [{"path": "src/pkg/app.py", "line": 4, "text": "    print('Hello')"}]
+    single = files.run("grep", pattern=r"def \w+", path="src/pkg/app.py")
+    assert single.summary == "src/pkg/app.py:3: def main():"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_never_reports_outside_or_denied(corpus: Path, engine: str) -> None:
+    files = executor(corpus, engine, 'deny_read = ["src/a.txt"]\n')
+    out = files.run("grep", pattern="hello|SECRET")
+    assert "SECRET" not in out.summary and "src/a.txt" not in out.summary
+    with pytest.raises(ToolError) as info:
+        files.run("grep", pattern="SECRET", path="out")
+    assert info.value.category is ToolErrorCategory.POLICY_BLOCKED
+    with pytest.raises(ToolError) as info:
+        files.run("grep", pattern="x", path="src/a.txt")
+    assert info.value.category is ToolErrorCategory.POLICY_BLOCKED
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_invalid_regex_is_invalid_parameters(corpus: Path, engine: str) -> None:
+    with pytest.raises(ToolError) as info:
+        executor(corpus, engine).run("grep", pattern="(unclosed")
+    assert info.value.category is ToolErrorCategory.INVALID_PARAMETERS
+    assert "invalid regex" in info.value.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_missing_path(corpus: Path, engine: str) -> None:
+    with pytest.raises(ToolError) as info:
+        executor(corpus, engine).run("grep", pattern="x", path="ghost")
+    assert info.value.category is ToolErrorCategory.PERMANENT_FAILURE
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_output_is_capped(corpus: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(files_module, "MAX_GREP_MATCHES", 5)
+    (corpus / "many.txt").write_text("".join(f"needle {i}\n" for i in range(50)))
+    out = executor(corpus, engine).run("grep", pattern="needle")
+    assert out.truncated
+    assert out.summary.splitlines()[:5] == [f"many.txt:{i + 1}: needle {i}" for i in range(5)]
+    assert out.summary.endswith("[first 5 matches shown; narrow the pattern or the path]")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_long_lines_are_clipped(corpus: Path, engine: str) -> None:
+    (corpus / "min.js").write_text("var x=1;" * 1000 + "needle\n")
+    out = executor(corpus, engine).run("grep", pattern="var", path="min.js")
+    assert len(out.summary) < 600 and out.summary.endswith("[…]")
+
+
+def test_engines_agree_on_a_generated_tree(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    words = ["alpha", "beta", "gamma", "delta", "error", "Error", "TODO", "fixme"]
+    for i in range(40):
+        folder = tmp_path / f"d{i % 7}" / f"s{i % 3}"
+        folder.mkdir(parents=True, exist_ok=True)
+        lines = [" ".join(rng.choice(words) for _ in range(6)) for _ in range(30)]
+        (folder / f"f{i}.txt").write_text("\n".join(lines) + "\n")
+    for pattern in ["error", r"^TODO\b", r"gamma\s+delta", "fix(me)?"]:
+        rg = executor(tmp_path, "ripgrep").run("grep", pattern=pattern).summary
+        py = executor(tmp_path, "python").run("grep", pattern=pattern).summary
+        assert rg == py, pattern
+
+
+def test_ripgrep_insisted_on_but_missing(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("zeph_nb.tools.grep.find_ripgrep", lambda: None)
+    with pytest.raises(ToolError, match="no rg binary"):
+        executor(corpus, "ripgrep").run("grep", pattern="x")
+    assert executor(corpus, "auto").run("grep", pattern="hidden").summary == ".hidden:1: hello hidden"

@@ -1,0 +1,80 @@
+"""zeph-nb: a notebook-native agent toolkit.
+
+Names are loaded on first use: ``import zeph_nb`` stays cheap, so ``%load_ext zeph_nb`` does not pay for
+pydantic (or, later, anthropic, pandas and duckdb) until something needs them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "Settings": "zeph_nb.config",
+    "ZephError": "zeph_nb.errors",
+    "ConfigError": "zeph_nb.errors",
+    "ToolError": "zeph_nb.errors",
+    "SandboxViolation": "zeph_nb.errors",
+    "ToolErrorCategory": "zeph_nb.errors",
+    "ToolErrorFeedback": "zeph_nb.errors",
+    "ToolCall": "zeph_nb.tools.base",
+    "ToolDef": "zeph_nb.tools.base",
+    "ToolOutput": "zeph_nb.tools.base",
+    "ToolExecutor": "zeph_nb.tools.base",
+    "CompositeExecutor": "zeph_nb.tools.composite",
+    "ToolRegistry": "zeph_nb.tools.registry",
+    "FileExecutor": "zeph_nb.tools.files",
+}
+_SUBMODULES = frozenset({"safety", "errors", "config", "tools"})
+
+__all__ = [
+    "CompositeExecutor",
+    "ConfigError",
+    "FileExecutor",
+    "SandboxViolation",
+    "Settings",
+    "ToolCall",
+    "ToolDef",
+    "ToolError",
+    "ToolErrorCategory",
+    "ToolErrorFeedback",
+    "ToolExecutor",
+    "ToolOutput",
+    "ToolRegistry",
+    "ZephError",
+    "__version__",
+    "safety",
+]
+
+if TYPE_CHECKING:
+    from zeph_nb import safety
+    from zeph_nb.config import Settings
+    from zeph_nb.errors import (
+        ConfigError,
+        SandboxViolation,
+        ToolError,
+        ToolErrorCategory,
+        ToolErrorFeedback,
+        ZephError,
+    )
+    from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
+    from zeph_nb.tools.composite import CompositeExecutor
+    from zeph_nb.tools.files import FileExecutor
+    from zeph_nb.tools.registry import ToolRegistry
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f"zeph_nb.{name}")
+    raise AttributeError(f"module 'zeph_nb' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,171 @@
+"""The values every tool speaks in: ToolDef, ToolCall, ToolOutput, and the ToolExecutor protocol.
+
+A tool is defined once, by a pydantic model of its arguments. That model validates what the model sends and
+produces the JSON Schema the model is shown, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from zeph_nb.errors import ToolError, ToolErrorCategory, ToolErrorFeedback
+
+__all__ = ["ToolArgs", "ToolCall", "ToolDef", "ToolExecutor", "ToolOutput", "validate_params"]
+
+
+class ToolArgs(BaseModel):
+    """Base for every tool's argument model: unknown parameters are errors, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class ToolDef:
+    """A tool as the model sees it: name, description and the JSON Schema of its arguments."""
+
+    name: str
+    description: str
+    args_model: type[ToolArgs]
+
+    @cached_property
+    def input_schema(self) -> dict[str, Any]:
+        """JSON Schema of the arguments, without pydantic's ``title`` noise (it costs tokens and says nothing)."""
+        schema: dict[str, Any] = _strip_titles(self.args_model.model_json_schema())
+        return schema
+
+
+def _strip_titles(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            key: _strip_titles(value)
+            for key, value in node.items()
+            # A property may itself be named "title"; only drop the annotation, never a key of "properties".
+            if not (key == "title" and isinstance(value, str))
+        }
+    if isinstance(node, list):
+        return [_strip_titles(item) for item in node]
+    return node
+
+
+def _new_call_id() -> str:
+    return uuid.uuid4().hex
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One request to run a tool. ``caller_id`` names who asked (a conversation, a person, a test)."""
+
+    tool_id: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    call_id: str = field(default_factory=_new_call_id)
+    caller_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """What a tool returned.
+
+    ``summary`` is the text the model reads. ``raw`` is the structured envelope kept for audit and UI (for the
+    shell ``{stdout, stderr, exit_code, truncated}``, for a file read its path and content). ``error`` is set when
+    the call failed; the model then reads ``error.format_for_llm()`` instead of the summary.
+    """
+
+    tool_name: str
+    summary: str
+    raw: Mapping[str, Any] = field(default_factory=dict)
+    call_id: str | None = None
+    error: ToolErrorFeedback | None = None
+    exit_code: int | None = None
+    truncated: bool = False
+
+    @property
+    def is_error(self) -> bool:
+        return self.error is not None
+
+    @property
+    def text_for_model(self) -> str:
+        return self.error.format_for_llm() if self.error is not None else self.summary
+
+    @classmethod
+    def from_error(cls, call: ToolCall, error: ToolError) -> ToolOutput:
+        """The value a failed call turns into at the executor boundary."""
+        return cls(
+            tool_name=call.tool_id,
+            summary=error.message,
+            raw={"error": error.message, "category": error.category.label},
+            call_id=call.call_id,
+            error=error.feedback,
+        )
+
+
+@runtime_checkable
+class ToolExecutor(Protocol):
+    """Something that runs tools. ``execute`` returns None for a tool it does not own."""
+
+    def tool_definitions(self) -> Sequence[ToolDef]: ...
+
+    async def execute(self, call: ToolCall) -> ToolOutput | None: ...
+
+    def requires_confirmation(self, call: ToolCall) -> bool: ...
+
+
+# pydantic error types that mean "right field, wrong type" rather than "wrong or missing field".
+_TYPE_ERRORS = frozenset(
+    {
+        "string_type",
+        "int_type",
+        "int_parsing",
+        "int_from_float",
+        "float_type",
+        "float_parsing",
+        "bool_type",
+        "bool_parsing",
+        "list_type",
+        "dict_type",
+        "model_type",
+        "none_required",
+        "bytes_type",
+        "tuple_type",
+    }
+)
+
+
+def validate_params(tool: ToolDef, params: Mapping[str, Any]) -> ToolArgs:
+    """Validate ``params`` against the tool's argument model.
+
+    Raises TypeMismatch when every problem is a wrong type, InvalidParameters otherwise (a missing, unknown or
+    out-of-range field); the message lists every bad field so the model can fix them all in one go.
+    """
+    if not isinstance(params, Mapping):
+        raise ToolError(
+            ToolErrorCategory.INVALID_PARAMETERS,
+            f"{tool.name}: parameters must be a JSON object, got {type(params).__name__}",
+        )
+    try:
+        return tool.args_model.model_validate(dict(params))
+    except ValidationError as e:
+        problems = e.errors(include_url=False)
+        all_types = all(p["type"] in _TYPE_ERRORS for p in problems)
+        category = ToolErrorCategory.TYPE_MISMATCH if all_types else ToolErrorCategory.INVALID_PARAMETERS
+        details = "; ".join(_describe(p) for p in problems)
+        raise ToolError(category, f"{tool.name}: {details}") from None
+
+
+def _describe(problem: Mapping[str, Any]) -> str:
+    name = ".".join(str(part) for part in problem["loc"]) or "parameters"
+    if problem["type"] == "missing":
+        return f"'{name}' is required"
+    if problem["type"] == "extra_forbidden":
+        return f"'{name}' is not a parameter of this tool"
+    return f"'{name}': {problem['msg']} (got {_short(problem.get('input'))})"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

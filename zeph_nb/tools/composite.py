@@ -1,0 +1,48 @@
+"""CompositeExecutor: several executors behind one, asked in a fixed order; the first owner of a call wins."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
+
+__all__ = ["CompositeExecutor"]
+
+
+class CompositeExecutor:
+    """Runs a call on the first executor that owns it.
+
+    Order is fixed at construction and is the tie-breaker: when two executors define a tool of the same name,
+    the earlier one owns it and the later definition is never shown to the model.
+    """
+
+    def __init__(self, executors: Sequence[ToolExecutor]) -> None:
+        self.executors: tuple[ToolExecutor, ...] = tuple(executors)
+
+    def tool_definitions(self) -> list[ToolDef]:
+        seen: dict[str, ToolDef] = {}
+        for executor in self.executors:
+            for tool in executor.tool_definitions():
+                seen.setdefault(tool.name, tool)
+        return list(seen.values())
+
+    def owner_of(self, tool_id: str) -> ToolExecutor | None:
+        """The executor whose definitions include ``tool_id`` first, if any."""
+        for executor in self.executors:
+            if any(tool.name == tool_id for tool in executor.tool_definitions()):
+                return executor
+        return None
+
+    async def execute(self, call: ToolCall) -> ToolOutput:
+        """Run ``call``; a tool no executor owns is a ToolNotFound error, never a silent None."""
+        for executor in self.executors:
+            output = await executor.execute(call)
+            if output is not None:
+                return output
+        names = ", ".join(sorted(tool.name for tool in self.tool_definitions())) or "none"
+        raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"unknown tool {call.tool_id!r}; available tools: {names}")
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        owner = self.owner_of(call.tool_id)
+        return owner.requires_confirmation(call) if owner is not None else False

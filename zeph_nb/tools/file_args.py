@@ -1,0 +1,102 @@
+"""Argument models of the file tools: the single source of their validation and of the schema the model sees."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from zeph_nb.tools.base import ToolArgs, ToolDef
+
+__all__ = ["FILE_TOOLS"]
+
+_Path = Field(min_length=1, max_length=4096, description="File path, relative to the working directory")
+
+
+class ReadArgs(ToolArgs):
+    path: str = _Path
+    offset: int = Field(0, ge=0, description="Number of lines to skip from the start")
+    limit: int | None = Field(None, ge=1, description="Maximum number of lines to return")
+
+
+class WriteArgs(ToolArgs):
+    path: str = _Path
+    content: str = Field(description="The complete new content of the file")
+
+
+class EditArgs(ToolArgs):
+    path: str = _Path
+    old_string: str = Field(min_length=1, description="Exact text to replace; must occur exactly once")
+    new_string: str = Field(description="Text to put in its place")
+
+
+class FindPathArgs(ToolArgs):
+    pattern: str = Field(
+        min_length=1,
+        max_length=4096,
+        description="Glob relative to the working directory, e.g. 'src/**/*.py'",
+    )
+
+
+class ListDirectoryArgs(ToolArgs):
+    path: str = Field(".", min_length=1, max_length=4096, description="Directory to list")
+
+
+class CreateDirectoryArgs(ToolArgs):
+    path: str = _Path
+
+
+class DeletePathArgs(ToolArgs):
+    path: str = _Path
+
+
+class MovePathArgs(ToolArgs):
+    source: str = _Path
+    destination: str = _Path
+
+
+class CopyPathArgs(ToolArgs):
+    source: str = _Path
+    destination: str = _Path
+
+
+class GrepArgs(ToolArgs):
+    pattern: str = Field(min_length=1, max_length=4096, description="Regular expression to search for")
+    path: str | None = Field(None, max_length=4096, description="File or directory to search; default: all")
+    case_sensitive: bool = True
+
+
+FILE_TOOLS: tuple[ToolDef, ...] = (
+    ToolDef("read", "Read a text file. Use offset and limit to page through large files.", ReadArgs),
+    ToolDef(
+        "write",
+        "Create or overwrite a file with the given content (parent directories are created). Atomic.",
+        WriteArgs,
+    ),
+    ToolDef(
+        "edit",
+        "Replace old_string with new_string in a file. old_string must match exactly once, whitespace included.",
+        EditArgs,
+    ),
+    ToolDef(
+        "find_path",
+        "Find files and directories whose path matches a glob ('**' spans directories).",
+        FindPathArgs,
+    ),
+    ToolDef(
+        "list_directory",
+        "List a directory: one entry per line, marked [dir], [file] or [symlink].",
+        ListDirectoryArgs,
+    ),
+    ToolDef("create_directory", "Create a directory and any missing parents.", CreateDirectoryArgs),
+    ToolDef(
+        "delete_path",
+        "Delete a file, a link (never its target) or a directory with everything in it.",
+        DeletePathArgs,
+    ),
+    ToolDef("move_path", "Move or rename a file or directory. The destination must not exist.", MovePathArgs),
+    ToolDef("copy_path", "Copy a file or directory tree. The destination must not exist.", CopyPathArgs),
+    ToolDef(
+        "grep",
+        "Search file contents with a regular expression. Prints path:line: text for each matching line.",
+        GrepArgs,
+    ),
+)

@@ -1,0 +1,153 @@
+"""Regex search over a directory tree: ripgrep when its binary is present, pure Python otherwise.
+
+Both engines mean the same thing, so results do not depend on which one ran: every regular file under the root
+is searched, hidden ones included, except inside ``.git``/``.hg``/``.svn``; ignore files are not read; symbolic
+links are not followed; a file with a NUL byte is binary and skipped; results come in path order.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from zeph_nb.errors import ToolError, ToolErrorCategory
+
+__all__ = ["GrepMatch", "find_ripgrep", "grep_python", "grep_ripgrep", "search"]
+
+VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+MAX_LINE_CHARS = 500
+_BINARY_PROBE = 8192
+
+
+@dataclass(frozen=True)
+class GrepMatch:
+    path: Path
+    line: int
+    text: str
+
+
+def find_ripgrep() -> str | None:
+    """The rg binary: the one the ``ripgrep`` wheel put next to this interpreter first, then PATH.
+
+    A kernel started from a venv often does not have the venv's bin directory on PATH, hence the first look.
+    """
+    beside = Path(sys.executable).parent / "rg"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which("rg")
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS] + " […]"
+
+
+def grep_ripgrep(rg: str, pattern: str, root: Path, *, case_sensitive: bool, max_results: int) -> Iterator[GrepMatch]:
+    """Matches from ripgrep, in path order; stops reading (and ends rg) after ``max_results``."""
+    args = [
+        rg,
+        "--null",  # path, NUL, then "line:text": a path may contain ':' but never NUL
+        "--line-number",
+        "--with-filename",
+        "--no-heading",
+        "--color=never",
+        "--hidden",
+        "--no-ignore",
+        "--no-messages",  # unreadable files are skipped quietly, as in the Python engine
+        "--sort=path",
+        "--case-sensitive" if case_sensitive else "--ignore-case",
+    ]
+    for vcs in sorted(VCS_DIRS):
+        args.append(f"--glob=!{vcs}")
+    args += ["--regexp", pattern, "--", str(root)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    count = 0
+    try:
+        for raw in proc.stdout:
+            path_bytes, sep, rest = raw.partition(b"\x00")
+            number, colon, text = rest.partition(b":")
+            if not sep or not colon or not number.isdigit():
+                continue
+            yield GrepMatch(
+                Path(os.fsdecode(path_bytes)),
+                int(number),
+                _clip(text.rstrip(b"\r\n").decode("utf-8", errors="replace")),
+            )
+            count += 1
+            if count >= max_results:
+                return
+        stderr = proc.stderr.read().decode("utf-8", errors="replace")
+        if proc.wait() == 2 and ("regex" in stderr or "parse error" in stderr):
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, f"invalid regex {pattern!r}: {stderr.strip()}")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def compile_pattern(pattern: str, *, case_sensitive: bool) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
+    except re.error as e:
+        raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, f"invalid regex {pattern!r}: {e}") from None
+
+
+def _walk_files(root: Path) -> list[Path]:
+    if root.is_file() and not root.is_symlink():
+        return [root]
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d not in VCS_DIRS]
+        for name in filenames:
+            full = Path(dirpath, name)
+            if not full.is_symlink():
+                found.append(full)
+    # Same order as rg --sort=path: by the path's bytes.
+    found.sort(key=lambda p: os.fsencode(p))
+    return found
+
+
+def grep_python(pattern: str, root: Path, *, case_sensitive: bool, max_results: int) -> Iterator[GrepMatch]:
+    """The fallback engine: same files, same order, Python's ``re`` dialect."""
+    regex = compile_pattern(pattern, case_sensitive=case_sensitive)
+    count = 0
+    for path in _walk_files(root):
+        try:
+            with open(path, "rb") as handle:
+                if b"\x00" in handle.read(_BINARY_PROBE):
+                    continue
+                handle.seek(0)
+                for number, raw in enumerate(handle, start=1):
+                    if b"\x00" in raw:
+                        break  # binary after all; rg stops at the first NUL too
+                    line = raw.rstrip(b"\r\n").decode("utf-8", errors="replace")
+                    if regex.search(line):
+                        yield GrepMatch(path, number, _clip(line))
+                        count += 1
+                        if count >= max_results:
+                            return
+        except OSError:
+            continue
+
+
+def search(
+    pattern: str, root: Path, *, case_sensitive: bool, max_results: int, engine: str = "auto"
+) -> Iterator[GrepMatch]:
+    """Dispatch to an engine: ``auto`` prefers ripgrep, ``ripgrep`` insists on it, ``python`` never uses it."""
+    rg = find_ripgrep() if engine != "python" else None
+    if engine == "ripgrep" and rg is None:
+        raise ToolError(
+            ToolErrorCategory.PERMANENT_FAILURE,
+            "grep_engine = 'ripgrep' but no rg binary was found; install the 'ripgrep' package or use 'auto'",
+        )
+    if rg is not None:
+        return grep_ripgrep(rg, pattern, root, case_sensitive=case_sensitive, max_results=max_results)
+    return grep_python(pattern, root, case_sensitive=case_sensitive, max_results=max_results)

@@ -1,0 +1,71 @@
+"""ToolRegistry: the catalog of tools one agent may call, rendered for a prompt or for a provider's API."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from zeph_nb.tools.base import ToolDef
+
+__all__ = ["ToolRegistry"]
+
+
+class ToolRegistry:
+    """An ordered set of tool definitions, unique by name."""
+
+    def __init__(self, tools: Iterable[ToolDef] = ()) -> None:
+        self._tools: dict[str, ToolDef] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: ToolDef) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> ToolDef | None:
+        return self._tools.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[ToolDef]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        """``{name, description, input_schema}`` for each tool: the shape native tool-use APIs take."""
+        return [
+            {"name": tool.name, "description": tool.description, "input_schema": tool.input_schema} for tool in self
+        ]
+
+    def render_catalog(self) -> str:
+        """A plain-text catalog for a system prompt, for models without native tool use."""
+        blocks = []
+        for tool in self:
+            schema = tool.input_schema
+            required = set(schema.get("required", []))
+            lines = [f"## {tool.name}", tool.description]
+            for name, prop in schema.get("properties", {}).items():
+                kind = _type_name(prop)
+                need = "required" if name in required else f"optional, default {prop.get('default')!r}"
+                desc = prop.get("description", "")
+                lines.append(f"- {name} ({kind}, {need}){': ' + desc if desc else ''}")
+            blocks.append("\n".join(lines))
+        return "\n\n".join(blocks)
+
+
+def _type_name(prop: dict[str, Any]) -> str:
+    if "type" in prop:
+        return str(prop["type"])
+    if "anyOf" in prop:
+        return " | ".join(str(option.get("type", "?")) for option in prop["anyOf"])
+    if "enum" in prop:
+        return " | ".join(repr(v) for v in prop["enum"])
+    return "any"

@@ -1,0 +1,169 @@
+"""The path sandbox of the file tools.
+
+Every path is canonicalized by walking it one component at a time from the filesystem root, expanding each
+symbolic link as it is met (dangling ones too), before it is compared with the allowed roots. Lexical
+normalization alone (``os.path.normpath``) would be wrong: ``link/..`` means the parent of the link's *target*.
+``os.path.realpath`` alone would be wrong too: it stops expanding at the first missing component, so a write
+through a dangling link, or ``missing/../../etc``, could land outside. Comparing ``Path`` objects rather than
+strings means ``/work/sandbox-evil`` is not inside ``/work/sandbox``.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable, Sequence
+from pathlib import Path, PurePosixPath
+
+from wcmatch import glob
+
+from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
+
+__all__ = ["Sandbox", "canonicalize", "resolve_sandboxed"]
+
+# Linux gives up after 40 links in one lookup (ELOOP); so do we, which also ends link cycles.
+MAX_SYMLINK_HOPS = 40
+_GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.NEGATE | glob.BRACE
+
+
+def _check_text(path: str) -> None:
+    if not isinstance(path, str):
+        raise ToolError(ToolErrorCategory.TYPE_MISMATCH, f"path must be a string, got {type(path).__name__}")
+    if "\x00" in path:
+        raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, "path contains a NUL byte; remove it")
+    if not path.strip():
+        raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, "path is empty; give a file or directory name")
+
+
+def canonicalize(path: str | os.PathLike[str], base: str | os.PathLike[str], *, follow_final: bool = True) -> Path:
+    """The absolute path ``path`` names, every symlink expanded; it need not exist.
+
+    Relative paths start at ``base``, which should itself be canonical. With ``follow_final=False`` a link in the
+    last position is kept as it is (the link itself is what ``delete_path`` or ``move_path`` acts on).
+    """
+    text = os.fspath(path)
+    _check_text(text)
+    start = text if posixpath.isabs(text) else posixpath.join(os.fspath(base), text)
+    # PurePosixPath drops "." and repeated slashes but keeps "..", which must wait until links are expanded.
+    pending = list(reversed(PurePosixPath(start).parts[1:]))
+    current = "/"
+    hops = 0
+    while pending:
+        part = pending.pop()
+        if part == "..":
+            # `current` is canonical, so its lexical parent is its real parent.
+            current = posixpath.dirname(current)
+            continue
+        candidate = posixpath.join(current, part)
+        is_final = not pending
+        if (follow_final or not is_final) and posixpath.islink(candidate):
+            hops += 1
+            if hops > MAX_SYMLINK_HOPS:
+                raise ToolError(
+                    ToolErrorCategory.INVALID_PARAMETERS,
+                    f"too many levels of symbolic links in {text!r} (a link cycle?)",
+                )
+            try:
+                target = os.readlink(candidate)
+            except OSError:
+                # Swapped out since islink(); treat what is there now as a plain name.
+                current = candidate
+                continue
+            if posixpath.isabs(target):
+                current = "/"
+            pending.extend(reversed(PurePosixPath(target).parts[1 if posixpath.isabs(target) else 0 :]))
+            continue
+        current = candidate
+    return Path(current)
+
+
+class Sandbox:
+    """Allowed roots plus read rules; answers "where does this path really point, and may I touch it?"."""
+
+    def __init__(
+        self,
+        roots: Sequence[str | os.PathLike[str]],
+        *,
+        workdir: str | os.PathLike[str] | None = None,
+        deny_read: Iterable[str] = (),
+        allow_read: Iterable[str] = (),
+    ) -> None:
+        if not roots:
+            raise ValueError("a sandbox needs at least one root")
+        cwd = os.getcwd()
+        self.roots: tuple[Path, ...] = tuple(canonicalize(os.fspath(root), cwd) for root in roots)
+        work = canonicalize(os.fspath(workdir), cwd) if workdir is not None else self.roots[0]
+        # Relative paths are read from the working directory when it is inside the sandbox, else the first root.
+        self.workdir = work if self.contains(work) else self.roots[0]
+        self.deny_read = tuple(deny_read)
+        self.allow_read = tuple(allow_read)
+
+    def contains(self, path: Path) -> bool:
+        return any(path == root or root in path.parents for root in self.roots)
+
+    def is_root_or_above(self, path: Path) -> bool:
+        """True for a root itself or any of its ancestors: never delete or move these."""
+        return any(path == root or path in root.parents for root in self.roots)
+
+    def resolve(self, path: str | os.PathLike[str]) -> Path:
+        """Canonical path with every link followed; SandboxViolation (PolicyBlocked) when it leaves the roots."""
+        canonical = canonicalize(path, self.workdir)
+        self._require_inside(canonical, path)
+        return canonical
+
+    def locate(self, path: str | os.PathLike[str]) -> Path:
+        """Canonical path of the entry itself: parents resolved, a final link left unfollowed."""
+        canonical = canonicalize(path, self.workdir, follow_final=False)
+        self._require_inside(canonical, path)
+        return canonical
+
+    def check_readable(self, path: Path, shown: str | os.PathLike[str] | None = None) -> None:
+        """Apply ``deny_read`` then ``allow_read`` to a canonical path; an allow_read match overrides a deny."""
+        if not self.deny_read or not self._matches(path, self.deny_read):
+            return
+        if self.allow_read and self._matches(path, self.allow_read):
+            return
+        name = os.fspath(shown) if shown is not None else self.display(path)
+        raise SandboxViolation(f"reading {name!r} is denied by tools.file.deny_read")
+
+    def readable(self, path: Path) -> bool:
+        try:
+            self.check_readable(path)
+        except SandboxViolation:
+            return False
+        return True
+
+    def display(self, path: Path) -> str:
+        """How a path is shown to the model: relative to the working directory when it is inside it."""
+        if path == self.workdir:
+            return "."
+        if self.workdir in path.parents:
+            return path.relative_to(self.workdir).as_posix()
+        return path.as_posix()
+
+    def _require_inside(self, canonical: Path, given: str | os.PathLike[str]) -> None:
+        if not self.contains(canonical):
+            roots = ", ".join(root.as_posix() for root in self.roots)
+            raise SandboxViolation(
+                f"{os.fspath(given)!r} resolves to {canonical.as_posix()}, outside the allowed paths ({roots})"
+            )
+
+    def _matches(self, path: Path, patterns: Sequence[str]) -> bool:
+        # Absolute patterns see the absolute path; relative ones also see the path relative to each root,
+        # so `secrets/**` means the sandbox's secrets folder and `**/.env` any .env anywhere.
+        names = [path.as_posix()]
+        names += [path.relative_to(root).as_posix() for root in self.roots if root in path.parents]
+        return any(glob.globmatch(name, pattern, flags=_GLOB_FLAGS) for name in names for pattern in patterns)
+
+
+def resolve_sandboxed(
+    path: str | os.PathLike[str],
+    roots: Sequence[str | os.PathLike[str]],
+    *,
+    base: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Canonical form of ``path`` (relative paths start at ``base``, default the first root).
+
+    Raises ``SandboxViolation`` when the path, after every symlink is expanded, is outside every root.
+    """
+    return Sandbox(roots, workdir=base).resolve(path)
