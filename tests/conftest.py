@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from zeph_nb.tools.files import FileExecutor
 
 
 @pytest.fixture
-def tree(tmp_path: Path) -> dict[str, Path]:
+def tree(tmp_path: Path) -> Iterator[dict[str, Path]]:
     """``work/`` is the sandbox; ``outside/secret.txt`` and ``work-evil/`` (a prefix sibling) are not."""
     work = tmp_path / "work"
     outside = tmp_path / "outside"
@@ -22,7 +24,10 @@ def tree(tmp_path: Path) -> dict[str, Path]:
     (work / "src" / "pkg" / "mod.py").write_text("def f():\n    return 42\n")
     (outside / "secret.txt").write_text("TOP SECRET\n")
     (evil / "loot.txt").write_text("not yours\n")
-    return {"root": tmp_path, "work": work, "outside": outside, "evil": evil}
+    yield {"root": tmp_path, "work": work, "outside": outside, "evil": evil}
+    # Hostile-path tests leave trees deeper than Python's recursion limit, which pytest's own clean-up of old
+    # temporary directories (shutil.rmtree) cannot remove; rm can.
+    subprocess.run(["rm", "-rf", str(work)], check=False)
 
 
 @pytest.fixture

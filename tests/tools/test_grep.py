@@ -118,12 +118,21 @@ def test_engines_agree_on_a_generated_tree(tmp_path: Path) -> None:
     for i in range(40):
         folder = tmp_path / f"d{i % 7}" / f"s{i % 3}"
         folder.mkdir(parents=True, exist_ok=True)
-        lines = [" ".join(rng.choice(words) for _ in range(6)) for _ in range(30)]
+        lines = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 6))) for _ in range(30)]
         (folder / f"f{i}.txt").write_text("\n".join(lines) + "\n")
-    for pattern in ["error", r"^TODO\b", r"gamma\s+delta", "fix(me)?"]:
+    for pattern in ["error", r"^TODO\b", r"gamma\s+delta", "fix(me)?", "^$", r"\Aalpha", "beta$", "a$"]:
         rg = executor(tmp_path, "ripgrep").run("grep", pattern=pattern).summary
         py = executor(tmp_path, "python").run("grep", pattern=pattern).summary
         assert rg == py, pattern
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_large_files_are_streamed_with_the_same_answer(
+    corpus: Path, engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("zeph_nb.tools.grep._WHOLE_FILE_LIMIT", 10)
+    out = executor(corpus, engine).run("grep", pattern="hello", path="crlf.txt")
+    assert out.summary == "crlf.txt:1: hello"
 
 
 def test_ripgrep_insisted_on_but_missing(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:

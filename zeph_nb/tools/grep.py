@@ -23,6 +23,8 @@ __all__ = ["GrepMatch", "find_ripgrep", "grep_python", "grep_ripgrep", "search"]
 VCS_DIRS = frozenset({".git", ".hg", ".svn"})
 MAX_LINE_CHARS = 500
 _BINARY_PROBE = 8192
+# Files larger than this are searched line by line instead of read whole.
+_WHOLE_FILE_LIMIT = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -118,24 +120,55 @@ def _walk_files(root: Path) -> list[Path]:
 def grep_python(pattern: str, root: Path, *, case_sensitive: bool, max_results: int) -> Iterator[GrepMatch]:
     """The fallback engine: same files, same order, Python's ``re`` dialect."""
     regex = compile_pattern(pattern, case_sensitive=case_sensitive)
+    # Most files do not match at all: one search over the whole text (MULTILINE, so ^ and $ still mean line
+    # ends) rules them out at C speed before any per-line work. \A and \Z mean something else on a whole text,
+    # so such patterns skip the pre-check.
+    whole = None if ("\\A" in pattern or "\\Z" in pattern) else re.compile(pattern, regex.flags | re.MULTILINE)
     count = 0
     for path in _walk_files(root):
-        try:
-            with open(path, "rb") as handle:
-                if b"\x00" in handle.read(_BINARY_PROBE):
-                    continue
-                handle.seek(0)
-                for number, raw in enumerate(handle, start=1):
-                    if b"\x00" in raw:
-                        break  # binary after all; rg stops at the first NUL too
-                    line = raw.rstrip(b"\r\n").decode("utf-8", errors="replace")
-                    if regex.search(line):
-                        yield GrepMatch(path, number, _clip(line))
-                        count += 1
-                        if count >= max_results:
-                            return
-        except OSError:
-            continue
+        for number, line in _matching_lines(path, regex, whole):
+            yield GrepMatch(path, number, _clip(line))
+            count += 1
+            if count >= max_results:
+                return
+
+
+def _matching_lines(path: Path, regex: re.Pattern[str], whole: re.Pattern[str] | None) -> Iterator[tuple[int, str]]:
+    try:
+        if path.stat().st_size > _WHOLE_FILE_LIMIT:
+            yield from _matching_lines_streamed(path, regex)
+            return
+        data = path.read_bytes()
+    except OSError:
+        return
+    nul = data.find(b"\x00")
+    if 0 <= nul < _BINARY_PROBE:
+        return
+    if nul >= 0:
+        data = data[: data.rfind(b"\n", 0, nul) + 1]  # binary after all; rg stops at the first NUL too
+    text = data.decode("utf-8", errors="replace")
+    if whole is not None and whole.search(text) is None:
+        return
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the text after a final newline is not a line
+    for number, line in enumerate(lines, start=1):
+        line = line.removesuffix("\r")
+        if regex.search(line):
+            yield number, line
+
+
+def _matching_lines_streamed(path: Path, regex: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    with open(path, "rb") as handle:
+        if b"\x00" in handle.read(_BINARY_PROBE):
+            return
+        handle.seek(0)
+        for number, raw in enumerate(handle, start=1):
+            if b"\x00" in raw:
+                return
+            line = raw.rstrip(b"\r\n").decode("utf-8", errors="replace")
+            if regex.search(line):
+                yield number, line
 
 
 def search(

@@ -1,0 +1,31 @@
+"""Re-run the tutorials and save them with clean outputs (no timings, no kernel noise): `make notebooks`.
+
+Committed outputs are what nbval compares against and what a reader sees on GitHub, so they must come from a
+real run, never from hand edits.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+HERE = Path(__file__).parent
+
+
+def refresh(path: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}).execute()
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+    notebook.metadata.pop("widgets", None)
+    nbformat.write(notebook, path)
+    print(f"refreshed {path.name}")
+
+
+if __name__ == "__main__":
+    targets = [Path(arg) for arg in sys.argv[1:]] or sorted(HERE.glob("*.ipynb"))
+    for target in targets:
+        refresh(target)
