@@ -11,9 +11,12 @@ import zeph_nb
 PUBLIC = [
     "CompositeExecutor",
     "ConfigError",
+    "DiagnosticsExecutor",
     "FileExecutor",
     "SandboxViolation",
     "Settings",
+    "ShellExecutor",
+    "TimeExecutor",
     "ToolCall",
     "ToolDef",
     "ToolError",
@@ -24,6 +27,7 @@ PUBLIC = [
     "ToolRegistry",
     "ZephError",
     "__version__",
+    "builtin_executor",
     "safety",
 ]
 

@@ -27,15 +27,22 @@ _EXPORTS: dict[str, str] = {
     "CompositeExecutor": "zeph_nb.tools.composite",
     "ToolRegistry": "zeph_nb.tools.registry",
     "FileExecutor": "zeph_nb.tools.files",
+    "ShellExecutor": "zeph_nb.tools.shell",
+    "DiagnosticsExecutor": "zeph_nb.tools.diagnostics",
+    "TimeExecutor": "zeph_nb.tools.clock",
+    "builtin_executor": "zeph_nb.tools.builtin",
 }
 _SUBMODULES = frozenset({"safety", "errors", "config", "tools"})
 
 __all__ = [
     "CompositeExecutor",
     "ConfigError",
+    "DiagnosticsExecutor",
     "FileExecutor",
     "SandboxViolation",
     "Settings",
+    "ShellExecutor",
+    "TimeExecutor",
     "ToolCall",
     "ToolDef",
     "ToolError",
@@ -46,6 +53,7 @@ __all__ = [
     "ToolRegistry",
     "ZephError",
     "__version__",
+    "builtin_executor",
     "safety",
 ]
 
@@ -61,9 +69,13 @@ if TYPE_CHECKING:
         ZephError,
     )
     from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
+    from zeph_nb.tools.builtin import builtin_executor
+    from zeph_nb.tools.clock import TimeExecutor
     from zeph_nb.tools.composite import CompositeExecutor
+    from zeph_nb.tools.diagnostics import DiagnosticsExecutor
     from zeph_nb.tools.files import FileExecutor
     from zeph_nb.tools.registry import ToolRegistry
+    from zeph_nb.tools.shell import ShellExecutor
 
 
 def __getattr__(name: str) -> Any:

@@ -115,6 +115,8 @@ class ShellSettings(_Section):
     auto_rollback_exit_codes: list[int] = Field(default_factory=list)
     snapshot_required: bool = False
     max_snapshot_bytes: int = Field(0, ge=0, description="0 means no cap")
+    scrub_env: list[str] = Field(default_factory=list, description="more variable-name globs to hide from commands")
+    keep_env: list[str] = Field(default_factory=list, description="variable-name globs to pass through anyway")
 
 
 class FileSettings(_Section):

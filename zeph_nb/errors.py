@@ -19,8 +19,10 @@ trigger a parameter-reformat attempt).
 from __future__ import annotations
 
 import errno
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 __all__ = [
     "ConfigError",
@@ -140,10 +142,12 @@ class ConfigError(ZephError):
 class ToolError(ZephError):
     """A tool call failed. ``feedback`` is what the model is told."""
 
-    def __init__(self, category: ToolErrorCategory, message: str) -> None:
+    def __init__(self, category: ToolErrorCategory, message: str, *, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.category = category
         self.message = message
+        # What the tool had produced when it failed (a shell envelope with partial output), for audit and UI.
+        self.details: Mapping[str, Any] = details or {}
 
     @property
     def feedback(self) -> ToolErrorFeedback:

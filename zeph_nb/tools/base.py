@@ -98,9 +98,11 @@ class ToolOutput:
         return cls(
             tool_name=call.tool_id,
             summary=error.message,
-            raw={"error": error.message, "category": error.category.label},
+            raw={**error.details, "error": error.message, "category": error.category.label},
             call_id=call.call_id,
             error=error.feedback,
+            exit_code=error.details.get("exit_code"),
+            truncated=bool(error.details.get("truncated", False)),
         )
 
 

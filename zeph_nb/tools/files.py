@@ -14,8 +14,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory, class
 from zeph_nb.tools import file_args as A
 from zeph_nb.tools import grep as grep_engines
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.fsutil import atomic_write, make_dirs, staging_file
 from zeph_nb.tools.sandbox import Sandbox, canonicalize
 
 __all__ = ["FileExecutor"]
@@ -162,8 +162,8 @@ class FileExecutor:
             raise _invalid(f"{shown} is a directory; choose a file path")
         created = not path.exists()
         data = args.content.encode("utf-8")
-        _make_dirs(path.parent)
-        _atomic_write(path, data)
+        make_dirs(path.parent)
+        atomic_write(path, data)
         verb = "Created" if created else "Overwrote"
         lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
         return ToolOutput(
@@ -194,7 +194,7 @@ class FileExecutor:
                 f"old_string matches {matches} places in {shown}; include more surrounding lines so it matches once"
             )
         updated = text[:at] + args.new_string + text[at + len(args.old_string) :]
-        _atomic_write(path, updated.encode("utf-8"))
+        atomic_write(path, updated.encode("utf-8"))
         first_line = text.count("\n", 0, at) + 1
         diff = list(
             difflib.unified_diff(
@@ -272,7 +272,7 @@ class FileExecutor:
             return ToolOutput("create_directory", f"{shown} already exists", raw={"path": shown, "created": False})
         if path.exists():
             raise _invalid(f"{shown} exists and is not a directory")
-        _make_dirs(path)
+        make_dirs(path)
         return ToolOutput("create_directory", f"Created directory {shown}", raw={"path": shown, "created": True})
 
     def _delete_path(self, args: A.DeletePathArgs) -> ToolOutput:
@@ -303,7 +303,7 @@ class FileExecutor:
         self._check_transfer(source, destination, args.source)
         # A rename could carry a file out from under a deny_read rule, so moving counts as reading.
         self._check_tree_readable(source)
-        _make_dirs(destination.parent)
+        make_dirs(destination.parent)
         try:
             os.rename(source, destination)
         except OSError as e:
@@ -318,10 +318,10 @@ class FileExecutor:
         destination = self.sandbox.locate(args.destination)
         self._check_transfer(source, destination, args.source)
         self._check_tree_readable(source)
-        _make_dirs(destination.parent)
+        make_dirs(destination.parent)
         src, dst = self.sandbox.display(source), self.sandbox.display(destination)
         if not source.is_dir():
-            with _staging_file(destination) as staged:
+            with staging_file(destination) as staged:
                 shutil.copy2(source, staged)
             return ToolOutput("copy_path", f"Copied {src} to {dst}", raw={"source": src, "destination": dst})
         counts = {"files": 0, "dirs": 0, "links": 0}
@@ -426,24 +426,6 @@ class FileExecutor:
                 skipped.append(f"{self.sandbox.display(src)} (special file)")
 
 
-def _make_dirs(path: Path) -> None:
-    """``mkdir -p`` without recursion: pathlib's and os.makedirs recurse once per missing level, and a hostile
-    ``a/a/a/…`` path a thousand levels deep would end in RecursionError instead of a clear error."""
-    missing: list[Path] = []
-    current = path
-    while not current.is_dir():
-        missing.append(current)
-        if current.parent == current:
-            break
-        current = current.parent
-    for folder in reversed(missing):
-        try:
-            folder.mkdir()
-        except FileExistsError:
-            if not folder.is_dir():
-                raise
-
-
 def _kind(entry: os.DirEntry[str]) -> str:
     if entry.is_symlink():
         return "symlink"
@@ -460,46 +442,6 @@ def _count_overlapping(text: str, needle: str) -> int:
         count += 1
         at = text.find(needle, at + 1)
     return count
-
-
-@contextmanager
-def _staging_file(destination: Path) -> Iterator[Path]:
-    """A temporary sibling of ``destination``, renamed over it when the block succeeds and removed when not."""
-    fd, name = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".zeph-tmp", dir=destination.parent)
-    os.close(fd)
-    staged = Path(name)
-    try:
-        yield staged
-        os.replace(staged, destination)
-    except BaseException:
-        staged.unlink(missing_ok=True)
-        raise
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        # mkstemp makes 0600 files; a new file should get what open() would have given it.
-        mode = 0o666 & ~_current_umask()
-    with _staging_file(path) as staged:
-        with open(staged, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(staged, mode)
-
-
-def _current_umask() -> int:
-    """The process umask, read without setting it (os.umask would race with other threads creating files)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    return 0o022
 
 
 def _describe_os_error(error: OSError, sandbox: Sandbox) -> str:

@@ -1,0 +1,62 @@
+"""The ``time`` tool: the current time in the format the model asks for (models do not know what time it is)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from email.utils import format_datetime
+from typing import Literal
+
+from pydantic import Field
+
+from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
+
+__all__ = ["TIME", "TimeExecutor", "format_time"]
+
+TimeFormat = Literal["epoch", "epoch_ms", "epoch_ns", "iso", "rfc2822", "date", "time"]
+
+
+class TimeArgs(ToolArgs):
+    format: TimeFormat = Field("iso", description="epoch, epoch_ms, epoch_ns, iso, rfc2822, date or time")
+    utc: bool = Field(False, description="UTC instead of the machine's local time zone")
+
+
+TIME = ToolDef("time", "Get the current date and time.", TimeArgs)
+
+
+def format_time(fmt: TimeFormat, *, utc: bool = False, now_ns: int | None = None) -> str:
+    """Format the instant ``now_ns`` (nanoseconds since the epoch; default: now)."""
+    ns = time.time_ns() if now_ns is None else now_ns
+    moment = datetime.fromtimestamp(ns / 1e9, tz=UTC)
+    if not utc:
+        moment = moment.astimezone()
+    formats: dict[str, Callable[[], str]] = {
+        "epoch": lambda: str(ns // 1_000_000_000),
+        "epoch_ms": lambda: str(ns // 1_000_000),
+        "epoch_ns": lambda: str(ns),
+        "iso": lambda: moment.isoformat(timespec="seconds"),
+        "rfc2822": lambda: format_datetime(moment),
+        "date": lambda: moment.date().isoformat(),
+        "time": lambda: moment.time().isoformat(timespec="seconds"),
+    }
+    return formats[fmt]()
+
+
+class TimeExecutor:
+    def tool_definitions(self) -> Sequence[ToolDef]:
+        return (TIME,)
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        return False
+
+    async def execute(self, call: ToolCall) -> ToolOutput | None:
+        if call.tool_id != TIME.name:
+            return None
+        args = validate_params(TIME, call.params)
+        assert isinstance(args, TimeArgs)
+        ns = time.time_ns()
+        text = format_time(args.format, utc=args.utc, now_ns=ns)
+        return ToolOutput(
+            TIME.name, text, raw={"format": args.format, "value": text, "epoch_ns": ns}, call_id=call.call_id
+        )

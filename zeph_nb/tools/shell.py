@@ -1,0 +1,266 @@
+"""ShellExecutor: the ``bash`` tool.
+
+A command runs in ``bash -c`` in the working directory, in a session (and so a process group) of its own, with
+credential-looking variables removed from its environment and stdin closed. Its output is read from both pipes
+as it arrives: the model reads the two streams interleaved, the raw envelope keeps them apart
+(``{stdout, stderr, exit_code, truncated}``). On timeout or cancellation the whole process group is killed — a
+``sleep`` started by the command dies with it — and a timeout reports what had been printed so far.
+
+The command classifier runs first: a blocked command never starts, whatever else says yes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.environment import scrub_env
+from zeph_nb.tools.shell_classifier import ShellAnalysis, ShellClassifier
+from zeph_nb.tools.transaction import Snapshot, SnapshotFailed
+
+__all__ = ["BASH", "ShellExecutor"]
+
+MAX_CAPTURE_BYTES = 16 * 1024 * 1024  # per stream; the overflow store takes what the model should not read
+TERM_GRACE_SECS = 1.0  # between SIGTERM and SIGKILL
+PIPE_GRACE_SECS = 0.5
+EXIT_POLL_SECS = 0.02  # how long to keep reading after exit while a background child holds the pipes open
+ERROR_TAIL_CHARS = 4000
+
+
+class BashArgs(ToolArgs):
+    command: str = Field(min_length=1, max_length=100_000, description="The bash command line to run")
+    timeout: int | None = Field(None, ge=1, le=3600, description="Seconds before the command is killed")
+
+
+BASH = ToolDef(
+    "bash",
+    "Run a bash command in the working directory. Returns the combined stdout and stderr and the exit code.",
+    BashArgs,
+)
+
+
+class _Capture:
+    """Both pipes, kept apart and interleaved in arrival order, each capped at MAX_CAPTURE_BYTES."""
+
+    def __init__(self) -> None:
+        self.streams: dict[str, bytearray] = {"stdout": bytearray(), "stderr": bytearray()}
+        self.combined: list[bytes] = []
+        self.truncated = False
+
+    def add(self, name: str, chunk: bytes) -> None:
+        buffer = self.streams[name]
+        room = MAX_CAPTURE_BYTES - len(buffer)
+        if room <= 0:
+            self.truncated = True
+            return
+        if len(chunk) > room:
+            chunk, self.truncated = chunk[:room], True
+        buffer.extend(chunk)
+        self.combined.append(chunk)
+
+    def text(self, name: str) -> str:
+        return self.streams[name].decode("utf-8", errors="replace")
+
+    def interleaved(self) -> str:
+        return b"".join(self.combined).decode("utf-8", errors="replace")
+
+
+class ShellExecutor:
+    """Runs ``bash`` tool calls. ``env`` is the environment children start from (before scrubbing)."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        workdir: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.shell = self.settings.tools.shell
+        self.workdir = Path(workdir) if workdir is not None else Path.cwd()
+        self.classifier = ShellClassifier(self.settings)
+        base_env = dict(os.environ) if env is None else dict(env)
+        self.env = scrub_env(base_env, scrub=self.shell.scrub_env, keep=self.shell.keep_env)
+
+    def tool_definitions(self) -> Sequence[ToolDef]:
+        return (BASH,)
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        command = call.params.get("command")
+        return not isinstance(command, str) or self.classifier.classify(command) != "allow"
+
+    async def execute(self, call: ToolCall) -> ToolOutput | None:
+        if call.tool_id != BASH.name:
+            return None
+        args = validate_params(BASH, call.params)
+        assert isinstance(args, BashArgs)
+        analysis = self.classifier.analyze(args.command)
+        if analysis.verdict == "block":
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
+        snapshot, snapshot_note = self._snapshot(analysis)
+        output = await self.run_command(args.command, timeout=args.timeout or self.shell.timeout)
+        raw = dict(output.raw)
+        notes = [snapshot_note] if snapshot_note else []
+        exit_code = output.exit_code
+        if snapshot is not None and exit_code is not None and self._should_roll_back(exit_code):
+            rollback = await asyncio.to_thread(snapshot.restore)
+            raw["rollback"] = {"restored": list(rollback.restored), "removed": list(rollback.removed)}
+            notes.append(rollback.describe())
+        summary = output.summary + "".join(f"\n[{note}]" for note in notes)
+        result = ToolOutput(BASH.name, summary, raw=raw, call_id=call.call_id, exit_code=exit_code,
+                            truncated=output.truncated)  # fmt: skip
+        _raise_for_failure(result)
+        return result
+
+    async def run_command(self, command: str, *, timeout: float) -> ToolOutput:
+        """Run one command line; the structured envelope is ``raw``. Raises ToolError(TIMEOUT) on timeout."""
+        process = await asyncio.create_subprocess_exec(
+            "bash",
+            "-c",
+            command,
+            cwd=self.workdir,
+            env=self.env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # its own process group, so a kill reaches every child
+        )
+        capture = _Capture()
+        pumps = [
+            asyncio.create_task(_pump(process.stdout, "stdout", capture)),
+            asyncio.create_task(_pump(process.stderr, "stderr", capture)),
+        ]
+        try:
+            exit_code = await asyncio.wait_for(_exited(process), timeout)
+        except TimeoutError:
+            await _kill_group(process)
+            await _finish(pumps)
+            envelope = _envelope(capture, None)
+            tail = capture.interleaved()[-ERROR_TAIL_CHARS:]
+            raise ToolError(
+                ToolErrorCategory.TIMEOUT,
+                f"the command did not finish within {timeout:g}s and was killed"
+                + (f"; output so far:\n{tail}" if tail else "; it printed nothing"),
+                details=envelope,
+            ) from None
+        except BaseException:  # cancelled (Stop, kernel shutdown): leave nothing running behind us
+            await asyncio.shield(_kill_group(process))
+            await _finish(pumps)
+            raise
+        held_open = not await _finish(pumps, grace=PIPE_GRACE_SECS, cancel=False)
+        if held_open:
+            # Background children still hold our pipes: their output would never end. Stop the group.
+            await _kill_group(process)
+            await _finish(pumps)
+        envelope = _envelope(capture, exit_code)
+        text = capture.interleaved()
+        summary = text if text else "(no output)"
+        if exit_code != 0:
+            summary = summary.rstrip("\n") + f"\n[exit code: {exit_code}]"
+        if held_open:
+            envelope["background_stopped"] = True
+            summary = summary.rstrip("\n") + (
+                "\n[background processes still writing to this output were stopped; redirect their output "
+                "(cmd > log 2>&1 &) to keep them running]"
+            )
+        return ToolOutput(BASH.name, summary, raw=envelope, exit_code=exit_code, truncated=capture.truncated)
+
+    # -- transactions ---------------------------------------------------------------------------------------
+
+    def _snapshot(self, analysis: ShellAnalysis) -> tuple[Snapshot | None, str | None]:
+        if not self.shell.transactional or not analysis.may_write:
+            return None, None
+        try:
+            snapshot = Snapshot.take(self.workdir, self.shell.transaction_scope, self.shell.max_snapshot_bytes)
+        except SnapshotFailed as e:
+            if self.shell.snapshot_required:
+                raise ToolError(e.category, f"{e.message}; the command was not run (snapshot_required)") from None
+            return None, f"no snapshot taken, changes cannot be rolled back: {e.message}"
+        return snapshot, None
+
+    def _should_roll_back(self, exit_code: int) -> bool:
+        if not self.shell.auto_rollback:
+            return False
+        codes = self.shell.auto_rollback_exit_codes
+        return exit_code in codes if codes else exit_code != 0
+
+
+async def _exited(process: asyncio.subprocess.Process) -> int:
+    """The exit code as soon as the shell exits.
+
+    ``Process.wait()`` on Python 3.11 also waits for both pipes to close, which a background child
+    (``sleep 60 &``) keeps open long after the shell itself has exited; the return code is known earlier.
+    """
+    while process.returncode is None:
+        await asyncio.sleep(EXIT_POLL_SECS)
+    return process.returncode
+
+
+async def _pump(stream: asyncio.StreamReader | None, name: str, capture: _Capture) -> None:
+    if stream is None:
+        return
+    while chunk := await stream.read(65536):
+        capture.add(name, chunk)
+
+
+async def _finish(pumps: list[asyncio.Task[None]], grace: float = PIPE_GRACE_SECS, *, cancel: bool = True) -> bool:
+    """Let the readers drain for up to ``grace`` seconds; True when both pipes reached end of file.
+
+    With ``cancel`` the readers still waiting are stopped; without it they are left running.
+    """
+    _, pending = await asyncio.wait(pumps, timeout=grace)
+    if cancel:
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    return not pending
+
+
+async def _kill_group(process: asyncio.subprocess.Process) -> None:
+    """SIGTERM to the whole group, then SIGKILL to whatever is left of it."""
+    pgid = process.pid  # start_new_session made the shell its group's leader
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, sig)
+        if sig == signal.SIGTERM:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(_exited(process), TERM_GRACE_SECS)
+    await _exited(process)
+
+
+def _envelope(capture: _Capture, exit_code: int | None) -> dict[str, Any]:
+    return {
+        "stdout": capture.text("stdout"),
+        "stderr": capture.text("stderr"),
+        "exit_code": exit_code,
+        "truncated": capture.truncated,
+    }
+
+
+def _raise_for_failure(output: ToolOutput) -> None:
+    """Exit statuses and messages that mean the command could not do anything become categorised errors."""
+    code = output.exit_code
+    if code is None or code == 0:
+        return
+    stderr = str(output.raw.get("stderr", "")).lower()
+    category = None
+    if code == 126:
+        category = ToolErrorCategory.POLICY_BLOCKED  # found but not executable
+    elif code == 127:
+        category = ToolErrorCategory.PERMANENT_FAILURE  # command not found
+    elif "permission denied" in stderr or "no such file or directory" in stderr:
+        category = ToolErrorCategory.PERMANENT_FAILURE
+    if category is not None:
+        raise ToolError(category, output.summary[-ERROR_TAIL_CHARS:], details=dict(output.raw))
