@@ -19,10 +19,7 @@ Verdicts, worst wins:
 
 from __future__ import annotations
 
-import posixpath
 import re
-import shlex
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -30,6 +27,16 @@ import bashlex
 import bracex
 
 from zeph_nb.config import Settings
+from zeph_nb.tools.shell_rules import (
+    RAW_DISK,
+    LegacyRule,
+    SimpleCommand,
+    blocked_reasons,
+    command_name,
+    destructive_reason,
+    reads_only,
+    short_flags,
+)
 
 __all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict", "classify_shell"]
 
@@ -37,31 +44,12 @@ Verdict = Literal["allow", "confirm", "block"]
 _RANK: dict[str, int] = {"allow": 0, "confirm": 1, "block": 2}
 MAX_DEPTH = 8
 
-PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "run0"})
-DISK = frozenset({"mkfs", "fdisk", "sfdisk", "cfdisk", "parted", "wipefs", "mkswap", "blkdiscard"})
-POWER = frozenset({"shutdown", "reboot", "halt", "poweroff"})
-NETWORK = frozenset(
-    {
-        "curl", "wget", "nc", "ncat", "netcat", "ssh", "scp", "sftp", "rsync", "telnet", "ftp", "socat",
-        "aria2c", "http", "https", "httpie", "lynx", "w3m", "links", "nmap",
-    }
-)  # fmt: skip
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash", "tcsh", "csh"})
 _INTERPRETER = re.compile(r"^(python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|php|lua|rscript)$")
 _SHELL_CALL = re.compile(
     r"\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|pty\.spawn|commands\.)|`|\bsystem\s*\(|\bexec\s*\(|child_process|\bspawn\s*\(|\bexecSync\b|\bshell_exec\b|\bpassthru\b"
 )
 _STRING_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
-# Targets that `rm -r` (and chmod/chown -R) must never touch.
-CRITICAL_TARGETS = frozenset(
-    {
-        "/", "/*", "~", "~/", "~/*", "$HOME", "${HOME}", "$HOME/*", "${HOME}/*", "/home", "/root", "/etc", "/usr",
-        "/var", "/bin", "/sbin", "/boot", "/lib", "/lib64", "/opt", "/srv", "/sys", "/proc", "/dev", "/mnt", "/media",
-    }
-)  # fmt: skip
-_RAW_DISK = re.compile(r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d)")
-_SQL_DESTRUCTIVE = re.compile(r"\b(drop\s+(table|database|schema)|truncate\s+table)\b", re.IGNORECASE)
-
 # Wrappers: (options that take a value, positional arguments before the wrapped command).
 WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "nice": (frozenset({"-n", "--adjustment"}), 0),
@@ -90,21 +78,6 @@ WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
 }
 
 
-@dataclass(frozen=True)
-class SimpleCommand:
-    """One command the shell would run: its name (basename, lowercased) and arguments, quotes removed."""
-
-    argv: tuple[str, ...]
-
-    @property
-    def name(self) -> str:
-        return self.argv[0] if self.argv else ""
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.argv)
-
-
 @dataclass
 class ShellAnalysis:
     """The verdict, every reason that contributed, and every simple command found (nested ones included)."""
@@ -123,7 +96,7 @@ class ShellAnalysis:
         """
         if self.writes_by_redirect or not self.parsed:
             return True
-        return any(not _reads_only(command) for command in self.commands)
+        return any(not reads_only(command) for command in self.commands)
 
     def raise_to(self, verdict: Verdict, reason: str) -> None:
         if reason not in self.reasons:
@@ -136,76 +109,13 @@ class ShellAnalysis:
         return [r for r in self.reasons if r.startswith("blocked:")]
 
 
-def _short_flags(args: Iterable[str]) -> set[str]:
-    """Every flag letter and long flag: ``-rf`` and ``-r -f`` both give {"-r", "-f"}."""
-    flags: set[str] = set()
-    for arg in args:
-        if arg == "--":
-            break
-        if arg.startswith("--"):
-            flags.add(arg.split("=", 1)[0])
-        elif arg.startswith("-") and len(arg) > 1:
-            flags.update(f"-{letter}" for letter in arg[1:])
-    return flags
-
-
-def _operands(args: Sequence[str]) -> list[str]:
-    out: list[str] = []
-    after_dashdash = False
-    for arg in args:
-        if arg == "--" and not after_dashdash:
-            after_dashdash = True
-        elif after_dashdash or not arg.startswith("-") or arg == "-":
-            out.append(arg)
-    return out
-
-
-def _normal_target(path: str) -> str:
-    """``//``, ``/./``, ``/usr/`` and ``/usr/../usr`` all name what they name; ``~`` forms are kept as written."""
-    if not path.startswith("/"):
-        return path.rstrip("/") if path.startswith("~/") and path != "~/" else path
-    glob_suffix = path.endswith("/*")
-    base = path[:-2] if glob_suffix else path
-    normal = "/" + posixpath.normpath(base or "/").lstrip("/")
-    return (normal.rstrip("/") + "/*") if glob_suffix else normal
-
-
-def _command_name(word: str) -> str:
-    return posixpath.basename(word).lower() if word else word
-
-
-class _LegacyRule:
-    """A ``blocked_commands`` entry: matched by words (flags in any order or split) and as a substring."""
-
-    def __init__(self, entry: str) -> None:
-        self.entry = entry
-        self.lowered = " ".join(entry.lower().split())
-        try:
-            words = shlex.split(entry)
-        except ValueError:
-            words = entry.split()
-        self.name = _command_name(words[0]) if words else ""
-        self.flags = _short_flags(words[1:])
-        self.operands = [w.lower() for w in _operands(words[1:])]
-
-    def matches(self, command: SimpleCommand) -> bool:
-        if self.lowered and self.lowered in command.text.lower():
-            return True
-        if not self.name or command.name != self.name:
-            return False
-        args = command.argv[1:]
-        operands = {_normal_target(a).lower() for a in _operands(args)}
-        wanted = {_normal_target(o) for o in self.operands}
-        return self.flags <= _short_flags(args) and wanted <= operands
-
-
 class ShellClassifier:
     """Classifies commands under one configuration (``[tools.shell]``)."""
 
     def __init__(self, settings: Settings | None = None) -> None:
         shell = (settings or Settings()).tools.shell
         self.allow_network = shell.allow_network
-        self.legacy_blocked = [_LegacyRule(entry) for entry in shell.blocked_commands if entry.strip()]
+        self.legacy_blocked = [LegacyRule(entry) for entry in shell.blocked_commands if entry.strip()]
         self.confirm_patterns = [p.lower() for p in shell.confirm_patterns if p]
 
     def classify(self, command: str) -> Verdict:
@@ -246,7 +156,9 @@ class ShellClassifier:
         for token in re.split(r"[\s;&|()<>`{}]+", script):
             word = token.strip("'\"\\$")
             if word:
-                self._check_blocked(SimpleCommand((_command_name(word),)), analysis, lexical=True)
+                command = SimpleCommand((command_name(word),))
+                for reason in blocked_reasons(command, allow_network=self.allow_network, name_only=True):
+                    analysis.raise_to("block", reason)
 
     def _node(self, node: Any, analysis: ShellAnalysis, depth: int, stage: int = 0) -> bool:
         """Examine a node; True when it is a shell or interpreter that runs its standard input as code."""
@@ -301,7 +213,7 @@ class ShellClassifier:
             word = getattr(target, "word", "")
             if word.startswith(("/dev/tcp/", "/dev/udp/")) and not self.allow_network:
                 analysis.raise_to("block", f"blocked: network access through {word} (allow_network = false)")
-            if kind in (">", ">>", ">|", "<>", "&>", ">&") and _RAW_DISK.match(word):
+            if kind in (">", ">>", ">|", "<>", "&>", ">&") and RAW_DISK.match(word):
                 analysis.raise_to("block", f"blocked: writes to the raw disk {word}")
             if kind in (">", ">>", ">|", "<>", "&>") and word not in ("/dev/null", "/dev/stdout", "/dev/stderr"):
                 analysis.writes_by_redirect = True
@@ -356,15 +268,18 @@ class ShellClassifier:
             argv = [*expanded, *argv[1:]]
             if not argv or not argv[0]:
                 return ""
-        command = SimpleCommand((_command_name(argv[0]), *argv[1:]))
+        command = SimpleCommand((command_name(argv[0]), *argv[1:]))
         analysis.commands.append(command)
         name, args = command.name, list(command.argv[1:])
-        self._check_blocked(command, analysis)
-        self._check_destructive(command, analysis)
+        for reason in blocked_reasons(command, allow_network=self.allow_network, legacy=self.legacy_blocked):
+            analysis.raise_to("block", reason)
+        destructive = destructive_reason(command)
+        if destructive:
+            analysis.raise_to("confirm", destructive)
         if name == "env":
             self._env(args, analysis, depth)
         elif name in WRAPPERS:
-            if name == "command" and _short_flags(args[:1]) & {"-v", "-V"}:
+            if name == "command" and short_flags(args[:1]) & {"-v", "-V"}:
                 return name  # `command -v x` only looks x up
             if name == "flock" and "-c" in args:
                 self._script(
@@ -442,100 +357,6 @@ class ShellClassifier:
 
     # -- verdicts ----------------------------------------------------------------------------------------------
 
-    def _check_blocked(self, command: SimpleCommand, analysis: ShellAnalysis, lexical: bool = False) -> None:
-        name, args = command.name, command.argv[1:]
-        if name in PRIVILEGE:
-            analysis.raise_to("block", f"blocked: {name} (privilege escalation)")
-        elif name in DISK or name.startswith("mkfs."):
-            analysis.raise_to("block", f"blocked: {name} (disk formatting)")
-        elif name in POWER:
-            analysis.raise_to("block", f"blocked: {name}")
-        elif name in NETWORK and not self.allow_network:
-            analysis.raise_to("block", f"blocked: {name} (network clients are off: allow_network = false)")
-        if lexical:
-            return
-        flags = _short_flags(args)
-        targets = {_normal_target(t) for t in _operands(args)}
-        recursive = bool(flags & {"-r", "-R", "--recursive"})
-        if name == "rm" and ((recursive and targets & CRITICAL_TARGETS) or "--no-preserve-root" in flags):
-            analysis.raise_to("block", f"blocked: rm -r of {', '.join(sorted(targets & CRITICAL_TARGETS)) or '/'}")
-        if name in ("chmod", "chown", "chgrp") and recursive and targets & CRITICAL_TARGETS:
-            analysis.raise_to("block", f"blocked: {name} -R on a system directory")
-        if name == "mv" and targets & CRITICAL_TARGETS:
-            analysis.raise_to("block", "blocked: mv of a system or home directory")
-        if name == "dd" and any(a.startswith("of=/dev/") and _RAW_DISK.match(a[3:]) for a in args):
-            analysis.raise_to("block", "blocked: dd onto a raw disk")
-        if name == "kill" and "-1" in args[1:] and any(a in ("-9", "-KILL", "-s") for a in args):
-            analysis.raise_to("block", "blocked: kill -9 -1 (every process)")
-        if name == "systemctl" and set(args) & {"poweroff", "reboot", "halt", "kexec"}:
-            analysis.raise_to("block", "blocked: systemctl power action")
-        for rule in self.legacy_blocked:
-            if rule.matches(command):
-                analysis.raise_to("block", f"blocked: matches blocked_commands entry {rule.entry!r}")
-
-    def _check_destructive(self, command: SimpleCommand, analysis: ShellAnalysis) -> None:
-        name, args = command.name, list(command.argv[1:])
-        flags = _short_flags(args)
-        reason = None
-        if name == "rm" and flags & {"-r", "-R", "--recursive", "-f", "--force"}:
-            reason = "rm -r/-f"
-        elif name in ("shred", "truncate", "wipe", "srm"):
-            reason = name
-        elif name == "git" and args:
-            sub = args[0]
-            if sub == "push" and (flags & {"-f", "--force", "--force-with-lease", "--mirror", "-d", "--delete"}
-                                  or any(a.startswith("+") for a in args[1:])):  # fmt: skip
-                reason = "git push --force/--delete"
-            elif sub == "reset" and "--hard" in flags:
-                reason = "git reset --hard"
-            elif sub == "clean" and flags & {"-f", "--force"}:
-                reason = "git clean -f"
-            elif sub == "branch" and flags & {"-D"}:
-                reason = "git branch -D"
-            elif sub in ("checkout", "restore") and ("." in args[1:] or "--" in args[1:]):
-                reason = f"git {sub} discarding changes"
-        elif name in ("chmod", "chown", "chgrp") and flags & {"-R", "--recursive"}:
-            reason = f"{name} -R"
-        elif name in ("pkill", "killall") or (name == "kill" and flags & {"-9", "-KILL"}):
-            reason = name
-        elif name in ("dd",):
-            reason = "dd"
-        elif name == "terraform" and args[:1] == ["destroy"]:
-            reason = "terraform destroy"
-        elif name == "kubectl" and args[:1] == ["delete"]:
-            reason = "kubectl delete"
-        elif name == "docker" and args[:2] in (["system", "prune"], ["volume", "prune"], ["image", "prune"]):
-            reason = "docker prune"
-        elif name == "crontab" and "-r" in flags:
-            reason = "crontab -r"
-        if reason is None and _SQL_DESTRUCTIVE.search(command.text):
-            reason = "SQL DROP/TRUNCATE"
-        if reason:
-            analysis.raise_to("confirm", f"destructive: {reason}")
-
-
-READ_ONLY = frozenset(
-    {
-        "ls", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "wc", "echo", "printf", "pwd", "which", "type",
-        "stat", "file", "du", "df", "ps", "env", "printenv", "date", "tree", "less", "more", "sort", "uniq", "cut",
-        "diff", "cmp", "md5sum", "sha1sum", "sha256sum", "true", "false", "test", "[", "id", "whoami", "uname",
-        "hostname", "basename", "dirname", "realpath", "readlink", "jq", "column", "nl", "od", "xxd", "hexdump",
-        "tr", "seq", "sleep", "cd",
-    }
-)  # fmt: skip
-_GIT_READ_ONLY = frozenset({"status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "describe", "grep"})
-
-
-def _reads_only(command: SimpleCommand) -> bool:
-    name, args = command.name, command.argv[1:]
-    if name == "git":
-        return bool(args) and args[0] in _GIT_READ_ONLY
-    if name == "find":
-        return not set(args) & {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
-    if name == "sed":
-        return not any(a.startswith("-i") or a == "--in-place" for a in args)
-    return name in READ_ONLY
-
 
 def _printed_text(node: Any) -> list[str]:
     """What a pipeline stage evidently prints: heredoc bodies, and the arguments of echo/printf."""
@@ -545,7 +366,7 @@ def _printed_text(node: Any) -> list[str]:
             texts.append(child.value.rsplit("\n", 1)[0])
     if getattr(node, "kind", "") == "command":
         words = [p.word for p in node.parts if p.kind == "word"]
-        if words and _command_name(words[0]) in ("echo", "printf"):
+        if words and command_name(words[0]) in ("echo", "printf"):
             texts.append(" ".join(w for w in words[1:] if not w.startswith("-")))
         for part in node.parts:
             if part.kind == "redirect" and getattr(part, "heredoc", None) is not None:

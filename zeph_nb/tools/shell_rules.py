@@ -1,0 +1,224 @@
+"""Per-command rules of the shell classifier: what is blocked, what is destructive, what only reads.
+
+Pure functions of one ``SimpleCommand`` (name and arguments, quotes removed); ``shell_classifier`` finds the
+commands in a parsed command line and applies these to each.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "CRITICAL_TARGETS",
+    "LegacyRule",
+    "SimpleCommand",
+    "blocked_reasons",
+    "command_name",
+    "destructive_reason",
+    "normal_target",
+    "operands",
+    "reads_only",
+    "short_flags",
+]
+
+PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "run0"})
+DISK = frozenset({"mkfs", "fdisk", "sfdisk", "cfdisk", "parted", "wipefs", "mkswap", "blkdiscard"})
+POWER = frozenset({"shutdown", "reboot", "halt", "poweroff"})
+NETWORK = frozenset(
+    {
+        "curl", "wget", "nc", "ncat", "netcat", "ssh", "scp", "sftp", "rsync", "telnet", "ftp", "socat",
+        "aria2c", "http", "https", "httpie", "lynx", "w3m", "links", "nmap",
+    }
+)  # fmt: skip
+# Targets that `rm -r` (and chmod/chown -R) must never touch.
+CRITICAL_TARGETS = frozenset(
+    {
+        "/", "/*", "~", "~/", "~/*", "$HOME", "${HOME}", "$HOME/*", "${HOME}/*", "/home", "/root", "/etc", "/usr",
+        "/var", "/bin", "/sbin", "/boot", "/lib", "/lib64", "/opt", "/srv", "/sys", "/proc", "/dev", "/mnt", "/media",
+    }
+)  # fmt: skip
+RAW_DISK = re.compile(r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d)")
+SQL_DESTRUCTIVE = re.compile(r"\b(drop\s+(table|database|schema)|truncate\s+table)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SimpleCommand:
+    """One command the shell would run: its name (basename, lowercased) and arguments, quotes removed."""
+
+    argv: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.argv[0] if self.argv else ""
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.argv)
+
+
+def short_flags(args: Iterable[str]) -> set[str]:
+    """Every flag letter and long flag: ``-rf`` and ``-r -f`` both give {"-r", "-f"}."""
+    flags: set[str] = set()
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            flags.add(arg.split("=", 1)[0])
+        elif arg.startswith("-") and len(arg) > 1:
+            flags.update(f"-{letter}" for letter in arg[1:])
+    return flags
+
+
+def operands(args: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    after_dashdash = False
+    for arg in args:
+        if arg == "--" and not after_dashdash:
+            after_dashdash = True
+        elif after_dashdash or not arg.startswith("-") or arg == "-":
+            out.append(arg)
+    return out
+
+
+def normal_target(path: str) -> str:
+    """``//``, ``/./``, ``/usr/`` and ``/usr/../usr`` all name what they name; ``~`` forms are kept as written."""
+    if not path.startswith("/"):
+        return path.rstrip("/") if path.startswith("~/") and path != "~/" else path
+    glob_suffix = path.endswith("/*")
+    base = path[:-2] if glob_suffix else path
+    normal = "/" + posixpath.normpath(base or "/").lstrip("/")
+    return (normal.rstrip("/") + "/*") if glob_suffix else normal
+
+
+def command_name(word: str) -> str:
+    return posixpath.basename(word).lower() if word else word
+
+
+class LegacyRule:
+    """A ``blocked_commands`` entry: matched by words (flags in any order or split) and as a substring."""
+
+    def __init__(self, entry: str) -> None:
+        self.entry = entry
+        self.lowered = " ".join(entry.lower().split())
+        try:
+            words = shlex.split(entry)
+        except ValueError:
+            words = entry.split()
+        self.name = command_name(words[0]) if words else ""
+        self.flags = short_flags(words[1:])
+        self.operands = [w.lower() for w in operands(words[1:])]
+
+    def matches(self, command: SimpleCommand) -> bool:
+        if self.lowered and self.lowered in command.text.lower():
+            return True
+        if not self.name or command.name != self.name:
+            return False
+        args = command.argv[1:]
+        present = {normal_target(a).lower() for a in operands(args)}
+        wanted = {normal_target(o) for o in self.operands}
+        return self.flags <= short_flags(args) and wanted <= present
+
+
+def blocked_reasons(
+    command: SimpleCommand, *, allow_network: bool, legacy: Sequence[LegacyRule] = (), name_only: bool = False
+) -> list[str]:
+    """Why the blocklist refuses ``command`` (empty: it does not). ``name_only`` looks at the name alone."""
+    reasons: list[str] = []
+    name, args = command.name, command.argv[1:]
+    if name in PRIVILEGE:
+        reasons.append(f"blocked: {name} (privilege escalation)")
+    elif name in DISK or name.startswith("mkfs."):
+        reasons.append(f"blocked: {name} (disk formatting)")
+    elif name in POWER:
+        reasons.append(f"blocked: {name}")
+    elif name in NETWORK and not allow_network:
+        reasons.append(f"blocked: {name} (network clients are off: allow_network = false)")
+    if name_only:
+        return reasons
+    flags = short_flags(args)
+    targets = {normal_target(t) for t in operands(args)}
+    recursive = bool(flags & {"-r", "-R", "--recursive"})
+    if name == "rm" and ((recursive and targets & CRITICAL_TARGETS) or "--no-preserve-root" in flags):
+        reasons.append(f"blocked: rm -r of {', '.join(sorted(targets & CRITICAL_TARGETS)) or '/'}")
+    if name in ("chmod", "chown", "chgrp") and recursive and targets & CRITICAL_TARGETS:
+        reasons.append(f"blocked: {name} -R on a system directory")
+    if name == "mv" and targets & CRITICAL_TARGETS:
+        reasons.append("blocked: mv of a system or home directory")
+    if name == "dd" and any(a.startswith("of=/dev/") and RAW_DISK.match(a[3:]) for a in args):
+        reasons.append("blocked: dd onto a raw disk")
+    if name == "kill" and "-1" in args[1:] and any(a in ("-9", "-KILL", "-s") for a in args):
+        reasons.append("blocked: kill -9 -1 (every process)")
+    if name == "systemctl" and set(args) & {"poweroff", "reboot", "halt", "kexec"}:
+        reasons.append("blocked: systemctl power action")
+    for rule in legacy:
+        if rule.matches(command):
+            reasons.append(f"blocked: matches blocked_commands entry {rule.entry!r}")
+    return reasons
+
+
+def destructive_reason(command: SimpleCommand) -> str | None:
+    """What makes ``command`` destructive enough to ask first, if anything."""
+    name, args = command.name, list(command.argv[1:])
+    flags = short_flags(args)
+    reason = None
+    if name == "rm" and flags & {"-r", "-R", "--recursive", "-f", "--force"}:
+        reason = "rm -r/-f"
+    elif name in ("shred", "truncate", "wipe", "srm"):
+        reason = name
+    elif name == "git" and args:
+        sub = args[0]
+        if sub == "push" and (flags & {"-f", "--force", "--force-with-lease", "--mirror", "-d", "--delete"}
+                              or any(a.startswith("+") for a in args[1:])):  # fmt: skip
+            reason = "git push --force/--delete"
+        elif sub == "reset" and "--hard" in flags:
+            reason = "git reset --hard"
+        elif sub == "clean" and flags & {"-f", "--force"}:
+            reason = "git clean -f"
+        elif sub == "branch" and flags & {"-D"}:
+            reason = "git branch -D"
+        elif sub in ("checkout", "restore") and ("." in args[1:] or "--" in args[1:]):
+            reason = f"git {sub} discarding changes"
+    elif name in ("chmod", "chown", "chgrp") and flags & {"-R", "--recursive"}:
+        reason = f"{name} -R"
+    elif name in ("pkill", "killall") or (name == "kill" and flags & {"-9", "-KILL"}):
+        reason = name
+    elif name in ("dd",):
+        reason = "dd"
+    elif name == "terraform" and args[:1] == ["destroy"]:
+        reason = "terraform destroy"
+    elif name == "kubectl" and args[:1] == ["delete"]:
+        reason = "kubectl delete"
+    elif name == "docker" and args[:2] in (["system", "prune"], ["volume", "prune"], ["image", "prune"]):
+        reason = "docker prune"
+    elif name == "crontab" and "-r" in flags:
+        reason = "crontab -r"
+    if reason is None and SQL_DESTRUCTIVE.search(command.text):
+        reason = "SQL DROP/TRUNCATE"
+    return f"destructive: {reason}" if reason else None
+
+
+READ_ONLY = frozenset(
+    {
+        "ls", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "wc", "echo", "printf", "pwd", "which", "type",
+        "stat", "file", "du", "df", "ps", "env", "printenv", "date", "tree", "less", "more", "sort", "uniq", "cut",
+        "diff", "cmp", "md5sum", "sha1sum", "sha256sum", "true", "false", "test", "[", "id", "whoami", "uname",
+        "hostname", "basename", "dirname", "realpath", "readlink", "jq", "column", "nl", "od", "xxd", "hexdump",
+        "tr", "seq", "sleep", "cd",
+    }
+)  # fmt: skip
+GIT_READ_ONLY = frozenset({"status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "describe", "grep"})
+
+
+def reads_only(command: SimpleCommand) -> bool:
+    name, args = command.name, command.argv[1:]
+    if name == "git":
+        return bool(args) and args[0] in GIT_READ_ONLY
+    if name == "find":
+        return not set(args) & {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
+    if name == "sed":
+        return not any(a.startswith("-i") or a == "--in-place" for a in args)
+    return name in READ_ONLY
