@@ -28,6 +28,15 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+async def gone(pid: int) -> bool:
+    """Whether ``pid`` stops running within a couple of seconds (a kill is delivered, not instant)."""
+    for _ in range(50):
+        if not alive(pid):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
 def shell(work: Path, toml: str = "", env: dict[str, str] | None = None) -> ShellExecutor:
     return ShellExecutor(Settings.from_toml(toml), workdir=work, env=env if env is not None else BASE_ENV)
 
@@ -91,12 +100,7 @@ async def test_timeout_kills_the_whole_group_and_keeps_partial_output(tmp_path: 
     error = await fails(shell(tmp_path), command, C.TIMEOUT, timeout=1)
     assert "did not finish within 1s" in error.message and "before" in error.message
     assert error.details["stdout"] == "before\n" and error.details["exit_code"] is None
-    child = int((tmp_path / "child.pid").read_text())
-    for _ in range(50):
-        if not alive(child):
-            break
-        await asyncio.sleep(0.05)
-    assert not alive(child)
+    assert await gone(int((tmp_path / "child.pid").read_text()))
 
 
 async def test_cancellation_kills_the_child(tmp_path: Path) -> None:
@@ -110,19 +114,14 @@ async def test_cancellation_kills_the_child(tmp_path: Path) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    child = int(pid_file.read_text())
-    for _ in range(50):
-        if not alive(child):
-            break
-        await asyncio.sleep(0.05)
-    assert not alive(child)
+    assert await gone(int(pid_file.read_text()))
 
 
 async def test_background_child_holding_the_pipes_is_stopped(tmp_path: Path) -> None:
     out = await run(shell(tmp_path), "sleep 300 & echo $! > child.pid; echo started", timeout=10)
     assert out.summary.startswith("started\n[background processes still writing")
     assert out.raw["background_stopped"] is True
-    assert not alive(int((tmp_path / "child.pid").read_text()))
+    assert await gone(int((tmp_path / "child.pid").read_text()))
 
 
 async def test_detached_background_child_survives(tmp_path: Path) -> None:

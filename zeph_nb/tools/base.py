@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from zeph_nb.errors import ToolError, ToolErrorCategory, ToolErrorFeedback
 
-__all__ = ["ToolArgs", "ToolCall", "ToolDef", "ToolExecutor", "ToolOutput", "validate_params"]
+__all__ = ["SingleToolExecutor", "ToolArgs", "ToolCall", "ToolDef", "ToolExecutor", "ToolOutput", "validate_params"]
 
 
 class ToolArgs(BaseModel):
@@ -115,6 +115,27 @@ class ToolExecutor(Protocol):
     async def execute(self, call: ToolCall) -> ToolOutput | None: ...
 
     def requires_confirmation(self, call: ToolCall) -> bool: ...
+
+
+class SingleToolExecutor:
+    """Base for an executor that owns exactly one tool: ``execute`` checks the name, validates, then ``run``s."""
+
+    tool: ToolDef
+
+    def tool_definitions(self) -> Sequence[ToolDef]:
+        return (self.tool,)
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        return False
+
+    async def execute(self, call: ToolCall) -> ToolOutput | None:
+        if call.tool_id != self.tool.name:
+            return None
+        return await self.run(validate_params(self.tool, call.params), call)
+
+    async def run(self, args: Any, call: ToolCall) -> ToolOutput:
+        """Do the work for validated ``args`` (an instance of ``tool.args_model``)."""
+        raise NotImplementedError
 
 
 # pydantic error types that mean "right field, wrong type" rather than "wrong or missing field".

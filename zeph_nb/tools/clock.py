@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from typing import Literal
 
 from pydantic import Field
 
-from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 
 __all__ = ["TIME", "TimeExecutor", "format_time"]
 
@@ -43,18 +43,10 @@ def format_time(fmt: TimeFormat, *, utc: bool = False, now_ns: int | None = None
     return formats[fmt]()
 
 
-class TimeExecutor:
-    def tool_definitions(self) -> Sequence[ToolDef]:
-        return (TIME,)
+class TimeExecutor(SingleToolExecutor):
+    tool = TIME
 
-    def requires_confirmation(self, call: ToolCall) -> bool:
-        return False
-
-    async def execute(self, call: ToolCall) -> ToolOutput | None:
-        if call.tool_id != TIME.name:
-            return None
-        args = validate_params(TIME, call.params)
-        assert isinstance(args, TimeArgs)
+    async def run(self, args: TimeArgs, call: ToolCall) -> ToolOutput:
         ns = time.time_ns()
         text = format_time(args.format, utc=args.utc, now_ns=ns)
         return ToolOutput(

@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -22,7 +21,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from zeph_nb.config import Settings
-from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 
 __all__ = ["DIAGNOSTICS", "Diagnostic", "DiagnosticsExecutor"]
 
@@ -64,24 +63,16 @@ _MYPY_LINE = re.compile(
 )
 
 
-class DiagnosticsExecutor:
+class DiagnosticsExecutor(SingleToolExecutor):
     """Runs ``diagnostics`` calls in ``workdir`` with the shell timeout of ``[tools.shell]``."""
+
+    tool = DIAGNOSTICS
 
     def __init__(self, settings: Settings | None = None, *, workdir: str | os.PathLike[str] | None = None) -> None:
         self.settings = settings or Settings()
         self.workdir = Path(workdir) if workdir is not None else Path.cwd()
 
-    def tool_definitions(self) -> Sequence[ToolDef]:
-        return (DIAGNOSTICS,)
-
-    def requires_confirmation(self, call: ToolCall) -> bool:
-        return False
-
-    async def execute(self, call: ToolCall) -> ToolOutput | None:
-        if call.tool_id != DIAGNOSTICS.name:
-            return None
-        args = validate_params(DIAGNOSTICS, call.params)
-        assert isinstance(args, DiagnosticsArgs)
+    async def run(self, args: DiagnosticsArgs, call: ToolCall) -> ToolOutput:
         return await asyncio.to_thread(self.collect, args.kind, args.max_diagnostics, call.call_id)
 
     def collect(self, kind: str, limit: int = 50, call_id: str | None = None) -> ToolOutput:

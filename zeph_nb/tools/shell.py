@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from pydantic import Field
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.environment import scrub_env
 from zeph_nb.tools.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.tools.transaction import Snapshot, SnapshotFailed
@@ -75,8 +75,10 @@ class _Capture:
         return b"".join(self.combined).decode("utf-8", errors="replace")
 
 
-class ShellExecutor:
+class ShellExecutor(SingleToolExecutor):
     """Runs ``bash`` tool calls. ``env`` is the environment children start from (before scrubbing)."""
+
+    tool = BASH
 
     def __init__(
         self,
@@ -92,18 +94,11 @@ class ShellExecutor:
         base_env = dict(os.environ) if env is None else dict(env)
         self.env = scrub_env(base_env, scrub=self.shell.scrub_env, keep=self.shell.keep_env)
 
-    def tool_definitions(self) -> Sequence[ToolDef]:
-        return (BASH,)
-
     def requires_confirmation(self, call: ToolCall) -> bool:
         command = call.params.get("command")
         return not isinstance(command, str) or self.classifier.classify(command) != "allow"
 
-    async def execute(self, call: ToolCall) -> ToolOutput | None:
-        if call.tool_id != BASH.name:
-            return None
-        args = validate_params(BASH, call.params)
-        assert isinstance(args, BashArgs)
+    async def run(self, args: BashArgs, call: ToolCall) -> ToolOutput:
         analysis = self.classifier.analyze(args.command)
         if analysis.verdict == "block":
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
