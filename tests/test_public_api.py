@@ -27,6 +27,7 @@ PUBLIC = [
     "ToolRegistry",
     "ZephError",
     "__version__",
+    "audit",
     "builtin_executor",
     "safety",
 ]

@@ -32,7 +32,7 @@ _EXPORTS: dict[str, str] = {
     "TimeExecutor": "zeph_nb.tools.clock",
     "builtin_executor": "zeph_nb.tools.builtin",
 }
-_SUBMODULES = frozenset({"safety", "errors", "config", "tools"})
+_SUBMODULES = frozenset({"safety", "errors", "config", "tools", "audit", "store", "filters"})
 
 __all__ = [
     "CompositeExecutor",
@@ -53,12 +53,13 @@ __all__ = [
     "ToolRegistry",
     "ZephError",
     "__version__",
+    "audit",
     "builtin_executor",
     "safety",
 ]
 
 if TYPE_CHECKING:
-    from zeph_nb import safety
+    from zeph_nb import audit, safety
     from zeph_nb.config import Settings
     from zeph_nb.errors import (
         ConfigError,

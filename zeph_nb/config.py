@@ -237,6 +237,15 @@ class ToolsSettings(_Section):
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
 
 
+class StoreSettings(_Section):
+    """``[store]``: where the audit log, overflow and conversations live, and how they are written."""
+
+    path: str | None = Field(None, description="the DuckDB file; default: zeph.duckdb in the zeph home")
+    flush_interval_ms: int = Field(500, ge=1, le=60_000, description="how often spooled rows are copied in")
+    lock_timeout_secs: float = Field(10.0, gt=0, description="how long to wait for another process's lock")
+    durable: bool = Field(True, description="fdatasync each spooled row (survives a machine crash, ~0.25 ms)")
+
+
 def _default_home() -> Path:
     return Path(os.environ.get("ZEPH_HOME") or Path.home() / ".zeph")
 
@@ -246,6 +255,7 @@ class Settings(_Section):
 
     agent: AgentSettings = Field(default_factory=AgentSettings)
     tools: ToolsSettings = Field(default_factory=ToolsSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")
@@ -292,6 +302,9 @@ class Settings(_Section):
         return {key: (value, self.origins.get(key, "default")) for key, value in flat.items()}
 
 
+_TABLES = [name for name, field in Settings.model_fields.items() if not field.exclude]
+
+
 def _find_config_file(path: str | os.PathLike[str] | None, env: Mapping[str, str], home: Path) -> Path | None:
     explicit = path if path is not None else env.get("ZEPH_CONFIG")
     if explicit is not None:
@@ -318,7 +331,7 @@ def _build(
 ) -> Settings:
     for key in ("home", "source", "origins", "anthropic_api_key"):
         if key in data:
-            raise ConfigError(f"{source}: '{key}' is not a config key; allowed top-level tables: agent, tools")
+            raise ConfigError(f"{source}: '{key}' is not a config key; allowed top-level tables: {', '.join(_TABLES)}")
     try:
         return Settings.model_validate({**data, **(extra or {}), "source": source, "origins": origins})
     except ValidationError as e:
@@ -335,7 +348,7 @@ def _explain(error: ValidationError, source: str, origins: Mapping[str, str]) ->
         if problem["type"] == "extra_forbidden":
             parent = _model_at(loc[:-1])
             if parent is Settings:
-                allowed = ["agent", "tools"]
+                allowed = _TABLES
             else:
                 allowed = sorted(parent.model_fields) if parent else []
             hint = difflib.get_close_matches(loc[-1], allowed, n=1)

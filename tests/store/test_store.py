@@ -1,0 +1,261 @@
+"""The store with real DuckDB files and several real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from zeph_nb import audit
+from zeph_nb.config import Settings
+from zeph_nb.store import Store, StoreBusy
+from zeph_nb.store.store import utc_now
+
+
+def settings_for(home: Path, **store: object) -> Settings:
+    table = "".join(f"{k} = {json.dumps(v)}\n" for k, v in store.items())
+    return Settings.from_toml(f"[store]\n{table}").model_copy(update={"home": home})
+
+
+def row(i: int, tool: str = "bash", **extra: object) -> dict[str, object]:
+    return {"ts": utc_now().isoformat(), "tool": tool, "call_id": f"c{i}", "exit_code": 0, **extra}
+
+
+def spawn(code: str, home: Path, **env_vars: str) -> subprocess.Popen[str]:
+    """A real process running ``code`` with ``home`` as its zeph home (and ``env_vars`` set)."""
+    env = {**os.environ, "ZEPH_HOME": str(home), "PYTHONUNBUFFERED": "1", **env_vars}
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_rows_are_readable_before_and_after_the_flush(tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path), flusher=False)
+    store.append("tool_calls", row(1))
+    store.append("tool_calls", row(2, tool="read", exit_code=None))
+    assert list(store.query("SELECT call_id FROM tool_calls ORDER BY seq")["call_id"]) == ["c1", "c2"]
+    assert store.flush() == 2
+    assert store.flush() == 0  # exactly once
+    store.append("tool_calls", row(3))
+    frame = store.query("SELECT call_id, exit_code FROM tool_calls ORDER BY seq")
+    assert list(frame["call_id"]) == ["c1", "c2", "c3"]
+    store.close()
+    assert list((tmp_path / "spool").iterdir()) == []  # all in the database, journal removed
+    assert Store(settings_for(tmp_path), flusher=False).query("SELECT count(*) AS n FROM tool_calls")["n"][0] == 3
+
+
+def test_migrations_are_recorded(tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path), flusher=False)
+    store.append("tool_calls", row(1))
+    store.flush()
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "zeph.duckdb"), read_only=True)
+    assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [(1, "m001_initial")]
+    con.close()
+
+
+def test_unknown_tables_and_columns_are_refused(tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path), flusher=False)
+    with pytest.raises(ValueError, match="unknown table"):
+        store.append("users", {})
+    with pytest.raises(ValueError, match="unknown columns for tool_calls: colour"):
+        store.append("tool_calls", {"colour": "red"})
+
+
+def test_background_flusher(tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path, flush_interval_ms=20))
+    for i in range(50):
+        store.append("tool_calls", row(i))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if (tmp_path / "zeph.duckdb").exists() and _flushed(tmp_path) == 50:
+            break
+        time.sleep(0.05)
+    assert _flushed(tmp_path) == 50
+    store.close()
+
+
+def _flushed(home: Path) -> int:
+    import duckdb
+
+    try:
+        con = duckdb.connect(str(home / "zeph.duckdb"), read_only=True)
+    except duckdb.Error:
+        return -1
+    try:
+        return int(con.execute("SELECT count(*) FROM tool_calls").fetchall()[0][0])
+    except duckdb.Error:
+        return -1
+    finally:
+        con.close()
+
+
+def test_overflow_is_scoped_to_its_conversation_and_expires(tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path), flusher=False)
+    big = "line\n" * 20_000
+    oid = store.put_overflow("conv-a", big, tool="bash", call_id="c1")
+    assert oid.startswith("overflow:") and len(oid) == len("overflow:") + 36
+    assert store.get_overflow(oid, "conv-a") == big
+    assert store.get_overflow(oid, "conv-b") is None
+    capped = store.put_overflow("conv-a", "é" * 100, max_bytes=51)
+    assert store.get_overflow(capped, "conv-a") == "é" * 25  # cut on a character boundary
+    store.flush()
+    assert store.get_overflow(oid, "conv-a") == big
+    store.delete_conversation("conv-a")
+    assert store.get_overflow(oid, "conv-a") is None
+
+
+def test_retention_removes_old_overflow_at_start(tmp_path: Path) -> None:
+    first = Store(settings_for(tmp_path), flusher=False)
+    old = first.put_overflow("c", "old")
+    new = first.put_overflow("c", "new")
+    first.flush()
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "zeph.duckdb"))
+    con.execute("UPDATE overflow SET created_at = ? WHERE id = ?", [utc_now() - timedelta(days=8), old])
+    con.close()
+    second = Store(settings_for(tmp_path), flusher=False)
+    second.append("tool_calls", row(1))
+    second.flush()  # the first flush of a process cleans up
+    assert second.get_overflow(old, "c") is None
+    assert second.get_overflow(new, "c") == "new"
+
+
+def test_a_killed_writer_loses_no_acknowledged_row(tmp_path: Path) -> None:
+    writer = spawn(
+        """
+        import itertools
+        from zeph_nb.config import Settings
+        from zeph_nb.store import Store
+        store = Store(Settings.load(), flusher=False)   # never flushes: every row stays in its spool
+        for i in itertools.count():
+            store.append("tool_calls", {"ts": "2026-11-22T10:00:00", "tool": "bash", "call_id": str(i)})
+            print(i, flush=True)
+        """,
+        tmp_path,
+    )
+    assert writer.stdout is not None
+    acknowledged = -1
+    for line in writer.stdout:
+        acknowledged = int(line)
+        if acknowledged >= 200:
+            break
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    reader = Store(settings_for(tmp_path), flusher=False)
+    seen = set(reader.query("SELECT call_id FROM tool_calls")["call_id"].astype(int))
+    assert set(range(acknowledged + 1)) <= seen
+    reader.flush()  # adopts the dead writer's spool
+    assert list((tmp_path / "spool").iterdir()) == []
+    assert set(range(acknowledged + 1)) <= set(reader.query("SELECT call_id FROM tool_calls")["call_id"].astype(int))
+
+
+def test_four_writers_and_a_polling_reader(tmp_path: Path) -> None:
+    writers = [
+        spawn(
+            f"""
+            import time
+            from zeph_nb.config import Settings
+            from zeph_nb.store import Store
+            store = Store(Settings.load())
+            end = time.monotonic() + 2.5
+            n = 0
+            # ~400 rows/s per kernel: far above any agent's call rate, while leaving the 2 cores some air.
+            while time.monotonic() < end:
+                store.append("tool_calls", {{"ts": "2026-11-22T10:00:00", "tool": "w{w}", "call_id": str(n)}})
+                n += 1
+                time.sleep(0.002)
+            store.close()
+            print(n)
+            """,
+            tmp_path,
+            ZEPH_STORE_FLUSH_INTERVAL_MS="20",
+        )
+        for w in range(4)
+    ]
+    reader = spawn(
+        """
+        import json, time
+        from zeph_nb import audit
+        counts = []
+        end = time.monotonic() + 3.0
+        while time.monotonic() < end:
+            counts.append(int(audit.sql("SELECT count(*) AS n FROM tool_calls")["n"][0]))
+        print(json.dumps(counts))
+        """,
+        tmp_path,
+    )
+    written = []
+    for process in writers:
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+        written.append(int(out))
+    out, err = reader.communicate(timeout=60)
+    assert reader.returncode == 0, err  # no lock error ever reached the reader
+    counts = json.loads(out)
+    assert len(counts) > 5 and counts == sorted(counts)  # rows only ever appear, never vanish mid-flush
+    total = sum(written)
+    settings = settings_for(tmp_path)
+    frame = audit.sql(
+        "SELECT tool, count(*) AS n, count(DISTINCT call_id) AS d FROM tool_calls GROUP BY tool", settings=settings
+    )
+    assert dict(zip(frame["tool"], frame["n"], strict=True)) == {f"w{w}": written[w] for w in range(4)}
+    assert list(frame["n"]) == list(frame["d"])  # no duplicates
+    assert _flushed(tmp_path) == total  # and every row reached the database itself
+    assert list((tmp_path / "spool").iterdir()) == []
+
+
+def test_a_database_held_too_long_is_a_clear_error(tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path, lock_timeout_secs=0.3), flusher=False)
+    store.append("tool_calls", row(1))
+    store.flush()
+    holder = spawn(
+        f"""
+        import duckdb, time
+        con = duckdb.connect({str(tmp_path / "zeph.duckdb")!r})
+        print("holding", flush=True)
+        time.sleep(3)
+        """,
+        tmp_path,
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    store.append("tool_calls", row(2))
+    with pytest.raises(StoreBusy, match="stayed locked"):
+        store.flush()
+    with pytest.raises(StoreBusy, match="lock_timeout_secs"):
+        store.query("SELECT 1")
+    holder.kill()
+    holder.wait()
+    assert store.flush() == 1  # the row waited safely in the spool
+
+
+def test_audit_frame_filters(tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path), flusher=False)
+    store.append("tool_calls", row(1, decision="allow", conversation_id="a", ts="2026-11-01T10:00:00"))
+    store.append("tool_calls", row(2, tool="read", decision="deny", conversation_id="a", ts="2026-11-02T10:00:00"))
+    store.append(
+        "tool_calls", row(3, decision="ask", approved_by="alice", conversation_id="b", ts="2026-11-03T10:00:00")
+    )
+    settings = settings_for(tmp_path)
+    assert list(audit.frame(settings=settings)["call_id"]) == ["c3", "c2", "c1"]
+    assert list(audit.frame(tool="bash", settings=settings)["call_id"]) == ["c3", "c1"]
+    assert list(audit.frame(conversation="a", decision="deny", settings=settings)["call_id"]) == ["c2"]
+    assert list(audit.frame(since="2026-11-02", settings=settings)["call_id"]) == ["c3", "c2"]
+    assert list(audit.frame(until="2026-11-02", limit=None, settings=settings)["call_id"]) == ["c1"]
+    assert list(audit.frame(approved_by="alice", settings=settings)["call_id"]) == ["c3"]
+    with pytest.raises(TypeError, match="no filter 'colour'"):
+        audit.frame(colour="red", settings=settings)

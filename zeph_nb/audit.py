@@ -1,0 +1,74 @@
+"""The audit log as pandas DataFrames: ``frame(**filters)`` and ``sql(query)``.
+
+Every tool call is a row of ``tool_calls``; these helpers read the shared DuckDB file plus the rows still in
+spools, so a running kernel's calls are visible at once from any other process. Nothing here ever locks the
+file for longer than one query.
+
+    >>> zeph_nb.audit.frame(tool="bash", since="2026-11-01")
+    >>> zeph_nb.audit.sql("SELECT tool, count(*) AS calls FROM tool_calls GROUP BY tool")
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from zeph_nb.config import Settings
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from zeph_nb.store.store import Store
+
+__all__ = ["frame", "sql"]
+
+_FILTERS = {
+    "tool": "tool",
+    "decision": "decision",
+    "status": "status",
+    "category": "error_category",
+    "error_category": "error_category",
+    "conversation": "conversation_id",
+    "conversation_id": "conversation_id",
+    "approved_by": "approved_by",
+    "caller": "caller_id",
+}
+
+
+def _store(settings: Settings | None) -> Store:
+    from zeph_nb.store.store import Store
+
+    return Store(settings or Settings.load(), flusher=False)
+
+
+def sql(query: str, params: list[Any] | None = None, *, settings: Settings | None = None) -> pd.DataFrame:
+    """Run DuckDB SQL over ``tool_calls``, ``overflow``, ``conversations`` and ``permission_rules``."""
+    return _store(settings).query(query, params)
+
+
+def frame(
+    *,
+    since: str | datetime | None = None,
+    until: str | datetime | None = None,
+    limit: int | None = 1000,
+    settings: Settings | None = None,
+    **filters: str,
+) -> pd.DataFrame:
+    """Audit rows, newest first. Filters: tool, decision, status, category, conversation, approved_by, caller
+    (each an exact value), ``since``/``until`` (datetimes or ISO strings, UTC), ``limit`` (None: all)."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for name, value in filters.items():
+        column = _FILTERS.get(name)
+        if column is None:
+            allowed = ", ".join(sorted({*_FILTERS, "since", "until", "limit"}))
+            raise TypeError(f"frame() has no filter {name!r}; use one of: {allowed}")
+        clauses.append(f"{column} = ?")
+        params.append(value)
+    for bound, op in ((since, ">="), (until, "<")):
+        if bound is not None:
+            clauses.append(f"ts {op} CAST(? AS TIMESTAMP)")
+            params.append(bound.isoformat() if isinstance(bound, datetime) else bound)
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    tail = f"LIMIT {int(limit)}" if limit is not None else ""
+    return sql(f"SELECT * FROM tool_calls {where} ORDER BY ts DESC, seq DESC {tail}", params, settings=settings)
