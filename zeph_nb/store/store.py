@@ -297,6 +297,7 @@ class Store:
         import duckdb
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
+
         def attempt() -> duckdb.DuckDBPyConnection:
             if not read_only:
                 self._yield_to_readers()  # before every attempt, not just the first: readers must not starve

@@ -1,0 +1,1 @@
+"""What the model reads: sanitize, declarative filters, security lines, secrets, overflow."""

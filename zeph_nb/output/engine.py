@@ -1,0 +1,158 @@
+"""The filter engine: pick the rule for a command, apply it, keep security lines, count what was saved.
+
+Rules match the *segment that produced the output*, not the whole command line: in
+``cd proj && pytest -q 2>&1 | tail -50`` that is ``pytest -q``. Setup commands (``cd``, ``export``, ``source``),
+post-processors in a pipeline (``tail``, ``head``, ``grep``, ``tee``, ``sort``…), wrappers (``timeout 60``,
+``env X=1``, ``uv run``) and redirections are looked past.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from zeph_nb.output.rules import Rule
+from zeph_nb.output.sanitize import estimate_tokens, sanitize
+from zeph_nb.output.security import preserve_security_lines
+from zeph_nb.output.strategies import FilterConfidence, apply_strategy
+
+__all__ = ["FilterEngine", "FilteredOutput", "producing_segments"]
+
+_SETUP = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset", "true", "alias", "ulimit", "umask"})
+_POST = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "sort", "uniq", "less", "more", "cat", "wc", "cut",
+                   "sed", "awk", "tr", "column", "nl"})  # fmt: skip
+_WRAPPERS: dict[str, int] = {"time": 0, "nice": 0, "nohup": 0, "command": 0, "exec": 0, "stdbuf": 0, "timeout": 1}
+_RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("rye", "run"))
+
+
+@dataclass(frozen=True)
+class FilteredOutput:
+    """What the model reads, and how it was made."""
+
+    text: str
+    rule: str | None
+    confidence: FilterConfidence
+    raw_lines: int
+    filtered_lines: int
+    raw_chars: int
+    filtered_chars: int
+    security_lines_kept: int = 0
+
+    @property
+    def lines_removed(self) -> int:
+        return max(0, self.raw_lines - self.filtered_lines)
+
+    @property
+    def tokens_saved(self) -> int:
+        return max(0, estimate_tokens("x" * self.raw_chars) - estimate_tokens("x" * self.filtered_chars))
+
+    @property
+    def percent_filtered(self) -> float:
+        return 100.0 * (1 - self.filtered_chars / self.raw_chars) if self.raw_chars else 0.0
+
+    def stats_line(self, tool: str = "shell") -> str | None:
+        """``[shell] 342 lines -> 28 lines, 91.8% filtered``, or None when no line was removed."""
+        if self.lines_removed <= 0:
+            return None
+        return f"[{tool}] {self.raw_lines} lines -> {self.filtered_lines} lines, {self.percent_filtered:.1f}% filtered"
+
+
+def _unwrap(argv: list[str]) -> list[str]:
+    while argv:
+        name = argv[0].rsplit("/", 1)[-1]
+        if "=" in argv[0] and not argv[0].startswith("="):
+            argv = argv[1:]  # FOO=1 cmd
+        elif name == "env":
+            argv = [a for a in argv[1:] if "=" not in a or a.startswith("-")]
+            argv = [a for a in argv if not a.startswith("-")] if argv and argv[0].startswith("-") else argv
+        elif name in _WRAPPERS:
+            rest = [a for a in argv[1:]]
+            while rest and rest[0].startswith("-"):
+                rest = rest[2:] if rest[0] in ("-n", "-s", "-k") else rest[1:]
+            argv = rest[_WRAPPERS[name] :]
+        elif tuple(argv[:2]) in _RUNNERS:
+            argv = argv[2:]
+        else:
+            return argv
+    return argv
+
+
+def producing_segments(command: str) -> list[str]:
+    """The simple commands that may have produced the output, last first, as normalised text."""
+    try:
+        import bashlex
+
+        pipelines = [_pipeline_commands(node) for node in _walk_lists(bashlex.parse(command))]
+    except Exception:  # unparseable: fall back to splitting on the operators
+        pipelines = [
+            [part.split() for part in re.split(r"\|(?!\|)", piece)] for piece in re.split(r"&&|\|\||;|\n", command)
+        ]
+    segments: list[str] = []
+    for stages in pipelines:
+        stages = [_unwrap(list(argv)) for argv in stages if argv]
+        stages = [argv for argv in stages if argv]
+        # In a pipeline the first stage produces and later ones only trim; `cat x | jq` makes jq the producer.
+        producers = [argv for argv in stages if argv[0].rsplit("/", 1)[-1] not in _POST] or stages[:1]
+        for argv in producers[:1]:
+            name = argv[0].rsplit("/", 1)[-1]  # /path/to/.venv/bin/python matches "python"
+            if name not in _SETUP:
+                segments.append(" ".join([name, *argv[1:]]))
+    return list(reversed(segments))
+
+
+def _walk_lists(nodes: list[Any]) -> list[Any]:
+    """Each pipeline or simple command of the top-level lists, in order."""
+    out: list[Any] = []
+    for node in nodes:
+        if node.kind == "list":
+            out += _walk_lists([p for p in node.parts if p.kind not in ("operator",)])
+        elif node.kind == "compound":
+            out += _walk_lists([p for p in node.list if p.kind not in ("reservedword", "operator")])
+        elif node.kind in ("pipeline", "command"):
+            out.append(node)
+    return out
+
+
+def _pipeline_commands(node: Any) -> list[list[str]]:
+    commands = [node] if node.kind == "command" else [p for p in node.parts if p.kind == "command"]
+    return [[p.word for p in command.parts if p.kind == "word"] for command in commands]
+
+
+class FilterEngine:
+    """An ordered rule list; the first rule matching the latest producing segment wins."""
+
+    def __init__(self, rules: tuple[Rule, ...] | list[Rule]) -> None:
+        self.rules = tuple(rules)
+
+    def match(self, command: str) -> Rule | None:
+        for segment in producing_segments(command):
+            for rule in self.rules:
+                if rule.match.matches(segment):
+                    return rule
+        return None
+
+    def filter(self, command: str, output: str, exit_code: int | None = None) -> FilteredOutput:
+        clean = sanitize(output)
+        rule = self.match(command) if command else None
+        confidence = FilterConfidence.FALLBACK
+        text = clean
+        if rule is not None:
+            stage = apply_strategy(clean, rule.strategy, exit_code)
+            text, confidence = stage.text, stage.confidence
+        text, kept = preserve_security_lines(clean, text)
+        raw_lines = _count_lines(output)
+        return FilteredOutput(
+            text=text,
+            rule=rule.name if rule is not None else None,
+            confidence=confidence,
+            raw_lines=raw_lines,
+            filtered_lines=_count_lines(text),
+            raw_chars=len(output),
+            filtered_chars=len(text),
+            security_lines_kept=kept,
+        )
+
+
+def _count_lines(text: str) -> int:
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)

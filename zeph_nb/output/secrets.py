@@ -1,0 +1,84 @@
+"""Credential-shaped strings in tool output and arguments: find them, and replace them before anyone stores them.
+
+Patterns are specific on purpose (a key's known prefix and length, a ``password=`` assignment with a real-looking
+value) so that documentation placeholders (``AKIAIOSFODNN7EXAMPLE``, ``password=<your-password>``,
+``token: ${TOKEN}``) and look-alikes (git hashes, UUIDs) are not flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["SecretFinding", "redact", "scan_secrets"]
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    kind: str
+    start: int  # span of the secret value itself within the text
+    end: int
+
+    def preview(self, text: str) -> str:
+        value = text[self.start : self.end]
+        return value[:4] + "…" if len(value) > 8 else "…"
+
+
+# (kind, pattern, group holding the secret value)
+_PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
+    ("private_key", re.compile(r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]+?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"), 0),
+    ("aws_access_key_id", re.compile(r"\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b"), 1),
+    ("aws_secret_access_key", re.compile(r"(?i)aws.{0,20}?(?:secret|sk).{0,20}?['\"=:\s]\s*['\"]?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), 1),
+    ("github_token", re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b"), 1),
+    ("gitlab_token", re.compile(r"\b(glpat-[A-Za-z0-9_-]{20,})\b"), 1),
+    ("slack_token", re.compile(r"\b(xox[abposr]-[A-Za-z0-9-]{10,})\b"), 1),
+    ("slack_webhook", re.compile(r"(https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,})"), 1),
+    ("stripe_key", re.compile(r"\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})\b"), 1),
+    ("anthropic_key", re.compile(r"\b(sk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{20,})"), 1),
+    ("openai_key", re.compile(r"\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})"), 1),
+    ("google_api_key", re.compile(r"\b(AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])"), 1),
+    ("google_oauth_token", re.compile(r"\b(ya29\.[0-9A-Za-z_-]{20,})"), 1),
+    ("jwt", re.compile(r"\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"), 1),
+    ("url_credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:([^/\s@]{3,})@"), 1),
+    ("netrc_password", re.compile(r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)"), 1),
+    ("json_secret", re.compile(r"(?i)\"(?:password|passwd|secret|api_?key|token|access_?token|client_secret)\"\s*:\s*\"([^\"]{4,})\""), 1),
+    ("assigned_secret", re.compile(r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|auth[_-]?token|access[_-]?token|client[_-]?secret)\b\s*[:=]\s*(['\"]?)([^\s'\",;]{6,})\1"), 2),
+]  # fmt: skip
+
+_PLACEHOLDER = re.compile(
+    r"(?i)^(<.*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}|your[-_]?\w*|changeme|change[-_]me|example\w*|"
+    r"\w*EXAMPLE\w*|dummy\w*|placeholder\w*|redacted|none|null|true|false|password|secret|token|test|string|"
+    r"\[REDACTED[^\]]*\])$"
+)
+
+
+def _is_placeholder(value: str) -> bool:
+    return bool(_PLACEHOLDER.match(value)) or len(set(value)) <= 2 or "EXAMPLE" in value
+
+
+def scan_secrets(text: str) -> list[SecretFinding]:
+    """Every credential-shaped value in ``text``, in order, without overlaps."""
+    found: list[SecretFinding] = []
+    for kind, pattern, group in _PATTERNS:
+        for match in pattern.finditer(text):
+            value = match.group(group)
+            if not value or _is_placeholder(value):
+                continue
+            start, end = match.span(group)
+            if any(start < other.end and other.start < end for other in found):
+                continue  # a more specific pattern already covers it
+            found.append(SecretFinding(kind, start, end))
+    return sorted(found, key=lambda f: f.start)
+
+
+def redact(text: str, findings: list[SecretFinding] | None = None) -> str:
+    """``text`` with each secret value replaced by ``[REDACTED:<kind>]``."""
+    findings = scan_secrets(text) if findings is None else findings
+    pieces: list[str] = []
+    last = 0
+    for finding in findings:
+        pieces.append(text[last : finding.start])
+        pieces.append(f"[REDACTED:{finding.kind}]")
+        last = finding.end
+    pieces.append(text[last:])
+    return "".join(pieces)

@@ -1,0 +1,40 @@
+"""Lines a filter must never drop: failures of authentication and permission, advisories, panics, weak crypto.
+
+After a filter runs, any such line of the original output that the filtered text lost is put back under a
+``[security-relevant lines kept]`` heading, so no rule — ours or a user's — can hide them from the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["SECURITY_LINE", "preserve_security_lines"]
+
+SECURITY_LINE = re.compile(
+    "|".join(
+        [
+            r"\bpanic(ked)?\b",
+            r"(?i:\bauthenticat\w* (failed|failure|error)|\bunauthori[sz]ed\b|\bforbidden\b|\baccess denied\b)",
+            r"(?i:\b(HTTP/\d(\.\d)? |status:? |code:? )?40[13]\b.*(unauthori[sz]ed|forbidden))",
+            r"\b(401|403) (Unauthorized|Forbidden)\b",
+            r"(?i:\bpermission denied\b)",
+            r"\bRUSTSEC-\d{4}-\d{4}\b|\bCVE-\d{4}-\d{4,}\b|\bGHSA(-[23456789cfghjmpqrvwx]{4}){3}\b|\bPYSEC-\d{4}-\d+\b",
+            r"(?i:\bvulnerabilit(y|ies) (detected|found)\b|\b\d+ (high|critical|moderate) severity vulnerabilit)",
+            r"(?i:\b(weak|insecure|deprecated) (cipher|hash|crypto\w*|algorithm|key)\b|\b(md5|sha1|des|rc4) is (weak|insecure|broken))",
+            r"(?i:\bcertificate (verify failed|has expired|is not trusted)\b|\bSSL(Error| handshake failed))",
+        ]
+    )
+)
+
+
+def preserve_security_lines(original: str, filtered: str) -> tuple[str, int]:
+    """``filtered`` plus every security-relevant line of ``original`` it no longer contains; and how many."""
+    present = set(filtered.splitlines())
+    missing: list[str] = []
+    for line in original.splitlines():
+        if line not in present and SECURITY_LINE.search(line):
+            missing.append(line)
+            present.add(line)
+    if not missing:
+        return filtered, 0
+    return filtered.rstrip("\n") + "\n[security-relevant lines kept]\n" + "\n".join(missing), len(missing)

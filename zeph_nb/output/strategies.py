@@ -1,0 +1,299 @@
+"""Filter strategies: pure functions from sanitized output text to filtered text and a confidence.
+
+Confidence says how much to trust that nothing important was lost: FULL (the output was understood and what
+matters kept), PARTIAL (cut by position, or understood only in part), FALLBACK (not understood: passed through).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from zeph_nb.output import rules as R
+from zeph_nb.output.test_summary import summarize_tests
+
+__all__ = ["FilterConfidence", "StageResult", "apply_strategy"]
+
+
+class FilterConfidence(IntEnum):
+    """Ordered so that ``min()`` of stages is the worst, which is what a composed pipeline reports."""
+
+    FALLBACK = 0
+    PARTIAL = 1
+    FULL = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class StageResult:
+    text: str
+    confidence: FilterConfidence
+
+
+def _compile(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+def _omitted(count: int) -> str:
+    return f"... ({count} lines omitted) ..."
+
+
+def head_tail(lines: list[str], head: int, tail: int) -> list[str]:
+    if len(lines) <= head + tail:
+        return lines
+    return [*lines[:head], _omitted(len(lines) - head - tail), *(lines[len(lines) - tail :] if tail else [])]
+
+
+def strip_noise(text: str, rule: R.StripNoise, exit_code: int | None) -> StageResult:
+    noise = _compile(rule.patterns)
+    lines = text.splitlines()
+    kept = [line for line in lines if not noise.search(line)]
+    if len(kept) == len(lines):
+        return StageResult(text, FilterConfidence.FALLBACK)
+    return StageResult("\n".join(kept), FilterConfidence.FULL)
+
+
+def truncate(text: str, rule: R.Truncate, exit_code: int | None) -> StageResult:
+    lines = text.splitlines()
+    if len(lines) <= rule.max_lines:
+        return StageResult(text, FilterConfidence.FULL)
+    return StageResult("\n".join(head_tail(lines, rule.head, rule.tail)), FilterConfidence.PARTIAL)
+
+
+def keep_matching(text: str, rule: R.KeepMatching, exit_code: int | None) -> StageResult:
+    wanted = _compile(rule.patterns)
+    lines = text.splitlines()
+    kept = [line for line in lines if wanted.search(line)]
+    if not kept:
+        return StageResult(text, FilterConfidence.FALLBACK)
+    return StageResult("\n".join(kept), FilterConfidence.FULL)
+
+
+def strip_annotated(text: str, rule: R.StripAnnotated, exit_code: int | None) -> StageResult:
+    """Drop known noise lines, lead with the summary line, and say how many lines went."""
+    noise = _compile(rule.patterns)
+    summary_re = re.compile(rule.summary_pattern) if rule.summary_pattern else None
+    kept: list[str] = []
+    summary = None
+    removed = 0
+    lines = text.splitlines()
+    for line in lines:
+        if summary_re is not None and summary_re.search(line):
+            summary = line.strip()
+            removed += 1
+        elif noise.search(line):
+            removed += 1
+        else:
+            kept.append(line)
+    if removed == 0:
+        if exit_code not in (None, 0) or len(lines) <= rule.long_output_threshold:
+            return StageResult(text, FilterConfidence.FALLBACK)
+        return StageResult("\n".join(head_tail(lines, rule.keep_head, rule.keep_tail)), FilterConfidence.PARTIAL)
+    out = [summary] if summary else []
+    out.append(f"({removed} noise lines removed)")
+    if kept:
+        out.append("")
+        out += head_tail(kept, rule.keep_head, rule.keep_tail) if len(kept) > rule.long_output_threshold else kept
+    return StageResult("\n".join(out), FilterConfidence.FULL)
+
+
+def test_summary(text: str, rule: R.TestSummary, exit_code: int | None) -> StageResult:
+    summary = summarize_tests(text, max_failures=rule.max_failures, max_trace_lines=rule.truncate_stack_trace)
+    if summary is None:
+        return StageResult(text, FilterConfidence.FALLBACK)
+    return StageResult(summary.text, FilterConfidence.FULL if summary.complete else FilterConfidence.PARTIAL)
+
+
+def _first_group(match: re.Match[str]) -> str:
+    return next((group for group in match.groups() if group), match.group(0))
+
+
+def group_by_rule(text: str, rule: R.GroupByRule, exit_code: int | None) -> StageResult:
+    """Linter output as one entry per rule: its first full message and every location it fired at.
+
+    A location may come on the rule's own line (``a.py:1:8: F401 …``) or on a line after it (``--> a.py:1:8``).
+    """
+    location_re, rule_re = re.compile(rule.location_pattern), re.compile(rule.rule_pattern)
+    groups: dict[str, list[str]] = {}
+    first_message: dict[str, str] = {}
+    other: list[str] = []
+    current: str | None = None
+    for line in text.splitlines():
+        found = rule_re.search(line)
+        location = location_re.search(line)
+        if found:
+            current = _first_group(found)
+            groups.setdefault(current, [])
+            first_message.setdefault(current, line.strip())
+        if location and current is not None:
+            groups[current].append(_first_group(location))
+        elif not found and not location and line.strip() and not _is_build_noise(line):
+            other.append(line)
+    if not groups:
+        return StageResult(text, FilterConfidence.FALLBACK)
+    out = []
+    for name, locations in sorted(groups.items(), key=lambda item: -len(item[1])):
+        shown = locations[: rule.max_locations]
+        more = f" (+{len(locations) - len(shown)} more)" if len(locations) > len(shown) else ""
+        message = first_message[name]
+        label = message if name in message else f"{name}: {message}"
+        out.append(f"{label} [{max(1, len(locations))}x]")
+        if shown:
+            out.append("  at " + ", ".join(shown) + more)
+    summary_lines = [line for line in other if _SUMMARY.search(line)]
+    if len(summary_lines) > 3:  # one "generated N warnings" per crate says little after the first few
+        summary_lines = [*summary_lines[:2], f"... ({len(summary_lines) - 3} similar lines) ...", summary_lines[-1]]
+    return StageResult("\n".join(out + summary_lines), FilterConfidence.FULL)
+
+
+_SUMMARY = re.compile(r"(?i)\b(\d+ (errors?|warnings?|problems?)|found \d+|generated \d+|finished|success)")
+_BUILD_NOISE = re.compile(r"^\s*(Compiling|Checking|Finished|Blocking|Updating|Downloading|Downloaded|Locking|Fresh)\s")
+
+
+def _is_build_noise(line: str) -> bool:
+    return _BUILD_NOISE.search(line) is not None
+
+
+_STATUS_LONG = re.compile(r"^\s+(new file|modified|deleted|renamed|copied|typechange|both modified):\s+(.*)$")
+_STATUS_SHORT = re.compile(r"^([ MADRCU?!]{2}) (.+)$")
+
+
+def git_status(text: str, rule: R.GitStatus, exit_code: int | None) -> StageResult:
+    """Files grouped by state with counts; the advice lines (``use "git add"…``) dropped."""
+    groups: dict[str, list[str]] = {}
+    section = "changes"
+    head: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("(use ") or not stripped:
+            continue
+        if (
+            stripped.startswith("On branch")
+            or stripped.startswith("Your branch")
+            or stripped.startswith("HEAD detached")
+        ):
+            head.append(stripped)
+        elif stripped.startswith("Changes to be committed"):
+            section = "staged"
+        elif stripped.startswith("Changes not staged"):
+            section = "unstaged"
+        elif stripped.startswith("Untracked files"):
+            section = "untracked"
+        elif stripped.startswith("Unmerged paths"):
+            section = "unmerged"
+        elif match := _STATUS_LONG.match(line):
+            groups.setdefault(section, []).append(f"{match.group(1)}: {match.group(2)}")
+        elif section == "untracked" and line.startswith("\t"):
+            groups.setdefault("untracked", []).append(stripped)
+        elif match := _STATUS_SHORT.match(line):
+            code = match.group(1)
+            state = "untracked" if code == "??" else "staged" if code[0] not in " ?" else "unstaged"
+            groups.setdefault(state, []).append(f"{code.strip()} {match.group(2)}")
+        else:
+            head.append(stripped)
+    if not groups:
+        return StageResult(
+            "\n".join(head) if head else text, FilterConfidence.FULL if head else FilterConfidence.FALLBACK
+        )
+    out = list(head)
+    for state in ("staged", "unstaged", "unmerged", "untracked", "changes"):
+        files = groups.get(state)
+        if not files:
+            continue
+        out.append(f"{state} ({len(files)}):")
+        out += [f"  {name}" for name in files[: rule.max_files]]
+        if len(files) > rule.max_files:
+            out.append(f"  ... and {len(files) - rule.max_files} more")
+    return StageResult("\n".join(out), FilterConfidence.FULL)
+
+
+def git_diff(text: str, rule: R.GitDiff, exit_code: int | None) -> StageResult:
+    """Headers always kept; changed lines up to ``max_diff_lines``; unchanged context dropped."""
+    out: list[str] = []
+    changed = 0
+    hidden: dict[str, int] = {}
+    current = ""
+    for line in text.splitlines():
+        if line.startswith(("diff --git", "+++ ", "--- ", "index ", "new file", "deleted file", "rename ", "similarity",
+                            "Binary files", "old mode", "new mode")):  # fmt: skip
+            if line.startswith("diff --git"):
+                current = line
+            out.append(line)
+        elif line.startswith("@@"):
+            out.append(line)
+        elif line.startswith(("+", "-")):
+            if changed < rule.max_diff_lines:
+                out.append(line)
+            else:
+                hidden[current] = hidden.get(current, 0) + 1
+            changed += 1
+        elif line.startswith("\\"):
+            continue  # "\ No newline at end of file"
+    if not out:
+        return StageResult(text, FilterConfidence.FALLBACK)
+    if hidden:
+        out.append(f"[{sum(hidden.values())} changed lines over max_diff_lines not shown, in {len(hidden)} files]")
+        return StageResult("\n".join(out), FilterConfidence.PARTIAL)
+    return StageResult("\n".join(out), FilterConfidence.FULL)
+
+
+_KEEP_IN_LOGS = re.compile(r"(?i)\b(error|fatal|panic|exception|traceback|critical|fail(ed|ure)?)\b")
+
+
+def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
+    """Each kind of line once, with how often it occurred; lines that report errors are all kept.
+
+    Two lines are of a kind when they match once timestamps, ids, addresses and numbers are normalised.
+    """
+    normalizers = [(re.compile(n.pattern), n.replacement) for n in rule.normalize_patterns]
+    lines = text.splitlines()
+    keys = []
+    counts: dict[str, int] = {}
+    for line in lines:
+        key = line
+        for pattern, replacement in normalizers:
+            key = pattern.sub(replacement, key)
+        keys.append(key)
+        counts[key] = counts.get(key, 0) + 1
+    out: list[str] = []
+    shown: set[str] = set()
+    for line, key in zip(lines, keys, strict=True):
+        first = key not in shown and len(shown) < rule.max_unique_patterns
+        if first or _KEEP_IN_LOGS.search(line):
+            out.append(line)
+            if first and counts[key] > 1 and not _KEEP_IN_LOGS.search(line):
+                out.append(f"  [{counts[key] - 1} more like this]")
+            shown.add(key)
+    if len(out) >= len(lines):
+        return StageResult(text, FilterConfidence.FALLBACK)
+    return StageResult("\n".join(out), FilterConfidence.FULL)
+
+
+_STRATEGIES: dict[str, Callable[[str, Any, int | None], StageResult]] = {
+    "strip_noise": strip_noise,
+    "truncate": truncate,
+    "keep_matching": keep_matching,
+    "strip_annotated": strip_annotated,
+    "test_summary": test_summary,
+    "group_by_rule": group_by_rule,
+    "git_status": git_status,
+    "git_diff": git_diff,
+    "dedup": dedup,
+}
+
+
+def apply_strategy(text: str, strategy: Any, exit_code: int | None) -> StageResult:
+    result = _STRATEGIES[strategy.type](text, strategy, exit_code)
+    cap = getattr(strategy, "max_lines", None)
+    if isinstance(strategy, R._Capped) and cap is not None:
+        lines = result.text.splitlines()
+        if len(lines) > cap:
+            capped = "\n".join(head_tail(lines, strategy.head, strategy.tail))
+            return StageResult(capped, min(result.confidence, FilterConfidence.PARTIAL))
+    return result

@@ -1,0 +1,181 @@
+"""Summaries of test-runner output: every failure with its message, the final summary, nothing that passed.
+
+One line-classifying state machine covers pytest, unittest, go test, cargo test and nextest, jest, vitest,
+mocha and node's test runner (spec and TAP reporters). A failure block starts at a runner's failure header
+and ends at the next header, a summary line, a section rule or a passing test. Inside a block the first
+``max_trace_lines`` lines are kept, and past that only the lines that carry meaning (assertions, errors,
+``File "…", line N`` frames, ``path:line`` locations). Past ``max_failures`` blocks only those meaningful lines
+are kept. Outside blocks only meaningful lines and summaries survive.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["TestRunSummary", "summarize_tests"]
+
+_FAIL_START = re.compile(
+    "|".join(
+        [
+            r"^_{3,} .+ _{3,}$",  # pytest: ____ test_name ____
+            r"^(FAIL|ERROR): \S",  # unittest
+            r"^\s*--- FAIL: ",  # go test
+            r"^---- .+ stdout ----$",  # cargo test
+            r"^\s*(FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT) \[",  # nextest
+            r"^--- STD(OUT|ERR): ",  # nextest captured output
+            r"^\s*● ",  # jest
+            r"^ *(FAIL|×|❯) .*(>|›)",  # vitest: FAIL file > suite > test
+            r"^\s*✖ ",  # node --test spec reporter
+            r"^not ok \d+",  # TAP
+            r"^\s+\d+\) \S",  # mocha numbered failures
+            r"^(error|ERROR)(\[E\d+\])?: ",  # compiler errors in the middle of a test run
+        ]
+    )
+)
+_SUMMARY = re.compile(
+    "|".join(
+        [
+            r"^={3,} .*\b(passed|failed|errors?|skipped|xfailed|deselected|no tests ran)\b.* in [\d.]+s.*={3,}$",
+            r"^\d+ (passed|failed|errors?|skipped)\b.* in [\d.]+s",  # pytest -q
+            r"^Ran \d+ tests? in ",
+            r"^(OK|FAILED)( \(.*\))?$",
+            r"^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s)",  # go test package lines
+            r"^(PASS|FAIL)$",
+            r"^test result: ",
+            r"^\s*Summary \[",
+            r"^(Tests|Test Suites|Snapshots|Time):\s",
+            r"^\s*(Test Files|Tests|Duration|Start at)\s{2,}",
+            r"^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) \d",
+            r"^# (tests|pass|fail|skip|todo|suites|cancelled) \d",
+            r"^\s+\d+ (passing|failing|pending)\b",
+            r"^error: (test failed|could not compile)",
+        ]
+    )
+)
+_PASS = re.compile(
+    "|".join(
+        [
+            r"\bPASSED\b",
+            r"^test \S+ \.\.\. (ok|ignored)$",
+            r" \.\.\. (ok|skipped.*)$",
+            r"^\s*--- (PASS|SKIP): ",
+            r"^=== (RUN|PAUSE|CONT|NAME)\b",
+            r"^\s*(PASS|SKIP) \[",
+            r"^\s*(✓|✔|√) ",
+            r"^ok \d+ ",
+            r"^ (PASS|✓) ",
+        ]
+    )
+)
+_MEANINGFUL = re.compile(
+    "|".join(
+        [
+            r"^E\s",  # pytest assertion detail
+            r"^>\s",  # pytest: the failing source line
+            r"\b(assert|Assert\w*|\w*Error|\w*Exception|panicked|FAILED|FAIL|Failed|failed)\b",
+            r"^\s*File \".+\", line \d+",
+            r"^Traceback \(most recent call last\)",
+            r"^\s*(Expected|Received|expected|received|left|right|got|want)\b.*[:=]",
+            r"^\s*\S+\.(py|rs|go|js|ts|jsx|tsx|mjs|cjs|java|rb|c|cc|cpp|h):\d+",
+            r"^\s*at .+:\d+:\d+\)?$",
+            r"^\s*--> \S+:\d+:\d+",
+            r"error\[E\d+\]",
+            r"^(error|warning): ",
+            r"^(FAIL|ERROR): ",
+        ]
+    )
+)
+_RULE = re.compile(r"^[=\-_~⎯]{5,}\s*$")
+_SECTION = re.compile(r"^[=\-⎯]{3,} (.+?) [=\-⎯]{3,}$")
+# Inside a failure block: pytest's frame separators and the caret lines under source, which repeat what
+# the line above already says.
+_BLOCK_NOISE = re.compile(r"^(_ )+_?\s*$|^\s*[\^~]+\s*$")
+_PYTEST_PROGRESS = re.compile(r"^\S+ [.sxXEF]+\s*(\[\s*\d+%\])?$|^[.sxXEF]{3,}\s*(\[\s*\d+%\])?$")
+
+
+@dataclass(frozen=True)
+class TestRunSummary:
+    text: str
+    failures: int
+    complete: bool  # a final summary line was seen
+
+
+def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int = 50) -> TestRunSummary | None:
+    """A summary of test-runner output, or None when the output does not look like a test run."""
+    out: list[str] = []
+    failures = 0
+    complete = False
+    in_block = False
+    block_lines = 0
+    block_omitted = 0
+
+    def end_block() -> None:
+        nonlocal in_block, block_omitted
+        if block_omitted:
+            out.append(f"    ... ({block_omitted} lines of trace omitted) ...")
+        in_block = False
+        block_omitted = 0
+
+    for line in text.splitlines():
+        if _SUMMARY.search(line):
+            end_block()
+            out.append(line.strip("= ") if line.startswith("=") else line)
+            complete = True
+            continue
+        if _FAIL_START.search(line) and not _PASS.search(line):
+            end_block()
+            failures += 1
+            out.append(line)
+            in_block, block_lines = True, 0
+            continue
+        if _PASS.search(line) or _PYTEST_PROGRESS.search(line):
+            end_block()
+            continue
+        section = _SECTION.match(line)
+        if _RULE.match(line) and in_block and block_lines == 0:
+            continue  # unittest underlines its FAIL: header; the block has only begun
+        if section or _RULE.match(line):
+            end_block()
+            if section and section.group(1).strip() in (
+                "FAILURES",
+                "ERRORS",
+                "short test summary info",
+                "warnings summary",
+            ):
+                out.append(f"== {section.group(1).strip()} ==")
+            elif section and in_block:
+                pass
+            continue
+        if in_block and _BLOCK_NOISE.match(line):
+            continue
+        if in_block:
+            block_lines += 1
+            if (failures <= max_failures and block_lines <= max_trace_lines) or _MEANINGFUL.search(line):
+                if line.strip() or (out and out[-1].strip()):
+                    out.append(line)
+            else:
+                block_omitted += 1
+            continue
+        if _MEANINGFUL.search(line):
+            out.append(line)
+    end_block()
+    if failures == 0 and not complete:
+        return None
+    return TestRunSummary("\n".join(_fold_repeats(out)).strip("\n"), failures, complete)
+
+
+def _fold_repeats(lines: list[str]) -> list[str]:
+    """Consecutive identical lines (a workspace's twelve ``test result: ok.`` lines) once, with a count."""
+    out: list[str] = []
+    run = 0
+    for line in [*lines, None]:
+        if out and line == out[-1] and line.strip():
+            run += 1
+            continue
+        if run:
+            out.append(f"  [same line {run} more times]")
+            run = 0
+        if line is not None:
+            out.append(line)
+    return out
