@@ -13,7 +13,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -146,7 +145,7 @@ def rust_workspace(root: Path, *, broken: bool = False, failing: bool = False, l
     )
     for index, member in enumerate(members):
         write(root, {f"{member}/Cargo.toml": f'[package]\nname = "{member}"\nversion = "0.1.0"\nedition = "2021"\n'})
-        body = [f"pub fn add(a: i64, b: i64) -> i64 {{ a + b }}\n"]
+        body = ["pub fn add(a: i64, b: i64) -> i64 { a + b }\n"]
         if lints:
             body.append(
                 "pub fn lints(v: &Vec<i32>) -> usize {\n    let mut n = 0;\n    for i in 0..v.len() {\n"
@@ -218,7 +217,7 @@ def node_project(root: Path) -> None:
 def jest_project(root: Path) -> None:
     write(root, {"package.json": '{"name": "demo", "version": "1.0.0", "scripts": {"test": "jest"}}\n'})
     for n in range(6):
-        tests = [f"const add = (a, b) => a + b;", ""]
+        tests = ["const add = (a, b) => a + b;", ""]
         tests.append(f"describe('suite {n}', () => {{")
         for i in range(12):
             tests.append(f"  test('adds {i}', () => {{ expect(add({i}, 1)).toBe({i + 1}); }});")
