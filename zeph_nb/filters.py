@@ -42,7 +42,11 @@ def _user_rules_path(settings: Settings) -> Path | None:
     configured = settings.tools.filters.filters_path
     if configured:
         return Path(configured).expanduser()
-    beside = Path(settings.source).parent / "filters.toml" if settings.source else settings.home / "filters.toml"
+    # Beside the config file that was read; settings from text (Settings.from_toml) have no file to sit beside.
+    source = Path(settings.source) if settings.source else None
+    beside = (
+        source.parent / "filters.toml" if source is not None and source.is_file() else settings.home / "filters.toml"
+    )
     return beside if beside.is_file() else None
 
 

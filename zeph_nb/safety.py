@@ -4,16 +4,26 @@
 ``classify_shell(command, settings=None)`` says ``"allow"``, ``"confirm"`` or ``"block"``;
 ``analyze_shell`` says why, and lists every simple command it found.
 ``scrub_env(env)`` drops credential-looking variables from an environment mapping.
+``scan_secrets(text)`` finds credential-shaped strings; ``redact(text)`` replaces them with ``[REDACTED:<kind>]``.
 """
 
 from __future__ import annotations
 
 from zeph_nb.config import Settings
+from zeph_nb.output.secrets import SecretFinding, redact, scan_secrets
 from zeph_nb.tools.environment import scrub_env
 from zeph_nb.tools.sandbox import resolve_sandboxed
 from zeph_nb.tools.shell_classifier import ShellAnalysis, ShellClassifier, classify_shell
 
-__all__ = ["analyze_shell", "classify_shell", "resolve_sandboxed", "scrub_env"]
+__all__ = [
+    "SecretFinding",
+    "analyze_shell",
+    "classify_shell",
+    "redact",
+    "resolve_sandboxed",
+    "scan_secrets",
+    "scrub_env",
+]
 
 
 def analyze_shell(command: str, settings: Settings | None = None) -> ShellAnalysis:

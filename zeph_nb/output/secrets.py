@@ -41,8 +41,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
     ("jwt", re.compile(r"\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"), 1),
     ("url_credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:([^/\s@]{3,})@"), 1),
     ("netrc_password", re.compile(r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)"), 1),
-    ("json_secret", re.compile(r"(?i)\"(?:password|passwd|secret|api_?key|token|access_?token|client_secret)\"\s*:\s*\"([^\"]{4,})\""), 1),
-    ("assigned_secret", re.compile(r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|auth[_-]?token|access[_-]?token|client[_-]?secret)\b\s*[:=]\s*(['\"]?)([^\s'\",;]{6,})\1"), 2),
+    ("json_secret", re.compile(r"(?i)\"(?:[a-z0-9]+[_-])*(?:password|passwd|secret|api_?key|token|access_?token|client_secret)\"\s*:\s*\"([^\"]{4,})\""), 1),
+    ("assigned_secret", re.compile(r"(?i)\b(?:[a-z0-9]+[_-])*(?:password|passwd|pwd|secret|api[_-]?key|auth[_-]?token|access[_-]?token|client[_-]?secret)\b\s*[:=]\s*(['\"]?)([^\s'\",;]{6,})\1"), 2),
 ]  # fmt: skip
 
 _PLACEHOLDER = re.compile(
@@ -53,7 +53,8 @@ _PLACEHOLDER = re.compile(
 
 
 def _is_placeholder(value: str) -> bool:
-    return bool(_PLACEHOLDER.match(value)) or len(set(value)) <= 2 or "EXAMPLE" in value
+    elided = "..." in value or "…" in value  # "sk-..." in documentation
+    return bool(_PLACEHOLDER.match(value)) or len(set(value)) <= 2 or "EXAMPLE" in value or elided
 
 
 def scan_secrets(text: str) -> list[SecretFinding]:

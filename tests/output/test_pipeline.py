@@ -1,0 +1,112 @@
+"""The output pipeline end to end with a real store: filter, redact, overflow, read it back, audit it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.output.pipeline import OutputPipeline
+from zeph_nb.store import AuditLog, AuditRecord, Store
+from zeph_nb.tools.base import ToolCall, ToolOutput
+from zeph_nb.tools.overflow import OverflowExecutor
+
+GH = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(Settings().model_copy(update={"home": tmp_path}), flusher=False)
+
+
+def settings(threshold: int = 50_000) -> Settings:
+    return Settings.from_toml(f"[tools.overflow]\nthreshold = {threshold}\n")
+
+
+def test_shell_output_is_filtered_with_stats(store: Store) -> None:
+    raw = (
+        "\n".join(f"tests/test_x.py::test_{i} PASSED" for i in range(200))
+        + f"\n{'=' * 30} 200 passed in 1.00s {'=' * 30}\n"
+    )
+    call = ToolCall("bash", {"command": "pytest -v"})
+    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+    assert out.text == "200 passed in 1.00s"
+    assert out.stats == ["[shell] 201 lines -> 1 lines, 99.7% filtered"]
+    assert out.tokens_saved > 1000 and out.filtered is not None and out.filtered.rule == "pytest"
+
+
+def test_file_contents_are_never_filtered(store: Store) -> None:
+    text = "\n".join(f"tests/test_x.py::test_{i} PASSED" for i in range(50))
+    call = ToolCall("read", {"path": "log.txt"})
+    assert OutputPipeline(settings(), store, "c").process(call, ToolOutput("read", text)).text == text
+
+
+def test_secrets_are_redacted_and_the_model_is_told(store: Store) -> None:
+    call = ToolCall("bash", {"command": "env"})
+    out = OutputPipeline(settings(), store, "c").process(call, ToolOutput("bash", f"GITHUB_TOKEN={GH}\nHOME=/root\n"))
+    assert GH not in out.text
+    assert "GITHUB_TOKEN=[REDACTED:github_token]" in out.text
+    assert "1 secret-looking value(s) (github_token) were redacted" in out.text
+    assert out.secret_kinds == ("github_token",)
+
+
+async def test_overflow_goes_to_the_store_and_reads_back(store: Store) -> None:
+    big = "".join(f"line {i:06d}\n" for i in range(20_000))  # 240k characters, nothing to filter
+    call = ToolCall("bash", {"command": "my-generator"})
+    out = OutputPipeline(settings(threshold=10_000), store, "conv-1").process(call, ToolOutput("bash", big))
+    assert out.overflow_id is not None and out.overflow_id in out.text
+    assert out.text.startswith("line 000000") and out.text.rstrip().endswith("line 019999")
+    assert len(out.text) < 10_000
+    reader = OverflowExecutor(store, "conv-1")
+    page = await reader.execute(ToolCall("read_overflow", {"id": out.overflow_id, "offset": 0, "limit": 100_000}))
+    assert page is not None and page.text_for_model.startswith(big[:100_000])
+    assert "[characters 0-100000 of 240000; use offset to read more]" in page.summary
+    rest = await reader.execute(ToolCall("read_overflow", {"id": out.overflow_id, "offset": 200_000}))
+    assert rest is not None and rest.summary == big[200_000:] + "\n[characters 200000-240000 of 240000]"
+    store.flush()  # and from the database as well as the spool
+    again = await reader.execute(ToolCall("read_overflow", {"id": out.overflow_id, "limit": 11}))
+    assert again is not None and again.summary.startswith("line 000000")
+
+
+@pytest.mark.parametrize(
+    ("overflow_id", "category"),
+    [
+        ("overflow:not-a-uuid", ToolErrorCategory.INVALID_PARAMETERS),
+        ("../../etc/passwd", ToolErrorCategory.INVALID_PARAMETERS),
+        ("overflow:123e4567-e89b-12d3-a456-426614174000' OR '1'='1", ToolErrorCategory.INVALID_PARAMETERS),
+        ("overflow:123e4567-e89b-12d3-a456-426614174000", ToolErrorCategory.PERMANENT_FAILURE),
+    ],
+)
+async def test_read_overflow_refusals(store: Store, overflow_id: str, category: ToolErrorCategory) -> None:
+    with pytest.raises(ToolError) as info:
+        await OverflowExecutor(store, "c").execute(ToolCall("read_overflow", {"id": overflow_id}))
+    assert info.value.category is category
+
+
+async def test_another_conversations_overflow_is_not_found(store: Store) -> None:
+    oid = store.put_overflow("conv-a", "private output")
+    with pytest.raises(ToolError) as info:
+        await OverflowExecutor(store, "conv-b").execute(ToolCall("read_overflow", {"id": oid}))
+    assert info.value.category is ToolErrorCategory.PERMANENT_FAILURE
+    assert "no stored output" in info.value.message
+
+
+def test_overflow_without_a_store_still_cuts() -> None:
+    out = OutputPipeline(settings(threshold=1_000), None, "c").process(
+        ToolCall("read", {"path": "x"}), ToolOutput("read", "x" * 5_000)
+    )
+    assert out.overflow_id is None and "characters not shown" in out.text and len(out.text) < 1_000
+
+
+def test_audit_rows_hold_only_redacted_params(store: Store) -> None:
+    log = AuditLog(store)
+    log.record(AuditRecord(tool="bash", params={"command": f"curl -H 'Authorization: token {GH}' x"}, call_id="c1",
+                           decision="ask", approved_by="alice", exit_code=0, duration_ms=12.5, tokens_saved=40))  # fmt: skip
+    frame = store.query("SELECT * FROM tool_calls")
+    row = frame.iloc[0]
+    assert GH not in row["params"] and "[REDACTED:github_token]" in json.loads(row["params"])["command"]
+    assert (row["tool"], row["decision"], row["approved_by"], row["exit_code"]) == ("bash", "ask", "alice", 0)
+    assert row["duration_ms"] == 12.5 and row["tokens_saved"] == 40

@@ -1,0 +1,78 @@
+"""scan_secrets and redact: credential shapes found, placeholders and look-alikes left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from zeph_nb.safety import redact, scan_secrets
+
+# Built from parts so this file does not itself look like it holds credentials.
+GH = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+ANT = "sk-ant-api03-" + "Zx9_Yw8-" * 11
+OAI = "sk-proj-" + "Ab1Cd2Ef3Gh4Ij5K" * 3
+JWT = "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0." + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+
+FOUND = [
+    (f"key AKIA{'Z3MSJV4WHGRTXQPA'} here", "aws_access_key_id"),
+    ("aws_secret_access_key = " + "Ab3dEfGh1jKlMn0pQrStUvWxYz0123456789AbCd", "aws_secret_access_key"),
+    (f"GITHUB_TOKEN={GH}", "github_token"),
+    ("git clone https://oauth2:glpat-" + "abcdefghij1234567890@gitlab.com/x", "gitlab_token"),
+    ("SLACK=xoxb-" + "123456789012-abcdefABCDEF", "slack_token"),
+    ("https://hooks.slack.com/services/T0000000/B0000000/" + "XXXXabcdXXXXabcd1234", "slack_webhook"),
+    ("stripe sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "stripe_key"),
+    (f"ANTHROPIC_API_KEY={ANT}", "anthropic_key"),
+    (f"OPENAI_API_KEY={OAI}", "openai_key"),
+    ("maps key=AIza" + "SyA-1234567890abcdefghijklmnopqrstu", "google_api_key"),
+    ("bearer ya29." + "a0AfH6SMBx-very-long-oauth-token", "google_oauth_token"),
+    (f"Authorization: Bearer {JWT}", "jwt"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----", "private_key"),
+    ("DATABASE_URL=postgres://admin:" + "Sup3rS3cret@db:5432/app", "url_credentials"),
+    ("machine api.example.com login bob password " + "p4ssw0rd!x", "netrc_password"),
+    ('{"user": "bob", "password": "' + 's3cr3t!x"}', "json_secret"),
+    ("db_password = '" + "hunter2hunter'", "assigned_secret"),
+    ("API_KEY: " + "9f8e7d6c5b4a", "assigned_secret"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), FOUND, ids=[k for _, k in FOUND])
+def test_credentials_are_found_and_redacted(text: str, kind: str) -> None:
+    findings = scan_secrets(text)
+    assert [f.kind for f in findings] == [kind]
+    value = text[findings[0].start : findings[0].end]
+    redacted = redact(text)
+    assert value not in redacted and f"[REDACTED:{kind}]" in redacted
+
+
+NOT_SECRETS = [
+    "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",  # the AWS documentation key
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    'password: "<your-password>"',
+    "password=${DB_PASSWORD}",
+    "password = $PASSWORD",
+    "token: {{ secrets.TOKEN }}",
+    "api_key=xxxxxxxxxxxx",
+    "password=********",
+    "password: changeme",
+    "secret=your_secret_here",
+    "https://user:***@host/path",
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b",
+    "request id 123e4567-e89b-12d3-a456-426614174000",
+    "sk-abc is too short",
+    "ghp_short",
+    "the password field is required",
+    "docs: set OPENAI_API_KEY=sk-... before running",
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----",
+]
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_placeholders_and_look_alikes_are_left_alone(text: str) -> None:
+    assert scan_secrets(text) == []
+    assert redact(text) == text
+
+
+def test_several_secrets_in_one_text() -> None:
+    text = f"a={GH}\nb={OAI}\nc=postgres://u:" + "longpassword@h/db\n"
+    assert [f.kind for f in scan_secrets(text)] == ["github_token", "openai_key", "url_credentials"]
+    redacted = redact(text)
+    assert redacted.count("[REDACTED:") == 3 and "a=[REDACTED:github_token]" in redacted

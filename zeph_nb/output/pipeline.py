@@ -1,0 +1,98 @@
+"""From a tool's output to what the model reads: filters, secret redaction, overflow.
+
+Order matters: filters first (they need the original lines), then secrets are redacted (so neither the model,
+nor the overflow store, nor the audit log ever holds them), then text over the overflow threshold goes to the
+store and the model gets its head and tail with the ``overflow:<uuid>`` id to read the rest.
+
+Only shell output is filtered: a file read or a fetched page must reach the model as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from zeph_nb.config import Settings
+from zeph_nb.output.engine import FilteredOutput
+from zeph_nb.output.secrets import redact, scan_secrets
+from zeph_nb.tools.base import ToolCall, ToolOutput
+
+if TYPE_CHECKING:
+    from zeph_nb.store.store import Store
+
+__all__ = ["OutputPipeline", "ProcessedOutput"]
+
+FILTERED_TOOLS = frozenset({"bash"})
+
+
+@dataclass(frozen=True)
+class ProcessedOutput:
+    text: str  # what the model reads
+    filtered: FilteredOutput | None = None
+    overflow_id: str | None = None
+    secret_kinds: tuple[str, ...] = ()
+    raw_chars: int = 0
+    stats: list[str] = field(default_factory=list)
+
+    @property
+    def tokens_saved(self) -> int:
+        return self.filtered.tokens_saved if self.filtered is not None else 0
+
+
+class OutputPipeline:
+    """Processes outputs for one conversation; ``store`` is where overflow goes (None: cut without keeping)."""
+
+    def __init__(self, settings: Settings, store: Store | None, conversation_id: str) -> None:
+        self.settings = settings
+        self.store = store
+        self.conversation_id = conversation_id
+
+    def process(self, call: ToolCall, output: ToolOutput) -> ProcessedOutput:
+        text = output.text_for_model
+        raw_chars = len(text)
+        filtered = None
+        stats: list[str] = []
+        tools = self.settings.tools
+        if output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output and tools.filters.enabled:
+            from zeph_nb.filters import filter_output
+
+            command = str(call.params.get("command", ""))
+            filtered = filter_output(command, text, output.exit_code, self.settings)
+            text = filtered.text
+            line = filtered.stats_line("shell")
+            if line:
+                stats.append(line)
+        findings = scan_secrets(text)
+        kinds = tuple(sorted({finding.kind for finding in findings}))
+        if findings:
+            text = redact(text, findings)
+            text += (
+                f"\n[{len(findings)} secret-looking value(s) ({', '.join(kinds)}) were redacted from this output; "
+                "do not try to print or use them]"
+            )
+        overflow_id = None
+        threshold = tools.overflow.threshold
+        if len(text) > threshold:
+            text, overflow_id = self._overflow(call, text, threshold)
+        return ProcessedOutput(text, filtered, overflow_id, kinds, raw_chars, stats)
+
+    def _overflow(self, call: ToolCall, text: str, threshold: int) -> tuple[str, str | None]:
+        overflow_id = None
+        if self.store is not None:
+            overflow_id = self.store.put_overflow(
+                self.conversation_id,
+                text,
+                tool=call.tool_id,
+                call_id=call.call_id,
+                max_bytes=self.settings.tools.overflow.max_overflow_bytes,
+            )
+        # Head and tail: how a command starts and how it ends are both usually informative.
+        head, tail = text[: threshold * 2 // 5], text[-(threshold * 2 // 5) :]
+        if overflow_id is not None:
+            note = (
+                f"\n... [{len(text) - len(head) - len(tail)} characters not shown; the full output is stored as "
+                f"{overflow_id}: call read_overflow with that id to read it] ...\n"
+            )
+        else:
+            note = f"\n... [{len(text) - len(head) - len(tail)} characters not shown] ...\n"
+        return head + note + tail, overflow_id
