@@ -1,8 +1,10 @@
-"""Run every benchmark: `python -m bench` (or `make bench`)."""
+"""Run every benchmark: `python -m bench` (or `make bench`). Recorded figures: bench/RESULTS.md."""
 
 from __future__ import annotations
 
-from bench import grep_bench
+from bench import audit_bench, filter_bench, grep_bench
 
 if __name__ == "__main__":
     grep_bench.main()
+    filter_bench.main()
+    audit_bench.main()

@@ -7,9 +7,11 @@ matters kept), PARTIAL (cut by position, or understood only in part), FALLBACK (
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import accumulate
 from typing import Any
 
 from zeph_nb.output import rules as R
@@ -37,7 +39,17 @@ class StageResult:
 
 
 def _compile(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns))
+    # MULTILINE: patterns are written for one line (^ and $ are its ends) and run over the whole text at once.
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.MULTILINE)
+
+
+def matching_lines(pattern: re.Pattern[str], text: str, lines: list[str]) -> set[int]:
+    """Indices of the lines ``pattern`` matches, found by scanning the text once in C, not line by line."""
+    if not lines:
+        return set()
+    # Offset of each line's start: line i starts after the i previous lines and their newlines.
+    starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
+    return {bisect_right(starts, match.start()) - 1 for match in pattern.finditer(text)}
 
 
 def _omitted(count: int) -> str:
@@ -50,10 +62,16 @@ def head_tail(lines: list[str], head: int, tail: int) -> list[str]:
     return [*lines[:head], _omitted(len(lines) - head - tail), *(lines[len(lines) - tail :] if tail else [])]
 
 
+def _split(text: str) -> tuple[str, list[str]]:
+    """Lines split on \n only (``splitlines`` also splits on form feeds and others, which would misalign offsets)."""
+    body = text[:-1] if text.endswith("\n") else text
+    return body, body.split("\n") if body else []
+
+
 def strip_noise(text: str, rule: R.StripNoise, exit_code: int | None) -> StageResult:
-    noise = _compile(rule.patterns)
-    lines = text.splitlines()
-    kept = [line for line in lines if not noise.search(line)]
+    body, lines = _split(text)
+    noise = matching_lines(_compile(rule.patterns), body, lines)
+    kept = [line for i, line in enumerate(lines) if i not in noise]
     if len(kept) == len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
     return StageResult("\n".join(kept), FilterConfidence.FULL)
@@ -67,9 +85,9 @@ def truncate(text: str, rule: R.Truncate, exit_code: int | None) -> StageResult:
 
 
 def keep_matching(text: str, rule: R.KeepMatching, exit_code: int | None) -> StageResult:
-    wanted = _compile(rule.patterns)
-    lines = text.splitlines()
-    kept = [line for line in lines if wanted.search(line)]
+    body, lines = _split(text)
+    wanted = matching_lines(_compile(rule.patterns), body, lines)
+    kept = [line for i, line in enumerate(lines) if i in wanted]
     if not kept:
         return StageResult(text, FilterConfidence.FALLBACK)
     return StageResult("\n".join(kept), FilterConfidence.FULL)
@@ -246,28 +264,35 @@ def git_diff(text: str, rule: R.GitDiff, exit_code: int | None) -> StageResult:
 _KEEP_IN_LOGS = re.compile(r"(?i)\b(error|fatal|panic|exception|traceback|critical|fail(ed|ure)?)\b")
 
 
+def _normalize_line(line: str, rule: R.Dedup) -> str:
+    for normalize in rule.normalize_patterns:
+        line = re.sub(normalize.pattern, normalize.replacement.replace("\\", "\\\\"), line)
+    return line
+
+
 def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
     """Each kind of line once, with how often it occurred; lines that report errors are all kept.
 
     Two lines are of a kind when they match once timestamps, ids, addresses and numbers are normalised.
     """
-    normalizers = [(re.compile(n.pattern), n.replacement) for n in rule.normalize_patterns]
-    lines = text.splitlines()
-    keys = []
+    body, lines = _split(text)
+    normalized = body
+    for normalize in rule.normalize_patterns:  # each over the whole text at once: C speed, not per line
+        normalized = re.sub(normalize.pattern, normalize.replacement.replace("\\", "\\\\"), normalized)
+    keys = normalized.split("\n") if body else []
+    if len(keys) != len(lines):  # a pattern matched across lines; fall back to normalising line by line
+        keys = [_normalize_line(line, rule) for line in lines]
     counts: dict[str, int] = {}
-    for line in lines:
-        key = line
-        for pattern, replacement in normalizers:
-            key = pattern.sub(replacement, key)
-        keys.append(key)
+    for key in keys:
         counts[key] = counts.get(key, 0) + 1
+    errors = matching_lines(_KEEP_IN_LOGS, body, lines)
     out: list[str] = []
     shown: set[str] = set()
-    for line, key in zip(lines, keys, strict=True):
+    for index, (line, key) in enumerate(zip(lines, keys, strict=True)):
         first = key not in shown and len(shown) < rule.max_unique_patterns
-        if first or _KEEP_IN_LOGS.search(line):
+        if first or index in errors:
             out.append(line)
-            if first and counts[key] > 1 and not _KEEP_IN_LOGS.search(line):
+            if first and counts[key] > 1 and index not in errors:
                 out.append(f"  [{counts[key] - 1} more like this]")
             shown.add(key)
     if len(out) >= len(lines):

@@ -1,0 +1,63 @@
+"""Filters: token reduction and recall on the real corpus, and throughput of the line strategies.
+
+Baselines in the same run: the Zeph anchor rules loaded into this engine, naive head+tail truncation, and for
+throughput a bare ``str.splitlines`` + join over the same text (the floor any line filter pays).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bench.corpus import evaluate, head_tail, load
+from zeph_nb.filters import FilterEngine, default_rules
+from zeph_nb.output.rules import Dedup, KeepMatching, Match, Rule, StripNoise, Truncate, load_rules
+from zeph_nb.output.sanitize import sanitize
+from zeph_nb.output.strategies import apply_strategy
+
+ANCHOR = Path(__file__).resolve().parents[2] / "shared" / "anchors" / "zeph-default-filters.toml"
+
+
+def _rate(fn: Callable[[], object], size: int, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return size / best / 1e6
+
+
+def main() -> None:
+    samples = load()
+    ours = FilterEngine(default_rules())
+    print(f"filters: {len(samples)} real outputs in tests/data/filter_corpus")
+    runs = {"zeph-nb rules": lambda s: ours.filter(s.command, s.output, s.exit_code).text}
+    if ANCHOR.is_file():
+        anchor = FilterEngine(load_rules(ANCHOR.read_text()).rules)
+        runs["anchor rules"] = lambda s: anchor.filter(s.command, s.output, s.exit_code).text
+    runs["naive head+tail"] = head_tail
+    for label, run in runs.items():
+        score = evaluate(samples, run)
+        print(f"  {label:16s} tokens removed {score.reduction:6.1%}   judged lines kept {score.recall:6.1%}"
+              f" ({score.critical_kept}/{score.critical})")  # fmt: skip
+
+    log = next(s for s in samples if s.name == "cat_log").output * 40  # ~4 MB of real log lines
+    clean = sanitize(log)
+    floor = _rate(lambda: "\n".join(log.splitlines()), len(log))
+    print(f"  throughput on {len(log) / 1e6:.1f} MB of log lines; floor (splitlines + join): {floor:.0f} MB/s")
+    strategies = {
+        "strip_noise": StripNoise(type="strip_noise", patterns=[r"^\S+ DEBUG ", r"INFO  heartbeat", r"^\s*$"]),
+        "keep_matching": KeepMatching(type="keep_matching", patterns=[r" (WARN|ERROR) "]),
+        "truncate": Truncate(type="truncate", max_lines=100, head=50, tail=20),
+        "dedup": Dedup(type="dedup"),
+    }
+    print("  strategy alone (on sanitized text) | whole filter_output (sanitize + rule + security pass):")
+    for label, strategy in strategies.items():
+        alone = _rate(lambda st=strategy: apply_strategy(clean, st, 0), len(clean))
+        engine = FilterEngine([Rule(name=label, match=Match(prefix="x"), strategy=strategy)])
+        whole = _rate(lambda e=engine: e.filter("x", log, 0), len(log))
+        print(
+            f"    {label:14s} {alone:6.0f} MB/s ({alone / floor:.2f}x floor) | {whole:6.0f} MB/s ({whole / floor:.2f}x floor)"
+        )
+    print(f"    {'sanitize':14s} {_rate(lambda: sanitize(log), len(log)):6.0f} MB/s")
