@@ -29,6 +29,7 @@ PUBLIC = [
     "__version__",
     "audit",
     "builtin_executor",
+    "filters",
     "safety",
 ]
 

@@ -55,11 +55,12 @@ __all__ = [
     "__version__",
     "audit",
     "builtin_executor",
+    "filters",
     "safety",
 ]
 
 if TYPE_CHECKING:
-    from zeph_nb import audit, safety
+    from zeph_nb import audit, filters, safety
     from zeph_nb.config import Settings
     from zeph_nb.errors import (
         ConfigError,
