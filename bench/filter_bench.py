@@ -57,7 +57,6 @@ def main() -> None:
         alone = _rate(lambda st=strategy: apply_strategy(clean, st, 0), len(clean))
         engine = FilterEngine([Rule(name=label, match=Match(prefix="x"), strategy=strategy)])
         whole = _rate(lambda e=engine: e.filter("x", log, 0), len(log))
-        print(
-            f"    {label:14s} {alone:6.0f} MB/s ({alone / floor:.2f}x floor) | {whole:6.0f} MB/s ({whole / floor:.2f}x floor)"
-        )
+        ratios = f"({alone / floor:.2f}x floor) | {whole:6.0f} MB/s ({whole / floor:.2f}x floor)"
+        print(f"    {label:14s} {alone:6.0f} MB/s {ratios}")
     print(f"    {'sanitize':14s} {_rate(lambda: sanitize(log), len(log)):6.0f} MB/s")
