@@ -12,7 +12,9 @@ from zeph_nb.filters import FilterConfidence, FilterEngine, default_rules, filte
 from zeph_nb.output.rules import MAX_FILE_BYTES, load_rules
 from zeph_nb.output.sanitize import sanitize
 
+# The Zeph agent's rules, from the shared/ folder beside this repository (where CI puts it).
 ANCHOR = Path(__file__).resolve().parents[3] / "shared" / "anchors" / "zeph-default-filters.toml"
+needs_anchor = pytest.mark.skipif(not ANCHOR.is_file(), reason=f"anchor rules not found at {ANCHOR}")
 
 
 def engine(toml: str) -> FilterEngine:
@@ -45,6 +47,7 @@ def test_sanitize(raw: str, clean: str) -> None:
 # -- rule files ----------------------------------------------------------------------------------------------
 
 
+@needs_anchor
 def test_the_anchor_rules_load_unchanged() -> None:
     loaded = load_rules(ANCHOR.read_text(), str(ANCHOR))
     assert loaded.warnings == () and len(loaded.rules) == 25
@@ -347,16 +350,22 @@ def test_broken_user_filters_warn_and_builtins_still_apply(isolated_env: Path) -
 
 
 def test_the_bar_on_real_outputs() -> None:
-    """>= 85% fewer tokens over the corpus, every judged line kept, and better than the anchor on both axes."""
+    """>= 85% fewer tokens over the corpus and every judged line kept; the judge is not trivially satisfied."""
     samples = load()
     assert len(samples) >= 30
+    ours = FilterEngine(default_rules())
+    mine = evaluate(samples, lambda s: ours.filter(s.command, s.output, s.exit_code).text)
+    assert mine.lost == {}
+    assert mine.recall == 1.0 and mine.critical >= 150
+    assert mine.reduction >= 0.85
+    assert evaluate(samples, head_tail).recall < 0.6
+
+
+@needs_anchor
+def test_better_than_the_anchor_rules_on_both_axes() -> None:
+    samples = load()
     ours = FilterEngine(default_rules())
     anchor = FilterEngine(load_rules(ANCHOR.read_text()).rules)
     mine = evaluate(samples, lambda s: ours.filter(s.command, s.output, s.exit_code).text)
     theirs = evaluate(samples, lambda s: anchor.filter(s.command, s.output, s.exit_code).text)
-    naive = evaluate(samples, head_tail)
-    assert mine.lost == {}
-    assert mine.recall == 1.0 and mine.critical >= 150
-    assert mine.reduction >= 0.85
     assert mine.reduction > theirs.reduction and mine.recall > theirs.recall
-    assert naive.recall < 0.6  # the judge is not trivially satisfied

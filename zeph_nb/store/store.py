@@ -37,7 +37,10 @@ __all__ = ["Store", "StoreBusy", "utc_now"]
 
 _OVERFLOW_ID = "overflow:"
 # A reader's "I am waiting for the file" marker counts for this long; older ones are from readers long gone.
-READER_INTENT_SECS = 5.0
+# A "waiting for the lock" marker counts for this long; older ones are from processes long gone.
+INTENT_SECS = 5.0
+# The longest one side defers to the other side's waiting processes before it tries the lock itself.
+TURN_SECS = 0.25
 
 
 class StoreBusy(ZephError):
@@ -151,6 +154,8 @@ class Store:
             return copied
 
     def _copy(self, spools: list[Path]) -> int:
+        import pandas  # noqa: F401 - first import takes ~0.5 s; never pay it while holding the database lock
+
         con = self._connect(read_only=False)
         copied = 0
         try:
@@ -174,38 +179,49 @@ class Store:
             con.close()
         return copied
 
-    def _yield_to_readers(self) -> None:
-        """Wait while a reader is waiting for the file: a flush can be late (its rows are safe in the spool), a
-        person's query should not be. Without this, busy flushers can starve readers of the lock."""
-        deadline = time.monotonic() + self.lock_timeout
-        while time.monotonic() < deadline and self._readers_waiting():
-            time.sleep(0.005)
+    # -- taking turns at the file lock ------------------------------------------------------------------------
+    #
+    # DuckDB's lock is exclusive between a writer and anyone else, and it is not fair: whoever retries at the
+    # right moment wins. A flusher that keeps winning starves readers; a reader polling without pause starves
+    # flushers (whose spools then grow, making every read slower). So each side leaves a marker file while it
+    # waits, and before each attempt defers to the other side's markers for at most TURN_SECS.
 
-    def _readers_waiting(self) -> bool:
+    def _waiting(self, kind: str, before: float) -> bool:
+        """Whether a process of ``kind`` started waiting before ``before`` (first come, first served)."""
         now = time.time()
         try:
-            entries = list(self.readers_dir.iterdir())
+            entries = list((self.path.parent / kind).iterdir())
         except FileNotFoundError:
             return False
         waiting = False
         for entry in entries:
             with contextlib.suppress(FileNotFoundError):
-                age = now - entry.stat().st_mtime
-                if age < READER_INTENT_SECS:
+                since = entry.stat().st_mtime
+                if now - since < INTENT_SECS and since < before:
                     waiting = True
-                elif age > 60:  # left by a reader that was killed
+                elif now - since > 60:  # left by a process that was killed while waiting
                     entry.unlink(missing_ok=True)
         return waiting
 
     @contextlib.contextmanager
-    def _reader_intent(self) -> Iterator[None]:
-        self.readers_dir.mkdir(parents=True, exist_ok=True)
-        marker = self.readers_dir / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    def _intent(self, kind: str) -> Iterator[None]:
+        folder = self.path.parent / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        marker = folder / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         marker.touch()
         try:
             yield
         finally:
             marker.unlink(missing_ok=True)
+
+    def _take_turn(self, action: Any, *, mine: str, theirs: str, max_delay: float) -> Any:
+        """``action`` (which takes the lock) once the other side had its turn, retrying while the lock is held."""
+        arrived = time.time()
+        with self._intent(mine):
+            turn_ends = time.monotonic() + TURN_SECS
+            while time.monotonic() < turn_ends and self._waiting(theirs, before=arrived):
+                time.sleep(0.005)
+            return self._retry(action, max_delay=max_delay)
 
     def _start_flusher(self) -> None:
         self._thread = threading.Thread(target=self._flush_loop, name="zeph-store-flusher", daemon=True)
@@ -248,50 +264,54 @@ class Store:
 
     def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
         """Run SQL over ``tool_calls``, ``overflow``, ``conversations`` and ``permission_rules``: the database's
-        rows plus those still in spools. The file is attached read-only for this query only."""
-        import duckdb
+        rows plus those still in spools. The file is opened read-only for this one query."""
 
-        con = duckdb.connect()
+        con, database = self._open_for_reading()
         try:
-            attached = self._attach(con)
             progress: dict[str, int] = {}
-            if attached:
-                progress = dict(con.execute("SELECT spool, offset_bytes FROM store.spool_progress").fetchall())
+            if database is not None:
+                progress = dict(con.execute("SELECT spool, offset_bytes FROM spool_progress").fetchall())
             pending: dict[str, list[dict[str, Any]]] = defaultdict(list)
             for path in spool_files(self.spool_dir):
                 records, _ = read_records(path, progress.get(path.name, 0))
                 for record in records:
                     pending[record.table].append(record.row)
             for table, columns in COLUMNS.items():
-                spooled = f"spooled_{table}"
-                definition = ", ".join(f"{name} {kind}" for name, kind in columns.items())
-                con.execute(f"CREATE TEMP TABLE {spooled} ({definition})")
+                if database is not None and not pending[table]:
+                    continue  # the file's own table answers; no view needed
+                typed = ", ".join(f"CAST({name} AS {kind}) AS {name}" for name, kind in columns.items())
+                parts = [f'SELECT * FROM "{database}".main.{table}'] if database is not None else []
                 if pending[table]:
-                    _insert_rows(con, spooled, table, pending[table])
-                source = f"SELECT * FROM store.{table} UNION ALL BY NAME SELECT * FROM {spooled}" if attached else (
-                    f"SELECT * FROM {spooled}"
-                )  # fmt: skip
-                con.execute(f"CREATE TEMP VIEW {table} AS {source}")
-            if attached:
-                con.execute("CREATE TEMP VIEW permission_rules AS SELECT * FROM store.permission_rules")
+                    con.register(f"pending_{table}", _frame(table, pending[table]))
+                    parts.append(f"SELECT {typed} FROM pending_{table}")
+                else:
+                    nulls = ", ".join(f"NULL AS {name}" for name in columns)
+                    parts.append(f"SELECT {typed} FROM (SELECT {nulls}) WHERE false")
+                # A temp view shadows the file's table of the same name; the file's is reached fully qualified.
+                con.execute(f"CREATE TEMP VIEW {table} AS {' UNION ALL BY NAME '.join(parts)}")
+            if database is None:
+                con.execute(
+                    "CREATE TEMP VIEW permission_rules AS SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS tool, "
+                    "NULL::VARCHAR AS pattern, NULL::VARCHAR AS action, NULL::VARCHAR AS granted_by, "
+                    "NULL::TIMESTAMP AS granted_at, NULL::TIMESTAMP AS revoked_at WHERE false"
+                )
             return con.execute(sql, params or []).df()
         finally:
             con.close()
 
-    def _attach(self, con: duckdb.DuckDBPyConnection) -> bool:
-        if not self.path.exists():
-            return False
-        escaped = str(self.path).replace("'", "''")
-        with self._reader_intent():
-            self._retry(lambda: con.execute(f"ATTACH '{escaped}' AS store (READ_ONLY)"))
-        tables = {
-            row[0]
-            for row in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'store'").fetchall()
-        }
-        if "tool_calls" not in tables:  # created but not migrated yet
-            con.execute("DETACH store")
-            return False
-        return True
+    def _open_for_reading(self) -> tuple[duckdb.DuckDBPyConnection, str | None]:
+        """A read-only connection to the file and its database name; in memory when there is no usable file yet."""
+        import duckdb
+
+        if self.path.exists():
+            con: duckdb.DuckDBPyConnection = self._take_turn(
+                lambda: duckdb.connect(str(self.path), read_only=True), mine="readers", theirs="writers", max_delay=0.01
+            )
+            tables = {row[0] for row in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+            if "tool_calls" in tables:  # created and migrated
+                return con, str(con.execute("SELECT current_database()").fetchall()[0][0])
+            con.close()
+        return duckdb.connect(), None
 
     def _connect(self, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         import duckdb
@@ -299,11 +319,10 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
         def attempt() -> duckdb.DuckDBPyConnection:
-            if not read_only:
-                self._yield_to_readers()  # before every attempt, not just the first: readers must not starve
             return duckdb.connect(str(self.path), read_only=read_only)
 
-        connection: duckdb.DuckDBPyConnection = self._retry(attempt, max_delay=0.05 if not read_only else 0.01)
+        mine, theirs = ("readers", "writers") if read_only else ("writers", "readers")
+        connection: duckdb.DuckDBPyConnection = self._take_turn(attempt, mine=mine, theirs=theirs, max_delay=0.02)
         return connection
 
     def _retry(self, action: Any, max_delay: float = 0.01) -> Any:
@@ -336,12 +355,15 @@ def _insert(con: duckdb.DuckDBPyConnection, records: list[SpoolRecord]) -> int:
     return len(records)
 
 
-def _insert_rows(con: duckdb.DuckDBPyConnection, target: str, table: str, rows: list[dict[str, Any]]) -> None:
-    """One INSERT … SELECT from a frame: row-at-a-time inserts cost ~1.2 ms each, a frame 100k rows in ~0.3 s."""
+def _frame(table: str, rows: list[dict[str, Any]]) -> pd.DataFrame:
     import pandas as pd
 
-    frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS[table]))
-    con.register("zeph_rows", frame)
+    return pd.DataFrame.from_records(rows, columns=list(COLUMNS[table]))
+
+
+def _insert_rows(con: duckdb.DuckDBPyConnection, target: str, table: str, rows: list[dict[str, Any]]) -> None:
+    """One INSERT … SELECT from a frame: row-at-a-time inserts cost ~1.2 ms each, a frame 100k rows in ~0.3 s."""
+    con.register("zeph_rows", _frame(table, rows))
     try:
         con.execute(f"INSERT INTO {target} BY NAME SELECT * FROM zeph_rows")
     finally:
