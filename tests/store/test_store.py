@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -29,10 +30,24 @@ def row(i: int, tool: str = "bash", **extra: object) -> dict[str, object]:
     return {"ts": utc_now().isoformat(), "tool": tool, "call_id": f"c{i}", "exit_code": 0, **extra}
 
 
+_SPAWNED: list[subprocess.Popen[str]] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_orphans() -> Iterator[None]:
+    """Whatever a test spawned is gone when it ends, passed or failed."""
+    yield
+    while _SPAWNED:
+        process = _SPAWNED.pop()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def spawn(code: str, home: Path, **env_vars: str) -> subprocess.Popen[str]:
     """A real process running ``code`` with ``home`` as its zeph home (and ``env_vars`` set)."""
     env = {**os.environ, "ZEPH_HOME": str(home), "PYTHONUNBUFFERED": "1", **env_vars}
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)],
         env=env,
         cwd=home,
@@ -40,6 +55,8 @@ def spawn(code: str, home: Path, **env_vars: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+    _SPAWNED.append(process)
+    return process
 
 
 def test_rows_are_readable_before_and_after_the_flush(tmp_path: Path) -> None:
@@ -195,7 +212,8 @@ def test_four_writers_and_a_polling_reader(tmp_path: Path) -> None:
         from zeph_nb import audit
         counts = []
         # Poll for as long as the writers write (each leaves a done-<n> file here), then once more.
-        while not all(os.path.exists(f"done-{w}") for w in range(4)):
+        deadline = time.monotonic() + 60  # never outlive a failed test
+        while not all(os.path.exists(f"done-{w}") for w in range(4)) and time.monotonic() < deadline:
             counts.append(int(audit.sql("SELECT count(*) AS n FROM tool_calls")["n"][0]))
         counts.append(int(audit.sql("SELECT count(*) AS n FROM tool_calls")["n"][0]))
         print(json.dumps(counts))
