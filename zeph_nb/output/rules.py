@@ -13,25 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from zeph_nb.config import MAX_PATTERN_LEN, Regex
 
 __all__ = ["MAX_FILE_BYTES", "MAX_REGEX_CHARS", "LoadedRules", "Rule", "load_rules", "load_rules_file"]
 
 MAX_FILE_BYTES = 1024 * 1024
-MAX_REGEX_CHARS = 512
-
-
-def _regex(pattern: str) -> str:
-    if len(pattern) > MAX_REGEX_CHARS:
-        raise ValueError(f"regex is {len(pattern)} characters; at most {MAX_REGEX_CHARS} are allowed")
-    try:
-        re.compile(pattern)
-    except re.error as e:
-        raise ValueError(f"invalid regex {pattern!r}: {e}") from None
-    return pattern
-
-
-Regex = Annotated[str, AfterValidator(_regex)]
+MAX_REGEX_CHARS = MAX_PATTERN_LEN
 
 
 class _Model(BaseModel):
