@@ -281,3 +281,17 @@ def test_audit_frame_filters(tmp_path: Path) -> None:
     assert list(audit.frame(approved_by="alice", settings=settings)["call_id"]) == ["c3"]
     with pytest.raises(TypeError, match="no filter 'colour'"):
         audit.frame(colour="red", settings=settings)
+
+
+def test_readers_register_no_exit_hook(tmp_path: Path) -> None:
+    import atexit
+
+    before = atexit._ncallbacks()  # type: ignore[attr-defined]  # CPython's count of registered callbacks
+    for _ in range(20):
+        audit.sql("SELECT count(*) FROM tool_calls", settings=settings_for(tmp_path))
+    assert atexit._ncallbacks() == before  # type: ignore[attr-defined]
+    writer = Store(settings_for(tmp_path), flusher=False)
+    writer.append("tool_calls", row(1))
+    writer.append("tool_calls", row(2))
+    assert atexit._ncallbacks() == before + 1  # type: ignore[attr-defined]
+    writer.close()

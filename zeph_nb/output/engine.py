@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zeph_nb.output.rules import Rule
-from zeph_nb.output.sanitize import estimate_tokens, sanitize
+from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
 
@@ -45,7 +45,7 @@ class FilteredOutput:
 
     @property
     def tokens_saved(self) -> int:
-        return max(0, estimate_tokens("x" * self.raw_chars) - estimate_tokens("x" * self.filtered_chars))
+        return max(0, round((self.raw_chars - self.filtered_chars) / CHARS_PER_TOKEN))
 
     @property
     def percent_filtered(self) -> float:

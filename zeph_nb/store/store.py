@@ -77,7 +77,7 @@ class Store:
         self._thread: threading.Thread | None = None
         self._use_flusher = flusher
         self.last_flush_error: Exception | None = None
-        atexit.register(_close_at_exit, weakref.ref(self))
+        self._exit_hook = False
 
     # -- writing -------------------------------------------------------------------------------------------
 
@@ -88,6 +88,11 @@ class Store:
         unknown = set(row) - set(COLUMNS[table])
         if unknown:
             raise ValueError(f"unknown columns for {table}: {', '.join(sorted(unknown))}")
+        if not self._exit_hook:
+            # Only a store that wrote has anything to flush at exit; readers (one per audit.sql call) register
+            # nothing, or a dashboard polling for hours would grow the atexit list without end.
+            atexit.register(_close_at_exit, weakref.ref(self))
+            self._exit_hook = True
         self.spool.append(table, row)
         self._dirty.set()
         if self._use_flusher and self._thread is None:
