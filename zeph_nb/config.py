@@ -18,6 +18,7 @@ Invalid configuration raises ``ConfigError`` naming the file, the key and what i
 from __future__ import annotations
 
 import difflib
+import getpass
 import math
 import os
 import re
@@ -169,7 +170,7 @@ class ResultCacheSettings(_Section):
 class RetrySettings(_Section):
     """``[tools.retry]``: backoff for RateLimited, ServerError, NetworkError and Timeout."""
 
-    max_attempts: int = Field(2, ge=0, le=10)
+    max_attempts: int = Field(2, ge=0, le=10, description="retries after the first attempt; 0 disables")
     base_ms: int = Field(500, ge=0)
     max_ms: int = Field(5_000, ge=0)
     budget_secs: float = Field(30.0, ge=0)
@@ -192,6 +193,7 @@ class DependencySettings(_Section):
 
     enabled: bool = False
     rules: dict[str, DependencyRule] = Field(default_factory=dict)
+    always_on: list[str] = Field(default_factory=list, description="tools never hidden by unmet requirements")
 
 
 class AnomalySettings(_Section):
@@ -223,6 +225,12 @@ class ToolsSettings(_Section):
     enabled: bool = True
     summarize_output: bool = True
     max_tool_calls_per_session: int = Field(0, ge=0, description="0 means no quota")
+    trust_level: Literal["untrusted", "provisional", "trusted"] = Field(
+        "trusted", description="which calls run without asking when no permission rule decides"
+    )
+    approval_timeout_secs: float = Field(
+        300.0, gt=0, le=7 * 86_400, description="an approval nobody answers is denied after this long"
+    )
     shell: ShellSettings = Field(default_factory=ShellSettings)
     file: FileSettings = Field(default_factory=FileSettings)
     scrape: ScrapeSettings = Field(default_factory=ScrapeSettings)
@@ -250,6 +258,14 @@ def _default_home() -> Path:
     return Path(os.environ.get("ZEPH_HOME") or Path.home() / ".zeph")
 
 
+def _default_user() -> str:
+    """Who is at the keyboard, for "approved by" and "granted by" (recorded, never trusted for access)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry and no LOGNAME/USER (some containers)
+        return "unknown"
+
+
 class Settings(_Section):
     """Everything zeph-nb can be configured with. Build one with ``Settings.load()`` or ``Settings.from_toml()``."""
 
@@ -261,6 +277,7 @@ class Settings(_Section):
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")
     origins: dict[str, str] = Field(default_factory=dict, exclude=True, description="dotted key -> where it came from")
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
+    user: str = Field(default_factory=_default_user, exclude=True, description="the person approvals name")
 
     @field_validator("home")
     @classmethod
@@ -294,6 +311,8 @@ class Settings(_Section):
         api_key = env.get("ANTHROPIC_API_KEY")
         if api_key:
             extra["anthropic_api_key"] = api_key
+        if env.get("JUPYTERHUB_USER"):  # on a hub the login name is the person, the Unix user often is not
+            extra["user"] = env["JUPYTERHUB_USER"]
         return _build(data, source=source, origins=origins, extra=extra)
 
     def describe(self) -> dict[str, tuple[Any, str]]:
@@ -329,7 +348,7 @@ def _parse_toml(text: str, source: str) -> dict[str, Any]:
 def _build(
     data: dict[str, Any], *, source: str | None, origins: dict[str, str], extra: dict[str, Any] | None = None
 ) -> Settings:
-    for key in ("home", "source", "origins", "anthropic_api_key"):
+    for key in ("home", "source", "origins", "anthropic_api_key", "user"):
         if key in data:
             raise ConfigError(f"{source}: '{key}' is not a config key; allowed top-level tables: {', '.join(_TABLES)}")
     try:

@@ -18,6 +18,7 @@ import pytest
 from zeph_nb import audit
 from zeph_nb.config import Settings
 from zeph_nb.store import Store, StoreBusy
+from zeph_nb.store.schema import COLUMNS, MIGRATIONS
 from zeph_nb.store.store import utc_now
 
 
@@ -81,8 +82,31 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
     import duckdb
 
     con = duckdb.connect(str(tmp_path / "zeph.duckdb"), read_only=True)
-    assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [(1, "m001_initial")]
+    assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [
+        (1, "m001_initial"),
+        (2, "m002_gates"),
+    ]
+    # The migrations, applied in order, build exactly the tables COLUMNS describes.
+    for table, columns in COLUMNS.items():
+        assert [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()] == list(columns)
     con.close()
+
+
+def test_a_database_of_an_older_version_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "zeph.duckdb"))
+    con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMP)")
+    con.execute(MIGRATIONS[0][2])
+    con.execute("INSERT INTO schema_migrations VALUES (1, 'm001_initial', now()::TIMESTAMP)")
+    con.execute("INSERT INTO tool_calls (call_id, tool) VALUES ('old', 'read')")
+    con.close()
+    store = Store(settings_for(tmp_path), flusher=False)
+    store.append("tool_calls", {**row(1), "cached": True, "attempts": 2})
+    store.flush()
+    frame = store.query("SELECT call_id, cached, attempts FROM tool_calls ORDER BY call_id")
+    assert list(frame["call_id"]) == ["c1", "old"]
+    assert bool(frame["cached"].iloc[0]) and int(frame["attempts"].iloc[0]) == 2
 
 
 def test_unknown_tables_and_columns_are_refused(tmp_path: Path) -> None:

@@ -32,6 +32,9 @@ COLUMNS: dict[str, dict[str, str]] = {
         "pid": "INTEGER",
         "spool": "VARCHAR",
         "seq": "BIGINT",
+        "cached": "BOOLEAN",  # answered by the result cache: the tool did not run
+        "attempts": "INTEGER",  # runs of the tool, retries included
+        "reason": "VARCHAR",  # why the decision was what it was
     },
     "overflow": {
         "id": "VARCHAR",
@@ -45,6 +48,20 @@ COLUMNS: dict[str, dict[str, str]] = {
         "spool": "VARCHAR",
         "seq": "BIGINT",
     },
+    # "Always allow" grants. Rows are only ever added: a revocation is a second row with the same id and
+    # revoked_at set, so spools replay in order and every reader agrees on what is in force.
+    "permission_rules": {
+        "id": "VARCHAR",
+        "tool": "VARCHAR",
+        "pattern": "VARCHAR",
+        "action": "VARCHAR",
+        "granted_by": "VARCHAR",
+        "granted_at": "TIMESTAMP",
+        "revoked_at": "TIMESTAMP",
+        "reason": "VARCHAR",
+        "spool": "VARCHAR",
+        "seq": "BIGINT",
+    },
     "conversations": {
         "id": "VARCHAR",
         "created_at": "TIMESTAMP",
@@ -55,21 +72,56 @@ COLUMNS: dict[str, dict[str, str]] = {
 }
 
 
-def _table(name: str) -> str:
-    columns = ",\n  ".join(f"{column} {kind}" for column, kind in COLUMNS[name].items())
-    return f"CREATE TABLE {name} (\n  {columns}\n);"
-
-
+# Frozen text: COLUMNS describes the latest schema and grows, so no migration may be built from it.
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
         1,
         "m001_initial",
-        "\n".join(
-            [
-                _table("conversations"),
-                _table("tool_calls"),
-                _table("overflow"),
-                """CREATE TABLE permission_rules (
+        """\
+CREATE TABLE conversations (
+  id VARCHAR,
+  created_at TIMESTAMP,
+  title VARCHAR,
+  spool VARCHAR,
+  seq BIGINT
+);
+CREATE TABLE tool_calls (
+  ts TIMESTAMP,
+  conversation_id VARCHAR,
+  call_id VARCHAR,
+  caller_id VARCHAR,
+  tool VARCHAR,
+  params VARCHAR,
+  status VARCHAR,
+  decision VARCHAR,
+  matched_rule VARCHAR,
+  approved_by VARCHAR,
+  exit_code INTEGER,
+  truncated BOOLEAN,
+  error_category VARCHAR,
+  duration_ms DOUBLE,
+  raw_bytes BIGINT,
+  filtered_bytes BIGINT,
+  tokens_saved BIGINT,
+  overflow_id VARCHAR,
+  filter_rule VARCHAR,
+  pid INTEGER,
+  spool VARCHAR,
+  seq BIGINT
+);
+CREATE TABLE overflow (
+  id VARCHAR,
+  conversation_id VARCHAR,
+  created_at TIMESTAMP,
+  tool VARCHAR,
+  call_id VARCHAR,
+  content VARCHAR,
+  bytes BIGINT,
+  truncated BOOLEAN,
+  spool VARCHAR,
+  seq BIGINT
+);
+CREATE TABLE permission_rules (
   id VARCHAR,
   tool VARCHAR,
   pattern VARCHAR,
@@ -77,12 +129,23 @@ MIGRATIONS: list[tuple[int, str, str]] = [
   granted_by VARCHAR,
   granted_at TIMESTAMP,
   revoked_at TIMESTAMP
-);""",
-                # How far each spool file has been copied into the tables; advanced in the same transaction as
-                # the rows, so a flush is exactly-once whoever does it and whenever it is interrupted.
-                "CREATE TABLE spool_progress (spool VARCHAR PRIMARY KEY, offset_bytes BIGINT, updated_at TIMESTAMP);",
-            ]
-        ),
+);
+-- How far each spool file has been copied into the tables; advanced in the same transaction as the rows,
+-- so a flush is exactly-once whoever does it and whenever it is interrupted.
+CREATE TABLE spool_progress (spool VARCHAR PRIMARY KEY, offset_bytes BIGINT, updated_at TIMESTAMP);
+""",
+    ),
+    (
+        2,
+        "m002_gates",
+        """\
+ALTER TABLE tool_calls ADD COLUMN cached BOOLEAN;
+ALTER TABLE tool_calls ADD COLUMN attempts INTEGER;
+ALTER TABLE tool_calls ADD COLUMN reason VARCHAR;
+ALTER TABLE permission_rules ADD COLUMN reason VARCHAR;
+ALTER TABLE permission_rules ADD COLUMN spool VARCHAR;
+ALTER TABLE permission_rules ADD COLUMN seq BIGINT;
+""",
     ),
 ]
 

@@ -82,7 +82,7 @@ class Store:
     # -- writing -------------------------------------------------------------------------------------------
 
     def append(self, table: str, row: dict[str, Any]) -> None:
-        """Durably add one row to ``table`` (tool_calls, overflow, conversations)."""
+        """Durably add one row to ``table`` (tool_calls, overflow, conversations, permission_rules)."""
         if table not in COLUMNS:
             raise ValueError(f"unknown table {table!r}; one of {', '.join(COLUMNS)}")
         unknown = set(row) - set(COLUMNS[table])
@@ -294,12 +294,6 @@ class Store:
                     parts.append(f"SELECT {typed} FROM (SELECT {nulls}) WHERE false")
                 # A temp view shadows the file's table of the same name; the file's is reached fully qualified.
                 con.execute(f"CREATE TEMP VIEW {table} AS {' UNION ALL BY NAME '.join(parts)}")
-            if database is None:
-                con.execute(
-                    "CREATE TEMP VIEW permission_rules AS SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS tool, "
-                    "NULL::VARCHAR AS pattern, NULL::VARCHAR AS action, NULL::VARCHAR AS granted_by, "
-                    "NULL::TIMESTAMP AS granted_at, NULL::TIMESTAMP AS revoked_at WHERE false"
-                )
             return con.execute(sql, params or []).df()
         finally:
             con.close()

@@ -10,13 +10,13 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from zeph_nb.errors import ToolError, ToolErrorCategory, ToolErrorFeedback
 
-__all__ = ["SingleToolExecutor", "ToolArgs", "ToolCall", "ToolDef", "ToolExecutor", "ToolOutput", "validate_params"]
+__all__ = ["SingleToolExecutor", "SubjectKind", "ToolArgs", "ToolCall", "ToolDef", "ToolExecutor", "ToolOutput", "validate_params"]
 
 
 class ToolArgs(BaseModel):
@@ -25,13 +25,28 @@ class ToolArgs(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+SubjectKind = Literal["command", "path", "url", "text"]
+
+
 @dataclass(frozen=True)
 class ToolDef:
-    """A tool as the model sees it: name, description and the JSON Schema of its arguments."""
+    """A tool as the model sees it (name, description, JSON Schema of its arguments) and as the gates see it.
+
+    The gates read the rest: ``subject`` names the parameters permission rules are matched against, and
+    ``subject_kind`` how to read them (a ``path`` is made canonical, a ``command`` is split into simple
+    commands). ``mutates`` marks tools that can change the world (never cached, never retried, asked about
+    under a provisional trust level); ``cacheable`` opts a read-only tool into the result cache; ``network``
+    marks tools whose results do not depend on the workspace.
+    """
 
     name: str
     description: str
     args_model: type[ToolArgs]
+    subject: tuple[str, ...] = ()
+    subject_kind: SubjectKind = "text"
+    mutates: bool = False
+    cacheable: bool = False
+    network: bool = False
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:

@@ -64,39 +64,87 @@ class GrepArgs(ToolArgs):
     case_sensitive: bool = True
 
 
+# subject: the parameters permission rules see, as canonical paths. Reads are cacheable (entries are dropped
+# whenever a mutating call runs); everything that changes the tree is marked ``mutates``.
 FILE_TOOLS: tuple[ToolDef, ...] = (
-    ToolDef("read", "Read a text file. Use offset and limit to page through large files.", ReadArgs),
+    ToolDef(
+        "read",
+        "Read a text file. Use offset and limit to page through large files.",
+        ReadArgs,
+        subject=("path",),
+        subject_kind="path",
+        cacheable=True,
+    ),
     ToolDef(
         "write",
         "Create or overwrite a file with the given content (parent directories are created). Atomic.",
         WriteArgs,
+        subject=("path",),
+        subject_kind="path",
+        mutates=True,
     ),
     ToolDef(
         "edit",
         "Replace old_string with new_string in a file. old_string must match exactly once, whitespace included.",
         EditArgs,
+        subject=("path",),
+        subject_kind="path",
+        mutates=True,
     ),
     ToolDef(
         "find_path",
         "Find files and directories whose path matches a glob ('**' spans directories).",
         FindPathArgs,
+        subject=("pattern",),
+        subject_kind="path",
+        cacheable=True,
     ),
     ToolDef(
         "list_directory",
         "List a directory: one entry per line, marked [dir], [file] or [symlink].",
         ListDirectoryArgs,
+        subject=("path",),
+        subject_kind="path",
+        cacheable=True,
     ),
-    ToolDef("create_directory", "Create a directory and any missing parents.", CreateDirectoryArgs),
+    ToolDef(
+        "create_directory",
+        "Create a directory and any missing parents.",
+        CreateDirectoryArgs,
+        subject=("path",),
+        subject_kind="path",
+        mutates=True,
+    ),
     ToolDef(
         "delete_path",
         "Delete a file, a link (never its target) or a directory with everything in it.",
         DeletePathArgs,
+        subject=("path",),
+        subject_kind="path",
+        mutates=True,
     ),
-    ToolDef("move_path", "Move or rename a file or directory. The destination must not exist.", MovePathArgs),
-    ToolDef("copy_path", "Copy a file or directory tree. The destination must not exist.", CopyPathArgs),
+    ToolDef(
+        "move_path",
+        "Move or rename a file or directory. The destination must not exist.",
+        MovePathArgs,
+        subject=("source", "destination"),
+        subject_kind="path",
+        mutates=True,
+    ),
+    ToolDef(
+        "copy_path",
+        "Copy a file or directory tree. The destination must not exist.",
+        CopyPathArgs,
+        subject=("source", "destination"),
+        subject_kind="path",
+        mutates=True,
+    ),
     ToolDef(
         "grep",
         "Search file contents with a regular expression. Prints path:line: text for each matching line.",
         GrepArgs,
+        subject=("path",),
+        subject_kind="path",
+        cacheable=True,
     ),
 )

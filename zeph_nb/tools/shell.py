@@ -46,6 +46,9 @@ BASH = ToolDef(
     "bash",
     "Run a bash command in the working directory. Returns the combined stdout and stderr and the exit code.",
     BashArgs,
+    subject=("command",),
+    subject_kind="command",
+    mutates=True,
 )
 
 
