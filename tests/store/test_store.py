@@ -319,3 +319,37 @@ def test_readers_register_no_exit_hook(tmp_path: Path) -> None:
     writer.append("tool_calls", row(2))
     assert atexit._ncallbacks() == before + 1  # type: ignore[attr-defined]
     writer.close()
+
+
+def test_a_reader_in_the_writing_process_waits_for_the_flush_instead_of_failing(tmp_path: Path) -> None:
+    """DuckDB refuses a read-only connection while the same process holds a read-write one; a kernel that
+    flushes its audit rows and queries them (``zeph_nb.audit.frame``) must never see that error."""
+    import threading
+
+    writer = Store(settings_for(tmp_path, durable=False), flusher=False)
+    writer.append("tool_calls", row(0))
+    writer.flush()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def flush_forever() -> None:
+        i = 1
+        while not stop.is_set():
+            writer.append("tool_calls", row(i))
+            try:
+                writer.flush()
+            except BaseException as e:  # reported by the assertion below
+                errors.append(e)
+                return
+            i += 1
+
+    thread = threading.Thread(target=flush_forever)
+    thread.start()
+    try:
+        reader = Store(settings_for(tmp_path), flusher=False)
+        counts = [int(reader.query("SELECT count(*) AS n FROM tool_calls")["n"][0]) for _ in range(30)]
+    finally:
+        stop.set()
+        thread.join()
+    assert not errors
+    assert counts == sorted(counts) and counts[0] >= 1  # every read saw a consistent, growing log

@@ -35,6 +35,9 @@ class AuditRecord:
     tokens_saved: int | None = None
     overflow_id: str | None = None
     filter_rule: str | None = None
+    reason: str | None = None
+    cached: bool = False
+    attempts: int | None = None
     ts: str = field(default_factory=lambda: utc_now().isoformat())
 
 

@@ -47,6 +47,20 @@ class StoreBusy(ZephError):
     """The database stayed locked by another process for longer than ``[store] lock_timeout_secs``."""
 
 
+# DuckDB refuses, within one process, a read-only connection to a file that a read-write one has open ("a
+# different configuration than existing connections") — and that is not a lock error another try would fix. So
+# every Store on the same file in this process (the kernel's writer, each audit.sql reader) takes turns here;
+# other processes are kept apart by DuckDB's own file lock.
+_PROCESS_LOCKS: dict[str, threading.RLock] = {}
+_PROCESS_LOCKS_GUARD = threading.Lock()
+
+
+def _process_lock(path: Path) -> threading.RLock:
+    key = os.path.realpath(path)
+    with _PROCESS_LOCKS_GUARD:
+        return _PROCESS_LOCKS.setdefault(key, threading.RLock())
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -70,7 +84,7 @@ class Store:
         self.lock_timeout = config.lock_timeout_secs
         self.retention = timedelta(days=settings.tools.overflow.retention_days)
         self.spool = Spool(self.spool_dir, durable=config.durable)
-        self._flush_lock = threading.Lock()
+        self._db_lock = _process_lock(self.path)
         self._dirty = threading.Event()
         self._stop = threading.Event()
         self._cleaned = False
@@ -133,7 +147,7 @@ class Store:
     def delete_conversation(self, conversation_id: str) -> None:
         """Remove a conversation's overflow (its audit rows stay: the log is the record of what happened)."""
         self.flush()
-        with self._flush_lock:
+        with self._db_lock:
             con = self._connect(read_only=False)
             try:
                 migrate(con)
@@ -145,7 +159,7 @@ class Store:
 
     def flush(self) -> int:
         """Copy every spooled row (this process's and orphaned spools') into the database; returns rows copied."""
-        with self._flush_lock:
+        with self._db_lock:
             own = self.spool.path if self.spool.is_open else None
             others = [p for p in spool_files(self.spool_dir) if p != own]
             with contextlib.ExitStack() as stack:
@@ -271,6 +285,10 @@ class Store:
         """Run SQL over ``tool_calls``, ``overflow``, ``conversations`` and ``permission_rules``: the database's
         rows plus those still in spools. The file is opened read-only for this one query."""
 
+        with self._db_lock:
+            return self._query(sql, params)
+
+    def _query(self, sql: str, params: list[Any] | None) -> pd.DataFrame:
         con, database = self._open_for_reading()
         try:
             progress: dict[str, int] = {}
