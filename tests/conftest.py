@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.config import Settings
+from zeph_nb.store import Store
 from zeph_nb.tools.files import FileExecutor
 
 
@@ -50,3 +51,12 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cwd.mkdir()
     monkeypatch.chdir(cwd)
     return home
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    """A real store (DuckDB file and spools) in its own zeph home, closed afterwards."""
+    settings = Settings().model_copy(update={"home": tmp_path / "zeph-store"})
+    opened = Store(settings)
+    yield opened
+    opened.close()

@@ -109,6 +109,13 @@ async def test_composite_unknown_tool_is_tool_not_found() -> None:
     assert "available tools: echo" in info.value.message
 
 
+async def test_composites_nest() -> None:
+    inner = CompositeExecutor([Echo("inner")])
+    outer = CompositeExecutor([inner, Echo("outer", name="shout")])
+    assert (await outer.execute(ToolCall("shout", {"text": "a"}))).summary == "outer:a"
+    assert (await outer.execute(ToolCall("echo", {"text": "b"}))).summary == "inner:b"
+
+
 def test_composite_asks_the_owner_about_confirmation() -> None:
     composite = CompositeExecutor([Echo("careful"), Echo("relaxed", name="shout")])
     assert composite.requires_confirmation(ToolCall("echo"))

@@ -7,10 +7,13 @@ value) so that documentation placeholders (``AKIAIOSFODNN7EXAMPLE``, ``password=
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["SecretFinding", "redact", "scan_secrets"]
+__all__ = ["SecretFinding", "redact", "redact_params", "scan_secrets"]
 
 
 @dataclass(frozen=True)
@@ -83,3 +86,19 @@ def redact(text: str, findings: list[SecretFinding] | None = None) -> str:
         last = finding.end
     pieces.append(text[last:])
     return "".join(pieces)
+
+
+def redact_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """A call's arguments with secret values replaced, for showing them to a person.
+
+    Scanned as JSON, so a value is caught by its key too (``{"password": "…"}``).
+    """
+    text = json.dumps(params, ensure_ascii=False, default=str)
+    redacted = redact(text)
+    if redacted == text:
+        return dict(params)
+    try:
+        value = json.loads(redacted)
+    except ValueError:  # a replacement swallowed a quote: fall back to one value at a time
+        return {key: redact(str(item)) for key, item in params.items()}
+    return dict(value) if isinstance(value, dict) else {"params": value}

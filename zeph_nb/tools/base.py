@@ -16,7 +16,16 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from zeph_nb.errors import ToolError, ToolErrorCategory, ToolErrorFeedback
 
-__all__ = ["SingleToolExecutor", "SubjectKind", "ToolArgs", "ToolCall", "ToolDef", "ToolExecutor", "ToolOutput", "validate_params"]
+__all__ = [
+    "SingleToolExecutor",
+    "SubjectKind",
+    "ToolArgs",
+    "ToolCall",
+    "ToolDef",
+    "ToolExecutor",
+    "ToolOutput",
+    "validate_params",
+]
 
 
 class ToolArgs(BaseModel):

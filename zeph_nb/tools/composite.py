@@ -35,13 +35,18 @@ class CompositeExecutor:
         return None
 
     async def execute(self, call: ToolCall) -> ToolOutput:
-        """Run ``call``; a tool no executor owns is a ToolNotFound error, never a silent None."""
-        for executor in self.executors:
-            output = await executor.execute(call)
-            if output is not None:
-                return output
-        names = ", ".join(sorted(tool.name for tool in self.tool_definitions())) or "none"
-        raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"unknown tool {call.tool_id!r}; available tools: {names}")
+        """Run ``call`` on its owner; a tool no executor owns is a ToolNotFound error, never a silent None.
+
+        Dispatch goes by the definitions, so composites nest: an inner composite is only asked for its own tools.
+        """
+        owner = self.owner_of(call.tool_id)
+        output = await owner.execute(call) if owner is not None else None
+        if output is None:
+            names = ", ".join(sorted(tool.name for tool in self.tool_definitions())) or "none"
+            raise ToolError(
+                ToolErrorCategory.TOOL_NOT_FOUND, f"unknown tool {call.tool_id!r}; available tools: {names}"
+            )
+        return output
 
     def requires_confirmation(self, call: ToolCall) -> bool:
         owner = self.owner_of(call.tool_id)

@@ -1,0 +1,161 @@
+"""Approvers: who answers when the policy says *ask*.
+
+One protocol, ``async decide(request) -> Decision``. The request shows what would run (arguments with secrets
+redacted), the rule that asked and why; the decision says approved or not, by whom, and whether to remember it
+("Always allow", which the approval gate persists as a permission grant).
+
+* ``DenyAll`` — the headless default: nobody is there to ask, so an ask becomes a ConfirmationRequired error
+  the model reads and can explain.
+* ``AutoApprove`` — approves everything the policy asks about (never what it denies). Explicit opt-in only.
+* ``ScriptedApprover(decisions)`` — answers from a list, for tests and tutorials; keeps every request it saw.
+* ``ConsoleApprover`` — asks on the terminal with ``input()``, for IPython outside a notebook.
+
+The widget approver (buttons in the cell output) lives in ``zeph_nb.notebook``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+__all__ = [
+    "ApprovalRequest",
+    "Approver",
+    "AutoApprove",
+    "ConsoleApprover",
+    "Decision",
+    "DenyAll",
+    "ScriptedApprover",
+]
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """One call waiting for a person."""
+
+    call_id: str
+    tool: str
+    params: Mapping[str, Any]  # secrets redacted
+    subjects: tuple[str, ...]  # what would run or be touched: commands, canonical paths, the URL
+    rule: str  # the rule (or default) that asked
+    reason: str
+    asking: tuple[str, ...] = ()  # what "Always allow" would grant: the subjects that asked
+    conversation_id: str | None = None
+
+    @property
+    def summary(self) -> str:
+        """One line for a prompt: ``bash: cargo test && rm -rf build``."""
+        shown = self.params.get("command") if self.tool == "bash" else None
+        return f"{self.tool}: {shown if isinstance(shown, str) else ', '.join(self.subjects)}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An approver's answer. ``by`` names who decided (a person, ``DenyAll``, ``timeout``)."""
+
+    approved: bool
+    by: str
+    remember: bool = False  # "Always allow": persist a grant for the subjects that asked
+    note: str | None = None
+
+    @classmethod
+    def approve(cls, by: str, *, remember: bool = False) -> Decision:
+        return cls(True, by, remember)
+
+    @classmethod
+    def deny(cls, by: str, note: str | None = None) -> Decision:
+        return cls(False, by, False, note)
+
+
+@runtime_checkable
+class Approver(Protocol):
+    """Something that answers approval requests."""
+
+    async def decide(self, request: ApprovalRequest) -> Decision: ...
+
+
+class DenyAll:
+    """The headless default: nobody is watching, so nothing that needs approval runs."""
+
+    name = "DenyAll"
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        return Decision.deny(
+            self.name,
+            "no one is here to approve it (headless run; DenyAll is the default approver). To let it run, add an "
+            f"allow rule under [tools.permissions.{request.tool}] or run with an approver that can ask a person",
+        )
+
+
+class AutoApprove:
+    """Approves every ask (denies stay denies). Use only where every possible call is acceptable."""
+
+    def __init__(self, name: str = "AutoApprove") -> None:
+        self.name = name
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        return Decision.approve(self.name)
+
+
+Answer = bool | Literal["approve", "deny", "always"] | Decision
+
+
+class ScriptedApprover:
+    """Answers requests in order from ``decisions``: True/"approve", False/"deny", "always", or a Decision.
+
+    When the list runs out every further request is denied (and says so). ``requests`` keeps what was asked.
+    """
+
+    def __init__(self, decisions: Iterable[Answer], *, name: str = "ScriptedApprover") -> None:
+        self.decisions: list[Answer] = list(decisions)
+        self.name = name
+        self.requests: list[ApprovalRequest] = []
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        self.requests.append(request)
+        if not self.decisions:
+            return Decision.deny(self.name, "the scripted approver has no decisions left")
+        answer = self.decisions.pop(0)
+        if isinstance(answer, Decision):
+            return answer
+        if answer is True or answer == "approve":
+            return Decision.approve(self.name)
+        if answer == "always":
+            return Decision.approve(self.name, remember=True)
+        if answer is False or answer == "deny":
+            return Decision.deny(self.name)
+        raise ValueError(f"ScriptedApprover: {answer!r} is not a decision; use True, False, 'approve', 'deny', "
+                         "'always' or a Decision")  # fmt: skip
+
+
+@dataclass
+class ConsoleApprover:
+    """Asks on the terminal. ``ask`` reads one answer (``input`` by default) and runs in a worker thread, so
+    the event loop keeps serving other tasks while the person types."""
+
+    user: str = "console"
+    ask: Callable[[str], str] = field(default=input)
+    attempts: int = 3
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        lines = [
+            f"zeph-nb wants to run {request.summary}",
+            f"  because: {request.reason}",
+            "  [y]es / [n]o / [a]lways allow: ",
+        ]
+        prompt = "\n".join(lines)
+        for _ in range(self.attempts):
+            try:
+                answer = (await asyncio.to_thread(self.ask, prompt)).strip().lower()
+            except EOFError:  # stdin closed: nobody can answer
+                return Decision.deny(self.user, "no terminal input to read an answer from")
+            if answer in ("y", "yes"):
+                return Decision.approve(self.user)
+            if answer in ("a", "always"):
+                return Decision.approve(self.user, remember=True)
+            if answer in ("n", "no"):
+                return Decision.deny(self.user)
+            prompt = "  please answer y, n or a: "
+        return Decision.deny(self.user, "no valid answer was given")

@@ -1,0 +1,238 @@
+"""The gate chain: the one executor the agent uses, and the one place the order of the gates is written.
+
+A call passes, in this order::
+
+    quota → known tool? → arguments valid? → blocklist (unconditional) → permission / authorization rules
+    (with grants, trust level, anomaly blocks, dependencies) → approval → result cache → executor, with retry
+    around it → output (filters, secret redaction, overflow) → audit
+
+Each gate wraps the next, so the list is written from the outside in: the audit gate is outermost because it
+must see every call, refused ones included; the output gate sits inside it because refusals, too, are values
+the model reads; retry sits right around the executor so the quota and the cache count a retried call once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from zeph_nb.config import Settings
+from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
+from zeph_nb.gates.cache import ResultCache
+from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.dependencies import DependencyGraph
+from zeph_nb.gates.grants import PermissionGrants
+from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision, Subjects
+from zeph_nb.gates.quota import Quota
+from zeph_nb.gates.subjects import canonical_workdir, subjects_of
+from zeph_nb.gates.trust import AnomalyDetector, TrustState, default_decision
+from zeph_nb.gates.wrappers import (
+    ApprovalGate,
+    AuditGate,
+    BlocklistGate,
+    CacheGate,
+    ExecutorGate,
+    KnownToolGate,
+    OutputGate,
+    PolicyGate,
+    QuotaGate,
+    RetryGate,
+    ValidationGate,
+)
+from zeph_nb.output.pipeline import OutputPipeline
+from zeph_nb.store.audit_log import AuditLog
+from zeph_nb.store.store import Store
+from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
+from zeph_nb.tools.builtin import builtin_executor
+from zeph_nb.tools.composite import CompositeExecutor
+from zeph_nb.tools.overflow import OverflowExecutor
+from zeph_nb.tools.shell_classifier import ShellAnalysis, ShellClassifier
+
+__all__ = ["GateChain", "Session", "build_chain"]
+
+
+class Session:
+    """What the gates share for one conversation: quota, cache, trust, completed tools, pending approvals."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        tools: Mapping[str, ToolDef],
+        workdir: str | os.PathLike[str] | None,
+        store: Store | None,
+        conversation_id: str,
+    ) -> None:
+        config = settings.tools
+        self.settings = settings
+        self.tools: dict[str, ToolDef] = dict(tools) if config.enabled else {}
+        self.workdir = canonical_workdir(workdir)
+        self.policy = PermissionPolicy(settings, workdir=self.workdir)
+        self.grants = PermissionGrants(store)
+        self.classifier = ShellClassifier(settings)
+        self.conversation_id = conversation_id
+        self.quota = Quota(config.max_tool_calls_per_session)
+        self.cache = ResultCache(config.result_cache.ttl_secs) if config.result_cache.enabled else None
+        self.trust = TrustState(config.trust_level)
+        self.anomaly = AnomalyDetector(config.anomaly, self.trust)
+        deps = config.dependencies
+        self.dependencies = DependencyGraph(deps.rules, always_on=deps.always_on) if deps.enabled else None
+        self.completed: set[str] = set()
+        self.pending: dict[str, ApprovalRequest] = {}
+
+    # -- what the model may see --------------------------------------------------------------------------
+
+    def hidden_reason(self, tool: str) -> tuple[str, str] | None:
+        """(rule, reason) when ``tool`` is hidden and refused right now, else None."""
+        if tool in self.trust.blocked:
+            return "trust", self.trust.blocked[tool]
+        if self.policy.hides(tool):
+            rule = next(r for r in self.policy.rules_for(tool) if r.is_blanket)
+            return rule.describe(), f"denied by {rule.describe()}"
+        if self.dependencies is not None:
+            unmet = self.dependencies.unmet(tool, self.completed)
+            if unmet:
+                names = [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(t)]
+                _, lifted = self.dependencies.visible(names, self.completed)
+                if not lifted:
+                    return "tools.dependencies", f"requires {', '.join(unmet)} to have completed first"
+        return None
+
+    def visible_names(self) -> list[str]:
+        names = [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(t)]
+        if self.dependencies is not None:
+            names, _ = self.dependencies.visible(names, self.completed)
+        return names
+
+    # -- deciding ----------------------------------------------------------------------------------------
+
+    def subjects(self, tool: ToolDef, params: Mapping[str, Any], analysis: ShellAnalysis | None) -> Subjects:
+        return subjects_of(tool, params, workdir=self.workdir, analysis=analysis)
+
+    def decide(self, tool: ToolDef, gc: GateCall, *, wants_confirmation: bool) -> PolicyDecision:
+        assert gc.subjects is not None
+        default = default_decision(tool, self.trust.level, wants_confirmation=wants_confirmation, analysis=gc.analysis)
+        return self.policy.decide(tool, gc.subjects, default=default, grants=self.grants.rules, trust=self.trust.level)
+
+    # -- after a call ------------------------------------------------------------------------------------
+
+    def observe(self, gc: GateCall) -> None:
+        """Feed a finished call to the anomaly detector and the dependency graph."""
+        outcome = gc.outcome
+        if outcome is None or gc.attempts == 0 or outcome.status == "cancelled":
+            return  # refused or cancelled calls say nothing about the tool
+        failed = outcome.category is not None
+        self.anomaly.record(gc.call.tool_id, failed)
+        if not failed:
+            self.completed.add(gc.call.tool_id)
+
+    def reset(self, conversation_id: str) -> None:
+        self.conversation_id = conversation_id
+        self.quota.reset()
+        if self.cache is not None:
+            self.cache.clear()
+        self.completed.clear()
+        self.anomaly.reset()
+        self.trust.blocked.clear()
+
+
+class GateChain:
+    """The executor the agent uses: ``execute(call)`` always returns a ``CallOutcome``, never raises a ToolError."""
+
+    def __init__(
+        self,
+        session: Session,
+        head: Handler,
+        *,
+        executor: ToolExecutor,
+        pipeline: OutputPipeline,
+        store: Store,
+        overflow: OverflowExecutor | None,
+    ) -> None:
+        self.session = session
+        self.head = head
+        self.executor = executor
+        self.pipeline = pipeline
+        self.store = store
+        self._overflow = overflow
+
+    @property
+    def conversation_id(self) -> str:
+        return self.session.conversation_id
+
+    def tool_definitions(self) -> list[ToolDef]:
+        """The tools the model may call this turn (refused ones hidden, preferred ones first)."""
+        return [self.session.tools[name] for name in self.session.visible_names()]
+
+    async def execute(self, call: ToolCall) -> CallOutcome:
+        gc = GateCall(call)
+        await self.head.handle(gc)
+        assert gc.outcome is not None  # the audit gate always sets it
+        return gc.outcome
+
+    def start_run(self) -> None:
+        """A new run of the conversation: files may have changed since the last one, so cached reads go."""
+        if self.session.cache is not None:
+            self.session.cache.invalidate_workspace()
+
+    def new_conversation(self, conversation_id: str | None = None) -> str:
+        """Start over: new id, quota, cache, completed tools and anomaly windows; returns the new id."""
+        new_id = conversation_id or uuid.uuid4().hex
+        self.session.reset(new_id)
+        self.pipeline.conversation_id = new_id
+        if self._overflow is not None:
+            self._overflow.conversation_id = new_id
+        return new_id
+
+    @property
+    def pending_approvals(self) -> list[ApprovalRequest]:
+        return list(self.session.pending.values())
+
+
+def build_chain(
+    settings: Settings | None = None,
+    *,
+    workdir: str | os.PathLike[str] | None = None,
+    approver: Approver | None = None,
+    store: Store | None = None,
+    executor: ToolExecutor | None = None,
+    conversation_id: str | None = None,
+    env: Mapping[str, str] | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> GateChain:
+    """Build the executor the agent uses.
+
+    ``executor`` defaults to every built-in tool plus ``read_overflow``; ``approver`` to ``DenyAll`` (nothing
+    that needs approval runs unless someone can approve it); ``store`` to the store under the zeph home.
+    """
+    settings = settings or Settings.load()
+    store = store if store is not None else Store(settings)
+    conversation_id = conversation_id or uuid.uuid4().hex
+    overflow: OverflowExecutor | None = None
+    if executor is None:
+        overflow = OverflowExecutor(store, conversation_id)
+        executor = CompositeExecutor([builtin_executor(settings, workdir=workdir, env=env), overflow])
+    tools = {tool.name: tool for tool in executor.tool_definitions()}
+    session = Session(settings, tools=tools, workdir=workdir, store=store, conversation_id=conversation_id)
+    pipeline = OutputPipeline(settings, store, conversation_id)
+
+    # The order, outermost first: a call meets these top to bottom, then the executor.
+    gates: list[Callable[[Handler], Handler]] = [
+        lambda inner: AuditGate(inner, session, AuditLog(store)),
+        lambda inner: OutputGate(inner, session, pipeline),
+        lambda inner: QuotaGate(inner, session),
+        lambda inner: KnownToolGate(inner, session),
+        lambda inner: ValidationGate(inner, session),
+        lambda inner: BlocklistGate(inner, session),
+        lambda inner: PolicyGate(inner, session, executor),
+        lambda inner: ApprovalGate(inner, session, approver or DenyAll(), settings.tools.approval_timeout_secs),
+        lambda inner: CacheGate(inner, session),
+        lambda inner: RetryGate(inner, session, settings.tools.retry, sleep=sleep),
+    ]
+    head: Handler = ExecutorGate(executor)
+    for wrap in reversed(gates):
+        head = wrap(head)
+    return GateChain(session, head, executor=executor, pipeline=pipeline, store=store, overflow=overflow)

@@ -1,0 +1,284 @@
+"""PermissionPolicy: whether one call runs silently, waits for a person, or is refused — and which rule said so.
+
+Rules come from three places, asked in this order, first match wins:
+
+1. ``[tools.permissions.<tool>]`` — ordered ``{pattern, action}`` globs, case-insensitive, matched against the
+   tool's *subject*: each simple command of a bash command line, the canonical path(s) of a file tool, the URL
+   of a web tool. When the table is absent, the legacy ``[tools.shell] blocked_commands`` become deny rules and
+   ``confirm_patterns`` ask rules for bash.
+2. ``[tools.authorization]`` rules (when enabled): ``effect`` for a tool glob, optionally only when
+   ``args_match`` finds the arguments' JSON or ``paths`` globs match the call's paths.
+3. "Always allow" grants a person gave earlier; they turn an *ask* into an allow, never a deny into anything.
+
+A command line is allowed only when every one of its simple commands is: ``allow "cargo *"`` lets
+``cargo test`` run but asks about ``cargo test; rm -rf build``, and a deny on any segment denies the whole line.
+When nothing matches: a tool with configured rules asks; a tool without any falls back to the trust level
+(see ``trust.py``). Pure: values in, a ``PolicyDecision`` out; the gates do the I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from wcmatch import fnmatch, glob
+
+from zeph_nb.config import Settings
+from zeph_nb.tools.base import ToolDef
+
+__all__ = ["Action", "PermissionPolicy", "PolicyDecision", "Rule", "Subjects", "TrustLevel", "exact_pattern"]
+
+Action = Literal["allow", "ask", "deny"]
+TrustLevel = Literal["untrusted", "provisional", "trusted"]
+_RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
+
+_TEXT_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH | fnmatch.BRACE
+_PATH_FLAGS = glob.GLOBSTAR | glob.IGNORECASE | glob.DOTGLOB | glob.BRACE
+BLANKET = frozenset({"*", "**"})
+
+
+def exact_pattern(subject: str) -> str:
+    """A pattern that matches ``subject`` and nothing else (what "Always allow" persists)."""
+    return str(fnmatch.escape(subject))
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """What the rules of one call are matched against.
+
+    ``values`` (never empty): the simple commands of a command line, the canonical paths, the URL, or the
+    arguments as text.
+    ``parsed`` is False for a command line the shell parser could not read: its one value is the raw line, and
+    no allow rule may wave it through.
+    """
+
+    kind: Literal["command", "path", "url", "text"]
+    values: tuple[str, ...]
+    arguments: str = ""  # the arguments as canonical JSON, for authorization rules' args_match
+    parsed: bool = True
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One ordered rule. ``source`` says where it came from, for the audit log and the approval prompt."""
+
+    tool: str
+    pattern: str
+    action: Action
+    source: str
+    # Authorization rules only: the call matches when both conditions that are set hold.
+    args_match: re.Pattern[str] | None = None
+    paths: tuple[str, ...] = ()
+    call_level: bool = False  # an authorization rule: decides for the whole call, not per subject
+    written: str | None = None  # the pattern as the person wrote it, when matching uses an anchored form
+
+    @property
+    def is_blanket(self) -> bool:
+        """Matches every input of its tool."""
+        if self.call_level:
+            return self.args_match is None and not self.paths
+        return self.pattern in BLANKET
+
+    def matches(self, kind: str, value: str) -> bool:
+        if self.pattern in BLANKET:
+            return True
+        if kind == "path":
+            return bool(glob.globmatch(value, self.pattern, flags=_PATH_FLAGS))
+        return bool(fnmatch.fnmatch(value, self.pattern, flags=_TEXT_FLAGS))
+
+    def matches_call(self, subjects: Subjects) -> bool:
+        """For authorization rules: ``args_match`` searches the arguments' JSON; ``paths`` the call's paths."""
+        if self.args_match is not None and not self.args_match.search(subjects.arguments):
+            return False
+        if self.paths:
+            if subjects.kind != "path" or not subjects.values:
+                return False
+            hits = [any(glob.globmatch(v, p, flags=_PATH_FLAGS) for p in self.paths) for v in subjects.values]
+            # Refusing needs one matching path; allowing needs all of them (a move out of an allowed tree into
+            # a forbidden one must not be allowed by its source alone).
+            return all(hits) if self.action == "allow" else any(hits)
+        return True
+
+    def describe(self) -> str:
+        if self.call_level:
+            return self.source
+        return f'{self.source}: {self.action} "{self.written or self.pattern}"'
+
+
+@dataclass(frozen=True)
+class PolicyDecision:
+    """The policy's answer for one call: the action, the rule that decided (or the default), and why."""
+
+    action: Action
+    rule: str
+    reason: str
+    asking: tuple[str, ...] = ()  # the subjects that made it ask: what "Always allow" would grant
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class PermissionPolicy:
+    """Rules from one configuration, for one working directory (relative path patterns start there)."""
+
+    def __init__(self, settings: Settings | None = None, *, workdir: str | os.PathLike[str] | None = None) -> None:
+        settings = settings or Settings()
+        self.workdir = Path(os.path.realpath(workdir if workdir is not None else os.getcwd()))
+        tools = settings.tools
+        self.rules: dict[str, list[Rule]] = {}
+        # Legacy rules (no [tools.permissions]) only refine the default: a command no legacy rule matches
+        # falls through to the trust level, as it did before permission rules existed.
+        self.fallthrough: set[str] = set()
+        if tools.permissions is None:
+            shell = tools.shell
+            legacy = [
+                Rule("bash", f"*{exact_pattern(entry)}*", "deny", f"tools.shell.blocked_commands {entry!r}")
+                for entry in shell.blocked_commands
+                if entry.strip()
+            ] + [
+                Rule("bash", f"*{exact_pattern(entry)}*", "ask", f"tools.shell.confirm_patterns {entry!r}")
+                for entry in shell.confirm_patterns
+                if entry.strip()
+            ]
+            if legacy:
+                self.rules["bash"] = legacy
+                self.fallthrough.add("bash")
+        else:
+            for tool, rules in tools.permissions.items():
+                self.rules[tool] = [
+                    Rule(tool, rule.pattern, rule.action, f"tools.permissions.{tool}[{i}]")
+                    for i, rule in enumerate(rules)
+                ]
+        self.authorization: list[Rule] = []
+        if tools.authorization.enabled:
+            for i, auth in enumerate(tools.authorization.rules):
+                self.authorization.append(
+                    Rule(
+                        auth.tool,
+                        auth.tool,
+                        auth.effect,
+                        f"tools.authorization.rules[{i}] ({auth.effect} {auth.tool})",
+                        args_match=re.compile(auth.args_match) if auth.args_match else None,
+                        paths=tuple(self._path_pattern(p) for p in auth.paths),
+                        call_level=True,
+                    )
+                )
+
+    # -- rule lookup ---------------------------------------------------------------------------------------
+
+    def _path_pattern(self, pattern: str) -> str:
+        """Path patterns are matched against canonical absolute paths: anchor relative ones at the workdir."""
+        if pattern in BLANKET or pattern.startswith("**"):
+            return pattern
+        expanded = os.path.expanduser(pattern)
+        return expanded if os.path.isabs(expanded) else f"{glob.escape(str(self.workdir))}/{expanded}"
+
+    def rules_for(self, tool: ToolDef | str) -> list[Rule]:
+        """The ordered rules that apply to ``tool`` (permission rules, then authorization rules)."""
+        name = tool if isinstance(tool, str) else tool.name
+        kind = "text" if isinstance(tool, str) else tool.subject_kind
+        own = [
+            Rule(r.tool, self._path_pattern(r.pattern), r.action, r.source, written=r.pattern) if kind == "path" else r
+            for r in self.rules.get(name, [])
+        ]
+        auth = [r for r in self.authorization if fnmatch.fnmatch(name, r.tool, flags=_TEXT_FLAGS)]
+        return own + auth
+
+    def hides(self, tool: ToolDef | str) -> bool:
+        """True when every call of ``tool`` would be denied: a blanket deny preceded only by denies."""
+        for rule in self.rules_for(tool):
+            if rule.action != "deny":
+                return False
+            if rule.is_blanket:
+                return True
+        return False
+
+    def has_rules(self, tool: ToolDef | str) -> bool:
+        name = tool if isinstance(tool, str) else tool.name
+        return bool(self.rules_for(tool)) and name not in self.fallthrough
+
+    # -- deciding ------------------------------------------------------------------------------------------
+
+    def decide(
+        self,
+        tool: ToolDef,
+        subjects: Subjects,
+        *,
+        default: PolicyDecision,
+        grants: Sequence[Rule] | Callable[[], Sequence[Rule]] = (),
+        trust: TrustLevel = "trusted",
+    ) -> PolicyDecision:
+        """The action for one call.
+
+        ``default`` is what the trust level says for a call no rule decides (computed by the caller, who knows
+        whether the executor wants confirmation); ``grants`` are the persisted "Always allow" rules, or a function
+        that reads them — called only when the answer would otherwise be *ask*.
+        """
+        rules = self.rules_for(tool)
+        matched = [(value, self._first_match(rules, subjects, value)) for value in subjects.values]
+        for value, rule in matched:
+            if rule is not None and rule.action == "deny":
+                where = f" (in {value!r})" if len(subjects.values) > 1 else ""
+                return PolicyDecision("deny", rule.describe(), f"denied by {rule.describe()}{where}")
+        # (subject, the rule that asks about it, or None when the trust default asks)
+        asks: list[tuple[str, Rule | None]] = [(v, r) for v, r in matched if r is not None and r.action == "ask"]
+        unmatched = [value for value, rule in matched if rule is None]
+        if unmatched and (self.has_rules(tool) or not subjects.parsed):
+            # Configured rules and none matched: ask. A line nobody could parse never falls to a default either.
+            why = "no rule matched" if subjects.parsed else "the command could not be parsed, so no rule applies"
+            asks += [(value, Rule(tool.name, "", "ask", f"default for {tool.name}: {why}", call_level=True))
+                     for value in unmatched]  # fmt: skip
+        elif unmatched and default.action == "ask":
+            asks += [(value, None) for value in unmatched]
+        allowed = [(v, r) for v, r in matched if r is not None and r.action == "allow"]
+        if not asks and allowed and trust == "untrusted" and (tool.mutates or tool.network):
+            reason = "trust level untrusted: allow rules do not cover tools that change files or reach the network"
+            asks = [(value, None) for value, _ in allowed]
+            default = PolicyDecision("ask", allowed[0][1].describe(), reason)
+        if not asks:
+            names = sorted({rule.describe() for _, rule in allowed}) or [default.rule]
+            reason = "allowed by " + "; ".join(names) if allowed else default.reason
+            return PolicyDecision("allow", "; ".join(names), reason)
+        asking = tuple(value for value, _ in asks)
+        granted = self._granted(grants() if callable(grants) else grants, tool, subjects, asking)
+        if granted is not None:
+            return granted
+        first = asks[0][1]
+        if first is None:
+            return PolicyDecision("ask", default.rule, default.reason, asking=asking)
+        return PolicyDecision("ask", first.describe(), f"asked by {first.describe()}", asking=asking)
+
+    def _first_match(self, rules: Sequence[Rule], subjects: Subjects, value: str | None) -> Rule | None:
+        for rule in rules:
+            if rule.call_level:
+                if rule.matches_call(subjects):
+                    return rule
+            elif value is not None and rule.matches(subjects.kind, value):
+                if rule.action == "allow" and not subjects.parsed:
+                    continue  # a glob cannot vouch for a command line nobody could read
+                return rule
+        return None
+
+    def _granted(
+        self, grants: Sequence[Rule], tool: ToolDef, subjects: Subjects, asking: Iterable[str]
+    ) -> PolicyDecision | None:
+        mine = [g for g in grants if g.tool == tool.name]
+        asking = list(asking)
+        if not mine or not asking:
+            return None
+        used: list[Rule] = []
+        for value in asking:
+            hit = next((g for g in mine if g.matches(subjects.kind, value)), None)
+            if hit is None:
+                return None
+            used.append(hit)
+        names = sorted({g.source for g in used})
+        return PolicyDecision("allow", "; ".join(names), "allowed by an earlier Always allow: " + "; ".join(names))
+
+
+def arguments_json(params: Mapping[str, Any]) -> str:
+    """Canonical JSON of a call's arguments (sorted keys), what ``args_match`` and the result cache see."""
+    return json.dumps(params, sort_keys=True, ensure_ascii=False, default=str)

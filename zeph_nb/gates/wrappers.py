@@ -1,0 +1,381 @@
+"""The gates: each a small wrapper around the next handler. Their order is fixed in ``chain.py``, not here.
+
+A gate either refuses (raises a ToolError, which the output gate turns into the value the model reads) or
+passes the call on and returns what came back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.gates.approval import ApprovalRequest, Approver, Decision
+from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.policy import PolicyDecision
+from zeph_nb.output.secrets import redact_params
+from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
+
+if TYPE_CHECKING:
+    from zeph_nb.config import RetrySettings
+    from zeph_nb.gates.chain import Session
+    from zeph_nb.output.pipeline import OutputPipeline
+    from zeph_nb.store.audit_log import AuditLog
+
+__all__ = [
+    "ApprovalGate",
+    "AuditGate",
+    "BlocklistGate",
+    "CacheGate",
+    "ExecutorGate",
+    "KnownToolGate",
+    "OutputGate",
+    "PolicyGate",
+    "QuotaGate",
+    "RetryGate",
+    "ValidationGate",
+]
+
+log = logging.getLogger("zeph_nb.gates")
+
+
+class _Gate:
+    def __init__(self, inner: Handler, session: Session) -> None:
+        self.inner = inner
+        self.session = session
+
+
+def _refuse(gc: GateCall, gate: str, decision: PolicyDecision, category: ToolErrorCategory, message: str) -> ToolError:
+    gc.blocked_by = gate
+    gc.decision = decision
+    return ToolError(category, message)
+
+
+class AuditGate(_Gate):
+    """Outermost: times the call, builds its outcome and writes the audit row — also when the run is cancelled."""
+
+    def __init__(self, inner: Handler, session: Session, audit: AuditLog | None) -> None:
+        super().__init__(inner, session)
+        self.audit = audit
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        started = time.perf_counter()
+        try:
+            output = await self.inner.handle(gc)
+        except asyncio.CancelledError:
+            error = ToolError(ToolErrorCategory.CANCELLED, "the run was stopped while this call was in progress")
+            self._finish(gc, ToolOutput.from_error(gc.call, error), started, cancelled=True)
+            raise
+        self._finish(gc, output, started)
+        return output
+
+    def _finish(self, gc: GateCall, output: ToolOutput, started: float, *, cancelled: bool = False) -> None:
+        from zeph_nb.store.audit_log import AuditRecord
+
+        duration_ms = (time.perf_counter() - started) * 1000
+        category = output.error.category if output.error is not None else None
+        decision = gc.decision
+        if cancelled or category is ToolErrorCategory.CANCELLED:
+            status = "cancelled"
+        elif (
+            category in (ToolErrorCategory.POLICY_BLOCKED, ToolErrorCategory.CONFIRMATION_REQUIRED) and gc.attempts == 0
+        ):
+            status = "denied"
+        elif category is not None:
+            status = "error"
+        else:
+            status = "ok"
+        processed = gc.processed
+        text = processed.text if processed is not None else output.text_for_model
+        filtered = processed.filtered if processed is not None else None
+        gc.outcome = CallOutcome(
+            call=gc.call,
+            output=output,
+            text=text,
+            status=status,
+            decision=decision.action if decision is not None else None,
+            matched_rule=decision.rule if decision is not None else None,
+            reason=decision.reason if decision is not None else None,
+            approved_by=gc.approved_by,
+            category=category,
+            exit_code=output.exit_code,
+            duration_ms=duration_ms,
+            raw_chars=processed.raw_chars if processed is not None else len(output.text_for_model),
+            model_chars=len(text),
+            overflow_id=processed.overflow_id if processed is not None else None,
+            filter_stats=tuple(processed.stats) if processed is not None else (),
+            tokens_saved=processed.tokens_saved if processed is not None else 0,
+            cached=gc.cached,
+            attempts=gc.attempts,
+            blocked_by=gc.blocked_by,
+        )
+        self.session.observe(gc)
+        if self.audit is None:
+            return
+        outcome = gc.outcome
+        self.audit.record(
+            AuditRecord(
+                tool=gc.call.tool_id,
+                params=dict(gc.call.params) if isinstance(gc.call.params, dict) else {"params": gc.call.params},
+                call_id=gc.call.call_id,
+                conversation_id=self.session.conversation_id,
+                caller_id=gc.call.caller_id,
+                status=status,
+                decision=outcome.decision,
+                matched_rule=outcome.matched_rule,
+                reason=outcome.reason,
+                approved_by=outcome.approved_by,
+                exit_code=outcome.exit_code,
+                truncated=output.truncated,
+                error_category=category.label if category is not None else None,
+                duration_ms=duration_ms,
+                raw_bytes=outcome.raw_chars,
+                filtered_bytes=outcome.model_chars,
+                tokens_saved=outcome.tokens_saved,
+                overflow_id=outcome.overflow_id,
+                filter_rule=filtered.rule if filtered is not None else None,
+                cached=gc.cached,
+                attempts=gc.attempts,
+            )
+        )
+
+
+class OutputGate(_Gate):
+    """Turns refusals and failures into the value the model reads, then filters, redacts and overflows it."""
+
+    def __init__(self, inner: Handler, session: Session, pipeline: OutputPipeline) -> None:
+        super().__init__(inner, session)
+        self.pipeline = pipeline
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        try:
+            output = await self.inner.handle(gc)
+        except ToolError as e:
+            output = ToolOutput.from_error(gc.call, e)
+        except Exception as e:  # a bug in a tool must not take the run down; the model and the log see it
+            log.exception("zeph-nb: tool %s failed unexpectedly", gc.call.tool_id)
+            error = ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"internal error in {gc.call.tool_id}: {e!r}")
+            output = ToolOutput.from_error(gc.call, error)
+        gc.processed = self.pipeline.process(gc.call, output)
+        return output
+
+
+class QuotaGate(_Gate):
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        quota = self.session.quota
+        if not quota.take():
+            raise _refuse(
+                gc,
+                "quota",
+                PolicyDecision("deny", "tools.max_tool_calls_per_session", f"quota of {quota.limit} calls used"),
+                ToolErrorCategory.POLICY_BLOCKED,
+                f"quota_blocked: this conversation has used all {quota.limit} tool calls it may make "
+                "(tools.max_tool_calls_per_session); the call did not run. Answer with what you have.",
+            )
+        return await self.inner.handle(gc)
+
+
+class KnownToolGate(_Gate):
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        tool = self.session.tools.get(gc.call.tool_id)
+        if tool is None:
+            names = ", ".join(self.session.visible_names()) or "none"
+            raise ToolError(
+                ToolErrorCategory.TOOL_NOT_FOUND, f"unknown tool {gc.call.tool_id!r}; available tools: {names}"
+            )
+        gc.tool = tool
+        return await self.inner.handle(gc)
+
+
+class ValidationGate(_Gate):
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        assert gc.tool is not None  # KnownToolGate runs first
+        gc.args = validate_params(gc.tool, gc.call.params)
+        return await self.inner.handle(gc)
+
+
+class BlocklistGate(_Gate):
+    """The unconditional blocklist: no rule, grant, trust level or approver can let these through."""
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        tool = gc.tool
+        assert tool is not None
+        if tool.subject_kind == "command" and tool.subject:
+            command = gc.call.params.get(tool.subject[0])
+            gc.analysis = self.session.classifier.analyze(str(command))
+            if gc.analysis.verdict == "block":
+                reasons = "; ".join(r.removeprefix("blocked: ") for r in gc.analysis.block_reasons)
+                raise _refuse(
+                    gc,
+                    "blocklist",
+                    PolicyDecision("deny", "blocklist", reasons),
+                    ToolErrorCategory.POLICY_BLOCKED,
+                    f"blocked: {reasons}. This command is never run, whatever the permission rules say.",
+                )
+        return await self.inner.handle(gc)
+
+
+class PolicyGate(_Gate):
+    """Permission and authorization rules, grants, trust level, anomaly blocks and tool dependencies."""
+
+    def __init__(self, inner: Handler, session: Session, executor: ToolExecutor) -> None:
+        super().__init__(inner, session)
+        self.executor = executor
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        tool = gc.tool
+        assert tool is not None
+        session = self.session
+        hidden = session.hidden_reason(tool.name)
+        if hidden is not None:
+            raise _refuse(gc, "policy", PolicyDecision("deny", hidden[0], hidden[1]), ToolErrorCategory.POLICY_BLOCKED,
+                          f"{tool.name} is not available: {hidden[1]}")  # fmt: skip
+        gc.subjects = session.subjects(tool, gc.call.params, gc.analysis)
+        decision = session.decide(tool, gc, wants_confirmation=self.executor.requires_confirmation(gc.call))
+        gc.decision = decision
+        if decision.action == "deny":
+            message = f"{decision.reason}. Do not retry this call; choose another way or ask the user."
+            raise _refuse(gc, "policy", decision, ToolErrorCategory.POLICY_BLOCKED, message)
+        return await self.inner.handle(gc)
+
+
+class ApprovalGate(_Gate):
+    """For an *ask*: waits for the approver, at most ``approval_timeout_secs``; remembers "Always allow"."""
+
+    def __init__(self, inner: Handler, session: Session, approver: Approver, timeout: float) -> None:
+        super().__init__(inner, session)
+        self.approver = approver
+        self.timeout = timeout
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        decision = gc.decision
+        if decision is None or decision.action != "ask":
+            return await self.inner.handle(gc)
+        assert gc.tool is not None and gc.subjects is not None
+        request = ApprovalRequest(
+            call_id=gc.call.call_id,
+            tool=gc.tool.name,
+            params=redact_params(gc.call.params),
+            subjects=gc.subjects.values,
+            rule=decision.rule,
+            reason=decision.reason,
+            asking=decision.asking or gc.subjects.values,
+            conversation_id=self.session.conversation_id,
+        )
+        answer = await self._ask(request)
+        gc.approved_by = answer.by
+        if not answer.approved:
+            note = f" ({answer.note})" if answer.note else ""
+            raise _refuse(
+                gc,
+                "approval",
+                decision,
+                ToolErrorCategory.CONFIRMATION_REQUIRED,
+                f"{request.summary} needs approval ({decision.reason}) and was not approved by {answer.by}{note}; "
+                "it did not run",
+            )
+        if answer.remember:
+            grants = self.session.grants.grant(
+                gc.tool.name, request.asking, by=answer.by, reason=f"Always allow for {request.summary}"
+            )
+            log.info("zeph-nb: %s granted %s", answer.by, ", ".join(g.pattern for g in grants))
+        return await self.inner.handle(gc)
+
+    async def _ask(self, request: ApprovalRequest) -> Decision:
+        self.session.pending[request.call_id] = request
+        try:
+            return await asyncio.wait_for(self.approver.decide(request), self.timeout)
+        except TimeoutError:
+            return Decision.deny("timeout", f"nobody answered within {self.timeout:g}s (tools.approval_timeout_secs)")
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # the run itself is being stopped: the audit gate records it as cancelled
+            # The approver gave up (its prompt was closed, the kernel is shutting down): the call is cancelled.
+            raise ToolError(ToolErrorCategory.CANCELLED, f"the approval of {request.summary} was cancelled") from None
+        finally:
+            self.session.pending.pop(request.call_id, None)
+
+
+class CacheGate(_Gate):
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        tool = gc.tool
+        assert tool is not None
+        cache = self.session.cache
+        if cache is not None and tool.cacheable:
+            hit = cache.get(tool, gc.call.params)
+            if hit is not None:
+                gc.cached = True
+                return ToolOutput(hit.tool_name, hit.summary, hit.raw, gc.call.call_id, hit.error, hit.exit_code,
+                                  hit.truncated)  # fmt: skip
+        try:
+            output = await self.inner.handle(gc)
+        finally:
+            if cache is not None and tool.mutates and gc.attempts:
+                cache.invalidate_workspace()  # it ran, so files may have changed, whatever it returned
+        if cache is not None:
+            cache.put(tool, gc.call.params, output)
+        return output
+
+
+class RetryGate(_Gate):
+    """RateLimited, ServerError, NetworkError and Timeout again, with exponential backoff and jitter.
+
+    Tools that may change things are not retried: a second run could apply a side effect twice. A
+    ``retry_after`` (seconds) in the error's details is honoured when it fits in the budget.
+    """
+
+    def __init__(
+        self,
+        inner: Handler,
+        session: Session,
+        settings: RetrySettings,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        super().__init__(inner, session)
+        self.settings = settings
+        self.sleep = sleep
+
+    def delay(self, retry: int) -> float:
+        """Seconds before retry number ``retry`` (0-based): base * 2^n capped at max, times a jitter in [0.5, 1)."""
+        ceiling = min(self.settings.max_ms, self.settings.base_ms * 2**retry) / 1000
+        return float(ceiling * (0.5 + random.random() / 2))  # noqa: S311 - jitter, not cryptography
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        assert gc.tool is not None
+        deadline = time.monotonic() + self.settings.budget_secs
+        retry = 0
+        while True:
+            try:
+                return await self.inner.handle(gc)
+            except ToolError as e:
+                if not e.category.is_retryable or gc.tool.mutates or retry >= self.settings.max_attempts:
+                    raise
+                pause = self.delay(retry)
+                hinted = e.details.get("retry_after")
+                if isinstance(hinted, int | float) and hinted > 0:
+                    pause = max(pause, float(hinted))
+                if time.monotonic() + pause > deadline:
+                    raise
+                log.info("zeph-nb: %s failed (%s); retry %d in %.2fs", gc.tool.name, e.category.label, retry + 1, pause)
+                retry += 1
+                await self.sleep(pause)
+
+
+class ExecutorGate:
+    """The end of the chain: the composite executor runs the tool."""
+
+    def __init__(self, executor: ToolExecutor) -> None:
+        self.executor = executor
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        gc.attempts += 1
+        output = await self.executor.execute(gc.call)
+        if output is None:  # the registry knew the tool, but no executor took it: a wiring bug, said plainly
+            raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"no executor runs {gc.call.tool_id!r}")
+        return output
