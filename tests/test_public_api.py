@@ -9,11 +9,20 @@ import sys
 import zeph_nb
 
 PUBLIC = [
+    "ApprovalRequest",
+    "Approver",
+    "AutoApprove",
+    "CallOutcome",
     "CompositeExecutor",
     "ConfigError",
+    "ConsoleApprover",
+    "Decision",
+    "DenyAll",
     "DiagnosticsExecutor",
     "FileExecutor",
+    "GateChain",
     "SandboxViolation",
+    "ScriptedApprover",
     "Settings",
     "ShellExecutor",
     "TimeExecutor",
@@ -28,8 +37,10 @@ PUBLIC = [
     "ZephError",
     "__version__",
     "audit",
+    "build_chain",
     "builtin_executor",
     "filters",
+    "gates",
     "safety",
 ]
 

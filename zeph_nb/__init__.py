@@ -31,15 +31,34 @@ _EXPORTS: dict[str, str] = {
     "DiagnosticsExecutor": "zeph_nb.tools.diagnostics",
     "TimeExecutor": "zeph_nb.tools.clock",
     "builtin_executor": "zeph_nb.tools.builtin",
+    "ApprovalRequest": "zeph_nb.gates.approval",
+    "Approver": "zeph_nb.gates.approval",
+    "AutoApprove": "zeph_nb.gates.approval",
+    "ConsoleApprover": "zeph_nb.gates.approval",
+    "Decision": "zeph_nb.gates.approval",
+    "DenyAll": "zeph_nb.gates.approval",
+    "ScriptedApprover": "zeph_nb.gates.approval",
+    "build_chain": "zeph_nb.gates.chain",
+    "GateChain": "zeph_nb.gates.chain",
+    "CallOutcome": "zeph_nb.gates.call",
 }
-_SUBMODULES = frozenset({"safety", "errors", "config", "tools", "audit", "store", "filters"})
+_SUBMODULES = frozenset({"safety", "errors", "config", "tools", "audit", "store", "filters", "gates"})
 
 __all__ = [
+    "ApprovalRequest",
+    "Approver",
+    "AutoApprove",
+    "CallOutcome",
     "CompositeExecutor",
     "ConfigError",
+    "ConsoleApprover",
+    "Decision",
+    "DenyAll",
     "DiagnosticsExecutor",
     "FileExecutor",
+    "GateChain",
     "SandboxViolation",
+    "ScriptedApprover",
     "Settings",
     "ShellExecutor",
     "TimeExecutor",
@@ -54,13 +73,15 @@ __all__ = [
     "ZephError",
     "__version__",
     "audit",
+    "build_chain",
     "builtin_executor",
     "filters",
+    "gates",
     "safety",
 ]
 
 if TYPE_CHECKING:
-    from zeph_nb import audit, filters, safety
+    from zeph_nb import audit, filters, gates, safety
     from zeph_nb.config import Settings
     from zeph_nb.errors import (
         ConfigError,
@@ -70,6 +91,17 @@ if TYPE_CHECKING:
         ToolErrorFeedback,
         ZephError,
     )
+    from zeph_nb.gates.approval import (
+        ApprovalRequest,
+        Approver,
+        AutoApprove,
+        ConsoleApprover,
+        Decision,
+        DenyAll,
+        ScriptedApprover,
+    )
+    from zeph_nb.gates.call import CallOutcome
+    from zeph_nb.gates.chain import GateChain, build_chain
     from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
     from zeph_nb.tools.builtin import builtin_executor
     from zeph_nb.tools.clock import TimeExecutor

@@ -353,3 +353,21 @@ def test_a_reader_in_the_writing_process_waits_for_the_flush_instead_of_failing(
         thread.join()
     assert not errors
     assert counts == sorted(counts) and counts[0] >= 1  # every read saw a consistent, growing log
+
+
+def test_a_short_script_flushes_its_rows_at_exit_without_warnings(tmp_path: Path) -> None:
+    """A process that writes one row and exits before any background flush: the exit hook copies it in."""
+    code = textwrap.dedent(
+        f"""
+        from zeph_nb.config import Settings
+        from zeph_nb.store import Store
+        settings = Settings().model_copy(update={{"home": __import__("pathlib").Path({str(tmp_path)!r})}})
+        Store(settings).append("tool_calls", {{"tool": "bash", "call_id": "quick"}})
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stderr == ""
+    assert list((tmp_path / "spool").iterdir()) == []
+    assert list(Store(settings_for(tmp_path), flusher=False).query("SELECT call_id FROM tool_calls")["call_id"]) == [
+        "quick"
+    ]

@@ -106,6 +106,11 @@ class Store:
             # Only a store that wrote has anything to flush at exit; readers (one per audit.sql call) register
             # nothing, or a dashboard polling for hours would grow the atexit list without end.
             atexit.register(_close_at_exit, weakref.ref(self))
+            # pandas imports concurrent.futures.thread, which registers a threading exit hook; once the
+            # interpreter is shutting down that fails, so a flush at exit (before any other) could not import
+            # pandas. Loading that one module now (milliseconds) keeps the exit flush working.
+            import concurrent.futures.thread  # noqa: F401
+
             self._exit_hook = True
         self.spool.append(table, row)
         self._dirty.set()
