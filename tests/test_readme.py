@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from pathlib import Path
 
@@ -14,12 +15,28 @@ README = Path(__file__).parent.parent / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
 
 
+def _printed() -> dict[str, str]:
+    """A bare ``` block right after a python block (blank lines between) is the output that block promises."""
+    fences = list(re.finditer(r"```(\w*)\n(.*?)```", README.read_text(), flags=re.DOTALL))
+    text = README.read_text()
+    return {
+        block.group(2): following.group(2)
+        for block, following in itertools.pairwise(fences)
+        if block.group(1) == "python" and following.group(1) == "" and not text[block.end() : following.start()].strip()
+    }
+
+
+PRINTED = _printed()
+
+
 def test_there_are_examples() -> None:
     assert len(BLOCKS) >= 3
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
-def test_example_runs(block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_example_runs(
+    block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ZEPH_HOME", str(tmp_path / "zeph-home"))  # the audit examples read a store of their own
     namespace: dict[str, object] = {}
@@ -28,6 +45,8 @@ def test_example_runs(block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
             exec(block, namespace)
         return
     exec(block, namespace)
+    if block in PRINTED and "print(" in block:
+        assert capsys.readouterr().out == PRINTED[block]
     echo = namespace.get("Echo")
     if isinstance(echo, type):  # the custom-tool example: drive it through the composite it builds
         tools = namespace["tools"]
