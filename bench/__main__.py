@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from bench import audit_bench, filter_bench, grep_bench
+from bench import audit_bench, filter_bench, gates_bench, grep_bench
 
 if __name__ == "__main__":
     grep_bench.main()
     filter_bench.main()
     audit_bench.main()
+    gates_bench.main()

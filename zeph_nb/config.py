@@ -10,7 +10,8 @@ Where settings come from, first found wins for the file, then the environment on
 Every leaf key can be overridden by an environment variable named after its dotted path:
 ``agent.max_tool_iterations`` ← ``ZEPH_AGENT_MAX_TOOL_ITERATIONS``, ``tools.shell.timeout`` ←
 ``ZEPH_TOOLS_SHELL_TIMEOUT``. Values are read as TOML (``30``, ``false``, ``["a", "b"]``) and otherwise as a
-plain string. ``ANTHROPIC_API_KEY`` is read here too, so no other module touches the environment.
+plain string. ``ANTHROPIC_API_KEY`` and the person's name for approvals (``JUPYTERHUB_USER``, else the login
+name) are read here too, so no other module touches the environment.
 
 Invalid configuration raises ``ConfigError`` naming the file, the key and what is allowed.
 """

@@ -144,3 +144,13 @@ def test_error_output_carries_feedback() -> None:
     out = ToolOutput.from_error(call, ToolError(ToolErrorCategory.TIMEOUT, "took too long"))
     assert out.is_error and out.call_id == "c9"
     assert out.text_for_model.startswith("[tool_error]\ncategory: timeout\nerror: took too long")
+
+
+def test_tool_definitions_refuse_contradictory_gate_metadata() -> None:
+    class Args(ToolArgs):
+        path: str
+
+    with pytest.raises(ValueError, match="cannot be cacheable"):
+        ToolDef("w", "writes", Args, mutates=True, cacheable=True)
+    with pytest.raises(ValueError, match="not parameters"):
+        ToolDef("r", "reads", Args, subject=("file",))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from zeph_nb.output.secrets import redact
@@ -47,7 +47,7 @@ class AuditLog:
 
     def record(self, record: AuditRecord) -> None:
         """Append the row to this process's spool: once this returns, a SIGKILL cannot lose it."""
-        row = asdict(record)
+        row = dict(vars(record))  # shallow: asdict() would deep-copy params only to serialise them below
         row["params"] = redact(json.dumps(record.params, ensure_ascii=False, default=str, sort_keys=True))
         row["pid"] = os.getpid()
         self.store.append("tool_calls", row)

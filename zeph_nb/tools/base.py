@@ -57,6 +57,13 @@ class ToolDef:
     cacheable: bool = False
     network: bool = False
 
+    def __post_init__(self) -> None:
+        if self.cacheable and self.mutates:
+            raise ValueError(f"tool {self.name!r}: a tool that changes things cannot be cacheable")
+        unknown = [name for name in self.subject if name not in self.args_model.model_fields]
+        if unknown:
+            raise ValueError(f"tool {self.name!r}: subject names {unknown} are not parameters of {self.args_model}")
+
     @cached_property
     def input_schema(self) -> dict[str, Any]:
         """JSON Schema of the arguments, without pydantic's ``title`` noise (it costs tokens and says nothing)."""
