@@ -98,7 +98,7 @@ def test_unknown_key_names_file_key_and_what_is_allowed(tmp_path: Path) -> None:
 
 def test_unknown_top_level_table() -> None:
     with pytest.raises(
-        ConfigError, match=r"unknown key 'agnet' \(did you mean 'agent'\?\); allowed here: agent, tools, store"
+        ConfigError, match=r"unknown key 'agnet' \(did you mean 'agent'\?\); allowed here: agent, tools, llm, store"
     ):
         Settings.from_toml("[agnet]\nmax_tool_iterations = 3\n")
 

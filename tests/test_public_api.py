@@ -9,6 +9,8 @@ import sys
 import zeph_nb
 
 PUBLIC = [
+    "Agent",
+    "AnthropicProvider",
     "ApprovalRequest",
     "Approver",
     "AutoApprove",
@@ -21,8 +23,12 @@ PUBLIC = [
     "DiagnosticsExecutor",
     "FileExecutor",
     "GateChain",
+    "ModelError",
+    "OpenAICompatibleProvider",
+    "RunResult",
     "SandboxViolation",
     "ScriptedApprover",
+    "ScriptedProvider",
     "Settings",
     "ShellExecutor",
     "TimeExecutor",
@@ -36,6 +42,7 @@ PUBLIC = [
     "ToolRegistry",
     "ZephError",
     "__version__",
+    "agent",
     "audit",
     "build_chain",
     "builtin_executor",

@@ -41,10 +41,18 @@ _EXPORTS: dict[str, str] = {
     "build_chain": "zeph_nb.gates.chain",
     "GateChain": "zeph_nb.gates.chain",
     "CallOutcome": "zeph_nb.gates.call",
+    "Agent": "zeph_nb.agent.loop",
+    "RunResult": "zeph_nb.agent.loop",
+    "ScriptedProvider": "zeph_nb.agent.providers.scripted",
+    "AnthropicProvider": "zeph_nb.agent.providers.anthropic",
+    "OpenAICompatibleProvider": "zeph_nb.agent.providers.openai_compat",
+    "ModelError": "zeph_nb.errors",
 }
-_SUBMODULES = frozenset({"safety", "errors", "config", "tools", "audit", "store", "filters", "gates"})
+_SUBMODULES = frozenset({"safety", "errors", "config", "tools", "audit", "store", "filters", "gates", "agent"})
 
 __all__ = [
+    "Agent",
+    "AnthropicProvider",
     "ApprovalRequest",
     "Approver",
     "AutoApprove",
@@ -57,8 +65,12 @@ __all__ = [
     "DiagnosticsExecutor",
     "FileExecutor",
     "GateChain",
+    "ModelError",
+    "OpenAICompatibleProvider",
+    "RunResult",
     "SandboxViolation",
     "ScriptedApprover",
+    "ScriptedProvider",
     "Settings",
     "ShellExecutor",
     "TimeExecutor",
@@ -72,6 +84,7 @@ __all__ = [
     "ToolRegistry",
     "ZephError",
     "__version__",
+    "agent",
     "audit",
     "build_chain",
     "builtin_executor",
@@ -81,10 +94,15 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from zeph_nb import audit, filters, gates, safety
+    from zeph_nb import agent, audit, filters, gates, safety
+    from zeph_nb.agent.loop import Agent, RunResult
+    from zeph_nb.agent.providers.anthropic import AnthropicProvider
+    from zeph_nb.agent.providers.openai_compat import OpenAICompatibleProvider
+    from zeph_nb.agent.providers.scripted import ScriptedProvider
     from zeph_nb.config import Settings
     from zeph_nb.errors import (
         ConfigError,
+        ModelError,
         SandboxViolation,
         ToolError,
         ToolErrorCategory,

@@ -10,8 +10,8 @@ Where settings come from, first found wins for the file, then the environment on
 Every leaf key can be overridden by an environment variable named after its dotted path:
 ``agent.max_tool_iterations`` ← ``ZEPH_AGENT_MAX_TOOL_ITERATIONS``, ``tools.shell.timeout`` ←
 ``ZEPH_TOOLS_SHELL_TIMEOUT``. Values are read as TOML (``30``, ``false``, ``["a", "b"]``) and otherwise as a
-plain string. ``ANTHROPIC_API_KEY`` and the person's name for approvals (``JUPYTERHUB_USER``, else the login
-name) are read here too, so no other module touches the environment.
+plain string. ``ANTHROPIC_API_KEY``, ``OPENAI_API_KEY`` and the person's name for approvals
+(``JUPYTERHUB_USER``, else the login name) are read here too, so no other module touches the environment.
 
 Invalid configuration raises ``ConfigError`` naming the file, the key and what is allowed.
 """
@@ -246,6 +246,22 @@ class ToolsSettings(_Section):
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
 
 
+class LLMSettings(_Section):
+    """``[llm]``: which model the agent asks.
+
+    ``provider = "auto"`` picks Claude when an Anthropic API key is set, else an OpenAI-compatible server when
+    ``base_url`` is set, else the offline scripted model (which says plainly that no model is configured).
+    """
+
+    provider: Literal["auto", "anthropic", "openai", "scripted"] = "auto"
+    model: str | None = Field(None, description="default: claude-sonnet-4-5 for anthropic; required for openai")
+    base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    max_tokens: int = Field(4096, ge=1, le=200_000)
+    timeout_secs: float = Field(120.0, gt=0, le=3600)
+    stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
+    system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
+
+
 class StoreSettings(_Section):
     """``[store]``: where the audit log, overflow and conversations live, and how they are written."""
 
@@ -272,12 +288,14 @@ class Settings(_Section):
 
     agent: AgentSettings = Field(default_factory=AgentSettings)
     tools: ToolsSettings = Field(default_factory=ToolsSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")
     origins: dict[str, str] = Field(default_factory=dict, exclude=True, description="dotted key -> where it came from")
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
+    openai_api_key: SecretStr | None = Field(None, exclude=True)
     user: str = Field(default_factory=_default_user, exclude=True, description="the person approvals name")
 
     @field_validator("home")
@@ -312,6 +330,8 @@ class Settings(_Section):
         api_key = env.get("ANTHROPIC_API_KEY")
         if api_key:
             extra["anthropic_api_key"] = api_key
+        if env.get("OPENAI_API_KEY"):
+            extra["openai_api_key"] = env["OPENAI_API_KEY"]
         if env.get("JUPYTERHUB_USER"):  # on a hub the login name is the person, the Unix user often is not
             extra["user"] = env["JUPYTERHUB_USER"]
         return _build(data, source=source, origins=origins, extra=extra)
@@ -349,7 +369,7 @@ def _parse_toml(text: str, source: str) -> dict[str, Any]:
 def _build(
     data: dict[str, Any], *, source: str | None, origins: dict[str, str], extra: dict[str, Any] | None = None
 ) -> Settings:
-    for key in ("home", "source", "origins", "anthropic_api_key", "user"):
+    for key in ("home", "source", "origins", "anthropic_api_key", "openai_api_key", "user"):
         if key in data:
             raise ConfigError(f"{source}: '{key}' is not a config key; allowed top-level tables: {', '.join(_TABLES)}")
     try:

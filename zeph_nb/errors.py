@@ -3,7 +3,10 @@
 The exception tree::
 
     ZephError                     root of everything zeph-nb raises
-    ├── ConfigError               unusable zeph.toml, ~/.zeph/config.toml or ZEPH_* variable
+    ├── ConfigError               unusable zeph.toml, ~/.zeph/config.toml or ZEPH_* variable, or a model
+    │                             server that refuses the credentials (401/403)
+    ├── ModelError                the model's server failed (rate limit, overload, network, timeout);
+    │                             carries a ToolErrorCategory and the server's retry-after
     └── ToolError                 a tool call failed; carries a ToolErrorCategory
         └── SandboxViolation      a path outside the sandbox, or one deny_read refuses (PolicyBlocked)
 
@@ -26,6 +29,7 @@ from typing import Any
 
 __all__ = [
     "ConfigError",
+    "ModelError",
     "SandboxViolation",
     "ToolError",
     "ToolErrorCategory",
@@ -137,6 +141,19 @@ class ZephError(Exception):
 
 class ConfigError(ZephError):
     """Configuration that cannot be used. The message names the file, the key and what is allowed."""
+
+
+class ModelError(ZephError):
+    """The model could not be asked. Providers translate their SDK's errors into this, in one place each."""
+
+    def __init__(self, category: ToolErrorCategory, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.category = category
+        self.message = message
+        self.retry_after = retry_after
+
+    def __str__(self) -> str:
+        return f"{self.category.label}: {self.message}"
 
 
 class ToolError(ZephError):

@@ -14,6 +14,7 @@ the model reads; retry sits right around the executor so the quota and the cache
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,6 +25,7 @@ from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
 from zeph_nb.gates.cache import ResultCache
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
 from zeph_nb.gates.dependencies import DependencyGraph
+from zeph_nb.gates.events import GateEvent
 from zeph_nb.gates.grants import PermissionGrants
 from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision, Subjects
 from zeph_nb.gates.quota import Quota
@@ -52,6 +54,8 @@ from zeph_nb.tools.overflow import OverflowExecutor
 from zeph_nb.tools.shell_classifier import ShellAnalysis, ShellClassifier
 
 __all__ = ["GateChain", "Session", "build_chain"]
+
+log = logging.getLogger("zeph_nb.gates")
 
 
 class Session:
@@ -82,6 +86,18 @@ class Session:
         self.dependencies = DependencyGraph(deps.rules, always_on=deps.always_on) if deps.enabled else None
         self.completed: set[str] = set()
         self.pending: dict[str, ApprovalRequest] = {}
+        self.listeners: list[Callable[[GateEvent], None]] = []
+        # Who answers an ask. A front-end may swap it between runs (the widget approver when a notebook shows
+        # buttons, the console approver in a terminal).
+        self.approver: Approver = DenyAll()
+
+    def notify(self, event: GateEvent) -> None:
+        """Tell every listener (a front-end, the agent's event stream); a failing listener never fails a call."""
+        for listener in list(self.listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("zeph-nb: an event listener failed on %s", event.kind)
 
     # -- what the model may see --------------------------------------------------------------------------
 
@@ -217,6 +233,7 @@ def build_chain(
         executor = CompositeExecutor([builtin_executor(settings, workdir=workdir, env=env), overflow])
     tools = {tool.name: tool for tool in executor.tool_definitions()}
     session = Session(settings, tools=tools, workdir=workdir, store=store, conversation_id=conversation_id)
+    session.approver = approver or DenyAll()
     pipeline = OutputPipeline(settings, store, conversation_id)
 
     # The order, outermost first: a call meets these top to bottom, then the executor.
@@ -228,7 +245,7 @@ def build_chain(
         lambda inner: ValidationGate(inner, session),
         lambda inner: BlocklistGate(inner, session),
         lambda inner: PolicyGate(inner, session, executor),
-        lambda inner: ApprovalGate(inner, session, approver or DenyAll(), settings.tools.approval_timeout_secs),
+        lambda inner: ApprovalGate(inner, session, settings.tools.approval_timeout_secs),
         lambda inner: CacheGate(inner, session),
         lambda inner: RetryGate(inner, session, settings.tools.retry, sleep=sleep),
     ]

@@ -14,8 +14,9 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.approval import ApprovalRequest, Approver, Decision
+from zeph_nb.gates.approval import ApprovalRequest, Decision
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.output.secrets import redact_params
 from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
@@ -246,14 +247,15 @@ class PolicyGate(_Gate):
 class ApprovalGate(_Gate):
     """For an *ask*: waits for the approver, at most ``approval_timeout_secs``; remembers "Always allow"."""
 
-    def __init__(self, inner: Handler, session: Session, approver: Approver, timeout: float) -> None:
+    def __init__(self, inner: Handler, session: Session, timeout: float) -> None:
         super().__init__(inner, session)
-        self.approver = approver
         self.timeout = timeout
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         decision = gc.decision
         if decision is None or decision.action != "ask":
+            if decision is not None:
+                self.session.notify(ToolCallStarted(gc.call, decision))
             return await self.inner.handle(gc)
         assert gc.tool is not None and gc.subjects is not None
         request = ApprovalRequest(
@@ -266,8 +268,10 @@ class ApprovalGate(_Gate):
             asking=decision.asking or gc.subjects.values,
             conversation_id=self.session.conversation_id,
         )
+        self.session.notify(ApprovalRequested(request))
         answer = await self._ask(request)
         gc.approved_by = answer.by
+        self.session.notify(ApprovalAnswered(request, answer))
         if not answer.approved:
             note = f" ({answer.note})" if answer.note else ""
             raise _refuse(
@@ -283,12 +287,13 @@ class ApprovalGate(_Gate):
                 gc.tool.name, request.asking, by=answer.by, reason=f"Always allow for {request.summary}"
             )
             log.info("zeph-nb: %s granted %s", answer.by, ", ".join(g.pattern for g in grants))
+        self.session.notify(ToolCallStarted(gc.call, decision, answer.by))
         return await self.inner.handle(gc)
 
     async def _ask(self, request: ApprovalRequest) -> Decision:
         self.session.pending[request.call_id] = request
         try:
-            return await asyncio.wait_for(self.approver.decide(request), self.timeout)
+            return await asyncio.wait_for(self.session.approver.decide(request), self.timeout)
         except TimeoutError:
             return Decision.deny("timeout", f"nobody answered within {self.timeout:g}s (tools.approval_timeout_secs)")
         except asyncio.CancelledError:

@@ -1,0 +1,315 @@
+"""The agent loop with the scripted model and real tools: stop reasons, reformat, TAFC, concurrency, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import Field
+
+from zeph_nb import audit
+from zeph_nb.agent import Agent, RunResult, ScriptedProvider
+from zeph_nb.agent.messages import Message, ModelRequest, ModelResponse, TextSink
+from zeph_nb.agent.tafc import THINK_FIELD, complexity
+from zeph_nb.config import Settings
+from zeph_nb.errors import ModelError, ToolErrorCategory, ZephError
+from zeph_nb.gates import AutoApprove, ScriptedApprover
+from zeph_nb.store import Store
+from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.builtin import builtin_executor
+from zeph_nb.tools.composite import CompositeExecutor
+
+
+def make(
+    turns: Sequence[Any], workdir: Path, store: Store, toml: str = "", *, approver: object = None, executor: Any = None
+) -> Agent:
+    settings = Settings.from_toml(toml).model_copy(update={"home": store.home})
+    return Agent(settings, ScriptedProvider(turns), approver or AutoApprove(), workdir, store=store,  # type: ignore[arg-type]
+                 executor=executor)  # fmt: skip
+
+
+def bash(command: str) -> list[dict[str, Any]]:
+    return [{"tool": "bash", "params": {"command": command}}]
+
+
+async def test_a_full_run_from_prompt_to_audit_rows(tmp_path: Path, store: Store) -> None:
+    agent = make(
+        [bash("printf 'one\\ntwo\\n' > list.txt"), [{"tool": "read", "params": {"path": "list.txt"}}], "Two lines."],
+        tmp_path, store, approver=ScriptedApprover(["approve"]),
+    )  # fmt: skip
+    kinds: list[str] = []
+    result = await agent.run("Write a list and read it back", on_event=lambda e: kinds.append(e.kind))
+    assert (result.stop_reason, result.text, result.iterations) == ("completed", "Two lines.", 2)
+    assert [(o.tool, o.status) for o in result.tool_calls] == [("bash", "ok"), ("read", "ok")]
+    assert result.usage.input_tokens > 0 and result.conversation_id == agent.conversation_id
+    assert kinds[0] == "iteration_started" and kinds[-1] == "stopped" and "tool_call_finished" in kinds
+    rows = store.query(
+        "SELECT tool, status, decision, call_id FROM tool_calls WHERE conversation_id = ? ORDER BY ts",
+        [agent.conversation_id],
+    )
+    assert list(rows["tool"]) == ["bash", "read"]
+    assert list(rows["call_id"]) == [o.call.call_id for o in result.tool_calls]
+    titles = store.query("SELECT title FROM conversations WHERE id = ?", [agent.conversation_id])
+    assert list(titles["title"]) == ["Write a list and read it back"]
+
+
+async def test_history_is_kept_across_runs_until_cleared(tmp_path: Path, store: Store) -> None:
+    provider = ScriptedProvider(["First answer.", "Second answer.", "Fresh start."])
+    agent = Agent(Settings().model_copy(update={"home": store.home}), provider, workdir=tmp_path, store=store)
+    await agent.run("one")
+    await agent.run("two")
+    assert [m.text for m in provider.requests[1].messages] == ["one", "First answer.", "two"]
+    old = agent.conversation_id
+    assert agent.clear() != old
+    await agent.run("three")
+    assert [m.text for m in provider.requests[2].messages] == ["three"]
+
+
+async def test_max_iterations_from_the_environment(tmp_path: Path, store: Store) -> None:
+    settings = Settings.load(env={"ZEPH_AGENT_MAX_TOOL_ITERATIONS": "2", "ZEPH_HOME": str(store.home)})
+    turns = [bash(f"echo {i}") for i in range(5)]
+    agent = Agent(settings, ScriptedProvider(turns), AutoApprove(), tmp_path, store=store)
+    result = await agent.run("count")
+    assert (result.stop_reason, result.iterations, len(result.tool_calls)) == ("max_iterations", 2, 2)
+    assert "max_tool_iterations = 2" in result.detail
+
+
+async def test_a_doom_loop_stops_after_three_identical_rounds(tmp_path: Path, store: Store) -> None:
+    result = await make([bash("echo same")] * 6, tmp_path, store).run("loop")
+    assert (result.stop_reason, result.iterations) == ("doom_loop", 3)
+
+
+async def test_different_outputs_are_not_a_doom_loop(tmp_path: Path, store: Store) -> None:
+    turns = [bash("echo a"), bash("echo b"), bash("echo a"), "done"]
+    assert (await make(turns, tmp_path, store).run("vary")).stop_reason == "completed"
+
+
+async def test_the_context_budget_stops_before_it_is_passed(tmp_path: Path, store: Store) -> None:
+    big = "x" * 20_000
+    agent = make([bash(f"echo {big}"), "never sent"], tmp_path, store,
+                 "[agent]\ncontext_budget_tokens = 12000\n[llm]\nmax_tokens = 100")  # fmt: skip
+    result = await agent.run("go")
+    assert result.stop_reason == "context_budget" and "context_budget_tokens = 12000" in result.detail
+    provider = agent.provider
+    assert isinstance(provider, ScriptedProvider) and len(provider.requests) == 1
+
+
+async def test_the_quota_stops_the_run(tmp_path: Path, store: Store) -> None:
+    turns = [bash("echo 1") + bash("echo 2") + bash("echo 3"), "unreached"]
+    result = await make(turns, tmp_path, store, "[tools]\nmax_tool_calls_per_session = 2").run("go")
+    assert result.stop_reason == "quota"
+    assert [o.blocked_by for o in result.tool_calls] == [None, None, "quota"]
+
+
+async def test_max_tokens_is_its_own_stop_reason(tmp_path: Path, store: Store) -> None:
+    class Cut(ScriptedProvider):
+        async def complete(self, request: ModelRequest, on_text: TextSink) -> ModelResponse:
+            response = await super().complete(request, on_text)
+            response.stop_reason = "max_tokens"
+            return response
+
+    agent = Agent(Settings().model_copy(update={"home": store.home}), Cut(["A long answ"]), workdir=tmp_path,
+                  store=store)  # fmt: skip
+    assert (await agent.run("go")).stop_reason == "max_tokens"
+
+
+async def test_model_errors_are_retried_then_reported(tmp_path: Path, store: Store) -> None:
+    failures = [ModelError(ToolErrorCategory.RATE_LIMITED, "slow down", retry_after=0.01)]
+
+    class Flaky(ScriptedProvider):
+        async def complete(self, request: ModelRequest, on_text: TextSink) -> ModelResponse:
+            if failures:
+                raise failures.pop(0)
+            return await super().complete(request, on_text)
+
+    settings = Settings.from_toml("[tools.retry]\nbase_ms = 1").model_copy(update={"home": store.home})
+    assert (await Agent(settings, Flaky(["fine"]), workdir=tmp_path, store=store).run("go")).text == "fine"
+    failures.append(ModelError(ToolErrorCategory.INVALID_PARAMETERS, "bad request"))
+    result = await Agent(settings, Flaky(["unreached"]), workdir=tmp_path, store=store).run("go")
+    assert result.stop_reason == "model_error" and "bad request" in result.detail
+
+
+async def test_quality_failures_get_exactly_one_reformat_attempt(tmp_path: Path, store: Store) -> None:
+    turns = [
+        [{"tool": "write", "params": {"path": "a.txt"}}],  # content missing
+        [{"tool": "write", "params": {"path": "a.txt", "contents": "x"}}],  # wrong name
+        "I cannot write it.",
+    ]
+    agent = make(turns, tmp_path, store)
+    result = await agent.run("write a.txt")
+    provider = agent.provider
+    assert isinstance(provider, ScriptedProvider)
+    first = provider.requests[1].messages[-1].content[0]
+    second = provider.requests[2].messages[-1].content[0]
+    assert "Send this call once more" in first.content  # type: ignore[union-attr]
+    assert "rejected too" in second.content and "Send this call once more" not in second.content  # type: ignore[union-attr]
+    assert [o.category for o in result.tool_calls] == [ToolErrorCategory.INVALID_PARAMETERS] * 2
+
+
+async def test_refusals_and_infrastructure_errors_never_ask_for_a_reformat(tmp_path: Path, store: Store) -> None:
+    toml = '[tools.permissions]\nbash = [{pattern = "rm *", action = "deny"}]'
+    agent = make([bash("rm -rf x"), [{"tool": "read", "params": {"path": "missing.txt"}}], "ok"], tmp_path, store,
+                 toml)  # fmt: skip
+    await agent.run("go")
+    provider = agent.provider
+    assert isinstance(provider, ScriptedProvider)
+    for request in provider.requests[1:]:
+        assert "once more" not in request.messages[-1].content[0].content  # type: ignore[union-attr]
+
+
+class PlanArgs(ToolArgs):
+    steps: list[dict[str, list[str]]]
+    mode: str = Field(json_schema_extra={"enum": [f"m{i}" for i in range(12)]})
+    owner: str
+    target: str
+    priority: int
+    deadline: str
+
+
+class Planner(SingleToolExecutor):
+    """A tool complex enough for TAFC; it records the arguments it really received."""
+
+    tool = ToolDef("plan", "Make a plan.", PlanArgs)
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+
+    async def run(self, args: Any, call: ToolCall) -> ToolOutput:
+        self.seen.append(dict(call.params))
+        return ToolOutput("plan", "planned", call_id=call.call_id)
+
+
+async def test_tafc_thinking_is_offered_then_stripped_never_run_nor_logged(tmp_path: Path, store: Store) -> None:
+    planner = Planner()
+    params = {"steps": [{"a": ["b"]}], "mode": "m1", "owner": "o", "target": "t", "priority": 1, "deadline": "d"}
+    turns = [
+        [{"tool": "plan", "params": {THINK_FIELD: "secret musing", **params}}],
+        [{"tool": "plan", "params": {THINK_FIELD: "only thinking"}}],
+        "planned",
+    ]
+    executor = CompositeExecutor([builtin_executor(Settings(), workdir=tmp_path), planner])
+    agent = make(turns, tmp_path, store, "[tools.tafc]\nenabled = true\ncomplexity_threshold = 0.6",
+                 executor=executor)  # fmt: skip
+    assert complexity(Planner.tool.input_schema) >= 0.6
+    result = await agent.run("plan it")
+    provider = agent.provider
+    assert isinstance(provider, ScriptedProvider)
+    schema = next(s for s in provider.requests[0].tool_schemas if s["name"] == "plan")["input_schema"]
+    assert next(iter(schema["properties"])) == THINK_FIELD
+    bash_schema = next(s for s in provider.requests[0].tool_schemas if s["name"] == "bash")["input_schema"]
+    assert THINK_FIELD not in bash_schema["properties"]  # simple tools are left alone
+    assert planner.seen == [params]  # stripped before the call was built; the thinking-only call never ran
+    assert len(result.tool_calls) == 1
+    skipped = provider.requests[2].messages[-1].content[0]
+    assert "held only" in skipped.content  # type: ignore[union-attr]
+    logged = store.query("SELECT params FROM tool_calls")["params"]
+    assert all("musing" not in p for p in logged)
+    assert all("musing" not in str(m.content) for m in agent.messages)
+
+
+class Rendezvous(SingleToolExecutor):
+    """A read-only tool whose two calls can only both finish if they run at the same time."""
+
+    tool = ToolDef("meet", "Wait for a partner call.", ToolArgs)
+
+    def __init__(self) -> None:
+        self.barrier = asyncio.Barrier(2)
+
+    async def run(self, args: Any, call: ToolCall) -> ToolOutput:
+        await asyncio.wait_for(self.barrier.wait(), timeout=10)
+        return ToolOutput("meet", "met", call_id=call.call_id)
+
+
+async def test_independent_calls_run_concurrently_and_writes_keep_their_order(tmp_path: Path, store: Store) -> None:
+    meet = Rendezvous()
+    executor = CompositeExecutor([builtin_executor(Settings(), workdir=tmp_path), meet])
+    turns = [
+        [{"tool": "meet"}, {"tool": "meet"}, *bash("echo 1 >> order.txt"), *bash("echo 2 >> order.txt")],
+        "done",
+    ]
+    result = await make(turns, tmp_path, store, executor=executor).run("go")
+    assert [o.status for o in result.tool_calls] == ["ok"] * 4
+    assert (tmp_path / "order.txt").read_text() == "1\n2\n"
+
+
+async def test_stop_mid_tool_kills_the_process_and_the_audit_row_says_cancelled(tmp_path: Path, store: Store) -> None:
+    agent = make([bash("echo $$ > pid.txt; exec sleep 60"), "unreached"], tmp_path, store)
+    started = asyncio.Event()
+
+    def watch(event: Any) -> None:
+        if event.kind == "tool_call_started":
+            started.set()
+
+    run = asyncio.create_task(agent.run("sleep", on_event=watch))
+    await started.wait()
+    pid_file = tmp_path / "pid.txt"
+    deadline = time.monotonic() + 10
+    while not pid_file.exists() or not pid_file.read_text().strip():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    pid = int(pid_file.read_text())
+    assert agent.stop()
+    result: RunResult = await run
+    assert result.stop_reason == "cancelled"
+    with pytest.raises(ProcessLookupError):
+        for _ in range(100):  # the group was killed; give the kernel a moment to reap it
+            os.kill(pid, 0)
+            await asyncio.sleep(0.05)
+    rows = store.query("SELECT status, error_category FROM tool_calls WHERE conversation_id = ?",
+                       [agent.conversation_id])  # fmt: skip
+    assert list(rows.itertuples(index=False, name=None)) == [("cancelled", "cancelled")]
+    # The conversation stays valid: the tool use got a result, and the next run continues it.
+    assert agent.messages[-1].role == "user" and agent.messages[-1].content[0].is_error  # type: ignore[union-attr]
+    assert not agent.running
+
+
+async def test_the_event_stream_ends_with_the_result(tmp_path: Path, store: Store) -> None:
+    toml = '[tools.permissions]\nbash = [{pattern = "echo *", action = "ask"}]'
+    agent = make([bash("echo hi"), "bye"], tmp_path, store, toml, approver=ScriptedApprover(["approve"]))
+    kinds = []
+    last = None
+    async for event in agent.stream("hello"):
+        kinds.append(event.kind)
+        last = event
+    assert kinds[:4] == ["iteration_started", "approval_requested", "approval_answered", "tool_call_started"]
+    assert kinds[-1] == "stopped" and last is not None and last.result.text == "bye"  # type: ignore[union-attr]
+    assert "text_delta" in kinds
+
+
+async def test_run_sync_works_inside_a_running_loop_and_refuses_overlaps(tmp_path: Path, store: Store) -> None:
+    agent = make(["one", "two"], tmp_path, store)
+    assert agent.run_sync("first").text == "one"  # from inside this test's event loop: a private loop in a thread
+    with pytest.raises(ZephError, match="empty"):
+        await agent.run("  ")
+    slow = make([bash("sleep 0.5"), "done"], tmp_path, store)
+    task = asyncio.create_task(slow.run("a"))
+    await asyncio.sleep(0.05)
+    with pytest.raises(ZephError, match="already in progress"):
+        await slow.run("b")
+    await task
+
+
+def test_run_sync_without_a_loop(tmp_path: Path, store: Store) -> None:
+    agent = make(["hello"], tmp_path, store)
+    assert agent.run_sync("hi").text == "hello"
+    assert agent.run_sync("again").text == "(The scripted model has no more turns.)"
+
+
+def test_without_a_model_the_scripted_stand_in_says_so(tmp_path: Path, isolated_env: Path) -> None:
+    agent = Agent(Settings.load(env={"ZEPH_HOME": str(isolated_env)}), workdir=tmp_path)
+    result = agent.run_sync("hello")
+    assert "No model is configured" in result.text and "ANTHROPIC_API_KEY" in result.text
+    agent.chain.store.close()
+    assert len(audit.frame(settings=Settings.load(env={"ZEPH_HOME": str(isolated_env)}))) == 0
+
+
+def test_callable_turns_see_the_conversation(tmp_path: Path, store: Store) -> None:
+    def answer(messages: Sequence[Message]) -> str:
+        return f"you said {messages[-1].text!r}"
+
+    assert make([answer], tmp_path, store).run_sync("ping").text == "you said 'ping'"

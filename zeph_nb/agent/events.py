@@ -1,0 +1,65 @@
+"""Events of a run, for any front-end: the notebook transcript, a terminal, a log. The loop knows no notebooks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from zeph_nb.gates.call import CallOutcome
+from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
+
+if TYPE_CHECKING:
+    from zeph_nb.agent.loop import RunResult
+
+__all__ = [
+    "AgentEvent",
+    "ApprovalAnswered",
+    "ApprovalRequested",
+    "IterationStarted",
+    "StopReason",
+    "Stopped",
+    "TextDelta",
+    "ToolCallFinished",
+    "ToolCallStarted",
+]
+
+StopReason = Literal[
+    "completed",  # the model answered without asking for tools
+    "max_tokens",  # the model's reply was cut at [llm] max_tokens
+    "max_iterations",  # [agent] max_tool_iterations rounds of tool calls
+    "doom_loop",  # [agent] doom_loop_threshold rounds in a row with identical tool output
+    "context_budget",  # the next request would pass 80% of [agent] context_budget_tokens
+    "quota",  # [tools] max_tool_calls_per_session used up
+    "cancelled",  # Stop / agent.stop()
+    "model_error",  # the model could not be asked (after retries)
+]
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+    kind: str = "text_delta"
+
+
+@dataclass(frozen=True)
+class IterationStarted:
+    iteration: int  # 1-based: the request that starts it may lead to a round of tool calls
+    kind: str = "iteration_started"
+
+
+@dataclass(frozen=True)
+class ToolCallFinished:
+    outcome: CallOutcome  # status, decision, category, filter stats, sizes, duration
+    kind: str = "tool_call_finished"
+
+
+@dataclass(frozen=True)
+class Stopped:
+    reason: StopReason
+    result: RunResult
+    kind: str = "stopped"
+
+
+AgentEvent = (
+    TextDelta | IterationStarted | ToolCallStarted | ApprovalRequested | ApprovalAnswered | ToolCallFinished | Stopped
+)

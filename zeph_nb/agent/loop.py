@@ -1,0 +1,419 @@
+"""Agent: the loop that asks a model, runs the tools it asks for through the gate chain, and stops for a reason.
+
+One run: the prompt joins the conversation; then, until the model answers without tools or a limit stops it,
+send the conversation and the visible tools, stream the reply, run its tool calls (read-only ones side by side,
+ones that change things one at a time, in the order asked), and send the results back. Every limit is a
+distinct stop reason (see ``events.StopReason``). The conversation is kept across runs until ``clear()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import json
+import os
+import random
+import time
+import uuid
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from zeph_nb.agent import tafc
+from zeph_nb.agent.events import AgentEvent, IterationStarted, Stopped, StopReason, TextDelta, ToolCallFinished
+from zeph_nb.agent.messages import (
+    Block,
+    Message,
+    ModelRequest,
+    ModelResponse,
+    Provider,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    Usage,
+)
+from zeph_nb.config import Settings
+from zeph_nb.errors import ModelError, ZephError
+from zeph_nb.gates.call import CallOutcome
+from zeph_nb.gates.chain import build_chain
+from zeph_nb.output.sanitize import estimate_tokens
+from zeph_nb.tools.base import ToolCall
+
+if TYPE_CHECKING:
+    from zeph_nb.gates.approval import Approver
+    from zeph_nb.gates.events import GateEvent
+    from zeph_nb.store.store import Store
+    from zeph_nb.tools.base import ToolExecutor
+
+__all__ = ["Agent", "RunResult"]
+
+# Stop before the next request would pass this share of [agent] context_budget_tokens.
+BUDGET_SHARE = 0.8
+
+SYSTEM_PROMPT = """\
+You are zeph-nb, an agent working inside a Jupyter kernel on the user's machine.
+Working directory: {workdir}
+
+Use the tools to look before you change anything, and prefer small, checkable steps. Some calls need the user's \
+approval; if one is refused, say what you wanted to do and why instead of retrying it. Tool errors come back as a \
+[tool_error] block with a category and a suggestion: follow the suggestion. Long outputs are shortened; an \
+overflow:<id> in a result can be read in full with read_overflow. When you are done, answer briefly with what you \
+did and what you found."""
+
+
+@dataclass
+class RunResult:
+    """What one run did. ``tool_calls`` holds every call with its decision, category, sizes and duration."""
+
+    text: str
+    stop_reason: StopReason
+    tool_calls: list[CallOutcome] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    iterations: int = 0
+    conversation_id: str = ""
+    detail: str = ""  # why it stopped, in words a person reads
+
+    def __repr__(self) -> str:
+        return (
+            f"RunResult(stop_reason={self.stop_reason!r}, tool_calls={len(self.tool_calls)}, "
+            f"iterations={self.iterations}, text={self.text[:60]!r})"
+        )
+
+
+class Agent:
+    """An agent with one conversation. ``await agent.run(prompt)`` or ``agent.run_sync(prompt)``."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        provider: Provider | None = None,
+        approver: Approver | None = None,
+        workdir: str | os.PathLike[str] | None = None,
+        *,
+        store: Store | None = None,
+        executor: ToolExecutor | None = None,
+    ) -> None:
+        from zeph_nb.agent.providers import provider_from_settings
+
+        self.settings = settings or Settings.load()
+        self.provider: Provider = provider or provider_from_settings(self.settings)
+        self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor)
+        self.workdir = Path(self.chain.session.workdir)
+        self.messages: list[Message] = []
+        self._task: asyncio.Task[Any] | None = None
+        self._stopping = False
+        self._titled = False
+
+    # -- the conversation ----------------------------------------------------------------------------------
+
+    @property
+    def conversation_id(self) -> str:
+        return self.chain.conversation_id
+
+    @property
+    def approver(self) -> Approver:
+        return self.chain.session.approver
+
+    @approver.setter
+    def approver(self, approver: Approver) -> None:
+        self.chain.session.approver = approver
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None
+
+    def clear(self) -> str:
+        """Start a new conversation: history, quota, cache and completed tools reset; returns the new id."""
+        if self.running:
+            raise ZephError("a run is in progress: stop it first (agent.stop())")
+        self.messages = []
+        self._titled = False
+        return self.chain.new_conversation()
+
+    def stop(self) -> bool:
+        """Stop the running run: a tool in progress is killed, and the run ends with stop reason ``cancelled``."""
+        if self._task is None or self._task.done():
+            return False
+        self._stopping = True
+        self._task.cancel()
+        return True
+
+    # -- running -------------------------------------------------------------------------------------------
+
+    async def run(self, prompt: str, *, on_event: Callable[[AgentEvent], None] | None = None) -> RunResult:
+        """Run until the model answers without tools or a limit stops it. ``on_event`` sees every event."""
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise ZephError("the prompt is empty: say what the agent should do")
+        if self.running:
+            raise ZephError("a run is already in progress in this agent: await it, or call agent.stop()")
+        self._task = asyncio.current_task()
+        self._stopping = False
+
+        def emit(event: AgentEvent | GateEvent) -> None:
+            if on_event is not None:
+                on_event(event)
+
+        self.chain.session.listeners.append(emit)
+        try:
+            return await self._run(prompt, emit)
+        finally:
+            self.chain.session.listeners.remove(emit)
+            self._task = None
+
+    async def stream(self, prompt: str) -> AsyncIterator[AgentEvent]:
+        """The run's events as they happen; the last one is ``Stopped`` carrying the ``RunResult``."""
+        queue: asyncio.Queue[AgentEvent | GateEvent | BaseException] = asyncio.Queue()
+        task = asyncio.create_task(self.run(prompt, on_event=queue.put_nowait))
+        task.add_done_callback(lambda t: queue.put_nowait(t.exception() or _DONE) if not t.cancelled() else None)
+        try:
+            while True:
+                item = await queue.get()
+                if isinstance(item, BaseException):
+                    raise item
+                if item is _DONE:
+                    return
+                yield item
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def run_sync(self, prompt: str, *, on_event: Callable[[AgentEvent], None] | None = None) -> RunResult:
+        """``run`` for code without an event loop. Inside one (a notebook cell) it runs on a private loop in a
+        worker thread and blocks until done; prefer ``await agent.run(...)`` there."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.run(prompt, on_event=on_event))
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="zeph-run") as pool:
+            return pool.submit(asyncio.run, self.run(prompt, on_event=on_event)).result()
+
+    # -- the loop ------------------------------------------------------------------------------------------
+
+    async def _run(self, prompt: str, emit: Callable[[Any], None]) -> RunResult:
+        settings = self.settings
+        self.chain.start_run()
+        self._add_prompt(prompt)
+        result = RunResult("", "completed", conversation_id=self.conversation_id)
+        outputs: deque[str] = deque(maxlen=settings.agent.doom_loop_threshold)
+        reformat_used: set[str] = set()
+        try:
+            while True:
+                if result.iterations >= settings.agent.max_tool_iterations:
+                    result.stop_reason = "max_iterations"
+                    result.detail = (
+                        f"stopped after {result.iterations} rounds of tool calls ([agent] max_tool_iterations = "
+                        f"{settings.agent.max_tool_iterations}); run again to continue"
+                    )
+                    break
+                request = self._request()
+                budget = settings.agent.context_budget_tokens
+                estimate = self._estimate(request)
+                if budget and estimate > BUDGET_SHARE * budget:
+                    result.stop_reason = "context_budget"
+                    result.detail = (
+                        f"the conversation is about {estimate} tokens, over {BUDGET_SHARE:.0%} of [agent] "
+                        f"context_budget_tokens = {budget}; clear it (agent.clear()) or raise the budget"
+                    )
+                    break
+                emit(IterationStarted(result.iterations + 1))
+                response = await self._complete(request, emit)
+                result.usage.add(response.usage)
+                content = [_without_thinking(block) for block in response.content]
+                self.messages.append(Message("assistant", content))
+                reply = "".join(b.text for b in content if isinstance(b, TextBlock))
+                if reply.strip():
+                    result.text = reply
+                uses = [b for b in content if isinstance(b, ToolUseBlock)]
+                if not uses:
+                    if response.stop_reason == "max_tokens":
+                        result.stop_reason = "max_tokens"
+                        result.detail = f"the reply was cut at [llm] max_tokens = {settings.llm.max_tokens}"
+                    break
+                result.iterations += 1
+                originals = {b.id: b for b in response.content if isinstance(b, ToolUseBlock)}
+                results = await self._run_tools(uses, originals, emit, reformat_used, result)
+                self.messages.append(Message("user", list(results)))
+                if any(o.blocked_by == "quota" for o in result.tool_calls[-len(uses) :]):
+                    result.stop_reason = "quota"
+                    result.detail = (
+                        f"the conversation used its {settings.tools.max_tool_calls_per_session} tool calls "
+                        "([tools] max_tool_calls_per_session); clear it to start a new count"
+                    )
+                    break
+                outputs.append(_fingerprint(results))
+                if len(outputs) == outputs.maxlen and len(set(outputs)) == 1:
+                    result.stop_reason = "doom_loop"
+                    result.detail = (
+                        f"{outputs.maxlen} rounds in a row produced identical tool output ([agent] doom_loop_threshold)"
+                    )
+                    break
+        except ModelError as e:
+            result.stop_reason = "model_error"
+            result.detail = f"the model could not be asked: {e}"
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not self._stopping or task is None:
+                raise
+            task.uncancel()  # our own Stop: end the run normally, with its reason
+            self._close_open_calls()
+            result.stop_reason = "cancelled"
+            result.detail = "stopped by the user"
+        result.conversation_id = self.conversation_id
+        emit(Stopped(result.stop_reason, result))
+        return result
+
+    def _add_prompt(self, prompt: str) -> None:
+        if not self._titled:
+            self._titled = True
+            from zeph_nb.store.store import utc_now
+
+            self.chain.store.append(
+                "conversations",
+                {"id": self.conversation_id, "created_at": utc_now().isoformat(), "title": prompt.strip()[:200]},
+            )
+        last = self.messages[-1] if self.messages else None
+        if last is not None and last.role == "user":
+            # The previous run stopped right after tool results: one user turn holds both, keeping roles alternate.
+            last.content.append(TextBlock(prompt))
+        else:
+            self.messages.append(Message("user", [TextBlock(prompt)]))
+
+    def _close_open_calls(self) -> None:
+        """After a Stop mid-tool: every tool use the model made gets a result, so the conversation stays valid."""
+        if not self.messages or self.messages[-1].role != "assistant":
+            return
+        uses = self.messages[-1].tool_uses
+        if uses:
+            cancelled: list[Block] = [
+                ToolResultBlock(use.id, "[tool_error]\ncategory: cancelled\nerror: the user stopped the run", True)
+                for use in uses
+            ]
+            self.messages.append(Message("user", cancelled))
+
+    def _request(self) -> ModelRequest:
+        tools = self.chain.tool_definitions()
+        config = self.settings.tools.tafc
+        schemas = []
+        for tool in tools:
+            schema = tool.input_schema
+            if config.enabled:
+                schema = tafc.augment(schema, config.complexity_threshold)
+            schemas.append({"name": tool.name, "description": tool.description, "input_schema": schema})
+        system = SYSTEM_PROMPT.format(workdir=self.workdir)
+        if self.settings.llm.system_prompt:
+            system += "\n\n" + self.settings.llm.system_prompt
+        return ModelRequest(system, list(self.messages), tools, schemas, self.settings.llm.max_tokens)
+
+    @staticmethod
+    def _estimate(request: ModelRequest) -> int:
+        text = request.system + json.dumps(list(request.tool_schemas))
+        for message in request.messages:
+            for block in message.content:
+                if isinstance(block, TextBlock):
+                    text += block.text
+                elif isinstance(block, ToolUseBlock):
+                    text += block.name + json.dumps(block.input, default=str)
+                else:
+                    text += block.content
+        return estimate_tokens(text) + request.max_tokens
+
+    async def _complete(self, request: ModelRequest, emit: Callable[[Any], None]) -> ModelResponse:
+        """One model request; rate limits, overloads and network trouble are retried with backoff and jitter
+        within [tools.retry], a server's retry-after honoured."""
+        retry = self.settings.tools.retry
+        deadline = time.monotonic() + retry.budget_secs
+
+        async def on_text(text: str) -> None:
+            emit(TextDelta(text))
+
+        attempt = 0
+        while True:
+            try:
+                return await self.provider.complete(request, on_text)
+            except ModelError as e:
+                if not e.category.is_retryable or attempt >= retry.max_attempts:
+                    raise
+                pause = min(retry.max_ms, retry.base_ms * 2**attempt) / 1000 * (0.5 + random.random() / 2)  # noqa: S311
+                if e.retry_after is not None:
+                    pause = max(pause, e.retry_after)
+                if time.monotonic() + pause > deadline:
+                    raise
+                attempt += 1
+                await asyncio.sleep(pause)
+
+    async def _run_tools(
+        self,
+        uses: Sequence[ToolUseBlock],
+        originals: dict[str, ToolUseBlock],
+        emit: Callable[[Any], None],
+        reformat_used: set[str],
+        result: RunResult,
+    ) -> list[Block]:
+        results: dict[str, ToolResultBlock] = {}
+        # Read-only calls next to each other run side by side; a call that changes things runs alone, so the
+        # order the model asked for holds wherever it could matter.
+        groups: list[list[ToolUseBlock]] = []
+        joinable = False
+        for use in uses:
+            tool = self.chain.session.tools.get(use.name)
+            if tool is not None and tool.mutates:
+                groups.append([use])
+                joinable = False
+            elif joinable:
+                groups[-1].append(use)
+            else:
+                groups.append([use])
+                joinable = True
+        for real in groups:
+            outcomes = await asyncio.gather(*(self._run_one(use, originals[use.id], emit) for use in real))
+            for use, outcome in zip(real, outcomes, strict=True):
+                if outcome is None:  # held only thinking
+                    note = f"[skipped] this {use.name} call held only {tafc.THINK_FIELD}; send it with its parameters"
+                    results[use.id] = ToolResultBlock(use.id, note, True)
+                    continue
+                result.tool_calls.append(outcome)
+                text = outcome.text
+                if outcome.category is not None and outcome.category.needs_parameter_reformat:
+                    if use.name not in reformat_used:
+                        reformat_used.add(use.name)
+                        text += "\n\nSend this call once more, with parameters that match the schema."
+                    else:
+                        text += (
+                            f"\n\nThe corrected call was rejected too. Do not call {use.name} again with guessed "
+                            "parameters: say what is missing, or take another approach."
+                        )
+                results[use.id] = ToolResultBlock(use.id, text, outcome.is_error)
+        return [results[use.id] for use in uses]
+
+    async def _run_one(
+        self, use: ToolUseBlock, original: ToolUseBlock, emit: Callable[[Any], None]
+    ) -> CallOutcome | None:
+        params, only_thinking = tafc.strip(original.input)
+        if only_thinking:
+            return None
+        call = ToolCall(use.name, params, call_id=use.id or uuid.uuid4().hex, caller_id=self.conversation_id)
+        outcome = await self.chain.execute(call)
+        emit(ToolCallFinished(outcome))
+        return outcome
+
+
+_DONE: Any = object()
+
+
+def _without_thinking(block: Block) -> Block:
+    """Tool uses as kept in the conversation: the TAFC think field is dropped, never stored or logged."""
+    if isinstance(block, ToolUseBlock):
+        params, _ = tafc.strip(block.input)
+        return ToolUseBlock(block.id, block.name, params)
+    return block
+
+
+def _fingerprint(results: Sequence[Block]) -> str:
+    parts = [f"{b.is_error}:{b.content}" for b in results if isinstance(b, ToolResultBlock)]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()

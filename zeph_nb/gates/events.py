@@ -1,0 +1,37 @@
+"""What the gates tell a front-end while a call is in flight (the agent adds its own events around these)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.gates.policy import PolicyDecision
+from zeph_nb.tools.base import ToolCall
+
+__all__ = ["ApprovalAnswered", "ApprovalRequested", "GateEvent", "ToolCallStarted"]
+
+
+@dataclass(frozen=True)
+class ToolCallStarted:
+    """The call passed every gate and is about to run (``approved_by`` is set when a person said yes)."""
+
+    call: ToolCall
+    decision: PolicyDecision
+    approved_by: str | None = None
+    kind: str = "tool_call_started"
+
+
+@dataclass(frozen=True)
+class ApprovalRequested:
+    request: ApprovalRequest
+    kind: str = "approval_requested"
+
+
+@dataclass(frozen=True)
+class ApprovalAnswered:
+    request: ApprovalRequest
+    decision: Decision
+    kind: str = "approval_answered"
+
+
+GateEvent = ToolCallStarted | ApprovalRequested | ApprovalAnswered
