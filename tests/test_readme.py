@@ -56,3 +56,13 @@ def test_example_runs(
     if isinstance(filtered, zeph_nb.filters.FilteredOutput):  # the filter example says what it prints; check it
         assert filtered.text == "300 passed in 0.52s"
         assert filtered.stats_line() == "[shell] 301 lines -> 1 lines, 99.8% filtered"
+
+
+# Every TOML example is a settings file, except the filter rules ([[rules]]), which have their own schema.
+TOML_BLOCKS = re.findall(r"```toml\n(.*?)```", README.read_text(), flags=re.DOTALL)
+SETTINGS_BLOCKS = [block for block in TOML_BLOCKS if "[[rules]]" not in block]
+
+
+@pytest.mark.parametrize("block", SETTINGS_BLOCKS, ids=[f"toml{i}" for i in range(len(SETTINGS_BLOCKS))])
+def test_settings_examples_are_valid(block: str) -> None:
+    zeph_nb.Settings.from_toml(block)  # the README never shows a key the loader would refuse

@@ -19,7 +19,7 @@ from zeph_nb import audit
 from zeph_nb.config import Settings
 from zeph_nb.store import Store, StoreBusy
 from zeph_nb.store.schema import COLUMNS, MIGRATIONS
-from zeph_nb.store.store import utc_now
+from zeph_nb.store.store import _process_lock, utc_now
 
 
 def settings_for(home: Path, **store: object) -> Settings:
@@ -131,18 +131,21 @@ def test_background_flusher(tmp_path: Path) -> None:
 
 
 def _flushed(home: Path) -> int:
+    """Rows in the database file itself (not the spools). Takes the store's in-process lock, as every reader in
+    a writing process must: DuckDB refuses a flusher's connection while this one is open."""
     import duckdb
 
-    try:
-        con = duckdb.connect(str(home / "zeph.duckdb"), read_only=True)
-    except duckdb.Error:
-        return -1
-    try:
-        return int(con.execute("SELECT count(*) FROM tool_calls").fetchall()[0][0])
-    except duckdb.Error:
-        return -1
-    finally:
-        con.close()
+    with _process_lock(home / "zeph.duckdb"):
+        try:
+            con = duckdb.connect(str(home / "zeph.duckdb"), read_only=True)
+        except duckdb.Error:
+            return -1
+        try:
+            return int(con.execute("SELECT count(*) FROM tool_calls").fetchall()[0][0])
+        except duckdb.Error:
+            return -1
+        finally:
+            con.close()
 
 
 def test_overflow_is_scoped_to_its_conversation_and_expires(tmp_path: Path) -> None:
