@@ -130,6 +130,13 @@ if TYPE_CHECKING:
     from zeph_nb.tools.shell import ShellExecutor
 
 
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext zeph_nb``: register the ``zeph`` magics (nothing heavy is imported until the first run)."""
+    from zeph_nb.notebook.magics import load_ipython_extension as load
+
+    load(ipython)
+
+
 def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         value = getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -144,8 +144,15 @@ class Agent:
 
     # -- running -------------------------------------------------------------------------------------------
 
-    async def run(self, prompt: str, *, on_event: Callable[[AgentEvent], None] | None = None) -> RunResult:
-        """Run until the model answers without tools or a limit stops it. ``on_event`` sees every event."""
+    async def run(
+        self,
+        prompt: str,
+        *,
+        on_event: Callable[[AgentEvent], None] | None = None,
+        max_iterations: int | None = None,
+    ) -> RunResult:
+        """Run until the model answers without tools or a limit stops it. ``on_event`` sees every event;
+        ``max_iterations`` overrides ``[agent] max_tool_iterations`` for this run."""
         if not isinstance(prompt, str) or not prompt.strip():
             raise ZephError("the prompt is empty: say what the agent should do")
         if self.running:
@@ -159,7 +166,7 @@ class Agent:
 
         self.chain.session.listeners.append(emit)
         try:
-            return await self._run(prompt, emit)
+            return await self._run(prompt, emit, max_iterations or self.settings.agent.max_tool_iterations)
         finally:
             self.chain.session.listeners.remove(emit)
             self._task = None
@@ -195,7 +202,7 @@ class Agent:
 
     # -- the loop ------------------------------------------------------------------------------------------
 
-    async def _run(self, prompt: str, emit: Callable[[Any], None]) -> RunResult:
+    async def _run(self, prompt: str, emit: Callable[[Any], None], max_iterations: int) -> RunResult:
         settings = self.settings
         self.chain.start_run()
         self._add_prompt(prompt)
@@ -204,11 +211,11 @@ class Agent:
         reformat_used: set[str] = set()
         try:
             while True:
-                if result.iterations >= settings.agent.max_tool_iterations:
+                if result.iterations >= max_iterations:
                     result.stop_reason = "max_iterations"
                     result.detail = (
                         f"stopped after {result.iterations} rounds of tool calls ([agent] max_tool_iterations = "
-                        f"{settings.agent.max_tool_iterations}); run again to continue"
+                        f"{max_iterations}); run again to continue"
                     )
                     break
                 request = self._request()

@@ -16,8 +16,9 @@ The widget approver (buttons in the cell output) lives in ``zeph_nb.notebook``.
 from __future__ import annotations
 
 import asyncio
+import builtins
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
@@ -136,7 +137,7 @@ class ConsoleApprover:
     the event loop keeps serving other tasks while the person types."""
 
     user: str = "console"
-    ask: Callable[[str], str] = field(default=input)
+    ask: Callable[[str], str] | None = None  # default: the builtin input() at the time of asking
     attempts: int = 3
 
     async def decide(self, request: ApprovalRequest) -> Decision:
@@ -148,7 +149,7 @@ class ConsoleApprover:
         prompt = "\n".join(lines)
         for _ in range(self.attempts):
             try:
-                answer = (await asyncio.to_thread(self.ask, prompt)).strip().lower()
+                answer = (await asyncio.to_thread(self.ask or builtins.input, prompt)).strip().lower()
             except EOFError:  # stdin closed: nobody can answer
                 return Decision.deny(self.user, "no terminal input to read an answer from")
             if answer in ("y", "yes"):

@@ -1,0 +1,209 @@
+"""The magics on a real InteractiveShell: terminal mode, widget mode with real buttons clicked, subcommands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from traitlets.config import Config
+
+import zeph_nb
+from zeph_nb.notebook.magics import Run, ZephMagics
+
+ASK_ALL = '[tools.permissions]\nbash = [{pattern = "*", action = "ask"}]\n'
+
+
+@pytest.fixture
+def shell(isolated_env: Path) -> Iterator[tuple[InteractiveShell, ZephMagics]]:
+    """The shared InteractiveShell with fresh magics, a zeph home of its own and an ask-everything policy."""
+    (Path.cwd() / "zeph.toml").write_text(ASK_ALL)
+    ip = InteractiveShell.instance()
+    magics = ZephMagics(ip)
+    ip.register_magics(magics)
+    yield ip, magics
+    if magics.agent is not None:
+        magics.agent.chain.store.close()
+
+
+def model(ip: InteractiveShell, *turns: Any) -> str:
+    ip.user_ns["model"] = zeph_nb.ScriptedProvider(list(turns))
+    return "--provider model"
+
+
+def bash(command: str) -> list[dict[str, Any]]:
+    return [{"tool": "bash", "params": {"command": command}}]
+
+
+async def first_card(run: Run) -> Any:
+    for _ in range(500):
+        waiting = [c for c in run.transcript.cards.values() if c.buttons and not c.buttons["approve"].disabled]
+        if waiting:
+            return waiting[0]
+        await asyncio.sleep(0.01)
+    raise AssertionError("no approval prompt appeared")
+
+
+def test_load_ext_is_cheap_and_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, time, json\nfrom IPython.core.interactiveshell import InteractiveShell\n"
+        "ip = InteractiveShell.instance()\nt = time.perf_counter()\nip.run_line_magic('load_ext', 'zeph_nb')\n"
+        "heavy = [m for m in ('pydantic', 'ipywidgets', 'anthropic', 'pandas', 'duckdb', 'httpx') if m in sys.modules]"
+        "\nprint(json.dumps({'heavy': heavy, 'zeph': 'zeph' in ip.magics_manager.magics['cell']}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert json.loads(done.stdout) == {"heavy": [], "zeph": True}
+
+
+def test_terminal_mode_prints_and_asks_on_the_console(
+    shell: tuple[InteractiveShell, ZephMagics], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, _ = shell
+    answers = iter(["y"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    result = ip.run_cell_magic("zeph", model(ip, bash("echo hello > hi.txt"), "Wrote hi.txt."), "say hello")
+    out = capsys.readouterr().out
+    assert result.stop_reason == "completed" and (Path.cwd() / "hi.txt").read_text() == "hello\n"
+    assert "▶ bash: echo hello > hi.txt" in out and "Wrote hi.txt." in out and "[completed]" in out
+    assert result.tool_calls[0].approved_by == zeph_nb.Settings.load().user
+
+
+async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, magics = shell
+    run = ip.run_cell_magic("zeph", model(ip, bash("echo approved > out.txt"), "Done."), "write it")
+    assert isinstance(run, Run) and not run.done  # the cell returned at once; the run goes on in the loop
+    card = await first_card(run)
+    assert "echo approved &gt; out.txt" in card.ask_box.children[0].value  # shown escaped, as text
+    card.buttons["approve"].click()
+    result = await run
+    assert (Path.cwd() / "out.txt").read_text() == "approved\n"
+    user = zeph_nb.Settings.load().user
+    assert all(b.disabled for b in card.buttons.values()) and f"Approved by <b>{user}</b>" in card.who.value
+    assert magics.agent is not None
+    magics.agent.chain.store.flush()
+    rows = zeph_nb.audit.frame(conversation=magics.agent.conversation_id)
+    assert list(rows["approved_by"]) == [user] and list(rows["status"]) == ["ok"]
+    assert result.text == "Done." and "done" in card.title.value
+
+
+async def test_deny_click_runs_nothing_and_tells_the_model(shell: tuple[InteractiveShell, ZephMagics]) -> None:
+    ip, _ = shell
+    provider_turns = [bash("touch nope.txt"), "Understood, I did not create it."]
+    run = ip.run_cell_magic("zeph", model(ip, *provider_turns), "make nope.txt")
+    card = await first_card(run)
+    card.buttons["deny"].click()
+    result = await run
+    assert not (Path.cwd() / "nope.txt").exists()
+    told = ip.user_ns["model"].requests[1].messages[-1].content[0]
+    assert told.is_error and "confirmation_required" in told.content and "not approved" in told.content
+    assert result.tool_calls[0].status == "denied" and "denied" in card.title.value
+
+
+async def test_always_allow_lets_the_next_call_run_without_asking(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, _ = shell
+    run = ip.run_cell_magic("zeph", model(ip, bash("echo once"), bash("echo once"), "ok"), "twice")
+    card = await first_card(run)
+    card.buttons["always"].click()
+    result = await run
+    assert [(o.status, o.decision) for o in result.tool_calls] == [("ok", "ask"), ("ok", "allow")]
+    assert "Always allowed" in card.who.value
+    capsys.readouterr()
+    ip.run_line_magic("zeph", "tools")
+    assert "echo once" in capsys.readouterr().out  # the grant is visible
+
+
+async def test_stop_button_kills_a_long_command(shell: tuple[InteractiveShell, ZephMagics]) -> None:
+    ip, _ = shell
+    run = ip.run_cell_magic("zeph", "--approve auto " + model(ip, bash("echo $$ > pid; exec sleep 60"), "x"), "wait")
+    pid_file = Path.cwd() / "pid"
+    deadline = time.monotonic() + 15
+    while not (pid_file.exists() and pid_file.read_text().strip()):
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    run.transcript.stop_button.click()
+    result = await run
+    assert result.stop_reason == "cancelled" and run.transcript.stop_button.disabled
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        for _ in range(100):
+            os.kill(pid, 0)
+            await asyncio.sleep(0.05)
+
+
+async def test_zeph_approve_and_deny_answer_the_oldest_request(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, _ = shell
+    run = ip.run_cell_magic("zeph", model(ip, bash("echo a"), bash("echo b"), "ok"), "go")
+    await first_card(run)
+    ip.run_line_magic("zeph", "approve")
+    await asyncio.sleep(0.05)
+    await first_card(run)
+    ip.run_line_magic("zeph", "deny")
+    result = await run
+    assert [o.status for o in result.tool_calls] == ["ok", "denied"]
+    out = capsys.readouterr().out
+    assert "approved: bash: echo a" in out and "denied: bash: echo b" in out
+    ip.run_line_magic("zeph", "approve")
+    assert "no approval is waiting" in capsys.readouterr().out
+
+
+async def test_subcommands(shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]) -> None:
+    ip, magics = shell
+    ip.run_line_magic("zeph", "status")
+    assert "no run yet" in capsys.readouterr().out
+    await ip.run_cell_magic("zeph", "--approve auto " + model(ip, bash("echo hi"), "fine"), "hello")
+    ip.run_line_magic("zeph", "status")
+    status = capsys.readouterr().out
+    assert "scripted" in status and "completed" in status and "waiting:      0 approvals" in status
+    assert magics.agent is not None
+    magics.agent.chain.store.flush()
+    audit_rows = ip.run_line_magic("zeph", "audit")
+    assert list(audit_rows["tool"]) == ["bash"]
+    config = ip.run_line_magic("zeph", "config")
+    origin = config.set_index("key").loc["tools.permissions", "from"]
+    assert origin.startswith("file:") and origin.endswith("zeph.toml")
+    old = magics.agent.conversation_id
+    ip.run_line_magic("zeph", "clear")
+    assert magics.agent.conversation_id != old and magics.agent.messages == []
+    ip.run_line_magic("zeph", "nonsense")
+    assert "say one of stop, approve" in capsys.readouterr().out
+    assert ip.run_cell_magic("zeph", "--max-iterations=lots", "x") is None
+    assert "invalid int value" in capsys.readouterr().out
+
+
+def test_denied_tools_are_absent_from_zeph_tools(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, _ = shell
+    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\ndelete_path = [{pattern = "*", action = "deny"}]\n')
+    ip.run_line_magic("zeph", "tools")
+    out = capsys.readouterr().out
+    listed = out.split("Hidden")[0]
+    assert "  read " in listed and "delete_path" not in listed and "Hidden (denied or blocked): delete_path" in out
+
+
+def test_settings_are_traitlets(shell: tuple[InteractiveShell, ZephMagics]) -> None:
+    ip, _ = shell
+    config = Config()
+    config.ZephMagics.approve = "auto"
+    config.ZephMagics.max_iterations = 1
+    magics = ZephMagics(ip, config=config)
+    ip.register_magics(magics)
+    ip.user_ns["model"] = zeph_nb.ScriptedProvider([bash("echo 1"), bash("echo 2"), "unreached"])
+    result = ip.run_cell_magic("zeph", "--provider model", "count")  # no loop running here: terminal mode
+    assert result.stop_reason == "max_iterations" and result.tool_calls[0].approved_by.startswith("AutoApprove")
+    if magics.agent is not None:
+        magics.agent.chain.store.close()

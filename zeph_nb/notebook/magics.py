@@ -1,0 +1,339 @@
+"""``%%zeph`` and ``%zeph``: the agent in a notebook.
+
+``%%zeph`` starts the run as an asyncio task on the kernel's running loop and returns at once with a ``Run``
+handle that displays as the live transcript. That is the only arrangement in which an approval click reaches
+the kernel on ipykernel 6 and 7 alike (DESIGN.md): the cell is finished, the kernel is idle, the click's
+handler resolves the future the run awaits. A later cell gets the result with ``await run`` (or ``await _``).
+
+Outside a kernel with a running loop (IPython in a terminal), or with ``widgets = False``, the run happens in
+the cell, approvals are asked on the console and the transcript is plain text.
+
+Loading this module must stay cheap (``%load_ext zeph_nb`` in well under 0.2 s): pydantic, the agent, the
+SDKs and ipywidgets are imported when the first run needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+from typing import TYPE_CHECKING, Any
+
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+from traitlets import Bool, Enum, Int, Unicode
+
+if TYPE_CHECKING:
+    from zeph_nb.agent.loop import Agent, RunResult
+    from zeph_nb.agent.messages import Provider
+    from zeph_nb.config import Settings
+    from zeph_nb.notebook.approver import WidgetApprover
+    from zeph_nb.notebook.transcript import Transcript
+
+__all__ = ["Run", "ZephMagics", "load_ipython_extension"]
+
+SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status")
+
+
+class Run:
+    """A ``%%zeph`` run in progress: displays as its transcript, ``await run`` gives the ``RunResult``."""
+
+    def __init__(self, task: asyncio.Task[RunResult], transcript: Transcript, agent: Agent) -> None:
+        self.task = task
+        self.transcript = transcript
+        self.agent = agent
+
+    def __await__(self) -> Any:
+        return self.task.__await__()
+
+    @property
+    def done(self) -> bool:
+        return self.task.done()
+
+    @property
+    def result(self) -> RunResult | None:
+        """The result once finished (None while running)."""
+        return self.task.result() if self.task.done() and not self.task.cancelled() else None
+
+    def stop(self) -> bool:
+        return self.agent.stop()
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.transcript.widget)
+
+    def __repr__(self) -> str:
+        state = "done" if self.done else "running"
+        return f"<zeph run, {state}: {self.transcript.prompt[:60]!r}>"
+
+
+def _arguments() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="%%zeph", add_help=False, exit_on_error=False)
+    parser.add_argument("--model")
+    parser.add_argument("--provider", help="anthropic, openai, scripted, or the name of a variable holding one")
+    parser.add_argument("--max-iterations", type=int, dest="max_iterations")
+    parser.add_argument("--approve", choices=["ask", "auto", "deny"])
+    parser.add_argument("--cwd")
+    return parser
+
+
+@magics_class
+class ZephMagics(Magics):
+    """The ``zeph`` magics. Every option is also a traitlet: ``c.ZephMagics.model = "…"`` in IPython config."""
+
+    model = Unicode(None, allow_none=True, help="model name (default: [llm] model)").tag(config=True)
+    provider = Unicode(
+        "auto", help="auto, anthropic, openai, scripted, or the name of a variable holding a provider"
+    ).tag(config=True)
+    max_iterations = Int(None, allow_none=True, help="rounds of tool calls per run").tag(config=True)
+    approve = Enum(["ask", "auto", "deny"], "ask", help="who answers an ask: you (buttons), AutoApprove, DenyAll").tag(
+        config=True
+    )
+    cwd = Unicode(None, allow_none=True, help="the agent's working directory (default: the notebook's)").tag(
+        config=True
+    )
+    widgets = Bool(True, help="a live widget transcript; False: plain text and console approvals").tag(config=True)
+
+    def __init__(self, shell: Any = None, **kwargs: Any) -> None:
+        super().__init__(shell, **kwargs)
+        self.agent: Agent | None = None
+        self._agent_key: tuple[Any, ...] | None = None
+        self.approver: WidgetApprover | None = None
+        self.last_run: Run | None = None
+        self.runs = 0
+
+    # -- %%zeph ------------------------------------------------------------------------------------------
+
+    @line_cell_magic
+    def zeph(self, line: str, cell: str | None = None) -> Any:
+        """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny] [--cwd PATH]``
+        runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status`` manages it."""
+        if cell is None:
+            return self._subcommand(line)
+        prompt = cell.strip()
+        if not prompt:
+            print("%%zeph: the cell is empty; write what the agent should do below the %%zeph line.")
+            return None
+        try:
+            options = _arguments().parse_args(shlex.split(line))
+        except (argparse.ArgumentError, SystemExit, ValueError) as e:
+            print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] "
+                  "[--approve ask|auto|deny] [--cwd PATH]")  # fmt: skip
+            return None
+        agent = self._agent_for(options)
+        if agent.running:
+            print("%%zeph: a run is still going; stop it with %zeph stop (or its Stop button) first.")
+            return None
+        max_iterations = options.max_iterations or self.max_iterations
+        self.runs += 1
+        loop = _running_loop()
+        if self.widgets and loop is not None:
+            return self._start(agent, prompt, max_iterations, loop)
+        return self._run_plain(agent, prompt, max_iterations)
+
+    def _start(self, agent: Agent, prompt: str, max_iterations: int | None, loop: asyncio.AbstractEventLoop) -> Run:
+        from zeph_nb.notebook.transcript import Transcript
+
+        transcript = Transcript(prompt, on_stop=agent.stop, model=_model_name(agent))
+        if self.approver is not None:
+            self.approver.transcript = transcript
+
+        async def go() -> RunResult:
+            try:
+                return await agent.run(prompt, on_event=transcript.handle, max_iterations=max_iterations)
+            except BaseException as e:
+                if not isinstance(e, asyncio.CancelledError):
+                    transcript.failed(e)
+                raise
+
+        run = Run(loop.create_task(go()), transcript, agent)
+        self.last_run = run
+        return run
+
+    def _run_plain(self, agent: Agent, prompt: str, max_iterations: int | None) -> RunResult:
+        from zeph_nb.notebook.plain import PlainTranscript
+
+        return _run_sync(agent, prompt, PlainTranscript(), max_iterations)
+
+    # -- the agent -----------------------------------------------------------------------------------------
+
+    def _settings(self, options: argparse.Namespace) -> Settings:
+        from zeph_nb.config import Settings
+
+        settings = Settings.load()
+        model = options.model or self.model
+        provider = options.provider or self.provider
+        llm = settings.llm
+        updates: dict[str, Any] = {}
+        if model:
+            updates["model"] = model
+        if provider in ("auto", "anthropic", "openai", "scripted"):
+            updates["provider"] = provider
+        if updates:
+            settings = settings.model_copy(update={"llm": llm.model_copy(update=updates)})
+        return settings
+
+    def _provider(self, options: argparse.Namespace, settings: Settings) -> Provider:
+        from zeph_nb.agent.providers import provider_from_settings
+        from zeph_nb.errors import ConfigError
+
+        name = options.provider or self.provider
+        if name in ("auto", "anthropic", "openai", "scripted"):
+            return provider_from_settings(settings)
+        value = (self.shell.user_ns if self.shell is not None else {}).get(name)
+        if value is None or not hasattr(value, "complete"):
+            raise ConfigError(
+                f"--provider {name!r}: not anthropic, openai, scripted or auto, and no variable of that name holds "
+                "a provider (for example model = zeph_nb.ScriptedProvider([...]))"
+            )
+        provider: Provider = value
+        return provider
+
+    def _agent_for(self, options: argparse.Namespace) -> Agent:
+        """The session's agent (one conversation across cells); rebuilt when the model, provider, approver
+        mode or working directory change."""
+        from zeph_nb.agent.loop import Agent
+
+        approve = options.approve or self.approve
+        cwd = options.cwd or self.cwd
+        provider_name = options.provider or self.provider
+        key = (options.model or self.model, provider_name, id(self.shell.user_ns.get(provider_name)) if self.shell
+               else None, cwd)  # fmt: skip
+        if self.agent is None or key != self._agent_key:
+            settings = self._settings(options)
+            self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
+            self._agent_key = key
+        self.agent.approver = self._approver(approve, self.agent.settings)
+        return self.agent
+
+    def _approver(self, mode: str, settings: Settings) -> Any:
+        from zeph_nb.gates.approval import AutoApprove, ConsoleApprover, DenyAll
+
+        if mode == "auto":
+            return AutoApprove(f"AutoApprove (%%zeph --approve auto, {settings.user})")
+        if mode == "deny":
+            return DenyAll()
+        if not self.widgets or _running_loop() is None:
+            return ConsoleApprover(user=settings.user)
+        if self.approver is None:
+            from zeph_nb.notebook.approver import WidgetApprover
+
+            self.approver = WidgetApprover(settings.user)
+        return self.approver
+
+    # -- %zeph subcommands ------------------------------------------------------------------------------
+
+    def _subcommand(self, line: str) -> Any:
+        words = line.split()
+        if not words or words[0] not in SUBCOMMANDS:
+            print(f"%zeph: say one of {', '.join(SUBCOMMANDS)}; a request goes in a %%zeph cell.")
+            return None
+        handler = getattr(self, f"_cmd_{words[0]}")
+        return handler(words[1:])
+
+    def _cmd_stop(self, args: list[str]) -> None:
+        stopped = self.agent is not None and self.agent.stop()
+        print("stopping the run" if stopped else "no run is in progress")
+
+    def _answer(self, choice: str) -> None:
+        request = self.approver.answer_oldest(choice) if self.approver is not None else None
+        if request is None:
+            print("no approval is waiting")
+        else:
+            print(f"{'approved' if choice != 'deny' else 'denied'}: {request.summary}")
+
+    def _cmd_approve(self, args: list[str]) -> None:
+        self._answer("always" if args[:1] == ["always"] else "approve")
+
+    def _cmd_deny(self, args: list[str]) -> None:
+        self._answer("deny")
+
+    def _cmd_audit(self, args: list[str]) -> Any:
+        from zeph_nb import audit
+
+        settings = self.agent.settings if self.agent is not None else None
+        limit = int(args[0]) if args and args[0].isdigit() else 20
+        columns = ["ts", "tool", "status", "decision", "matched_rule", "approved_by", "exit_code", "error_category",
+                   "duration_ms"]  # fmt: skip
+        return audit.frame(limit=limit, settings=settings)[columns]
+
+    def _cmd_tools(self, args: list[str]) -> None:
+        agent = self._agent_for(_arguments().parse_args([]))
+        session = agent.chain.session
+        print("The model may call:")
+        for tool in agent.chain.tool_definitions():
+            rules = session.policy.rules_for(tool)
+            note = f"  ({len(rules)} rule{'s' if len(rules) != 1 else ''})" if rules else ""
+            print(f"  {tool.name:17} {tool.description.split('.')[0]}{note}")
+        hidden = [name for name in session.tools if name not in {t.name for t in agent.chain.tool_definitions()}]
+        if hidden:
+            print("Hidden (denied or blocked): " + ", ".join(hidden))
+        grants = session.grants.active()
+        if grants:
+            print("Always allowed:")
+            for grant in grants:
+                print(f"  {grant.tool:6} {grant.pattern}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
+
+    def _cmd_config(self, args: list[str]) -> Any:
+        import pandas as pd
+
+        from zeph_nb.config import Settings
+
+        settings = self.agent.settings if self.agent is not None else Settings.load()
+        rows = [(key, value, origin) for key, (value, origin) in settings.describe().items()]
+        print(f"config file: {settings.source or '(none: defaults and environment)'}")
+        return pd.DataFrame(rows, columns=["key", "value", "from"])
+
+    def _cmd_clear(self, args: list[str]) -> None:
+        if self.agent is None:
+            print("nothing to clear: no conversation yet")
+            return
+        print(f"new conversation {self.agent.clear()}")
+
+    def _cmd_status(self, args: list[str]) -> None:
+        agent = self.agent
+        if agent is None:
+            print("no run yet; the first %%zeph cell creates the agent")
+            return
+        settings = agent.settings
+        print(f"model:        {_model_name(agent)} ({agent.provider.name})")
+        print(f"conversation: {agent.conversation_id} ({len(agent.messages)} messages, {self.runs} runs)")
+        print(f"state:        {'running' if agent.running else 'idle'}")
+        print(f"limits:       {self.max_iterations or settings.agent.max_tool_iterations} rounds per run, "
+              f"context budget {settings.agent.context_budget_tokens} tokens, "
+              f"quota {settings.tools.max_tool_calls_per_session or 'none'}")  # fmt: skip
+        if self.last_run is not None and self.last_run.result is not None:
+            usage = self.last_run.result.usage
+            print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
+                  f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
+        pending = agent.chain.pending_approvals
+        print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
+        for request in pending:
+            print(f"  {request.summary}  ({request.reason})")
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _model_name(agent: Agent) -> str:
+    return str(getattr(agent.provider, "model", agent.provider.name))
+
+
+def _run_sync(agent: Agent, prompt: str, printer: Any, max_iterations: int | None) -> RunResult:
+    import concurrent.futures
+
+    async def go() -> RunResult:
+        return await agent.run(prompt, on_event=printer.handle, max_iterations=max_iterations)
+
+    if _running_loop() is None:
+        return asyncio.run(go())
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="zeph-run") as pool:
+        return pool.submit(asyncio.run, go()).result()
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    ipython.register_magics(ZephMagics)

@@ -1,0 +1,42 @@
+"""The transcript as plain text, for IPython in a terminal or a front-end without the widget manager."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+__all__ = ["PlainTranscript"]
+
+
+class PlainTranscript:
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+        self._in_text = False
+
+    def _line(self, text: str) -> None:
+        if self._in_text:
+            self.out.write("\n")
+            self._in_text = False
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def handle(self, event: Any) -> None:
+        kind = getattr(event, "kind", "")
+        if kind == "text_delta":
+            self.out.write(event.text)
+            self.out.flush()
+            self._in_text = True
+        elif kind == "tool_call_started":
+            params = event.call.params
+            shown = params.get("command") or params.get("path") if isinstance(params, dict) else None
+            self._line(f"▶ {event.call.tool_id}: {shown or params}")
+        elif kind == "tool_call_finished":
+            outcome = event.outcome
+            extra = f" exit {outcome.exit_code}" if outcome.exit_code is not None else ""
+            error = f" ({outcome.category.label})" if outcome.category is not None else ""
+            self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s")
+            for stat in outcome.filter_stats:
+                self._line(f"  {stat}")
+        elif kind == "stopped":
+            result = event.result
+            self._line(f"[{result.stop_reason}{': ' + result.detail if result.detail else ''}]")
