@@ -88,7 +88,8 @@ async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
     result = await run
     assert (Path.cwd() / "out.txt").read_text() == "approved\n"
     user = zeph_nb.Settings.load().user
-    assert all(b.disabled for b in card.buttons.values()) and f"Approved by <b>{user}</b>" in card.who.value
+    assert all(b.disabled for b in card.buttons.values())
+    assert f"Approved by <b>{user}</b>" in card.ask_box.children[0].value
     assert magics.agent is not None
     magics.agent.chain.store.flush()
     rows = zeph_nb.audit.frame(conversation=magics.agent.conversation_id)
@@ -118,7 +119,7 @@ async def test_always_allow_lets_the_next_call_run_without_asking(
     card.buttons["always"].click()
     result = await run
     assert [(o.status, o.decision) for o in result.tool_calls] == [("ok", "ask"), ("ok", "allow")]
-    assert "Always allowed" in card.who.value
+    assert "Always allowed" in card.ask_box.children[0].value
     capsys.readouterr()
     ip.run_line_magic("zeph", "tools")
     assert "echo once" in capsys.readouterr().out  # the grant is visible

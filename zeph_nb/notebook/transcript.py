@@ -130,17 +130,25 @@ class ToolCard:
         }
         for choice, button in self.buttons.items():
             button.on_click(lambda _button, choice=choice: answer(choice))
-        self.who = w.HTML()
-        self.ask_box.children = (prompt, w.HBox(list(self.buttons.values())), self.who)
+        self.ask_box.children = (prompt, w.HBox(list(self.buttons.values())))
 
     def answered(self, approved: bool, by: str, remember: bool = False) -> None:
-        """Lock the buttons and say who decided (the same whether by click, by %zeph approve, or by timeout)."""
+        """Close the prompt to one line saying who decided (by click, by %zeph approve, or by timeout)."""
+        import ipywidgets as w
+
         for button in self.buttons.values():
             button.disabled = True
         if self.buttons:
             verdict = "Always allowed" if remember else ("Approved" if approved else "Denied")
-            self.who.value = f'<div class="zeph-who">{verdict} by <b>{html.escape(by)}</b></div>'
+            self.ask_box.children = (w.HTML(f'<div class="zeph-who">{verdict} by <b>{html.escape(by)}</b></div>'),)
         self.status = "running" if approved else "denied"
+        self._render_title()
+
+    def cancelled(self) -> None:
+        """The run stopped while this call was running or waiting."""
+        for button in self.buttons.values():
+            button.disabled = True
+        self.status = "cancelled"
         self._render_title()
 
     def running(self) -> None:
@@ -166,11 +174,13 @@ class ToolCard:
             meta.append(f"{outcome.attempts} tries")
         self._render_title(" · ".join(meta))
         lines = []
-        if outcome.category is not None:
+        if outcome.status == "denied":
+            # Who said no is on the card already; say which rule was involved, not the whole error again.
+            why = outcome.reason or (outcome.category.label if outcome.category else "")
+            lines.append(f'<div class="zeph-stats">{html.escape(why)}</div>')
+        elif outcome.category is not None:
             lines.append(f'<div class="zeph-error">{html.escape(outcome.category.label)}: '
                          f"{html.escape(outcome.output.summary[:300])}</div>")  # fmt: skip
-        if outcome.decision and outcome.matched_rule and outcome.status != "ok":
-            lines.append(f'<div class="zeph-stats">rule: {html.escape(outcome.matched_rule)}</div>')
         for stat in outcome.filter_stats:
             lines.append(f'<div class="zeph-stats">{html.escape(stat)}</div>')
         if outcome.overflow_id:
@@ -251,6 +261,10 @@ class Transcript:
     def stopped(self, result: Any) -> None:
         self._flush_text(final=True)
         self.stop_button.disabled = True
+        self.stop_button.layout.display = "none"
+        for card in self.cards.values():
+            if card.status in ("running", "waiting"):
+                card.cancelled()
         colors = {"completed": "#1a7f37", "cancelled": "#6e7781", "model_error": "#cf222e"}
         label = result.stop_reason.replace("_", " ")
         self._state = (colors.get(result.stop_reason, "#9a6700"), label)
@@ -261,6 +275,7 @@ class Transcript:
         import ipywidgets as w
 
         self.stop_button.disabled = True
+        self.stop_button.layout.display = "none"
         self._state = ("#cf222e", "error")
         self._render_status()
         self.body.children = (*self.body.children,

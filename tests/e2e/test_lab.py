@@ -1,0 +1,241 @@
+"""End to end in a real JupyterLab and Debian's Chromium, driven by Playwright: a person clicks the buttons.
+
+A JupyterLab server runs on loopback with a token and a zeph home of its own; each test opens a notebook whose
+``%%zeph`` cell uses a scripted model that wants to run a command under an ``ask`` rule, clicks, and checks what
+happened on disk and in the audit log. Screenshots of the transcript go to tests/e2e/artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).parent / "artifacts"
+# Flags for a closed network: without the background ones Chromium keeps dialling Google and being refused.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it with apt-get)"
+)
+
+
+@dataclass
+class Lab:
+    url: str
+    token: str
+    root: Path
+    home: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    base = tmp_path_factory.mktemp("lab")
+    root, home = base / "notebooks", base / "zeph-home"
+    root.mkdir()
+    (root / "zeph.toml").write_text('[tools.permissions]\nbash = [{pattern = "*", action = "ask"}]\n')
+    # No "get notified about Jupyter news?" toast over the page (it would also try the network).
+    settings = base / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    # Start the notebook's kernel without asking which one (the dialog would take the first keystrokes).
+    tracker = base / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text('{"autoStartDefaultKernel": true}')
+    token, port = secrets.token_hex(16), _free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("ZEPH_", "JUPYTER"))},
+        "ZEPH_HOME": str(home),
+        "HOME": str(base),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+    }
+    jupyter = Path(sys.executable).parent / "jupyter"
+    command = [
+        str(jupyter), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1", f"--IdentityProvider.token={token}",
+        f"--notebook-dir={root}", "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    if os.getuid() == 0:
+        command.append("--allow-root")
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=root)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)  # noqa: S310 - loopback
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                output = server.stdout.read().decode() if server.stdout else ""
+                raise RuntimeError(f"JupyterLab did not start:\n{output[-3000:]}") from None
+            time.sleep(0.25)
+    try:
+        yield Lab(url, token, root, home)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+def notebook(lab: Lab, name: str, setup: str, cell: str) -> str:
+    cells = [
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": setup},
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell},
+    ]
+    document = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                "language": "python"}}, "nbformat": 4, "nbformat_minor": 5}  # fmt: skip
+    (lab.root / f"{name}.ipynb").write_text(json.dumps(document))
+    # ?reset: a fresh workspace, so notebooks of earlier tests are not reopened behind this one.
+    return f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}"
+
+
+def open_and_run(browser: Any, url: str) -> Any:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(url)
+    page.locator(".jp-NotebookPanel").first.wait_for(timeout=60_000)
+    # The kernel is connected once the status bar names it as idle (the toolbar's indicator says idle earlier).
+    page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    return page
+
+
+def transcript(page: Any) -> Any:
+    """The %%zeph output: every locator is scoped to it (the file browser has an "approve.ipynb" button too)."""
+    return page.locator(".zeph-run").first
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".zeph-run").first.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def audit_rows(lab: Lab) -> Any:
+    from zeph_nb import audit
+    from zeph_nb.config import Settings
+
+    return audit.frame(settings=Settings().model_copy(update={"home": lab.home}), limit=None)
+
+
+SETUP = """%load_ext zeph_nb
+import zeph_nb
+model = zeph_nb.ScriptedProvider({turns})"""
+
+
+def test_approve_runs_the_command_and_the_audit_row_says_who(lab: Lab, browser: Any) -> None:
+    turns = [[{"tool": "bash", "params": {"command": "echo approved > approved.txt"}}], "Done: approved.txt written."]
+    page = open_and_run(browser, notebook(lab, "approve", SETUP.format(turns=turns), "%%zeph --provider model\n"
+                                          "Write approved.txt"))  # fmt: skip
+    approve = transcript(page).get_by_role("button", name="Approve")
+    approve.wait_for(timeout=60_000)
+    transcript(page).get_by_text("Needs your approval").wait_for()
+    shot(page, "approval-card")
+    approve.click()
+    transcript(page).get_by_text("Done: approved.txt written.").wait_for(timeout=30_000)
+    transcript(page).get_by_text("Approved by").wait_for()
+    shot(page, "approved-transcript")
+    assert (lab.root / "approved.txt").read_text() == "approved\n"
+    rows = audit_rows(lab)
+    row = rows[rows["params"].str.contains("approved.txt")].iloc[0]
+    assert (row["status"], row["decision"]) == ("ok", "ask") and row["approved_by"]
+    page.close()
+
+
+def test_deny_runs_nothing_and_the_model_is_told(lab: Lab, browser: Any) -> None:
+    # The model's second turn repeats the category line of the tool result it was sent.
+    told = 'lambda messages: "Told: " + messages[-1].content[0].content.splitlines()[1]'
+    setup = SETUP.format(turns=f'[[{{"tool": "bash", "params": {{"command": "touch denied.txt"}}}}], {told}]')
+    page = open_and_run(browser, notebook(lab, "deny", setup, "%%zeph --provider model\nCreate denied.txt"))
+    deny = transcript(page).get_by_role("button", name="Deny")
+    deny.wait_for(timeout=60_000)
+    deny.click()
+    transcript(page).get_by_text("Told: category: confirmation_required").wait_for(timeout=30_000)
+    shot(page, "denied-transcript")
+    assert not (lab.root / "denied.txt").exists()
+    page.close()
+
+
+def test_always_allow_lets_the_next_call_run_without_asking(lab: Lab, browser: Any) -> None:
+    call = {"tool": "bash", "params": {"command": "echo again >> always.txt"}}
+    page = open_and_run(browser, notebook(lab, "always", SETUP.format(turns=[[call], [call], "Both ran."]),
+                                          "%%zeph --provider model\nAppend twice"))  # fmt: skip
+    always = transcript(page).get_by_role("button", name="Always allow")
+    always.wait_for(timeout=60_000)
+    always.click()
+    transcript(page).get_by_text("Both ran.").wait_for(timeout=30_000)
+    # Two cards; the first says who allowed it for good, the second never asked.
+    assert transcript(page).locator(".zeph-card").count() == 2
+    assert transcript(page).get_by_text("Always allowed by").count() == 1
+    assert transcript(page).get_by_text("Needs your approval").count() == 0
+    shot(page, "always-allowed-transcript")
+    assert (lab.root / "always.txt").read_text() == "again\nagain\n"
+    rows = audit_rows(lab)
+    mine = rows[rows["params"].str.contains("always.txt")].sort_values("ts")
+    assert list(mine["decision"]) == ["ask", "allow"]
+
+
+def test_stop_during_a_long_command_kills_it(lab: Lab, browser: Any) -> None:
+    turns = [[{"tool": "bash", "params": {"command": "echo $$ > sleeper.pid; exec sleep 120"}}], "unreached"]
+    page = open_and_run(browser, notebook(lab, "stop", SETUP.format(turns=turns),
+                                          "%%zeph --provider model --approve auto\nSleep a while"))  # fmt: skip
+    pid_file = lab.root / "sleeper.pid"
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text().strip()):
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.1)
+    pid = int(pid_file.read_text())
+    transcript(page).get_by_role("button", name="Stop").click()
+    transcript(page).locator(".zeph-head", has_text="cancelled").wait_for(timeout=30_000)
+    shot(page, "stopped-transcript")
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"process {pid} is still running after Stop")
+    page.close()
+
+
+def teardown_module() -> None:
+    shutil.rmtree(ARTIFACTS / "tmp", ignore_errors=True)
