@@ -131,12 +131,31 @@ def notebook(lab: Lab, name: str, setup: str, cell: str) -> str:
 def open_and_run(browser: Any, url: str) -> Any:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(url)
-    page.locator(".jp-NotebookPanel").first.wait_for(timeout=60_000)
-    # The kernel is connected once the status bar names it as idle (the toolbar's indicator says idle earlier).
-    page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    run_all(page)
     return page
+
+
+def run_all(page: Any) -> None:
+    """Run every cell from the Run menu (JupyterLab and Notebook 7 share it), once the kernel answers.
+
+    A click that arrives while the kernel is still connecting is dropped; the first cell's prompt turning into
+    [1] is the proof it ran, and the menu is used again if it did not.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.locator(".jp-NotebookPanel").first.wait_for(timeout=60_000)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=60_000)
+    if "/lab/" in page.url:  # JupyterLab's status bar names the kernel once its connection is up
+        page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
+    for _ in range(4):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        try:
+            page.locator(".jp-InputPrompt", has_text="[1]").first.wait_for(timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the notebook's cells never ran")
 
 
 def transcript(page: Any) -> Any:
@@ -239,3 +258,34 @@ def test_stop_during_a_long_command_kills_it(lab: Lab, browser: Any) -> None:
 
 def teardown_module() -> None:
     shutil.rmtree(ARTIFACTS / "tmp", ignore_errors=True)
+
+
+def test_the_transcript_works_in_notebook_7_too(lab: Lab, browser: Any) -> None:
+    turns = [[{"tool": "bash", "params": {"command": "echo nb7 > nb7.txt"}}], "Written from Notebook 7."]
+    notebook(lab, "nb7", SETUP.format(turns=turns), "%%zeph --provider model\nWrite nb7.txt")
+    page = open_and_run(browser, f"{lab.url}/notebooks/nb7.ipynb?token={lab.token}")
+    approve = transcript(page).get_by_role("button", name="Approve")
+    approve.wait_for(timeout=60_000)
+    shot(page, "notebook7-approval-card")
+    approve.click()
+    transcript(page).get_by_text("Written from Notebook 7.").wait_for(timeout=30_000)
+    assert (lab.root / "nb7.txt").read_text() == "nb7\n"
+    page.close()
+
+
+def test_a_stale_approval_after_a_kernel_restart_does_nothing(lab: Lab, browser: Any) -> None:
+    turns = [[{"tool": "bash", "params": {"command": "echo stale > stale.txt"}}], "unreached"]
+    page = open_and_run(browser, notebook(lab, "restart", SETUP.format(turns=turns), "%%zeph --provider model\nGo"))
+    approve = transcript(page).get_by_role("button", name="Approve")
+    approve.wait_for(timeout=60_000)
+    sessions = json.load(urllib.request.urlopen(f"{lab.url}/api/sessions?token={lab.token}"))  # noqa: S310
+    kernel = next(s["kernel"]["id"] for s in sessions if s["path"].endswith("restart.ipynb"))
+    restart = f"{lab.url}/api/kernels/{kernel}/restart?token={lab.token}"
+    request = urllib.request.Request(restart, method="POST", headers={"Content-Type": "application/json"}, data=b"{}")  # noqa: S310
+    urllib.request.urlopen(request, timeout=60)  # noqa: S310 - loopback
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=60_000)
+    approve.click()  # the run died with the old kernel: nothing may happen now
+    page.wait_for_timeout(1_500)
+    assert not (lab.root / "stale.txt").exists()
+    assert page.locator(".jp-Dialog").count() == 0  # and no error pops up
+    page.close()
