@@ -22,7 +22,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -118,7 +118,6 @@ class PolicyDecision:
     rule: str
     reason: str
     asking: tuple[str, ...] = ()  # the subjects that made it ask: what "Always allow" would grant
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 class PermissionPolicy:

@@ -236,7 +236,12 @@ class PolicyGate(_Gate):
             raise _refuse(gc, "policy", PolicyDecision("deny", hidden[0], hidden[1]), ToolErrorCategory.POLICY_BLOCKED,
                           f"{tool.name} is not available: {hidden[1]}")  # fmt: skip
         gc.subjects = session.subjects(tool, gc.call.params, gc.analysis)
-        decision = session.decide(tool, gc, wants_confirmation=self.executor.requires_confirmation(gc.call))
+        # A command line was analysed by the blocklist gate already; asking the executor would parse it again.
+        if gc.analysis is not None:
+            wants = gc.analysis.verdict != "allow"
+        else:
+            wants = self.executor.requires_confirmation(gc.call)
+        decision = session.decide(tool, gc, wants_confirmation=wants)
         gc.decision = decision
         if decision.action == "deny":
             message = f"{decision.reason}. Do not retry this call; choose another way or ask the user."
