@@ -133,10 +133,15 @@ class FileSettings(_Section):
 class ScrapeSettings(_Section):
     """``[tools.scrape]``: fetch, web_scrape and web_search."""
 
-    timeout: int = Field(15, ge=1, le=600)
-    max_body_bytes: int = Field(1024 * 1024, ge=1)
-    allow_private: list[str] = Field(default_factory=list)
-    extra_ca_bundle: str | None = None
+    timeout: int = Field(15, ge=1, le=600, description="seconds for the whole request, redirects included")
+    max_body_bytes: int = Field(1024 * 1024, ge=1, description="counted on the bytes received")
+    max_redirects: int = Field(3, ge=0, le=10)
+    allow_private: list[str] = Field(default_factory=list, description="host names or networks to allow anyway")
+    extra_ca_bundle: str | None = Field(None, description="a PEM file of extra CAs to trust")
+    search_url: str = Field(
+        "https://html.duckduckgo.com/html/?q={query}", description="HTML search endpoint; {query} is replaced"
+    )
+    user_agent: str = "zeph-nb/0.1"
 
 
 class OverflowSettings(_Section):

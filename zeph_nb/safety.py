@@ -5,6 +5,8 @@
 ``analyze_shell`` says why, and lists every simple command it found.
 ``scrub_env(env)`` drops credential-looking variables from an environment mapping.
 ``scan_secrets(text)`` finds credential-shaped strings; ``redact(text)`` replaces them with ``[REDACTED:<kind>]``.
+``validate_url(url, resolve=None)`` returns the ``ValidatedURL`` (with the address to connect to) or raises a
+PolicyBlocked ``ToolError`` for anything the web tools may not fetch; ``resolve(host) -> [ip, ...]`` replaces DNS.
 """
 
 from __future__ import annotations
@@ -14,15 +16,18 @@ from zeph_nb.output.secrets import SecretFinding, redact, scan_secrets
 from zeph_nb.tools.environment import scrub_env
 from zeph_nb.tools.sandbox import resolve_sandboxed
 from zeph_nb.tools.shell_classifier import ShellAnalysis, ShellClassifier, classify_shell
+from zeph_nb.tools.ssrf import ValidatedURL, validate_url
 
 __all__ = [
     "SecretFinding",
+    "ValidatedURL",
     "analyze_shell",
     "classify_shell",
     "redact",
     "resolve_sandboxed",
     "scan_secrets",
     "scrub_env",
+    "validate_url",
 ]
 
 

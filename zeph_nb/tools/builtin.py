@@ -12,6 +12,8 @@ from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.diagnostics import DiagnosticsExecutor
 from zeph_nb.tools.files import FileExecutor
 from zeph_nb.tools.shell import ShellExecutor
+from zeph_nb.tools.ssrf import Resolver
+from zeph_nb.tools.web import WebExecutor
 
 __all__ = ["builtin_executor"]
 
@@ -21,13 +23,17 @@ def builtin_executor(
     *,
     workdir: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
+    resolve: Resolver | None = None,
 ) -> CompositeExecutor:
-    """Every built-in tool behind one executor: files and grep, bash, diagnostics, time."""
+    """Every built-in tool behind one executor: files and grep, bash, diagnostics, time, and the web tools.
+
+    ``resolve`` replaces DNS for the web tools (tests only)."""
     settings = settings or Settings()
     executors: list[ToolExecutor] = [
         FileExecutor(settings, workdir=workdir),
         ShellExecutor(settings, workdir=workdir, env=env),
         DiagnosticsExecutor(settings, workdir=workdir),
         TimeExecutor(),
+        WebExecutor(settings, resolve=resolve),
     ]
     return CompositeExecutor(executors)

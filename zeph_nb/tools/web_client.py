@@ -1,0 +1,162 @@
+"""SafeClient: GET a URL the way the web tools may, with all three SSRF layers on every hop.
+
+Each hop is validated and resolved (``ssrf.validate_url``), then the connection goes to the validated address
+with the original name as Host header and TLS server name (httpcore's ``sni_hostname``), so the certificate is
+still checked against the name and a second lookup cannot swap the address. Redirects are followed by hand, at
+most ``max_redirects``, each one validated and pinned like the first. One deadline covers the whole request,
+redirects and body included (a server trickling bytes is cut there, not per read); the body is counted as it
+arrives and cut at ``max_body_bytes``, whatever Content-Length claimed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin
+
+from zeph_nb.config import ScrapeSettings
+from zeph_nb.errors import ToolError, ToolErrorCategory, classify_http_status
+from zeph_nb.tools.ssrf import Resolver, ValidatedURL, system_resolver, validate_url
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["Fetched", "SafeClient"]
+
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+@dataclass(frozen=True)
+class Fetched:
+    url: str  # the final URL, after redirects
+    status: int
+    content_type: str  # media type, lowercase, without parameters
+    charset: str | None
+    body: bytes
+    truncated: bool  # the body was cut at max_body_bytes
+    redirects: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return self.body.decode(self.charset or "utf-8", errors="replace")
+
+
+class SafeClient:
+    def __init__(self, settings: ScrapeSettings, *, resolve: Resolver | None = None) -> None:
+        self.settings = settings
+        self.resolve = resolve
+        self._client: httpx.AsyncClient | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _ssl_context(self) -> ssl.SSLContext:
+        import certifi
+
+        context = ssl.create_default_context(cafile=certifi.where())
+        if self.settings.extra_ca_bundle:
+            try:
+                context.load_verify_locations(cafile=self.settings.extra_ca_bundle)
+            except (OSError, ssl.SSLError) as e:
+                raise ToolError(
+                    ToolErrorCategory.PERMANENT_FAILURE,
+                    f"[tools.scrape] extra_ca_bundle {self.settings.extra_ca_bundle!r} cannot be used: {e}",
+                ) from None
+        return context
+
+    def client(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            import httpx
+
+            # trust_env=False: proxies from the environment would connect by name, undoing the pinning.
+            # timeout=None: one asyncio deadline covers the whole request (httpx's are per read, which a trickling
+            # server never trips).
+            self._client = httpx.AsyncClient(
+                verify=self._ssl_context(),
+                follow_redirects=False,
+                trust_env=False,
+                timeout=None,  # noqa: S113 - the deadline is asyncio.timeout in get()
+            )
+            self._loop = loop
+        return self._client
+
+    async def _validate(self, url: str) -> ValidatedURL:
+        resolve = self.resolve or system_resolver
+        allow = self.settings.allow_private
+        # The system resolver blocks: run it in a thread so the kernel's loop (and its buttons) stay responsive.
+        return await asyncio.to_thread(validate_url, url, resolve, allow_private=allow)
+
+    async def get(self, url: str, *, accept: str = "*/*") -> Fetched:
+        """GET ``url``; ToolError with a category for every way it can fail."""
+        try:
+            async with asyncio.timeout(self.settings.timeout):
+                return await self._get(url, accept)
+        except TimeoutError:
+            raise ToolError(
+                ToolErrorCategory.TIMEOUT,
+                f"{url}: no complete answer within {self.settings.timeout}s ([tools.scrape] timeout)",
+            ) from None
+
+    async def _get(self, url: str, accept: str) -> Fetched:
+        import httpx
+
+        redirects: list[str] = []
+        current = url
+        while True:
+            target = await self._validate(current)
+            headers = {"Host": target.host if target.port == 443 else f"{target.host}:{target.port}",
+                       "User-Agent": self.settings.user_agent, "Accept": accept}  # fmt: skip
+            request = self.client().build_request(
+                "GET", target.pinned_url, headers=headers, extensions={"sni_hostname": target.host}
+            )
+            try:
+                response = await self.client().send(request, stream=True)
+            except httpx.HTTPError as e:
+                raise ToolError(ToolErrorCategory.NETWORK_ERROR, f"{target.url}: {type(e).__name__}: {e}") from None
+            try:
+                if response.status_code in REDIRECTS:
+                    location = response.headers.get("location")
+                    if not location:
+                        raise ToolError(
+                            ToolErrorCategory.PERMANENT_FAILURE, f"{target.url}: redirect without a Location"
+                        )
+                    if len(redirects) >= self.settings.max_redirects:
+                        raise ToolError(
+                            ToolErrorCategory.POLICY_BLOCKED,
+                            f"{url}: more than {self.settings.max_redirects} redirects ([tools.scrape] max_redirects)",
+                        )
+                    current = urljoin(target.url, location)
+                    redirects.append(current)
+                    continue
+                if response.status_code >= 400:
+                    category = classify_http_status(response.status_code)
+                    details: dict[str, object] = {"status": response.status_code}
+                    retry_after = response.headers.get("retry-after", "")
+                    if retry_after.isdigit():
+                        details["retry_after"] = int(retry_after)
+                    raise ToolError(
+                        category, f"{target.url}: HTTP {response.status_code} {response.reason_phrase}", details=details
+                    )
+                body, truncated = await self._read(response)
+            finally:
+                await response.aclose()
+            media = response.headers.get("content-type", "")
+            content_type = media.split(";")[0].strip().lower()
+            return Fetched(target.url, response.status_code, content_type, response.charset_encoding, body, truncated,
+                           tuple(redirects))  # fmt: skip
+
+    async def _read(self, response: httpx.Response) -> tuple[bytes, bool]:
+        limit = self.settings.max_body_bytes
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                return b"".join(chunks)[:limit], True
+        return b"".join(chunks), False
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
