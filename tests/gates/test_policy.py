@@ -243,3 +243,24 @@ def test_a_tool_only_a_blanket_deny_applies_to_is_hidden(tmp_path: Path, rules: 
     session = Session(settings, tools=TOOLS, workdir=tmp_path, store=None, conversation_id="t")
     assert ("bash" not in session.visible_names()) is hidden
     assert (session.hidden_reason("bash") is not None) is hidden
+
+
+@pytest.mark.parametrize(
+    ("url", "action"),
+    [
+        ("https://docs.python.org/3/library/", "allow"),
+        ("https://DOCS.python.org/3/", "allow"),
+        ("https://docs.python.org.evil.test/", "deny"),
+        ("https://pypi.org/project/x/", "ask"),
+    ],
+)
+def test_web_rules_match_the_url(tmp_path: Path, url: str, action: str) -> None:
+    toml = """
+[tools.permissions]
+fetch = [
+  {pattern = "https://docs.python.org/*", action = "allow"},
+  {pattern = "*evil*", action = "deny"},
+  {pattern = "https://pypi.org/*", action = "ask"},
+]
+"""
+    assert decide(toml, "fetch", {"url": url}, tmp_path).action == action
