@@ -20,6 +20,7 @@ PAGE = """<!doctype html><html><head><title>Release notes</title><style>body{col
 <nav><a href="/">Home</a> | <a href="/about">About</a></nav>
 <header>Site banner</header>
 <main><h1>Release 2.0</h1><p>Faster <b>builds</b> and a <a href="https://example.org/docs">new guide</a>.</p>
+<p>Read <a href="/notes/2.0">the notes</a>.</p>
 <h2>Changes</h2><ul><li>grep is 3x faster</li><li>new <code>--json</code> flag</li></ul>
 <pre><code>pip install tool==2.0</code></pre></main>
 <footer>Copyright footer</footer></body></html>"""

@@ -67,6 +67,7 @@ async def test_fetch_turns_a_page_into_markdown_without_the_furniture(server: Se
     assert text.startswith("# Release 2.0")
     assert "## Changes" in text and "- grep is 3x faster" in text and "`--json`" in text
     assert "[new guide](https://example.org/docs)" in text and "pip install tool==2.0" in text
+    assert f"[the notes]({server.url('/notes/2.0')})" in text  # a relative link, made absolute
     for noise in ("tracker", "color:red", "Home", "Site banner", "Copyright footer"):
         assert noise not in text
     assert out.raw["status"] == 200 and out.raw["content_type"] == "text/html"

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, quote_plus, urlsplit
+from urllib.parse import parse_qs, quote_plus, urljoin, urlsplit
 
 from pydantic import Field
 
@@ -93,6 +93,9 @@ def html_to_markdown(html: str, base_url: str = "") -> str:
     soup = _soup(html)
     for tag in soup(_NOISE):
         tag.decompose()
+    if base_url:  # links the model can follow: relative ones made absolute against the page's own URL
+        for link in soup.find_all("a", href=True):
+            link["href"] = urljoin(base_url, str(link["href"]))
     main = soup.find("main") or soup.find("article") or soup.select_one("[role=main]") or soup.body or soup
     title = soup.title.get_text(strip=True) if soup.title else ""
     text = MarkdownConverter(heading_style="ATX", bullets="-", code_language="", strip=["img"]).convert_soup(main)
