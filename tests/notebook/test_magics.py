@@ -208,3 +208,15 @@ def test_settings_are_traitlets(shell: tuple[InteractiveShell, ZephMagics]) -> N
     assert result.stop_reason == "max_iterations" and result.tool_calls[0].approved_by.startswith("AutoApprove")
     if magics.agent is not None:
         magics.agent.chain.store.close()
+
+
+def test_an_approver_variable_answers_asks(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, _ = shell
+    ip.user_ns["approver"] = zeph_nb.ScriptedApprover(["deny"])
+    result = ip.run_cell_magic("zeph", model(ip, bash("touch x"), "ok") + " --approve approver", "go")
+    assert result.tool_calls[0].approved_by == "ScriptedApprover" and not (Path.cwd() / "x").exists()
+    capsys.readouterr()
+    assert ip.run_cell_magic("zeph", model(ip, "x") + " --approve nobody", "go") is None
+    assert "no variable of that name holds an approver" in capsys.readouterr().out

@@ -72,7 +72,7 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--model")
     parser.add_argument("--provider", help="anthropic, openai, scripted, or the name of a variable holding one")
     parser.add_argument("--max-iterations", type=int, dest="max_iterations")
-    parser.add_argument("--approve", choices=["ask", "auto", "deny"])
+    parser.add_argument("--approve", help="ask, auto, deny, or the name of a variable holding an approver")
     parser.add_argument("--cwd")
     return parser
 
@@ -120,7 +120,13 @@ class ZephMagics(Magics):
             print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] "
                   "[--approve ask|auto|deny] [--cwd PATH]")  # fmt: skip
             return None
-        agent = self._agent_for(options)
+        from zeph_nb.errors import ZephError
+
+        try:
+            agent = self._agent_for(options)
+        except ZephError as e:  # a setting to fix: say so plainly, without a traceback
+            print(f"%%zeph: {e}")
+            return None
         if agent.running:
             print("%%zeph: a run is still going; stop it with %zeph stop (or its Stop button) first.")
             return None
@@ -207,8 +213,17 @@ class ZephMagics(Magics):
         return self.agent
 
     def _approver(self, mode: str, settings: Settings) -> Any:
+        from zeph_nb.errors import ConfigError
         from zeph_nb.gates.approval import AutoApprove, ConsoleApprover, DenyAll
 
+        if mode not in ("ask", "auto", "deny"):
+            value = (self.shell.user_ns if self.shell is not None else {}).get(mode)
+            if value is None or not hasattr(value, "decide"):
+                raise ConfigError(
+                    f"--approve {mode!r}: not ask, auto or deny, and no variable of that name holds an approver "
+                    "(for example approver = zeph_nb.ScriptedApprover(['approve']))"
+                )
+            return value
         if mode == "auto":
             return AutoApprove(f"AutoApprove (%%zeph --approve auto, {settings.user})")
         if mode == "deny":
