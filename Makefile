@@ -32,8 +32,9 @@ types: $(STAMP)
 
 # Unit tests and the tutorials (nbval) in one pytest run, so one summary line reports every test.
 # --nbval-current-env: run notebooks in this venv's kernel, not whichever "python3" kernelspec the user has.
+# The tutorials' kernels get a throwaway zeph home, so a test run never writes into the person's ~/.zeph.
 unit: $(STAMP)
-	$(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
+	ZEPH_HOME=$$(mktemp -d) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
 
 # Re-execute the tutorials and store their outputs (what nbval then holds them to).
 notebooks: $(STAMP)

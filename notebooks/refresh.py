@@ -6,7 +6,9 @@ real run, never from hand edits.
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -26,6 +28,8 @@ def refresh(path: Path) -> None:
 
 
 if __name__ == "__main__":
+    # The recorded runs keep their audit rows out of the person's ~/.zeph: a throwaway zeph home per refresh.
+    os.environ["ZEPH_HOME"] = tempfile.mkdtemp(prefix="zeph-tutorial-home-")
     targets = [Path(arg) for arg in sys.argv[1:]] or sorted(HERE.glob("*.ipynb"))
     for target in targets:
         refresh(target)

@@ -60,7 +60,12 @@ class Run:
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        display(self.transcript.widget)
+        # The widget, with a plain-text stand-in for viewers that cannot render it (GitHub, a saved notebook):
+        # ipywidgets' own is the VBox repr, which tells a reader nothing.
+        bundle = self.transcript.widget._repr_mimebundle_()
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data["text/plain"] = f"[zeph transcript: {self.transcript.prompt[:80]!r}; a live widget in Jupyter]"
+        display(data, raw=True)
 
     def __repr__(self) -> str:
         state = "done" if self.done else "running"
