@@ -68,6 +68,9 @@ class DemoServer:
         self.httpd.server_close()
 
 
+_FLAKY: dict[str, int] = {}
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -79,6 +82,12 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("/status/"):
             status = int(path.rsplit("/", 1)[1])
             self._send(status, "text/plain", f"status {status}", {"Retry-After": "1"} if status == 429 else {})
+        elif path.startswith("/flaky/"):  # 503 until the n-th request for this path, then 200
+            count = _FLAKY[path] = _FLAKY.get(path, 0) + 1
+            if count < int(path.rsplit("/", 1)[1]):
+                self._send(503, "text/plain", "try again")
+            else:
+                self._send(200, "text/plain", f"ok on request {count}")
         elif path == "/redirect-inside":  # a redirect to the machine's own cloud-metadata address
             self._send(302, "text/plain", "", {"Location": "https://169.254.169.254/latest/meta-data/"})
         elif path == "/big":
