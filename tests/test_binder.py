@@ -34,11 +34,12 @@ def test_binder_environment_runs_the_quickstart(tmp_path: Path) -> None:
     config = next(home.glob(".ipython/profile_default/ipython_kernel_config.py"))
     assert "zeph_nb" in config.read_text()
     out = tmp_path / "quickstart.ipynb"
-    subprocess.run(
-        [str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=300",
-         "--ExecutePreprocessor.kernel_name=python3", f"--output={out}", str(ROOT / "notebooks" / "00_quickstart.ipynb")],
-        cwd=ROOT / "notebooks", env=env, check=True, timeout=600, capture_output=True,
-    )  # fmt: skip
+    command = [
+        str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
+        "--ExecutePreprocessor.timeout=300", "--ExecutePreprocessor.kernel_name=python3", f"--output={out}",
+        str(ROOT / "notebooks" / "00_quickstart.ipynb"),
+    ]  # fmt: skip
+    subprocess.run(command, cwd=ROOT / "notebooks", env=env, check=True, timeout=600, capture_output=True)
     text = "\n".join(
         "".join(output.get("text", ""))
         for cell in json.loads(out.read_text())["cells"]
