@@ -24,8 +24,8 @@ lab: $(STAMP)
 test: lint types unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check zeph_nb tests bench notebooks/*.py
-	$(BIN)/ruff format --check zeph_nb tests bench notebooks/*.py
+	$(BIN)/ruff check zeph_nb extension tests bench notebooks/*.py
+	$(BIN)/ruff format --check zeph_nb extension tests bench notebooks/*.py
 
 types: $(STAMP)
 	$(BIN)/mypy

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from zeph_nb.store.store import Store
 
-__all__ = ["frame", "sql"]
+__all__ = ["count", "frame", "sql", "where"]
 
 _FILTERS = {
     "tool": "tool",
@@ -46,29 +46,49 @@ def sql(query: str, params: list[Any] | None = None, *, settings: Settings | Non
     return _store(settings).query(query, params)
 
 
-def frame(
-    *,
-    since: str | datetime | None = None,
-    until: str | datetime | None = None,
-    limit: int | None = 1000,
-    settings: Settings | None = None,
-    **filters: str,
-) -> pd.DataFrame:
-    """Audit rows, newest first. Filters: tool, decision, status, category, conversation, approved_by, caller
-    (each an exact value), ``since``/``until`` (datetimes or ISO strings, UTC), ``limit`` (None: all)."""
+def where(
+    *, since: str | datetime | None = None, until: str | datetime | None = None, **filters: str
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (or "") and its parameters for the filters ``frame`` takes."""
     clauses: list[str] = []
     params: list[Any] = []
     for name, value in filters.items():
         column = _FILTERS.get(name)
         if column is None:
-            allowed = ", ".join(sorted({*_FILTERS, "since", "until", "limit"}))
-            raise TypeError(f"frame() has no filter {name!r}; use one of: {allowed}")
+            allowed = ", ".join(sorted({*_FILTERS, "since", "until", "limit", "offset"}))
+            raise TypeError(f"no audit filter {name!r}; use one of: {allowed}")
         clauses.append(f"{column} = ?")
         params.append(value)
     for bound, op in ((since, ">="), (until, "<")):
         if bound is not None:
             clauses.append(f"ts {op} CAST(? AS TIMESTAMP)")
             params.append(bound.isoformat() if isinstance(bound, datetime) else bound)
-    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    return (f"WHERE {' AND '.join(clauses)}" if clauses else ""), params
+
+
+def frame(
+    *,
+    since: str | datetime | None = None,
+    until: str | datetime | None = None,
+    limit: int | None = 1000,
+    offset: int = 0,
+    settings: Settings | None = None,
+    **filters: str,
+) -> pd.DataFrame:
+    """Audit rows, newest first. Filters: tool, decision, status, category, conversation, approved_by, caller
+    (each an exact value), ``since``/``until`` (datetimes or ISO strings, UTC), ``limit`` (None: all) and
+    ``offset`` for paging."""
+    clause, params = where(since=since, until=until, **filters)
     tail = f"LIMIT {int(limit)}" if limit is not None else ""
-    return sql(f"SELECT * FROM tool_calls {where} ORDER BY ts DESC, seq DESC {tail}", params, settings=settings)
+    if offset:
+        tail += f" OFFSET {int(offset)}"
+    return sql(f"SELECT * FROM tool_calls {clause} ORDER BY ts DESC, seq DESC {tail}", params, settings=settings)
+
+
+def count(
+    *, since: str | datetime | None = None, until: str | datetime | None = None, settings: Settings | None = None,
+    **filters: str,
+) -> int:  # fmt: skip
+    """How many audit rows match the filters (for paging)."""
+    clause, params = where(since=since, until=until, **filters)
+    return int(sql(f"SELECT count(*) AS n FROM tool_calls {clause}", params, settings=settings)["n"][0])

@@ -306,7 +306,7 @@ def test_audit_frame_filters(tmp_path: Path) -> None:
     assert list(audit.frame(since="2026-11-02", settings=settings)["call_id"]) == ["c3", "c2"]
     assert list(audit.frame(until="2026-11-02", limit=None, settings=settings)["call_id"]) == ["c1"]
     assert list(audit.frame(approved_by="alice", settings=settings)["call_id"]) == ["c3"]
-    with pytest.raises(TypeError, match="no filter 'colour'"):
+    with pytest.raises(TypeError, match="no audit filter 'colour'"):
         audit.frame(colour="red", settings=settings)
 
 

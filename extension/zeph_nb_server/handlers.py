@@ -1,0 +1,177 @@
+"""The REST API: audit rows with filters and paging, aggregates, CSV and Parquet export, overflow by id.
+
+Errors a caller can fix are 400s that say what to send instead; everything needs Jupyter's token or login.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import tempfile
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.utils import url_path_join
+from tornado import web
+
+__all__ = ["handlers"]
+
+FILTERS = ("tool", "decision", "status", "category", "conversation", "approved_by", "caller")
+MAX_LIMIT = 10_000
+
+
+def _settings() -> Any:
+    from zeph_nb.config import Settings
+
+    return Settings.load()
+
+
+class ZephHandler(APIHandler):
+    def filters(self) -> dict[str, Any]:
+        """The query's filters, checked: a bad value is a 400 that names it."""
+        unknown = set(self.request.arguments) - {*FILTERS, "since", "until", "limit", "offset", "token"}
+        if unknown:
+            raise web.HTTPError(
+                400,
+                f"unknown parameter(s) {', '.join(sorted(unknown))}; use {', '.join(FILTERS)}, since, until, "
+                "limit, offset",
+            )
+        chosen: dict[str, Any] = {name: self.get_argument(name) for name in FILTERS if self.get_argument(name, "")}
+        for bound in ("since", "until"):
+            value = self.get_argument(bound, "")
+            if value:
+                try:
+                    chosen[bound] = datetime.fromisoformat(value.replace("Z", "+00:00")).replace(tzinfo=None)
+                except ValueError:
+                    raise web.HTTPError(
+                        400, f"{bound}={value!r} is not an ISO 8601 time, e.g. 2026-11-22T09:30"
+                    ) from None
+        return chosen
+
+    def paging(self) -> tuple[int, int]:
+        values = []
+        for name, default in (("limit", 100), ("offset", 0)):
+            raw = self.get_argument(name, str(default))
+            if not raw.isdigit():
+                raise web.HTTPError(400, f"{name}={raw!r} must be a whole number ≥ 0")
+            values.append(int(raw))
+        limit, offset = values
+        if not 1 <= limit <= MAX_LIMIT:
+            raise web.HTTPError(400, f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
+        return limit, offset
+
+    async def off_loop(self, work: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(None, work)
+
+
+def _records(frame: Any) -> list[dict[str, Any]]:
+    rows = json.loads(frame.to_json(orient="records", date_format="iso"))
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
+
+
+class AuditHandler(ZephHandler):
+    """GET zeph/api/audit: rows, newest first, with filters and paging."""
+
+    @web.authenticated
+    async def get(self) -> None:
+        from zeph_nb import audit
+
+        filters, (limit, offset) = self.filters(), self.paging()
+        settings = _settings()
+
+        def read() -> tuple[Any, int]:
+            return (audit.frame(limit=limit, offset=offset, settings=settings, **filters),
+                    audit.count(settings=settings, **filters))  # fmt: skip
+
+        frame, total = await self.off_loop(read)
+        self.finish(json.dumps({"rows": _records(frame), "total": total, "limit": limit, "offset": offset}))
+
+
+class AggregatesHandler(ZephHandler):
+    """GET zeph/api/audit/aggregates: calls, failures, time and tokens saved per tool and per category."""
+
+    @web.authenticated
+    async def get(self) -> None:
+        from zeph_nb import audit
+
+        filters = self.filters()
+        settings = _settings()
+        clause, params = audit.where(**filters)
+
+        def read() -> dict[str, Any]:
+            by_tool = audit.sql(
+                f"SELECT tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, "
+                f"count(*) FILTER (WHERE status = 'denied') AS denied, sum(duration_ms) AS duration_ms, "
+                f"sum(tokens_saved) AS tokens_saved FROM tool_calls {clause} GROUP BY tool ORDER BY calls DESC, tool",
+                params, settings=settings,
+            )  # fmt: skip
+            by_category = audit.sql(
+                f"SELECT coalesce(error_category, 'none') AS category, count(*) AS calls FROM tool_calls {clause} "
+                "GROUP BY ALL ORDER BY calls DESC, category",
+                params, settings=settings,
+            )  # fmt: skip
+            return {"by_tool": _records(by_tool), "by_category": _records(by_category)}
+
+        self.finish(json.dumps(await self.off_loop(read)))
+
+
+class ExportHandler(ZephHandler):
+    """GET zeph/api/audit.csv or audit.parquet: every matching row (no paging)."""
+
+    @web.authenticated
+    async def get(self, kind: str) -> None:
+        from zeph_nb import audit
+
+        filters = self.filters()
+        settings = _settings()
+
+        def export() -> bytes:
+            frame = audit.frame(limit=None, settings=settings, **filters)
+            if kind == "csv":
+                return bytes(frame.to_csv(index=False).encode("utf-8"))
+            import duckdb
+
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "audit.parquet"
+                duckdb.from_df(frame).write_parquet(str(path))
+                return path.read_bytes()
+
+        data = await self.off_loop(export)
+        media = "text/csv; charset=utf-8" if kind == "csv" else "application/vnd.apache.parquet"
+        self.set_header("Content-Disposition", f'attachment; filename="zeph-audit.{kind}"')
+        self.finish(data, set_content_type=media)
+
+
+class OverflowHandler(ZephHandler):
+    """GET zeph/api/overflow/<id>?conversation=<id>: a stored output, only with the conversation it belongs to."""
+
+    @web.authenticated
+    async def get(self, overflow_id: str) -> None:
+        from zeph_nb.store.store import Store
+
+        conversation = self.get_argument("conversation", "")
+        if not conversation:
+            raise web.HTTPError(
+                400, "conversation=<id> is required: an overflow is only served within its conversation"
+            )
+        settings = _settings()
+        text = await self.off_loop(
+            lambda: Store(settings, flusher=False).get_overflow(f"overflow:{overflow_id}", conversation)
+        )
+        if text is None:
+            raise web.HTTPError(404, f"no overflow:{overflow_id} in conversation {conversation}")
+        self.finish(text, set_content_type="text/plain; charset=utf-8")
+
+
+def handlers(base_url: str) -> list[tuple[str, type[ZephHandler]]]:
+    api = url_path_join(base_url, "zeph", "api")
+    return [
+        (url_path_join(api, "audit"), AuditHandler),
+        (url_path_join(api, "audit", "aggregates"), AggregatesHandler),
+        (url_path_join(api, r"audit\.(csv|parquet)"), ExportHandler),
+        (url_path_join(api, r"overflow/overflow:([0-9a-f-]{36})"), OverflowHandler),
+    ]

@@ -1,0 +1,157 @@
+"""The audit REST API in a real `jupyter server` process: authentication, filters, paging, exports, overflow."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zeph_nb.config import Settings
+from zeph_nb.store import AuditLog, AuditRecord, Store
+
+
+@dataclass
+class Server:
+    url: str
+    token: str
+    overflow_id: str
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    base = tmp_path_factory.mktemp("server")
+    home = base / "zeph-home"
+    store = Store(Settings().model_copy(update={"home": home}), flusher=False)
+    log = AuditLog(store)
+    for i in range(25):
+        log.record(AuditRecord(tool="bash" if i % 2 else "read", params={"i": i}, call_id=f"c{i}",
+                               conversation_id="conv-a" if i < 20 else "conv-b",
+                               status="error" if i % 5 == 0 else "ok",
+                               error_category="permanent_failure" if i % 5 == 0 else None, duration_ms=10.0 * i,
+                               tokens_saved=i))  # fmt: skip
+    overflow_id = store.put_overflow("conv-a", "the full, long output", tool="bash", call_id="c1")
+    store.flush()
+    store.spool.close(remove=True)
+    token, port = secrets.token_hex(16), _port()
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("ZEPH_")}, "ZEPH_HOME": str(home),
+           "HOME": str(base), "JUPYTER_RUNTIME_DIR": str(base / "runtime")}  # fmt: skip
+    command = [str(Path(sys.executable).parent / "jupyter"), "server", "--no-browser", f"--port={port}",
+               "--ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={base}"]  # fmt: skip
+    if os.getuid() == 0:
+        command.append("--allow-root")
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)  # noqa: S310 - loopback
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((process.stdout.read() if process.stdout else b"").decode()[-3000:]) from None
+            time.sleep(0.25)
+    try:
+        yield Server(url, token, overflow_id)
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def get(server: Server, path: str, *, token: bool = True) -> tuple[int, bytes, dict[str, str]]:
+    headers = {"Authorization": f"token {server.token}"} if token else {}
+    request = urllib.request.Request(f"{server.url}/zeph/api/{path}", headers=headers)  # noqa: S310 - loopback
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - loopback
+            return response.status, response.read(), dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), dict(error.headers)
+
+
+def get_json(server: Server, path: str) -> Any:
+    status, body, _ = get(server, path)
+    assert status == 200, body
+    return json.loads(body)
+
+
+def test_requests_without_the_token_are_refused(server: Server) -> None:
+    for path in ["audit", "audit/aggregates", "audit.csv", f"overflow/{server.overflow_id}?conversation=conv-a"]:
+        status, _, _ = get(server, path, token=False)
+        assert status in (401, 403), path
+
+
+def test_rows_filters_and_paging(server: Server) -> None:
+    page = get_json(server, "audit?limit=10")
+    assert (page["total"], len(page["rows"]), page["rows"][0]["call_id"]) == (25, 10, "c24")  # newest first
+    second = get_json(server, "audit?limit=10&offset=10")
+    assert second["rows"][0]["call_id"] == "c14"
+    errors = get_json(server, "audit?status=error&tool=read&conversation=conv-a")
+    assert {row["call_id"] for row in errors["rows"]} == {"c0", "c10"} and errors["total"] == 2
+    assert get_json(server, "audit?since=2099-01-01T00:00")["total"] == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("audit?limit=lots", "limit='lots' must be a whole number"),
+        ("audit?limit=0", "limit must be between 1"),
+        ("audit?since=yesterday", "is not an ISO 8601 time"),
+        ("audit?colour=red", "unknown parameter(s) colour"),
+        (f"overflow/overflow:{'0' * 8}-0000-0000-0000-{'0' * 12}", "conversation=<id> is required"),
+    ],
+)
+def test_bad_parameters_are_clear_400s(server: Server, path: str, message: str) -> None:
+    status, body, _ = get(server, path)
+    assert status == 400 and message in json.loads(body)["message"]
+
+
+def test_aggregates(server: Server) -> None:
+    data = get_json(server, "audit/aggregates")
+    tools = {row["tool"]: row for row in data["by_tool"]}
+    assert (tools["read"]["calls"], tools["read"]["errors"], tools["bash"]["errors"]) == (13, 3, 2)
+    assert {row["category"]: row["calls"] for row in data["by_category"]} == {"none": 20, "permanent_failure": 5}
+
+
+def test_csv_and_parquet_exports(server: Server) -> None:
+    import pandas as pd
+
+    status, body, headers = get(server, "audit.csv?tool=bash")
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    frame = pd.read_csv(io.BytesIO(body))
+    assert len(frame) == 12 and set(frame["tool"]) == {"bash"}
+    status, body, _ = get(server, "audit.parquet")
+    assert status == 200 and body[:4] == b"PAR1"
+    import duckdb
+
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"zeph-{secrets.token_hex(4)}.parquet"
+    path.write_bytes(body)
+    try:
+        assert duckdb.sql(f"SELECT count(*) FROM '{path}'").fetchall()[0][0] == 25  # noqa: S608 - our temp file
+    finally:
+        path.unlink()
+
+
+def test_overflow_only_within_its_conversation(server: Server) -> None:
+    uuid = server.overflow_id.removeprefix("overflow:")
+    status, body, _ = get(server, f"overflow/overflow:{uuid}?conversation=conv-a")
+    assert (status, body) == (200, b"the full, long output")
+    status, _, _ = get(server, f"overflow/overflow:{uuid}?conversation=conv-b")
+    assert status == 404
