@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,3 +69,56 @@ def store(tmp_path: Path) -> Iterator[Store]:
     opened = Store(settings)
     yield opened
     opened.close()
+
+
+@dataclass
+class JupyterProcess:
+    url: str
+    token: str
+    process: subprocess.Popen[bytes]
+
+
+@contextmanager
+def _running_jupyter(app: str, *, base: Path, zeph_home: Path, cwd: Path, args: list[str]) -> Iterator[JupyterProcess]:
+    """A real `jupyter <app>` on loopback with a fresh token, HOME and zeph home; stopped afterwards."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    token = secrets.token_hex(16)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("ZEPH_", "JUPYTER"))},
+        "ZEPH_HOME": str(zeph_home),
+        "HOME": str(base),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+    }
+    command = [str(Path(sys.executable).parent / "jupyter"), app, "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+               f"--IdentityProvider.token={token}", *args]  # fmt: skip
+    if os.getuid() == 0:
+        command.append("--allow-root")
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)  # noqa: S310 - loopback
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                output = process.stdout.read().decode() if process.stdout else ""
+                raise RuntimeError(f"jupyter {app} did not start:\n{output[-3000:]}") from None
+            time.sleep(0.25)
+    try:
+        yield JupyterProcess(url, token, process)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def running_jupyter() -> Any:
+    """``with running_jupyter("server", base=…, zeph_home=…, cwd=…, args=[…]) as jp:`` (a context manager)."""
+    return _running_jupyter

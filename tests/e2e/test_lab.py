@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -49,14 +45,8 @@ class Lab:
     home: Path
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) -> Iterator[Lab]:
     base = tmp_path_factory.mktemp("lab")
     root, home = base / "notebooks", base / "zeph-home"
     root.mkdir()
@@ -69,41 +59,10 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     tracker = base / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
     tracker.mkdir(parents=True)
     (tracker / "tracker.jupyterlab-settings").write_text('{"autoStartDefaultKernel": true}')
-    token, port = secrets.token_hex(16), _free_port()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("ZEPH_", "JUPYTER"))},
-        "ZEPH_HOME": str(home),
-        "HOME": str(base),
-        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
-    }
-    jupyter = Path(sys.executable).parent / "jupyter"
-    command = [
-        str(jupyter), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1", f"--IdentityProvider.token={token}",
-        f"--notebook-dir={root}", "--LabApp.news_url=",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
-    if os.getuid() == 0:
-        command.append("--allow-root")
-    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=root)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)  # noqa: S310 - loopback
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                output = server.stdout.read().decode() if server.stdout else ""
-                raise RuntimeError(f"JupyterLab did not start:\n{output[-3000:]}") from None
-            time.sleep(0.25)
-    try:
-        yield Lab(url, token, root, home)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    args = [f"--notebook-dir={root}", "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]  # fmt: skip
+    with running_jupyter("lab", base=base, zeph_home=home, cwd=root, args=args) as server:
+        yield Lab(server.url, server.token, root, home)
 
 
 @pytest.fixture(scope="module")

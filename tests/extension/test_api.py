@@ -6,10 +6,6 @@ import io
 import json
 import os
 import secrets
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -30,14 +26,8 @@ class Server:
     overflow_id: str
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) -> Iterator[Server]:
     base = tmp_path_factory.mktemp("server")
     home = base / "zeph-home"
     store = Store(Settings().model_copy(update={"home": home}), flusher=False)
@@ -51,29 +41,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     overflow_id = store.put_overflow("conv-a", "the full, long output", tool="bash", call_id="c1")
     store.flush()
     store.spool.close(remove=True)
-    token, port = secrets.token_hex(16), _port()
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("ZEPH_")}, "ZEPH_HOME": str(home),
-           "HOME": str(base), "JUPYTER_RUNTIME_DIR": str(base / "runtime")}  # fmt: skip
-    command = [str(Path(sys.executable).parent / "jupyter"), "server", "--no-browser", f"--port={port}",
-               "--ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={base}"]  # fmt: skip
-    if os.getuid() == 0:
-        command.append("--allow-root")
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)  # noqa: S310 - loopback
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((process.stdout.read() if process.stdout else b"").decode()[-3000:]) from None
-            time.sleep(0.25)
-    try:
-        yield Server(url, token, overflow_id)
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
+    with running_jupyter("server", base=base, zeph_home=home, cwd=base, args=[f"--ServerApp.root_dir={base}"]) as jp:
+        yield Server(jp.url, jp.token, overflow_id)
 
 
 def get(server: Server, path: str, *, token: bool = True) -> tuple[int, bytes, dict[str, str]]:
