@@ -121,8 +121,10 @@ async def test_always_allow_lets_the_next_call_run_without_asking(
     assert [(o.status, o.decision) for o in result.tool_calls] == [("ok", "ask"), ("ok", "allow")]
     assert "Always allowed" in card.ask_box.children[0].value
     capsys.readouterr()
+    agent = shell[1].agent
     ip.run_line_magic("zeph", "tools")
     assert "echo once" in capsys.readouterr().out  # the grant is visible
+    assert shell[1].agent is agent  # and listing tools kept the conversation (it used to rebuild the agent)
 
 
 async def test_stop_button_kills_a_long_command(shell: tuple[InteractiveShell, ZephMagics]) -> None:

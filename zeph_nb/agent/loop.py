@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import json
 import os
-import random
 import time
 import uuid
 from collections import deque
@@ -40,6 +39,7 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ModelError, ZephError
 from zeph_nb.gates.call import CallOutcome
 from zeph_nb.gates.chain import build_chain
+from zeph_nb.gates.wrappers import backoff
 from zeph_nb.output.sanitize import estimate_tokens
 from zeph_nb.tools.base import ToolCall
 
@@ -190,15 +190,22 @@ class Agent:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
-    def run_sync(self, prompt: str, *, on_event: Callable[[AgentEvent], None] | None = None) -> RunResult:
+    def run_sync(
+        self,
+        prompt: str,
+        *,
+        on_event: Callable[[AgentEvent], None] | None = None,
+        max_iterations: int | None = None,
+    ) -> RunResult:
         """``run`` for code without an event loop. Inside one (a notebook cell) it runs on a private loop in a
         worker thread and blocks until done; prefer ``await agent.run(...)`` there."""
+        run = self.run(prompt, on_event=on_event, max_iterations=max_iterations)
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self.run(prompt, on_event=on_event))
+            return asyncio.run(run)
         with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="zeph-run") as pool:
-            return pool.submit(asyncio.run, self.run(prompt, on_event=on_event)).result()
+            return pool.submit(asyncio.run, run).result()
 
     # -- the loop ------------------------------------------------------------------------------------------
 
@@ -346,7 +353,7 @@ class Agent:
             except ModelError as e:
                 if not e.category.is_retryable or attempt >= retry.max_attempts:
                     raise
-                pause = min(retry.max_ms, retry.base_ms * 2**attempt) / 1000 * (0.5 + random.random() / 2)  # noqa: S311
+                pause = backoff(retry, attempt)
                 if e.retry_after is not None:
                     pause = max(pause, e.retry_after)
                 if time.monotonic() + pause > deadline:

@@ -39,9 +39,17 @@ __all__ = [
     "QuotaGate",
     "RetryGate",
     "ValidationGate",
+    "backoff",
 ]
 
 log = logging.getLogger("zeph_nb.gates")
+
+
+def backoff(settings: RetrySettings, retry: int) -> float:
+    """Seconds before retry number ``retry`` (0-based): base * 2^n capped at max, times a jitter in [0.5, 1).
+    The one formula for tools (the retry gate) and for the model (the agent loop)."""
+    ceiling = min(settings.max_ms, settings.base_ms * 2**retry) / 1000
+    return float(ceiling * (0.5 + random.random() / 2))  # noqa: S311 - jitter, not cryptography
 
 
 class _Gate:
@@ -352,9 +360,7 @@ class RetryGate(_Gate):
         self.sleep = sleep
 
     def delay(self, retry: int) -> float:
-        """Seconds before retry number ``retry`` (0-based): base * 2^n capped at max, times a jitter in [0.5, 1)."""
-        ceiling = min(self.settings.max_ms, self.settings.base_ms * 2**retry) / 1000
-        return float(ceiling * (0.5 + random.random() / 2))  # noqa: S311 - jitter, not cryptography
+        return backoff(self.settings, retry)
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         assert gc.tool is not None

@@ -164,7 +164,7 @@ class ZephMagics(Magics):
     def _run_plain(self, agent: Agent, prompt: str, max_iterations: int | None) -> RunResult:
         from zeph_nb.notebook.plain import PlainTranscript
 
-        return _run_sync(agent, prompt, PlainTranscript(), max_iterations)
+        return agent.run_sync(prompt, on_event=PlainTranscript().handle, max_iterations=max_iterations)
 
     # -- the agent -----------------------------------------------------------------------------------------
 
@@ -278,7 +278,8 @@ class ZephMagics(Magics):
         return audit.frame(limit=limit, settings=settings)[columns]
 
     def _cmd_tools(self, args: list[str]) -> None:
-        agent = self._agent_for(_arguments().parse_args([]))
+        # The session's agent as it is: rebuilding it from default options would drop its conversation.
+        agent = self.agent if self.agent is not None else self._agent_for(_arguments().parse_args([]))
         session = agent.chain.session
         print("The model may call:")
         for tool in agent.chain.tool_definitions():
@@ -341,18 +342,6 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 def _model_name(agent: Agent) -> str:
     return str(getattr(agent.provider, "model", agent.provider.name))
-
-
-def _run_sync(agent: Agent, prompt: str, printer: Any, max_iterations: int | None) -> RunResult:
-    import concurrent.futures
-
-    async def go() -> RunResult:
-        return await agent.run(prompt, on_event=printer.handle, max_iterations=max_iterations)
-
-    if _running_loop() is None:
-        return asyncio.run(go())
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="zeph-run") as pool:
-        return pool.submit(asyncio.run, go()).result()
 
 
 def load_ipython_extension(ipython: Any) -> None:
