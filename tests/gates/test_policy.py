@@ -264,3 +264,20 @@ fetch = [
 ]
 """
     assert decide(toml, "fetch", {"url": url}, tmp_path).action == action
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://internal.corp/admin",
+        "HTTPS://Internal.Corp./admin",  # case, trailing dot
+        "https://internal.corp:443/admin",  # the default port spelled out
+        "  https:\\\\internal.corp\\admin",  # blanks, backslashes
+        "https://inter\tnal.corp/admin",  # a tab a browser drops
+        "https://%69nternal.corp/admin",  # a percent-encoded host
+    ],
+)
+def test_url_rules_see_the_url_the_client_will_request(tmp_path: Path, url: str) -> None:
+    toml = '[tools.permissions]\nfetch = [{pattern = "https://internal.corp/*", action = "deny"}, ' \
+           '{pattern = "*", action = "allow"}]'  # fmt: skip
+    assert decide(toml, "fetch", {"url": url}, tmp_path).action == "deny"

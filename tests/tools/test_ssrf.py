@@ -171,3 +171,9 @@ def test_bad_input_says_what_is_wrong() -> None:
         validate_url("https://example.com:99999/", answers(PUBLIC))  # type: ignore[arg-type]
     with pytest.raises(ToolError, match="no host"):
         validate_url("https:///path", answers(PUBLIC))  # type: ignore[arg-type]
+
+
+def test_the_host_header_names_the_host_as_the_url_does() -> None:
+    v6 = validate_url("https://[2606:2800:220:1:248:1893:25c8:1946]:8443/", answers())  # type: ignore[arg-type]
+    assert v6.host_header == "[2606:2800:220:1:248:1893:25c8:1946]:8443"
+    assert validate_url("https://Example.com:443/", answers(PUBLIC)).host_header == "example.com"  # type: ignore[arg-type]

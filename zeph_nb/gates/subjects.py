@@ -3,7 +3,7 @@
 A tool's ``ToolDef.subject`` names the parameters; ``subject_kind`` says how to read them: a bash command line
 becomes its simple commands as the shell parser sees them (quotes removed, ``/usr/bin/rm`` read as ``rm``, the
 commands inside ``$(…)`` and ``bash -c`` included), a path becomes canonical (every link expanded, relative to the
-working directory), a URL stays as it is.
+working directory), a URL is read the way the web client will request it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from zeph_nb.gates.policy import Subjects, arguments_json
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.sandbox import canonicalize
 from zeph_nb.tools.shell_classifier import ShellAnalysis
+from zeph_nb.tools.ssrf import normalize_url
 
 __all__ = ["subjects_of"]
 
@@ -38,7 +39,9 @@ def subjects_of(
         paths = tuple(str(canonicalize(str(value), workdir)) if value is not None else str(workdir) for value in given)
         return Subjects("path", paths or (str(workdir),), arguments)
     if tool.subject_kind == "url":
-        return Subjects("url", tuple(str(value) for value in given if value is not None) or ("",), arguments)
+        # The form the client will request, so HTTPS://Internal.Corp.:443/ meets the rule for https://internal.corp/
+        urls = tuple(normalize_url(str(value)) for value in given if value is not None)
+        return Subjects("url", urls or ("",), arguments)
     text = " ".join(str(value) for value in given if value is not None) if given else arguments
     return Subjects("text", (text,), arguments)
 

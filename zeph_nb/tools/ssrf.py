@@ -24,7 +24,15 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 
-__all__ = ["Resolver", "ValidatedURL", "is_blocked_address", "parse_host", "system_resolver", "validate_url"]
+__all__ = [
+    "Resolver",
+    "ValidatedURL",
+    "is_blocked_address",
+    "normalize_url",
+    "parse_host",
+    "system_resolver",
+    "validate_url",
+]
 
 Resolver = Callable[[str], Sequence[str]]
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -61,6 +69,12 @@ class ValidatedURL:
     port: int
     address: str  # validated IP to connect to (pinned)
     addresses: tuple[str, ...]  # every address the lookup returned, all validated
+
+    @property
+    def host_header(self) -> str:
+        """The Host header: the name (an IPv6 literal in brackets), with the port unless it is 443."""
+        name = f"[{self.host}]" if ":" in self.host else self.host
+        return name if self.port == 443 else f"{name}:{self.port}"
 
     @property
     def pinned_url(self) -> str:
@@ -219,12 +233,18 @@ def system_resolver(host: str) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
-def validate_url(url: str, resolve: Resolver | None = None, *, allow_private: Iterable[str] = ()) -> ValidatedURL:
-    """Check ``url`` and resolve its host; raises ToolError (PolicyBlocked, or InvalidParameters for a URL that
-    is not one) when it may not be fetched. ``resolve(host) -> [ip, ...]`` defaults to the system resolver."""
+@dataclass(frozen=True)
+class _ReadURL:
+    url: str  # normalized
+    host: str
+    port: int
+    literal: IPAddress | None
+
+
+def _read(url: str) -> _ReadURL:
+    """The URL as a browser reads it, checked for everything that needs no DNS (scheme, credentials, port, host)."""
     if not isinstance(url, str):
         raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, f"the URL must be a string, got {type(url).__name__}")
-    allow = list(allow_private)
     # What a browser does before parsing: strip C0 controls and spaces at both ends, drop tabs and newlines.
     cleaned = re.sub(r"[\t\n\r]", "", url.strip("".join(chr(c) for c in range(0x21))))
     if not cleaned:
@@ -239,13 +259,12 @@ def validate_url(url: str, resolve: Resolver | None = None, *, allow_private: It
     netloc = parts.netloc
     if "@" in netloc:
         raise _refuse(url, "URLs with credentials (user:password@) are not fetched")
-    host_port = netloc
     port = 443
-    if host_port.startswith("["):
-        end = host_port.find("]")
-        raw_host, rest = host_port[: end + 1], host_port[end + 1 :]
+    if netloc.startswith("["):
+        end = netloc.find("]")
+        raw_host, rest = netloc[: end + 1], netloc[end + 1 :]
     else:
-        raw_host, _, rest = host_port.partition(":")
+        raw_host, _, rest = netloc.partition(":")
         rest = ":" + rest if rest else ""
     if rest:
         if not rest.startswith(":") or not rest[1:].isdigit() or not 0 < int(rest[1:]) < 65536:
@@ -257,6 +276,29 @@ def validate_url(url: str, resolve: Resolver | None = None, *, allow_private: It
         host, literal = parse_host(raw_host)
     except ValueError as e:
         raise _refuse(url, str(e)) from None
+    display_host = f"[{host}]" if literal is not None and literal.version == 6 else host
+    normalized = urlunsplit(
+        ("https", display_host + (f":{port}" if port != 443 else ""), parts.path or "/", parts.query, "")
+    )
+    return _ReadURL(normalized, host, port, literal)
+
+
+def normalize_url(url: str) -> str:
+    """``url`` as a browser would request it (lowercase host, default port dropped, backslashes as slashes …),
+    or as given when it is not a URL the web tools could fetch. Permission rules match this form, so no
+    spelling of a URL slips past a rule written for another."""
+    try:
+        return _read(url).url
+    except ToolError:
+        return url
+
+
+def validate_url(url: str, resolve: Resolver | None = None, *, allow_private: Iterable[str] = ()) -> ValidatedURL:
+    """Check ``url`` and resolve its host; raises ToolError (PolicyBlocked, or InvalidParameters for a URL that
+    is not one) when it may not be fetched. ``resolve(host) -> [ip, ...]`` defaults to the system resolver."""
+    read = _read(url)
+    host, literal = read.host, read.literal
+    allow = list(allow_private)
     local_name = literal is None and (host == "localhost" or host.endswith(".localhost"))
     if local_name and not _allowed(host, None, allow):
         raise _refuse(url, f"{host} is the local machine")
@@ -278,8 +320,4 @@ def validate_url(url: str, resolve: Resolver | None = None, *, allow_private: It
         if why is not None and not _allowed(host, address, allow):
             shown = f"{host} resolves to {address}" if literal is None else str(address)
             raise _refuse(url, f"{shown}, which is {why}")
-    display_host = f"[{host}]" if literal is not None and literal.version == 6 else host
-    normalized = urlunsplit(
-        ("https", display_host + (f":{port}" if port != 443 else ""), parts.path or "/", parts.query, "")
-    )
-    return ValidatedURL(normalized, host, port, str(addresses[0]), tuple(str(a) for a in addresses))
+    return ValidatedURL(read.url, host, read.port, str(addresses[0]), tuple(str(a) for a in addresses))

@@ -105,8 +105,7 @@ class SafeClient:
         current = url
         while True:
             target = await self._validate(current)
-            headers = {"Host": target.host if target.port == 443 else f"{target.host}:{target.port}",
-                       "User-Agent": self.settings.user_agent, "Accept": accept}  # fmt: skip
+            headers = {"Host": target.host_header, "User-Agent": self.settings.user_agent, "Accept": accept}
             request = self.client().build_request(
                 "GET", target.pinned_url, headers=headers, extensions={"sni_hostname": target.host}
             )
