@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
+from zeph_nb.aio import PerLoop
 from zeph_nb.config import ScrapeSettings
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_http_status
 from zeph_nb.tools.ssrf import Resolver, ValidatedURL, system_resolver, validate_url
@@ -47,8 +48,7 @@ class SafeClient:
     def __init__(self, settings: ScrapeSettings, *, resolve: Resolver | None = None) -> None:
         self.settings = settings
         self.resolve = resolve
-        self._client: httpx.AsyncClient | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._client: PerLoop[httpx.AsyncClient] = PerLoop(self._new_client)
 
     def _ssl_context(self) -> ssl.SSLContext:
         import certifi
@@ -64,22 +64,21 @@ class SafeClient:
                 ) from None
         return context
 
-    def client(self) -> httpx.AsyncClient:
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._loop is not loop:
-            import httpx
+    def _new_client(self) -> httpx.AsyncClient:
+        import httpx
 
-            # trust_env=False: proxies from the environment would connect by name, undoing the pinning.
-            # timeout=None: one asyncio deadline covers the whole request (httpx's are per read, which a trickling
-            # server never trips).
-            self._client = httpx.AsyncClient(
-                verify=self._ssl_context(),
-                follow_redirects=False,
-                trust_env=False,
-                timeout=None,  # noqa: S113 - the deadline is asyncio.timeout in get()
-            )
-            self._loop = loop
-        return self._client
+        # trust_env=False: proxies from the environment would connect by name, undoing the pinning.
+        # timeout=None: one asyncio deadline covers the whole request (httpx's are per read, which a trickling
+        # server never trips).
+        return httpx.AsyncClient(
+            verify=self._ssl_context(),
+            follow_redirects=False,
+            trust_env=False,
+            timeout=None,  # noqa: S113 - the deadline is asyncio.timeout in get()
+        )
+
+    def client(self) -> httpx.AsyncClient:
+        return self._client.get()
 
     async def _validate(self, url: str) -> ValidatedURL:
         resolve = self.resolve or system_resolver
@@ -157,5 +156,5 @@ class SafeClient:
         return b"".join(chunks), False
 
     async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
+        if self._client.current is not None:
+            await self._client.current.aclose()

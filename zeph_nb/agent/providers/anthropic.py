@@ -7,7 +7,6 @@ one retry policy, not two stacked. SDK errors are translated in ``translate_erro
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from zeph_nb.agent.messages import (
     ToolUseBlock,
     Usage,
 )
+from zeph_nb.aio import PerLoop
 from zeph_nb.errors import ConfigError, ModelError, ToolErrorCategory, classify_http_status
 
 if TYPE_CHECKING:
@@ -127,25 +127,21 @@ class AnthropicProvider:
         self.stream = stream
         self.timeout = timeout
         self.http_client = http_client
-        self._client: anthropic.AsyncAnthropic | None = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._client: PerLoop[anthropic.AsyncAnthropic] = PerLoop(self._new_client)
+
+    def _new_client(self) -> anthropic.AsyncAnthropic:
+        import anthropic
+
+        return anthropic.AsyncAnthropic(
+            api_key=self.api_key,
+            base_url=self.base_url,
+            max_retries=0,  # the agent loop retries, honouring retry-after
+            timeout=self.timeout,
+            http_client=self.http_client,
+        )
 
     def client(self) -> anthropic.AsyncAnthropic:
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            # A client's connections belong to the loop that opened them; run_sync makes a new loop per run.
-            import anthropic
-
-            self._client_loop = loop
-
-            self._client = anthropic.AsyncAnthropic(
-                api_key=self.api_key,
-                base_url=self.base_url,
-                max_retries=0,  # the agent loop retries, honouring retry-after
-                timeout=self.timeout,
-                http_client=self.http_client,
-            )
-        return self._client
+        return self._client.get()
 
     def request_body(self, request: ModelRequest) -> dict[str, Any]:
         """The Messages API parameters: cache breakpoints on the system prompt and on the last tool, which stay

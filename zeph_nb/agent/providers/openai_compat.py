@@ -7,7 +7,6 @@ entries, tool calls come back in ``message.tool_calls`` (arguments as a JSON str
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ from zeph_nb.agent.messages import (
     ToolUseBlock,
     Usage,
 )
+from zeph_nb.aio import PerLoop
 from zeph_nb.errors import ConfigError, ModelError, ToolErrorCategory, classify_http_status
 
 if TYPE_CHECKING:
@@ -54,20 +54,15 @@ class OpenAICompatibleProvider:
         self.max_tokens = max_tokens
         self.timeout = timeout
         self._given = http_client
-        self._client: httpx.AsyncClient | None = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._client: PerLoop[httpx.AsyncClient] = PerLoop(self._new_client)
+
+    def _new_client(self) -> httpx.AsyncClient:
+        import httpx
+
+        return httpx.AsyncClient(timeout=self.timeout)
 
     def client(self) -> httpx.AsyncClient:
-        if self._given is not None:
-            return self._given
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            # A client's connections belong to the loop that opened them; run_sync makes a new loop per run.
-            import httpx
-
-            self._client = httpx.AsyncClient(timeout=self.timeout)
-            self._client_loop = loop
-        return self._client
+        return self._given if self._given is not None else self._client.get()
 
     def request_body(self, request: ModelRequest) -> dict[str, Any]:
         messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}]
