@@ -222,3 +222,13 @@ def test_an_approver_variable_answers_asks(
     capsys.readouterr()
     assert ip.run_cell_magic("zeph", model(ip, "x") + " --approve nobody", "go") is None
     assert "no variable of that name holds an approver" in capsys.readouterr().out
+
+
+def test_a_missing_working_directory_is_a_clear_message(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, _ = shell
+    assert ip.run_cell_magic("zeph", model(ip, "x") + " --cwd /no/such/dir", "go") is None
+    assert "'/no/such/dir' is not a directory" in capsys.readouterr().out
+    with pytest.raises(zeph_nb.ConfigError, match="not a directory"):
+        zeph_nb.Agent(provider=zeph_nb.ScriptedProvider([]), workdir="/no/such/dir")

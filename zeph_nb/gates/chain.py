@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from zeph_nb.config import Settings
+from zeph_nb.errors import ConfigError
 from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
 from zeph_nb.gates.cache import ResultCache
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
@@ -225,6 +226,8 @@ def build_chain(
     that needs approval runs unless someone can approve it); ``store`` to the store under the zeph home.
     """
     settings = settings or Settings.load()
+    if workdir is not None and not os.path.isdir(workdir):
+        raise ConfigError(f"the working directory {os.fspath(workdir)!r} is not a directory; create it or pass another")
     store = store if store is not None else Store(settings)
     conversation_id = conversation_id or uuid.uuid4().hex
     overflow: OverflowExecutor | None = None
