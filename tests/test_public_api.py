@@ -23,6 +23,7 @@ PUBLIC = [
     "DiagnosticsExecutor",
     "FileExecutor",
     "GateChain",
+    "InboxApprover",
     "ModelError",
     "OpenAICompatibleProvider",
     "RunResult",

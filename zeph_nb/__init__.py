@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "Decision": "zeph_nb.gates.approval",
     "DenyAll": "zeph_nb.gates.approval",
     "ScriptedApprover": "zeph_nb.gates.approval",
+    "InboxApprover": "zeph_nb.gates.inbox",
     "build_chain": "zeph_nb.gates.chain",
     "GateChain": "zeph_nb.gates.chain",
     "CallOutcome": "zeph_nb.gates.call",
@@ -65,6 +66,7 @@ __all__ = [
     "DiagnosticsExecutor",
     "FileExecutor",
     "GateChain",
+    "InboxApprover",
     "ModelError",
     "OpenAICompatibleProvider",
     "RunResult",
@@ -120,6 +122,7 @@ if TYPE_CHECKING:
     )
     from zeph_nb.gates.call import CallOutcome
     from zeph_nb.gates.chain import GateChain, build_chain
+    from zeph_nb.gates.inbox import InboxApprover
     from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
     from zeph_nb.tools.builtin import builtin_executor
     from zeph_nb.tools.clock import TimeExecutor

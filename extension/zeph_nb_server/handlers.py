@@ -1,4 +1,5 @@
-"""The REST API: audit rows with filters and paging, aggregates, CSV and Parquet export, overflow by id.
+"""The dashboard page and the REST API: audit rows with filters and paging, aggregates, CSV and Parquet export,
+overflow by id, and the approval inbox (list, answer).
 
 Errors a caller can fix are 400s that say what to send instead; everything needs Jupyter's token or login.
 """
@@ -6,17 +7,23 @@ Errors a caller can fix are 400s that say what to send instead; everything needs
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import math
+import re
 import tempfile
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jupyter_server.base.handlers import APIHandler
+from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
+
+if TYPE_CHECKING:
+    from zeph_nb.gates.inbox import Inbox
 
 __all__ = ["handlers"]
 
@@ -167,11 +174,119 @@ class OverflowHandler(ZephHandler):
         self.finish(text, set_content_type="text/plain; charset=utf-8")
 
 
-def handlers(base_url: str) -> list[tuple[str, type[ZephHandler]]]:
+# -- the approval inbox ----------------------------------------------------------------------------------------
+
+_INBOXES: dict[Path, Inbox] = {}
+_INBOXES_GUARD = threading.Lock()
+
+
+def _inbox() -> Inbox:
+    """This server's inbox: one Store (so one spool for its answers) per store file, for the server's lifetime."""
+    from zeph_nb.gates.inbox import Inbox
+    from zeph_nb.store.store import Store
+
+    store = Store(_settings())
+    with _INBOXES_GUARD:
+        if store.path not in _INBOXES:
+            _INBOXES[store.path] = Inbox(store)
+        return _INBOXES[store.path]
+
+
+_ANONYMOUS = re.compile(r"[0-9a-f]{32}")
+
+
+def decided_by(user: Any) -> str:
+    """Who answered, as the audit log should name them. On a hub or with a login, that is the Jupyter user name.
+    A token-only server makes up an anonymous user per browser ("Anonymous Io"); the token belongs to whoever runs
+    the server, so the record names that person and the browser's made-up name."""
+    username = str(getattr(user, "username", "") or "")
+    name = str(getattr(user, "name", "") or username)
+    if _ANONYMOUS.fullmatch(username) and name.startswith("Anonymous "):
+        return f"{_settings().user} ({name}, token)"
+    return username or "unknown"
+
+
+class ApprovalsHandler(ZephHandler):
+    """GET zeph/api/approvals: pending requests, oldest first; ``?state=all`` for recent ones with their outcome."""
+
+    @web.authenticated
+    async def get(self) -> None:
+        unknown = set(self.request.arguments) - {"state", "limit", "token"}
+        if unknown:
+            raise web.HTTPError(400, f"unknown parameter(s) {', '.join(sorted(unknown))}; use state, limit")
+        state = self.get_argument("state", "pending")
+        if state not in ("pending", "all"):
+            raise web.HTTPError(400, f"state={state!r}: use pending (the default) or all")
+        limit, _ = self.paging()
+        inbox = _inbox()
+        items = await self.off_loop(inbox.pending if state == "pending" else lambda: inbox.recent(limit))
+        self.finish(json.dumps({"items": [item.to_json() for item in items]}))
+
+
+class ApprovalHandler(ZephHandler):
+    """GET zeph/api/approvals/<id>: one request. POST {"answer": "approve"|"always"|"deny", "note": "…"}: answer it."""
+
+    @web.authenticated
+    async def get(self, inbox_id: str) -> None:
+        item = await self.off_loop(lambda: _inbox().get(inbox_id))
+        if item is None:
+            raise web.HTTPError(404, f"no approval request {inbox_id} in the inbox")
+        self.finish(json.dumps(item.to_json()))
+
+    @web.authenticated
+    async def post(self, inbox_id: str) -> None:
+        from zeph_nb.gates.inbox import ANSWERS, ApprovalClosed, UnknownApproval
+
+        try:
+            body = json.loads(self.request.body or b"null")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or body.get("answer") not in ANSWERS or set(body) - {"answer", "note"}:
+            raise web.HTTPError(
+                400, 'send a JSON object {"answer": "approve" | "always" | "deny"} (optionally with "note": "…")'
+            )
+        note = body.get("note")
+        if note is not None and not isinstance(note, str):
+            raise web.HTTPError(400, '"note" must be a string (the reason given to the model on a deny)')
+        who = decided_by(self.current_user)
+        try:
+            item = await self.off_loop(lambda: _inbox().answer(inbox_id, body["answer"], by=who, note=note or None))
+        except UnknownApproval as e:
+            raise web.HTTPError(404, str(e)) from None
+        except ApprovalClosed as e:
+            raise web.HTTPError(409, str(e)) from None
+        self.log.info("zeph-nb: %s answered %s: %s", who, item.summary, body["answer"])
+        self.finish(json.dumps(item.to_json()))
+
+
+# -- the dashboard page -----------------------------------------------------------------------------------------
+
+STATIC = Path(__file__).parent / "static"
+
+
+class DashboardHandler(JupyterHandler):
+    """GET zeph/: one self-contained page (its CSS and script inlined), which polls the API above."""
+
+    @web.authenticated
+    def get(self) -> None:
+        page = (STATIC / "dashboard.html").read_text(encoding="utf-8")
+        page = page.replace("/*STYLE*/", (STATIC / "dashboard.css").read_text(encoding="utf-8"))
+        page = page.replace("/*SCRIPT*/", (STATIC / "dashboard.js").read_text(encoding="utf-8"))
+        # The page's POSTs send this back in X-XSRFToken (reading it here also sets the _xsrf cookie it matches).
+        page = page.replace("{{xsrf}}", html.escape(self.xsrf_token.decode("ascii")))
+        page = page.replace("{{base}}", html.escape(url_path_join(self.base_url, "zeph") + "/"))
+        self.set_header("Cache-Control", "no-store")
+        self.finish(page)
+
+
+def handlers(base_url: str) -> list[tuple[str, Any]]:
     api = url_path_join(base_url, "zeph", "api")
     return [
+        (url_path_join(base_url, "zeph") + "/?", DashboardHandler),
         (url_path_join(api, "audit"), AuditHandler),
         (url_path_join(api, "audit", "aggregates"), AggregatesHandler),
         (url_path_join(api, r"audit\.(csv|parquet)"), ExportHandler),
         (url_path_join(api, r"overflow/overflow:([0-9a-f-]{36})"), OverflowHandler),
+        (url_path_join(api, "approvals"), ApprovalsHandler),
+        (url_path_join(api, r"approvals/([0-9a-f]{32})"), ApprovalHandler),
     ]

@@ -18,23 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import ARTIFACTS, needs_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).parent / "artifacts"
-# Flags for a closed network: without the background ones Chromium keeps dialling Google and being refused.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it with apt-get)"
-)
+pytestmark = needs_chromium
 
 
 @dataclass
@@ -63,16 +49,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) -> Itera
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]  # fmt: skip
     with running_jupyter("lab", base=base, zeph_home=home, cwd=root, args=args) as server:
         yield Lab(server.url, server.token, root, home)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def notebook(lab: Lab, name: str, setup: str, cell: str) -> str:

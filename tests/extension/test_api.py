@@ -1,4 +1,5 @@
-"""The audit REST API in a real `jupyter server` process: authentication, filters, paging, exports, overflow."""
+"""The REST API and dashboard page in a real `jupyter server` process: authentication, filters, paging, exports,
+overflow, and the approval inbox."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ class Server:
     url: str
     token: str
     overflow_id: str
+    home: Path
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +44,21 @@ def server(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) -> It
     store.flush()
     store.spool.close(remove=True)
     with running_jupyter("server", base=base, zeph_home=home, cwd=base, args=[f"--ServerApp.root_dir={base}"]) as jp:
-        yield Server(jp.url, jp.token, overflow_id)
+        yield Server(jp.url, jp.token, overflow_id, home)
 
 
-def get(server: Server, path: str, *, token: bool = True) -> tuple[int, bytes, dict[str, str]]:
+def get(
+    server: Server,
+    path: str,
+    *,
+    token: bool = True,
+    method: str = "GET",
+    body: bytes | None = None,
+    prefix: str = "api/",
+) -> tuple[int, bytes, dict[str, str]]:
     headers = {"Authorization": f"token {server.token}"} if token else {}
-    request = urllib.request.Request(f"{server.url}/zeph/api/{path}", headers=headers)  # noqa: S310 - loopback
+    url = f"{server.url}/zeph/{prefix}{path}"
+    request = urllib.request.Request(url, headers=headers, method=method, data=body)  # noqa: S310 - loopback
     try:
         with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - loopback
             return response.status, response.read(), dict(response.headers)
@@ -124,3 +135,82 @@ def test_overflow_only_within_its_conversation(server: Server) -> None:
     assert (status, body) == (200, b"the full, long output")
     status, _, _ = get(server, f"overflow/overflow:{uuid}?conversation=conv-b")
     assert status == 404
+
+
+# -- the approval inbox -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def inbox(server: Server) -> Iterator[Any]:
+    """The run's side of the inbox (this process plays the waiting kernel: its pid is alive)."""
+    from zeph_nb.gates.inbox import Inbox
+
+    store = Store(Settings().model_copy(update={"home": server.home}))
+    yield Inbox(store)
+    store.close()
+
+
+def post_request(inbox: Any, command: str) -> str:
+    from datetime import timedelta
+
+    from zeph_nb.gates.approval import ApprovalRequest
+    from zeph_nb.store.store import utc_now
+
+    request = ApprovalRequest("call-x", "bash", {"command": command}, (command,), "rule", "why", conversation_id="c")
+    return str(inbox.post(request, requester="nightly-job", expires_at=utc_now() + timedelta(minutes=5)))
+
+
+def answer(server: Server, inbox_id: str, body: object, *, token: bool = True) -> tuple[int, Any]:
+    status, data, _ = get(server, f"approvals/{inbox_id}", method="POST", body=json.dumps(body).encode(), token=token)
+    return status, json.loads(data) if data.startswith(b"{") else data
+
+
+def test_pending_requests_are_listed_and_an_answer_names_who_gave_it(server: Server, inbox: Any) -> None:
+    inbox_id = post_request(inbox, "make deploy")
+    pending = get_json(server, "approvals")["items"]
+    mine = next(item for item in pending if item["id"] == inbox_id)
+    assert (mine["state"], mine["summary"], mine["requester"]) == ("pending", "bash: make deploy", "nightly-job")
+    assert mine["expires_at"].endswith("Z") and mine["params"] == {"command": "make deploy"}
+    status, item = answer(server, inbox_id, {"answer": "deny", "note": "not on a Friday"})
+    assert status == 200 and (item["state"], item["answer"], item["note"]) == ("answered", "deny", "not on a Friday")
+    # A token-only server has no user names: the record names whoever runs the server, and the browser's alias.
+    assert item["answered_by"].startswith(f"{Settings().user} (Anonymous ") and item["answered_by"].endswith(", token)")
+    assert inbox.first_answer(inbox_id) == ("deny", item["answered_by"], "not on a Friday")
+    assert inbox_id not in {item["id"] for item in get_json(server, "approvals")["items"]}
+    assert inbox_id in {item["id"] for item in get_json(server, "approvals?state=all")["items"]}
+    assert get_json(server, f"approvals/{inbox_id}")["state"] == "answered"
+
+
+def test_a_second_answer_is_a_409_and_an_unknown_id_a_404(server: Server, inbox: Any) -> None:
+    inbox_id = post_request(inbox, "make release")
+    assert answer(server, inbox_id, {"answer": "approve"})[0] == 200
+    status, body = answer(server, inbox_id, {"answer": "deny"})
+    assert status == 409 and "is answered by" in body["message"]
+    assert answer(server, "0" * 32, {"answer": "approve"})[0] == 404
+    assert get(server, f"approvals/{'0' * 32}")[0] == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"answer": "yes"}, {}, ["approve"], {"answer": "approve", "colour": "red"}, {"answer": "deny", "note": 3}],
+)
+def test_a_bad_answer_is_a_400_that_says_what_to_send(server: Server, inbox: Any, body: object) -> None:
+    inbox_id = post_request(inbox, "make bad")
+    status, data = answer(server, inbox_id, body)
+    assert status == 400 and ('"answer"' in data["message"] or '"note"' in data["message"])
+    assert get_json(server, f"approvals/{inbox_id}")["state"] == "pending"  # nothing was recorded
+
+
+def test_the_inbox_and_the_page_need_the_token(server: Server, inbox: Any) -> None:
+    inbox_id = post_request(inbox, "make secret")
+    assert get(server, "approvals", token=False)[0] in (401, 403)
+    assert answer(server, inbox_id, {"answer": "approve"}, token=False)[0] in (401, 403)
+    assert get_json(server, f"approvals/{inbox_id}")["state"] == "pending"
+    status, body, _ = get(server, "approvals?state=some")
+    assert status == 400 and "use pending" in json.loads(body)["message"]
+    # The page: without the token, Jupyter's login page instead of the dashboard.
+    status, page, _ = get(server, "", prefix="", token=False)
+    assert b"zeph-xsrf" not in page
+    status, page, headers = get(server, "", prefix="")
+    assert status == 200 and b'<meta name="zeph-xsrf" content="' in page and b"/*SCRIPT*/" not in page
+    assert headers["Content-Type"].startswith("text/html")

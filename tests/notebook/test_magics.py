@@ -97,6 +97,31 @@ async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
     assert result.text == "Done." and "done" in card.title.value
 
 
+async def test_approve_inbox_waits_for_an_answer_given_elsewhere(shell: tuple[InteractiveShell, ZephMagics]) -> None:
+    from zeph_nb.gates.inbox import Inbox, InboxApprover
+
+    ip, magics = shell
+    run = ip.run_cell_magic("zeph", model(ip, bash("echo inbox > out.txt"), "Done.") + " --approve inbox", "write")
+    assert isinstance(run, Run) and magics.agent is not None
+    approver = magics.agent.approver
+    assert isinstance(approver, InboxApprover) and approver.inbox.store is magics.agent.chain.store
+    inbox = Inbox(zeph_nb.store.Store(magics.agent.settings))  # the dashboard's side: its own store handle
+    for _ in range(400):
+        pending = inbox.pending()
+        if pending:
+            break
+        await asyncio.sleep(0.025)
+    assert [item.summary for item in pending] == ["bash: echo inbox > out.txt"]
+    inbox.answer(pending[0].id, "approve", by="reviewer")
+    result = await run
+    assert result.tool_calls[0].approved_by == "reviewer" and (Path.cwd() / "out.txt").read_text() == "inbox\n"
+    assert (
+        "Approved by <b>reviewer</b>"
+        in run.transcript.card(result.tool_calls[0].call.call_id, "bash", {}).ask_box.children[0].value
+    )
+    inbox.store.close()
+
+
 async def test_deny_click_runs_nothing_and_tells_the_model(shell: tuple[InteractiveShell, ZephMagics]) -> None:
     ip, _ = shell
     provider_turns = [bash("touch nope.txt"), "Understood, I did not create it."]

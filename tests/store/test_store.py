@@ -85,6 +85,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
     assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [
         (1, "m001_initial"),
         (2, "m002_gates"),
+        (3, "m003_approvals"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():
@@ -107,6 +108,26 @@ def test_a_database_of_an_older_version_is_migrated_and_keeps_its_rows(tmp_path:
     frame = store.query("SELECT call_id, cached, attempts FROM tool_calls ORDER BY call_id")
     assert list(frame["call_id"]) == ["c1", "old"]
     assert bool(frame["cached"].iloc[0]) and int(frame["attempts"].iloc[0]) == 2
+
+
+def test_a_reader_of_a_database_without_a_newer_table_sees_it_empty(tmp_path: Path) -> None:
+    """A file last written by an older version has no approvals table until a writer migrates it; readers (the
+    dashboard) must not fail on it meanwhile."""
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "zeph.duckdb"))
+    con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMP)")
+    for version, name, sql in MIGRATIONS[:2]:
+        con.execute(sql)
+        con.execute("INSERT INTO schema_migrations VALUES (?, ?, now()::TIMESTAMP)", [version, name])
+    con.close()
+    store = Store(settings_for(tmp_path), flusher=False)
+    assert store.query("SELECT count(*) AS n FROM approvals")["n"][0] == 0
+    store.append("approvals", {"id": "a", "event": "requested"})
+    assert list(store.query("SELECT id FROM approvals")["id"]) == ["a"]  # from the spool, before any flush
+    store.flush()
+    store.spool.close(remove=True)
+    assert list(Store(settings_for(tmp_path), flusher=False).query("SELECT id FROM approvals")["id"]) == ["a"]
 
 
 def test_unknown_tables_and_columns_are_refused(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ redacted), the rule that asked and why; the decision says approved or not, by wh
 * ``ScriptedApprover(decisions)`` — answers from a list, for tests and tutorials; keeps every request it saw.
 * ``ConsoleApprover`` — asks on the terminal with ``input()``, for IPython outside a notebook.
 
-The widget approver (buttons in the cell output) lives in ``zeph_nb.notebook``.
+The widget approver (buttons in the cell output) lives in ``zeph_nb.notebook``; the inbox approver (for headless
+runs, answered from the server extension's dashboard) in ``zeph_nb.gates.inbox``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncio
 import builtins
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
@@ -44,6 +46,8 @@ class ApprovalRequest:
     reason: str
     asking: tuple[str, ...] = ()  # what "Always allow" would grant: the subjects that asked
     conversation_id: str | None = None
+    # UTC (naive, like the store's times): when the approval gate stops waiting and denies. None outside a gate.
+    expires_at: datetime | None = None
 
     @property
     def summary(self) -> str:

@@ -11,6 +11,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
@@ -19,6 +20,7 @@ from zeph_nb.gates.call import CallOutcome, GateCall, Handler
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.output.secrets import redact_params
+from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
 
 if TYPE_CHECKING:
@@ -280,6 +282,8 @@ class ApprovalGate(_Gate):
             reason=decision.reason,
             asking=decision.asking or gc.subjects.values,
             conversation_id=self.session.conversation_id,
+            # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
+            expires_at=utc_now() + timedelta(seconds=self.timeout),
         )
         self.session.notify(ApprovalRequested(request))
         answer = await self._ask(request)

@@ -77,7 +77,7 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--model")
     parser.add_argument("--provider", help="anthropic, openai, scripted, or the name of a variable holding one")
     parser.add_argument("--max-iterations", type=int, dest="max_iterations")
-    parser.add_argument("--approve", help="ask, auto, deny, or the name of a variable holding an approver")
+    parser.add_argument("--approve", help="ask, auto, deny, inbox, or the name of a variable holding an approver")
     parser.add_argument("--cwd")
     return parser
 
@@ -91,9 +91,11 @@ class ZephMagics(Magics):
         "auto", help="auto, anthropic, openai, scripted, or the name of a variable holding a provider"
     ).tag(config=True)
     max_iterations = Int(None, allow_none=True, help="rounds of tool calls per run").tag(config=True)
-    approve = Enum(["ask", "auto", "deny"], "ask", help="who answers an ask: you (buttons), AutoApprove, DenyAll").tag(
-        config=True
-    )
+    approve = Enum(
+        ["ask", "auto", "deny", "inbox"],
+        "ask",
+        help="who answers an ask: you (buttons), AutoApprove, DenyAll, or a person at the dashboard's inbox",
+    ).tag(config=True)
     cwd = Unicode(None, allow_none=True, help="the agent's working directory (default: the notebook's)").tag(
         config=True
     )
@@ -111,7 +113,7 @@ class ZephMagics(Magics):
 
     @line_cell_magic
     def zeph(self, line: str, cell: str | None = None) -> Any:
-        """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny] [--cwd PATH]``
+        """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]``
         runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status`` manages it."""
         if cell is None:
             return self._subcommand(line)
@@ -123,7 +125,7 @@ class ZephMagics(Magics):
             options = _arguments().parse_args(shlex.split(line))
         except (argparse.ArgumentError, SystemExit, ValueError) as e:
             print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] "
-                  "[--approve ask|auto|deny] [--cwd PATH]")  # fmt: skip
+                  "[--approve ask|auto|deny|inbox] [--cwd PATH]")  # fmt: skip
             return None
         from zeph_nb.errors import ZephError
 
@@ -145,7 +147,8 @@ class ZephMagics(Magics):
     def _start(self, agent: Agent, prompt: str, max_iterations: int | None, loop: asyncio.AbstractEventLoop) -> Run:
         from zeph_nb.notebook.transcript import Transcript
 
-        transcript = Transcript(prompt, on_stop=agent.stop, model=_model_name(agent))
+        where = getattr(agent.approver, "where", None)  # e.g. the inbox approver: "on the zeph dashboard, …"
+        transcript = Transcript(prompt, on_stop=agent.stop, model=_model_name(agent), approver_where=where)
         if self.approver is not None:
             self.approver.transcript = transcript
 
@@ -214,18 +217,19 @@ class ZephMagics(Magics):
             settings = self._settings(options)
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
             self._agent_key = key
-        self.agent.approver = self._approver(approve, self.agent.settings)
+        self.agent.approver = self._approver(approve, self.agent)
         return self.agent
 
-    def _approver(self, mode: str, settings: Settings) -> Any:
+    def _approver(self, mode: str, agent: Agent) -> Any:
         from zeph_nb.errors import ConfigError
         from zeph_nb.gates.approval import AutoApprove, ConsoleApprover, DenyAll
 
-        if mode not in ("ask", "auto", "deny"):
+        settings = agent.settings
+        if mode not in ("ask", "auto", "deny", "inbox"):
             value = (self.shell.user_ns if self.shell is not None else {}).get(mode)
             if value is None or not hasattr(value, "decide"):
                 raise ConfigError(
-                    f"--approve {mode!r}: not ask, auto or deny, and no variable of that name holds an approver "
+                    f"--approve {mode!r}: not ask, auto, deny or inbox, and no variable of that name holds an approver "
                     "(for example approver = zeph_nb.ScriptedApprover(['approve']))"
                 )
             return value
@@ -233,6 +237,13 @@ class ZephMagics(Magics):
             return AutoApprove(f"AutoApprove (%%zeph --approve auto, {settings.user})")
         if mode == "deny":
             return DenyAll()
+        if mode == "inbox":  # headless runs (papermill, nbclient): a person answers on the dashboard
+            from zeph_nb.gates.inbox import InboxApprover
+
+            current = agent.approver
+            if isinstance(current, InboxApprover):
+                return current
+            return InboxApprover(settings, store=agent.chain.store)
         if not self.widgets or _running_loop() is None:
             return ConsoleApprover(user=settings.user)
         if self.approver is None:

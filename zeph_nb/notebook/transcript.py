@@ -132,13 +132,27 @@ class ToolCard:
             button.on_click(lambda _button, choice=choice: answer(choice))
         self.ask_box.children = (prompt, w.HBox(list(self.buttons.values())))
 
+    def waiting(self, request: ApprovalRequest, where: str | None) -> None:
+        """The call waits for an approver that is not this cell's buttons (the dashboard's inbox, a script):
+        say so, and where the answer is given. Buttons shown later (the widget approver) replace this."""
+        import ipywidgets as w
+
+        self.status = "waiting"
+        self._render_title()
+        until = f" Denied if nobody answers by {request.expires_at:%H:%M:%S} UTC." if request.expires_at else ""
+        place = f" Answer it {html.escape(where)}." if where else ""
+        self.ask_box.children = (
+            w.HTML(f'<div class="zeph-ask"><b>Waiting for approval.</b> {html.escape(request.reason)}.{place}'
+                   f"{until}</div>"),
+        )  # fmt: skip
+
     def answered(self, approved: bool, by: str, remember: bool = False) -> None:
-        """Close the prompt to one line saying who decided (by click, by %zeph approve, or by timeout)."""
+        """Close the prompt to one line saying who decided (by click, by %zeph approve, by the inbox, by timeout)."""
         import ipywidgets as w
 
         for button in self.buttons.values():
             button.disabled = True
-        if self.buttons:
+        if self.buttons or self.ask_box.children:
             verdict = "Always allowed" if remember else ("Approved" if approved else "Denied")
             self.ask_box.children = (w.HTML(f'<div class="zeph-who">{verdict} by <b>{html.escape(by)}</b></div>'),)
         self.status = "running" if approved else "denied"
@@ -199,11 +213,14 @@ class Transcript:
 
     RENDER_EVERY = 0.1  # seconds between Markdown re-renders while text streams in
 
-    def __init__(self, prompt: str, *, on_stop: Callable[[], Any], model: str = "") -> None:
+    def __init__(
+        self, prompt: str, *, on_stop: Callable[[], Any], model: str = "", approver_where: str | None = None
+    ) -> None:
         import ipywidgets as w
 
         self.prompt = prompt
         self.model = model
+        self.approver_where = approver_where  # where an approver other than the buttons takes its answers
         self.cards: dict[str, ToolCard] = {}
         self.calls = 0
         self.iteration = 0
@@ -234,7 +251,9 @@ class Transcript:
             self._render_status()
         elif kind == "approval_requested":
             self._flush_text(final=True)
-            self.card(event.request.call_id, event.request.tool, event.request.params)
+            self.card(event.request.call_id, event.request.tool, event.request.params).waiting(
+                event.request, self.approver_where
+            )
         elif kind == "approval_answered":
             decision = event.decision
             card = self.card(event.request.call_id, event.request.tool, event.request.params)

@@ -62,6 +62,31 @@ COLUMNS: dict[str, dict[str, str]] = {
         "spool": "VARCHAR",
         "seq": "BIGINT",
     },
+    # The approval inbox for headless runs (zeph_nb.gates.inbox). Append-only like the grants: a run writes a
+    # "requested" row and, when it stops waiting, a "closed" row with what it did; a person's answer from the
+    # dashboard is an "answered" row written by the server. What an id's state is follows from its rows.
+    "approvals": {
+        "id": "VARCHAR",
+        "event": "VARCHAR",  # requested | answered | closed
+        "ts": "TIMESTAMP",  # UTC, when this row was written
+        "conversation_id": "VARCHAR",
+        "call_id": "VARCHAR",
+        "tool": "VARCHAR",
+        "summary": "VARCHAR",  # one line: "bash: rm -rf build"
+        "params": "VARCHAR",  # JSON, secrets redacted
+        "subjects": "VARCHAR",  # JSON list: commands, canonical paths, the URL
+        "rule": "VARCHAR",
+        "reason": "VARCHAR",
+        "requester": "VARCHAR",  # whose run asks
+        "host": "VARCHAR",  # where the run is: a request of a process that is gone is not pending any more
+        "pid": "INTEGER",
+        "expires_at": "TIMESTAMP",  # UTC; the run denies by itself after this
+        "outcome": "VARCHAR",  # answered: approve | always | deny; closed: those, expired or cancelled
+        "decided_by": "VARCHAR",
+        "note": "VARCHAR",
+        "spool": "VARCHAR",
+        "seq": "BIGINT",
+    },
     "conversations": {
         "id": "VARCHAR",
         "created_at": "TIMESTAMP",
@@ -145,6 +170,34 @@ ALTER TABLE tool_calls ADD COLUMN reason VARCHAR;
 ALTER TABLE permission_rules ADD COLUMN reason VARCHAR;
 ALTER TABLE permission_rules ADD COLUMN spool VARCHAR;
 ALTER TABLE permission_rules ADD COLUMN seq BIGINT;
+""",
+    ),
+    (
+        3,
+        "m003_approvals",
+        """\
+CREATE TABLE approvals (
+  id VARCHAR,
+  event VARCHAR,
+  ts TIMESTAMP,
+  conversation_id VARCHAR,
+  call_id VARCHAR,
+  tool VARCHAR,
+  summary VARCHAR,
+  params VARCHAR,
+  subjects VARCHAR,
+  rule VARCHAR,
+  reason VARCHAR,
+  requester VARCHAR,
+  host VARCHAR,
+  pid INTEGER,
+  expires_at TIMESTAMP,
+  outcome VARCHAR,
+  decided_by VARCHAR,
+  note VARCHAR,
+  spool VARCHAR,
+  seq BIGINT
+);
 """,
     ),
 ]

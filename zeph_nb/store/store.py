@@ -96,7 +96,7 @@ class Store:
     # -- writing -------------------------------------------------------------------------------------------
 
     def append(self, table: str, row: dict[str, Any]) -> None:
-        """Durably add one row to ``table`` (tool_calls, overflow, conversations, permission_rules)."""
+        """Durably add one row to ``table`` (one of ``COLUMNS``: tool_calls, overflow, approvals, …)."""
         if table not in COLUMNS:
             raise ValueError(f"unknown table {table!r}; one of {', '.join(COLUMNS)}")
         unknown = set(row) - set(COLUMNS[table])
@@ -287,14 +287,14 @@ class Store:
     # -- reading -------------------------------------------------------------------------------------------
 
     def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
-        """Run SQL over ``tool_calls``, ``overflow``, ``conversations`` and ``permission_rules``: the database's
-        rows plus those still in spools. The file is opened read-only for this one query."""
+        """Run SQL over ``tool_calls``, ``overflow``, ``conversations``, ``permission_rules`` and ``approvals``:
+        the database's rows plus those still in spools. The file is opened read-only for this one query."""
 
         with self._db_lock:
             return self._query(sql, params)
 
     def _query(self, sql: str, params: list[Any] | None) -> pd.DataFrame:
-        con, database = self._open_for_reading()
+        con, database, in_file = self._open_for_reading()
         try:
             progress: dict[str, int] = {}
             if database is not None:
@@ -305,10 +305,11 @@ class Store:
                 for record in records:
                     pending[record.table].append(record.row)
             for table, columns in COLUMNS.items():
-                if database is not None and not pending[table]:
+                if table in in_file and not pending[table]:
                     continue  # the file's own table answers; no view needed
                 typed = ", ".join(f"CAST({name} AS {kind}) AS {name}" for name, kind in columns.items())
-                parts = [f'SELECT * FROM "{database}".main.{table}'] if database is not None else []
+                # A file written by an older version may not have the table yet (its writer migrates it).
+                parts = [f'SELECT * FROM "{database}".main.{table}'] if table in in_file else []
                 if pending[table]:
                     con.register(f"pending_{table}", _frame(table, pending[table]))
                     parts.append(f"SELECT {typed} FROM pending_{table}")
@@ -321,8 +322,9 @@ class Store:
         finally:
             con.close()
 
-    def _open_for_reading(self) -> tuple[duckdb.DuckDBPyConnection, str | None]:
-        """A read-only connection to the file and its database name; in memory when there is no usable file yet."""
+    def _open_for_reading(self) -> tuple[duckdb.DuckDBPyConnection, str | None, set[str]]:
+        """A read-only connection to the file, its database name and its tables; in memory when there is no
+        usable file yet."""
         import duckdb
 
         if self.path.exists():
@@ -331,9 +333,9 @@ class Store:
             )
             tables = {row[0] for row in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
             if "tool_calls" in tables:  # created and migrated
-                return con, str(con.execute("SELECT current_database()").fetchall()[0][0])
+                return con, str(con.execute("SELECT current_database()").fetchall()[0][0]), tables
             con.close()
-        return duckdb.connect(), None
+        return duckdb.connect(), None, set()
 
     def _connect(self, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         import duckdb

@@ -1,0 +1,307 @@
+// The zeph-nb dashboard: polls the extension's API every few seconds and redraws. No framework and no build step:
+// the page is served inline by DashboardHandler. Everything shown comes from tool calls a model made, so text is
+// only ever set with textContent (never innerHTML): a command like `echo "<img onerror=…>"` must stay text.
+"use strict";
+
+const BASE = document.querySelector('meta[name="zeph-base"]').content; // "<base_url>zeph/"
+const XSRF = document.querySelector('meta[name="zeph-xsrf"]').content;
+const POLL_MS = 2000;
+const PAGE = 50;
+
+const state = { offset: 0, paused: false, seenCalls: null, tools: new Set(), categories: new Set(), answered: new Map() };
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child === undefined || child === null) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+async function api(path, options) {
+  const response = await fetch(BASE + "api/" + path, { credentials: "same-origin", ...options });
+  const text = await response.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch (_) { body = null; }
+  if (!response.ok) {
+    const message = (body && (body.message || body.reason)) || text || response.statusText;
+    const error = new Error(`${response.status}: ${message}`);
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+// -- filters --------------------------------------------------------------------------------------------------
+
+const form = document.getElementById("filters");
+
+function filterQuery() {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) {
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+function restoreFilters() {
+  const params = new URLSearchParams(location.search);
+  for (const [name, value] of params) {
+    const field = form.elements.namedItem(name);
+    if (!field) continue;
+    if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) {
+      field.append(el("option", {}, value));
+    }
+    field.value = value;
+  }
+}
+
+function filtersChanged() {
+  state.offset = 0;
+  state.seenCalls = null; // a new view: nothing in it is "new"
+  const query = filterQuery();
+  const keep = new URLSearchParams(location.search);
+  const url = new URL(location.href);
+  url.search = "";
+  if (keep.get("token")) query.set("token", keep.get("token"));
+  url.search = query.toString();
+  history.replaceState(null, "", url);
+  refresh();
+}
+
+form.addEventListener("change", filtersChanged);
+form.addEventListener("reset", () => setTimeout(filtersChanged, 0));
+form.addEventListener("submit", (event) => { event.preventDefault(); filtersChanged(); });
+
+function addOptions(select, values, seen) {
+  for (const value of values) {
+    if (value === null || value === undefined || seen.has(value)) continue;
+    seen.add(value);
+    select.append(el("option", {}, value));
+  }
+}
+
+// -- the inbox ------------------------------------------------------------------------------------------------
+
+const pendingBox = document.getElementById("pending");
+
+function ago(iso) {
+  const seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  return seconds < 90 ? `${seconds}s` : `${Math.round(seconds / 60)} min`;
+}
+
+function until(iso) {
+  const seconds = Math.max(0, Math.round((Date.parse(iso) - Date.now()) / 1000));
+  return seconds < 90 ? `${seconds}s` : `${Math.round(seconds / 60)} min`;
+}
+
+function card(item) {
+  const note = el("input", { name: "note", type: "text", placeholder: "note for the model (optional, on Deny)", "aria-label": "note" });
+  const result = el("span", { class: "result", role: "status" });
+  const buttons = [
+    el("button", { type: "button", class: "approve" }, "Approve"),
+    el("button", { type: "button", class: "deny" }, "Deny"),
+    el("button", { type: "button", class: "always", title: "approve, and allow exactly this from now on" }, "Always allow"),
+  ];
+  const answers = ["approve", "deny", "always"];
+  buttons.forEach((button, i) => button.addEventListener("click", () => answer(item, answers[i], note, buttons, result)));
+  const waited = el("dd", { class: "waited" }, `${ago(item.requested_at)} (denied by itself in ${until(item.expires_at)})`);
+  const node = el("article", { class: "card", "data-id": item.id, "aria-label": `approval request: ${item.summary}` },
+    el("div", {}, el("b", {}, item.requester), " wants to run"),
+    el("pre", {}, item.summary),
+    el("dl", {},
+      el("dt", {}, "why"), el("dd", {}, item.reason),
+      // The policy's reasons usually name their rule already ("asked by tools.permissions.bash[0]: …").
+      item.reason.includes(item.rule) ? null : el("dt", {}, "rule"),
+      item.reason.includes(item.rule) ? null : el("dd", {}, item.rule),
+      el("dt", {}, "touches"), el("dd", {}, item.subjects.join(", ")),
+      el("dt", {}, "conversation"), el("dd", {}, item.conversation_id || "—"),
+      el("dt", {}, "waiting"), waited),
+    el("details", {}, el("summary", {}, "Arguments"), el("pre", {}, JSON.stringify(item.params, null, 2))),
+    el("div", { class: "actions" }, ...buttons, note, result));
+  node.refresh = (fresh) => { waited.textContent = `${ago(fresh.requested_at)} (denied by itself in ${until(fresh.expires_at)})`; };
+  return node;
+}
+
+async function answer(item, choice, note, buttons, result) {
+  buttons.forEach((b) => { b.disabled = true; });
+  result.textContent = "sending…";
+  try {
+    const body = { answer: choice };
+    if (note.value.trim()) body.note = note.value.trim();
+    const done = await api(`approvals/${item.id}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-XSRFToken": XSRF },
+      body: JSON.stringify(body),
+    });
+    const verb = { approve: "Approved", always: "Always allowed", deny: "Denied" }[choice];
+    const next = choice === "deny" ? "the run is told within a second" : "the run goes on within a second";
+    result.textContent = `${verb} by ${done.answered_by} — ${next}`;
+    result.closest(".card").classList.add(choice === "deny" ? "denied" : "approved");
+    state.answered.set(item.id, Date.now());
+  } catch (error) {
+    result.textContent = error.status === 409 ? `Too late: ${error.message.replace(/^409: /, "")}` : `Failed: ${error.message}`;
+    if (error.status !== 409) buttons.forEach((b) => { b.disabled = false; });
+    else state.answered.set(item.id, Date.now());
+  }
+}
+
+function drawInbox(pending, recent) {
+  const ids = new Set(pending.map((item) => item.id));
+  for (const node of [...pendingBox.children]) {
+    const id = node.dataset.id;
+    const answeredAt = state.answered.get(id);
+    // An answered card stays a few seconds so the person sees their answer land; then it moves to "decided".
+    if (!ids.has(id) && !(answeredAt && Date.now() - answeredAt < 4000)) node.remove();
+  }
+  for (const item of pending) {
+    const existing = pendingBox.querySelector(`[data-id="${item.id}"]`);
+    if (existing) existing.refresh(item);
+    else if (!state.answered.has(item.id)) pendingBox.append(card(item));
+  }
+  const count = document.getElementById("pending-count");
+  count.textContent = String(pending.length);
+  count.classList.toggle("hot", pending.length > 0);
+  document.getElementById("inbox-empty").hidden = pendingBox.children.length > 0;
+  document.title = pending.length ? `(${pending.length}) zeph-nb · approvals waiting` : "zeph-nb · audit log and approvals";
+
+  const tbody = document.querySelector("#decided tbody");
+  tbody.replaceChildren(...recent.filter((item) => item.state !== "pending").slice(0, 20).map((item) =>
+    el("tr", { "data-id": item.id },
+      el("td", {}, item.requested_at.replace("T", " ").slice(0, 19)),
+      el("td", { class: "what" }, item.summary),
+      el("td", { class: `status-${item.state}` }, item.state + (item.outcome === "always" ? " (always)" : "")),
+      el("td", {}, item.decided_by || item.answered_by || "—"),
+      el("td", {}, item.requester))));
+}
+
+// -- charts ---------------------------------------------------------------------------------------------------
+
+function bars(target, rows, segments, label) {
+  const box = document.getElementById(target);
+  const max = Math.max(1, ...rows.map((row) => row.calls));
+  if (!rows.length) { box.replaceChildren(el("p", { class: "muted" }, "no calls match")); return; }
+  box.replaceChildren(...rows.map((row) => {
+    const track = el("div", { class: "track", role: "img", "aria-label": `${label(row)}: ${row.calls} calls` });
+    for (const [cls, value] of segments(row)) {
+      if (value > 0) track.append(el("div", { class: `seg ${cls}`, style: `width:${(100 * value) / max}%`, title: `${cls}: ${value}` }));
+    }
+    return el("div", { class: "row" }, el("span", { class: "label", title: label(row) }, label(row)), track,
+      el("span", { class: "value" }, row.calls));
+  }));
+}
+
+// -- calls ----------------------------------------------------------------------------------------------------
+
+function what(params) {
+  let value;
+  try { value = JSON.parse(params); } catch (_) { return params || ""; }
+  if (!value || typeof value !== "object") return String(value);
+  for (const key of ["command", "url", "path", "pattern", "query", "source", "id"]) {
+    if (typeof value[key] === "string") return value[key];
+  }
+  return JSON.stringify(value);
+}
+
+function cell(value, cls) {
+  return el("td", cls ? { class: cls } : {}, value === null || value === undefined ? "" : value);
+}
+
+function drawCalls(page) {
+  const tbody = document.querySelector("#calls tbody");
+  const seen = new Set();
+  const rows = page.rows.map((row) => {
+    const key = `${row.conversation_id}/${row.call_id}/${row.ts}`;
+    seen.add(key);
+    const fresh = state.seenCalls !== null && !state.seenCalls.has(key);
+    return el("tr", { class: fresh ? "fresh" : null, "data-call": row.call_id },
+      cell((row.ts || "").replace("T", " ").slice(0, 19)),
+      cell(row.tool),
+      el("td", { class: "what", title: what(row.params) }, what(row.params)),
+      cell(row.status, `status-${row.status}`),
+      cell(row.decision),
+      el("td", { title: row.reason || "" }, row.matched_rule || ""),
+      cell(row.approved_by),
+      cell(row.exit_code, "num"),
+      cell(row.error_category),
+      cell(row.duration_ms === null ? "" : Math.round(row.duration_ms), "num"),
+      cell(row.tokens_saved, "num"));
+  });
+  state.seenCalls = seen;
+  tbody.replaceChildren(...rows);
+  if (!rows.length) tbody.append(el("tr", {}, el("td", { colspan: 11, class: "muted" }, "no calls match these filters")));
+  const last = Math.min(page.offset + page.rows.length, page.total);
+  document.getElementById("total").textContent = `(${page.total} matching)`;
+  document.getElementById("page").textContent = page.total ? `${page.offset + 1}–${last} of ${page.total}` : "";
+  document.getElementById("newer").disabled = page.offset === 0;
+  document.getElementById("older").disabled = last >= page.total;
+}
+
+document.getElementById("newer").addEventListener("click", () => { state.offset = Math.max(0, state.offset - PAGE); refresh(); });
+document.getElementById("older").addEventListener("click", () => { state.offset += PAGE; refresh(); });
+
+// -- polling --------------------------------------------------------------------------------------------------
+
+const live = document.getElementById("live");
+const errorBox = document.getElementById("error");
+let timer = null;
+
+async function refresh() {
+  clearTimeout(timer);
+  const query = filterQuery();
+  const exportQuery = query.toString();
+  document.getElementById("export-csv").href = `${BASE}api/audit.csv${exportQuery ? "?" + exportQuery : ""}`;
+  document.getElementById("export-parquet").href = `${BASE}api/audit.parquet${exportQuery ? "?" + exportQuery : ""}`;
+  const paged = new URLSearchParams(query);
+  paged.set("limit", PAGE);
+  paged.set("offset", state.offset);
+  try {
+    const [page, aggregates, pending, recent] = await Promise.all([
+      api(`audit?${paged}`),
+      api(`audit/aggregates?${query}`),
+      api("approvals"),
+      api("approvals?state=all&limit=20"),
+    ]);
+    drawInbox(pending.items, recent.items);
+    addOptions(form.elements.namedItem("tool"), aggregates.by_tool.map((r) => r.tool), state.tools);
+    addOptions(form.elements.namedItem("category"), aggregates.by_category.map((r) => r.category).filter((c) => c !== "none"), state.categories);
+    bars("by-tool", aggregates.by_tool,
+      (r) => [["ok", r.calls - r.errors - r.denied], ["err", r.errors], ["den", r.denied]], (r) => r.tool);
+    bars("by-category", aggregates.by_category, (r) => [["cat", r.calls]],
+      (r) => (r.category === "none" ? "(no error)" : r.category));
+    drawCalls(page);
+    errorBox.hidden = true;
+    live.textContent = `updated ${new Date().toLocaleTimeString()}${state.paused ? " · paused" : ""}`;
+    live.classList.remove("stale");
+  } catch (error) {
+    errorBox.textContent = error.status === 403 || error.status === 401
+      ? "Not logged in to this Jupyter server any more: reload the page (with ?token=… if it uses a token)."
+      : `Could not load: ${error.message}`;
+    errorBox.hidden = false;
+    live.textContent = "not updating";
+    live.classList.add("stale");
+  }
+  if (!state.paused) timer = setTimeout(refresh, POLL_MS);
+}
+
+document.getElementById("pause").addEventListener("click", (event) => {
+  state.paused = !state.paused;
+  event.target.textContent = state.paused ? "Resume updates" : "Pause updates";
+  event.target.setAttribute("aria-pressed", String(state.paused));
+  refresh();
+});
+// A hidden tab does not poll; it catches up the moment it is shown again.
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) clearTimeout(timer);
+  else if (!state.paused) refresh();
+});
+
+restoreFilters();
+refresh();
