@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bench import audit_bench, filter_bench, gates_bench, grep_bench
+from bench import audit_bench, filter_bench, gates_bench, grep_bench, inbox_bench
 
 if __name__ == "__main__":
     grep_bench.main()
     filter_bench.main()
     audit_bench.main()
     gates_bench.main()
+    inbox_bench.main()

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from zeph_nb.store.store import Store
 
-__all__ = ["count", "frame", "sql", "where"]
+__all__ = ["count", "frame", "frame_query", "sql", "where"]
 
 _FILTERS = {
     "tool": "tool",
@@ -42,7 +42,8 @@ def _store(settings: Settings | None) -> Store:
 
 
 def sql(query: str, params: list[Any] | None = None, *, settings: Settings | None = None) -> pd.DataFrame:
-    """Run DuckDB SQL over ``tool_calls``, ``overflow``, ``conversations`` and ``permission_rules``."""
+    """Run DuckDB SQL over ``tool_calls``, ``overflow``, ``conversations``, ``permission_rules`` and
+    ``approvals``."""
     return _store(settings).query(query, params)
 
 
@@ -78,11 +79,20 @@ def frame(
     """Audit rows, newest first. Filters: tool, decision, status, category, conversation, approved_by, caller
     (each an exact value), ``since``/``until`` (datetimes or ISO strings, UTC), ``limit`` (None: all) and
     ``offset`` for paging."""
+    query, params = frame_query(since=since, until=until, limit=limit, offset=offset, **filters)
+    return sql(query, params, settings=settings)
+
+
+def frame_query(
+    *, since: str | datetime | None = None, until: str | datetime | None = None, limit: int | None = 1000,
+    offset: int = 0, **filters: str,
+) -> tuple[str, list[Any]]:  # fmt: skip
+    """The SQL and parameters ``frame`` runs, for callers batching several reads (``Store.query_many``)."""
     clause, params = where(since=since, until=until, **filters)
     tail = f"LIMIT {int(limit)}" if limit is not None else ""
     if offset:
         tail += f" OFFSET {int(offset)}"
-    return sql(f"SELECT * FROM tool_calls {clause} ORDER BY ts DESC, seq DESC {tail}", params, settings=settings)
+    return f"SELECT * FROM tool_calls {clause} ORDER BY ts DESC, seq DESC {tail}", params
 
 
 def count(

@@ -80,22 +80,56 @@ def _records(frame: Any) -> list[dict[str, Any]]:
     return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
 
 
+def _reader() -> Any:
+    from zeph_nb.store.store import Store
+
+    return Store(_settings(), flusher=False)
+
+
+def _audit_queries(filters: dict[str, Any], limit: int, offset: int) -> list[tuple[str, list[Any]]]:
+    """The page of rows and the total that match ``filters``."""
+    from zeph_nb import audit
+
+    clause, params = audit.where(**filters)
+    return [audit.frame_query(limit=limit, offset=offset, **filters),
+            (f"SELECT count(*) AS n FROM tool_calls {clause}", params)]  # fmt: skip
+
+
+def _aggregate_queries(filters: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    """Calls, failures, time and tokens saved per tool; calls per error category."""
+    from zeph_nb import audit
+
+    clause, params = audit.where(**filters)
+    by_tool = (
+        "SELECT tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, "
+        "count(*) FILTER (WHERE status = 'denied') AS denied, sum(duration_ms) AS duration_ms, "
+        f"sum(tokens_saved) AS tokens_saved FROM tool_calls {clause} GROUP BY tool ORDER BY calls DESC, tool"
+    )
+    by_category = (
+        f"SELECT coalesce(error_category, 'none') AS category, count(*) AS calls FROM tool_calls {clause} "
+        "GROUP BY ALL ORDER BY calls DESC, category"
+    )
+    return [(by_tool, params), (by_category, params)]
+
+
+def _audit_page(frames: list[Any], limit: int, offset: int) -> dict[str, Any]:
+    rows, total = frames
+    return {"rows": _records(rows), "total": int(total["n"][0]), "limit": limit, "offset": offset}
+
+
+def _aggregates(frames: list[Any]) -> dict[str, Any]:
+    by_tool, by_category = frames
+    return {"by_tool": _records(by_tool), "by_category": _records(by_category)}
+
+
 class AuditHandler(ZephHandler):
     """GET zeph/api/audit: rows, newest first, with filters and paging."""
 
     @web.authenticated
     async def get(self) -> None:
-        from zeph_nb import audit
-
         filters, (limit, offset) = self.filters(), self.paging()
-        settings = _settings()
-
-        def read() -> tuple[Any, int]:
-            return (audit.frame(limit=limit, offset=offset, settings=settings, **filters),
-                    audit.count(settings=settings, **filters))  # fmt: skip
-
-        frame, total = await self.off_loop(read)
-        self.finish(json.dumps({"rows": _records(frame), "total": total, "limit": limit, "offset": offset}))
+        frames = await self.off_loop(lambda: _reader().query_many(_audit_queries(filters, limit, offset)))
+        self.finish(json.dumps(_audit_page(frames, limit, offset)))
 
 
 class AggregatesHandler(ZephHandler):
@@ -103,25 +137,33 @@ class AggregatesHandler(ZephHandler):
 
     @web.authenticated
     async def get(self) -> None:
-        from zeph_nb import audit
-
         filters = self.filters()
-        settings = _settings()
-        clause, params = audit.where(**filters)
+        frames = await self.off_loop(lambda: _reader().query_many(_aggregate_queries(filters)))
+        self.finish(json.dumps(_aggregates(frames)))
+
+
+class DashboardDataHandler(ZephHandler):
+    """GET zeph/api/dashboard: what the dashboard shows — a page of rows, the aggregates (same filters and
+    paging as audit) and the inbox (pending, and the 20 latest requests) — read in one go: one opening of the
+    store instead of six, which is most of what a refresh costs."""
+
+    @web.authenticated
+    async def get(self) -> None:
+        filters, (limit, offset) = self.filters(), self.paging()
+        inbox = _inbox()
 
         def read() -> dict[str, Any]:
-            by_tool = audit.sql(
-                f"SELECT tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, "
-                f"count(*) FILTER (WHERE status = 'denied') AS denied, sum(duration_ms) AS duration_ms, "
-                f"sum(tokens_saved) AS tokens_saved FROM tool_calls {clause} GROUP BY tool ORDER BY calls DESC, tool",
-                params, settings=settings,
-            )  # fmt: skip
-            by_category = audit.sql(
-                f"SELECT coalesce(error_category, 'none') AS category, count(*) AS calls FROM tool_calls {clause} "
-                "GROUP BY ALL ORDER BY calls DESC, category",
-                params, settings=settings,
-            )  # fmt: skip
-            return {"by_tool": _records(by_tool), "by_category": _records(by_category)}
+            statements = [*_audit_queries(filters, limit, offset), *_aggregate_queries(filters),
+                          inbox.pending_query(), inbox.recent_query(20)]  # fmt: skip
+            frames = _reader().query_many(statements)
+            return {
+                "audit": _audit_page(frames[0:2], limit, offset),
+                "aggregates": _aggregates(frames[2:4]),
+                "approvals": {
+                    "pending": [i.to_json() for i in inbox.items(frames[4], pending_only=True)],
+                    "recent": [i.to_json() for i in inbox.items(frames[5])],
+                },
+            }
 
         self.finish(json.dumps(await self.off_loop(read)))
 
@@ -285,6 +327,7 @@ def handlers(base_url: str) -> list[tuple[str, Any]]:
         (url_path_join(base_url, "zeph") + "/?", DashboardHandler),
         (url_path_join(api, "audit"), AuditHandler),
         (url_path_join(api, "audit", "aggregates"), AggregatesHandler),
+        (url_path_join(api, "dashboard"), DashboardDataHandler),
         (url_path_join(api, r"audit\.(csv|parquet)"), ExportHandler),
         (url_path_join(api, r"overflow/overflow:([0-9a-f-]{36})"), OverflowHandler),
         (url_path_join(api, "approvals"), ApprovalsHandler),

@@ -73,7 +73,8 @@ def get_json(server: Server, path: str) -> Any:
 
 
 def test_requests_without_the_token_are_refused(server: Server) -> None:
-    for path in ["audit", "audit/aggregates", "audit.csv", f"overflow/{server.overflow_id}?conversation=conv-a"]:
+    for path in ["audit", "audit/aggregates", "audit.csv", f"overflow/{server.overflow_id}?conversation=conv-a",
+                 "dashboard"]:  # fmt: skip
         status, _, _ = get(server, path, token=False)
         assert status in (401, 403), path
 
@@ -108,6 +109,17 @@ def test_aggregates(server: Server) -> None:
     tools = {row["tool"]: row for row in data["by_tool"]}
     assert (tools["read"]["calls"], tools["read"]["errors"], tools["bash"]["errors"]) == (13, 3, 2)
     assert {row["category"]: row["calls"] for row in data["by_category"]} == {"none": 20, "permanent_failure": 5}
+
+
+def test_the_dashboards_read_is_the_other_endpoints_in_one(server: Server, inbox: Any) -> None:
+    inbox_id = post_request(inbox, "make all")
+    data = get_json(server, "dashboard?tool=bash&limit=5&offset=5")
+    assert data["audit"] == get_json(server, "audit?tool=bash&limit=5&offset=5")
+    assert data["aggregates"] == get_json(server, "audit/aggregates?tool=bash")
+    assert inbox_id in {item["id"] for item in data["approvals"]["pending"]}
+    assert inbox_id in {item["id"] for item in data["approvals"]["recent"]}
+    status, body, _ = get(server, "dashboard?limit=0")
+    assert status == 400 and "limit must be between" in json.loads(body)["message"]
 
 
 def test_csv_and_parquet_exports(server: Server) -> None:

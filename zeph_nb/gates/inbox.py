@@ -34,6 +34,8 @@ from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalRequest, Decision
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from zeph_nb.config import Settings
     from zeph_nb.store.store import Store
 
@@ -228,27 +230,38 @@ class Inbox:
     # -- reading -------------------------------------------------------------------------------------------
 
     def get(self, inbox_id: str) -> InboxItem | None:
-        items = self._items("WHERE r.id = ?", [inbox_id], limit=1)
+        items = self.items(self.store.query(*self._sql("WHERE r.id = ?", [inbox_id], limit=1)))
         return items[0] if items else None
 
     def pending(self) -> list[InboxItem]:
         """Requests waiting for an answer, oldest first (the one that has waited longest is on top)."""
-        from zeph_nb.store.store import utc_now
-
-        items = self._items(
-            "WHERE a.id IS NULL AND c.id IS NULL AND r.expires_at > ?", [utc_now()], limit=None, order="r.ts"
-        )
-        return [item for item in items if item.state == "pending"]
+        return self.items(self.store.query(*self.pending_query()), pending_only=True)
 
     def recent(self, limit: int = 50) -> list[InboxItem]:
         """Every request, newest first, with what became of it."""
-        return self._items("", [], limit=limit)
+        return self.items(self.store.query(*self.recent_query(limit)))
 
-    def _items(self, where: str, params: list[Any], *, limit: int | None, order: str = "r.ts DESC") -> list[InboxItem]:
+    # The SQL of pending() and recent(), for a caller batching them with other reads (Store.query_many); turn
+    # the frames into items with items().
+
+    def pending_query(self) -> tuple[str, list[Any]]:
         from zeph_nb.store.store import utc_now
 
-        sql = f"{_ITEMS} {where} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit is not None else "")
-        frame = self.store.query(sql, params)
+        return self._sql("WHERE a.id IS NULL AND c.id IS NULL AND r.expires_at > ?", [utc_now()], limit=None,
+                         order="r.ts")  # fmt: skip
+
+    def recent_query(self, limit: int = 50) -> tuple[str, list[Any]]:
+        return self._sql("", [], limit=limit)
+
+    @staticmethod
+    def _sql(where: str, params: list[Any], *, limit: int | None, order: str = "r.ts DESC") -> tuple[str, list[Any]]:
+        return f"{_ITEMS} {where} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit is not None else ""), params
+
+    @staticmethod
+    def items(frame: pd.DataFrame, *, pending_only: bool = False) -> list[InboxItem]:
+        """The items in a frame of ``pending_query``/``recent_query`` rows, each with its state as of now."""
+        from zeph_nb.store.store import utc_now
+
         now = utc_now()
         items = []
         for row in frame.itertuples(index=False):
@@ -265,6 +278,8 @@ class Inbox:
                 state = "abandoned"
             else:
                 state = "pending"
+            if pending_only and state != "pending":
+                continue
             items.append(
                 InboxItem(
                     id=str(row.id), state=state, tool=str(row.tool), summary=str(row.summary),

@@ -263,13 +263,10 @@ async function refresh() {
   paged.set("limit", PAGE);
   paged.set("offset", state.offset);
   try {
-    const [page, aggregates, pending, recent] = await Promise.all([
-      api(`audit?${paged}`),
-      api(`audit/aggregates?${query}`),
-      api("approvals"),
-      api("approvals?state=all&limit=20"),
-    ]);
-    drawInbox(pending.items, recent.items);
+    // One request, one read of the store (api/dashboard); api/audit, api/audit/aggregates and api/approvals
+    // serve the same data separately.
+    const { audit: page, aggregates, approvals } = await api(`dashboard?${paged}`);
+    drawInbox(approvals.pending, approvals.recent);
     addOptions(form.elements.namedItem("tool"), aggregates.by_tool.map((r) => r.tool), state.tools);
     addOptions(form.elements.namedItem("category"), aggregates.by_category.map((r) => r.category).filter((c) => c !== "none"), state.categories);
     bars("by-tool", aggregates.by_tool,
