@@ -342,9 +342,10 @@ class InboxApprover:
         timeout = self._settings.tools.approval_timeout_secs
         expires_at = request.expires_at or utc_now() + timedelta(seconds=timeout)
         inbox_id = await asyncio.to_thread(inbox.post, request, requester=requester, expires_at=expires_at)
-        # A headless run's log is often the only place someone looks first: say where the answer is given.
+        # For whoever reads a headless run's log (INFO: a notebook's cell output is no place for it, and the
+        # transcript's card already says it waits and where).
         until = expires_at.strftime("%H:%M:%S")
-        log.warning("zeph-nb: %s waits for approval in the inbox until %s UTC; answer it on the dashboard, "
+        log.info("zeph-nb: %s waits for approval in the inbox until %s UTC; answer it on the dashboard, "
                     "<jupyter server>/zeph/ (request %s)", request.summary, until, inbox_id)  # fmt: skip
         try:
             while utc_now() < expires_at:
