@@ -105,7 +105,7 @@ def test_approving_in_the_dashboard_lets_a_headless_run_finish(dashboard: Dashbo
     shot(page, "dashboard-pending")
 
     card.get_by_role("button", name="Approve").click()
-    card.get_by_text("Approved by").wait_for(timeout=10_000)
+    card.locator(".result", has_text="Approved by").wait_for(timeout=10_000)
     printed = finished(run, dashboard, "approve")
     assert "stop reason: completed" in printed and "Done: from-inbox.txt written." in printed, printed
     assert (dashboard.root / "from-inbox.txt").read_text() == "<b>not bold</b>\n"
@@ -139,7 +139,7 @@ def test_denying_with_a_note_tells_the_model_why(dashboard: Dashboard, browser: 
     card.wait_for(timeout=90_000)
     card.get_by_label("note").fill("keep that folder, it holds the results")
     card.get_by_role("button", name="Deny").click()
-    card.get_by_text("Denied by").wait_for(timeout=10_000)
+    card.locator(".result", has_text="Denied by").wait_for(timeout=10_000)
     shot(page, "dashboard-denied")
     printed = finished(run, dashboard, "deny")
     assert "category: confirmation_required" in printed and "keep that folder, it holds the results" in printed

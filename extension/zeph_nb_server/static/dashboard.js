@@ -112,7 +112,7 @@ function card(item) {
   ];
   const answers = ["approve", "deny", "always"];
   buttons.forEach((button, i) => button.addEventListener("click", () => answer(item, answers[i], note, buttons, result)));
-  const waited = el("dd", { class: "waited" }, `${ago(item.requested_at)} (denied by itself in ${until(item.expires_at)})`);
+  const waited = el("dd", { class: "waited" }, `${ago(item.requested_at)} (times out in ${until(item.expires_at)})`);
   const node = el("article", { class: "card", "data-id": item.id, "aria-label": `approval request: ${item.summary}` },
     el("div", {}, el("b", {}, item.requester), " wants to run"),
     el("pre", {}, item.summary),
@@ -126,7 +126,7 @@ function card(item) {
       el("dt", {}, "waiting"), waited),
     el("details", {}, el("summary", {}, "Arguments"), el("pre", {}, JSON.stringify(item.params, null, 2))),
     el("div", { class: "actions" }, ...buttons, note, result));
-  node.refresh = (fresh) => { waited.textContent = `${ago(fresh.requested_at)} (denied by itself in ${until(fresh.expires_at)})`; };
+  node.refresh = (fresh) => { waited.textContent = `${ago(fresh.requested_at)} (times out in ${until(fresh.expires_at)})`; };
   return node;
 }
 
