@@ -200,17 +200,12 @@ class OverflowHandler(ZephHandler):
 
     @web.authenticated
     async def get(self, overflow_id: str) -> None:
-        from zeph_nb.store.store import Store
-
         conversation = self.get_argument("conversation", "")
         if not conversation:
             raise web.HTTPError(
                 400, "conversation=<id> is required: an overflow is only served within its conversation"
             )
-        settings = _settings()
-        text = await self.off_loop(
-            lambda: Store(settings, flusher=False).get_overflow(f"overflow:{overflow_id}", conversation)
-        )
+        text = await self.off_loop(lambda: _reader().get_overflow(f"overflow:{overflow_id}", conversation))
         if text is None:
             raise web.HTTPError(404, f"no overflow:{overflow_id} in conversation {conversation}")
         self.finish(text, set_content_type="text/plain; charset=utf-8")
