@@ -28,7 +28,7 @@ import threading
 import uuid
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalRequest, Decision
@@ -191,7 +191,7 @@ class Inbox:
         answer = str(outcome)
         if answer not in ANSWERS:  # written by something else than Inbox.answer: never read it as a yes
             return "deny", str(by), f"unreadable answer {answer!r}"
-        return answer, str(by), _text(note)  # type: ignore[return-value]
+        return cast(Answer, answer), str(by), _text(note)
 
     def close(self, inbox_id: str, outcome: str, *, by: str, note: str | None = None) -> None:
         """Record what the run did about ``inbox_id``; it is no longer pending."""
