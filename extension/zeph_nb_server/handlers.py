@@ -29,6 +29,7 @@ __all__ = ["handlers"]
 
 FILTERS = ("tool", "decision", "status", "category", "conversation", "approved_by", "caller")
 MAX_LIMIT = 10_000
+MAX_NOTE = 2_000  # a reason for the model, not a document: it goes into the tool result the model reads
 
 
 def _settings() -> Any:
@@ -283,8 +284,10 @@ class ApprovalHandler(ZephHandler):
                 400, 'send a JSON object {"answer": "approve" | "always" | "deny"} (optionally with "note": "…")'
             )
         note = body.get("note")
-        if note is not None and not isinstance(note, str):
-            raise web.HTTPError(400, '"note" must be a string (the reason given to the model on a deny)')
+        if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
+            raise web.HTTPError(
+                400, f'"note" must be a string of at most {MAX_NOTE} characters (the reason the model reads on a deny)'
+            )
         who = decided_by(self.current_user)
         try:
             item = await self.off_loop(lambda: _inbox().answer(inbox_id, body["answer"], by=who, note=note or None))

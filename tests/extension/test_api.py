@@ -204,7 +204,14 @@ def test_a_second_answer_is_a_409_and_an_unknown_id_a_404(server: Server, inbox:
 
 @pytest.mark.parametrize(
     "body",
-    [{"answer": "yes"}, {}, ["approve"], {"answer": "approve", "colour": "red"}, {"answer": "deny", "note": 3}],
+    [
+        {"answer": "yes"},
+        {},
+        ["approve"],
+        {"answer": "approve", "colour": "red"},
+        {"answer": "deny", "note": 3},
+        {"answer": "deny", "note": "x" * 2001},
+    ],
 )
 def test_a_bad_answer_is_a_400_that_says_what_to_send(server: Server, inbox: Any, body: object) -> None:
     inbox_id = post_request(inbox, "make bad")
