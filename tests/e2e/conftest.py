@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from chromium import CHROMIUM, CHROMIUM_ARGS
+from e2e_support import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chromium import ARTIFACTS, needs_chromium
+from e2e_support import ARTIFACTS, needs_chromium, write_notebook
 
 pytestmark = needs_chromium
 
@@ -45,18 +45,12 @@ def dashboard(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) ->
 
 def headless_run(dashboard: Dashboard, name: str, turns: str, prompt: str) -> subprocess.Popen[str]:
     """Execute a notebook with nbclient in the background, as papermill would; the process ends with the run."""
-    cells = [
+    write_notebook(
+        dashboard.root / f"{name}.ipynb",
         f"%load_ext zeph_nb\nimport zeph_nb\nmodel = zeph_nb.ScriptedProvider({turns})",
         f"%%zeph --provider model --approve inbox\n{prompt}",
         "result = await _\nprint('stop reason:', result.stop_reason)\nprint('text:', result.text)",
-    ]
-    document = {
-        "cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": c}
-                  for c in cells],
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        "nbformat": 4, "nbformat_minor": 5,
-    }  # fmt: skip
-    (dashboard.root / f"{name}.ipynb").write_text(json.dumps(document))
+    )
     script = textwrap.dedent(f"""
         import nbclient, nbformat
         nb = nbformat.read({name + ".ipynb"!r}, as_version=4)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chromium import ARTIFACTS, needs_chromium
+from e2e_support import ARTIFACTS, needs_chromium, write_notebook
 
 pytestmark = needs_chromium
 
@@ -52,13 +52,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) -> Itera
 
 
 def notebook(lab: Lab, name: str, setup: str, cell: str) -> str:
-    cells = [
-        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": setup},
-        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell},
-    ]
-    document = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
-                "language": "python"}}, "nbformat": 4, "nbformat_minor": 5}  # fmt: skip
-    (lab.root / f"{name}.ipynb").write_text(json.dumps(document))
+    write_notebook(lab.root / f"{name}.ipynb", setup, cell)
     # ?reset: a fresh workspace, so notebooks of earlier tests are not reopened behind this one.
     return f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}"
 

@@ -30,14 +30,13 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.store.store import Store, StoreBusy, utc_now
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from zeph_nb.config import Settings
-    from zeph_nb.store.store import Store
 
 __all__ = ["ApprovalClosed", "Inbox", "InboxApprover", "InboxItem", "UnknownApproval"]
 
@@ -153,8 +152,6 @@ class Inbox:
 
     def post(self, request: ApprovalRequest, *, requester: str, expires_at: datetime) -> str:
         """Add a request; returns its inbox id."""
-        from zeph_nb.store.store import utc_now
-
         inbox_id = uuid.uuid4().hex
         self.store.append(
             "approvals",
@@ -195,8 +192,6 @@ class Inbox:
 
     def close(self, inbox_id: str, outcome: str, *, by: str, note: str | None = None) -> None:
         """Record what the run did about ``inbox_id``; it is no longer pending."""
-        from zeph_nb.store.store import utc_now
-
         self.store.append(
             "approvals",
             {"id": inbox_id, "event": "closed", "ts": utc_now().isoformat(), "outcome": outcome, "decided_by": by,
@@ -207,8 +202,6 @@ class Inbox:
 
     def answer(self, inbox_id: str, answer: str, *, by: str, note: str | None = None) -> InboxItem:
         """Answer a pending request: ``approve``, ``always`` (approve and keep a grant) or ``deny``."""
-        from zeph_nb.store.store import utc_now
-
         if answer not in ANSWERS:
             raise ValueError(f"answer must be one of {', '.join(ANSWERS)}, not {answer!r}")
         with self._answering:
@@ -245,8 +238,6 @@ class Inbox:
     # the frames into items with items().
 
     def pending_query(self) -> tuple[str, list[Any]]:
-        from zeph_nb.store.store import utc_now
-
         return self._sql("WHERE a.id IS NULL AND c.id IS NULL AND r.expires_at > ?", [utc_now()], limit=None,
                          order="r.ts")  # fmt: skip
 
@@ -260,8 +251,6 @@ class Inbox:
     @staticmethod
     def items(frame: pd.DataFrame, *, pending_only: bool = False) -> list[InboxItem]:
         """The items in a frame of ``pending_query``/``recent_query`` rows, each with its state as of now."""
-        from zeph_nb.store.store import utc_now
-
         now = utc_now()
         items = []
         for row in frame.itertuples(index=False):
@@ -313,40 +302,26 @@ class InboxApprover:
     ) -> None:
         if poll_interval <= 0:
             raise ValueError(f"poll_interval must be > 0 seconds, got {poll_interval}")
-        self._settings = settings
-        self._store = store
-        self._inbox: Inbox | None = None
+        self.settings = settings or Settings.load()
+        # Constructing a Store opens nothing; the first request creates this process's spool.
+        self.inbox = Inbox(store if store is not None else Store(self.settings))
         self.poll_interval = poll_interval
         self.requester = requester
         self.name = "InboxApprover"
         # Shown by front-ends while a call waits (the notebook transcript): where a person gives the answer.
         self.where = "in the approval inbox of the zeph dashboard, <jupyter server>/zeph/"
 
-    @property
-    def inbox(self) -> Inbox:
-        if self._inbox is None:
-            from zeph_nb.config import Settings
-            from zeph_nb.store.store import Store
-
-            settings = self._settings or Settings.load()
-            self._settings = settings
-            self._inbox = Inbox(self._store if self._store is not None else Store(settings))
-        return self._inbox
-
     async def decide(self, request: ApprovalRequest) -> Decision:
-        from zeph_nb.store.store import StoreBusy, utc_now
-
         inbox = self.inbox
-        assert self._settings is not None
-        requester = self.requester or self._settings.user
-        timeout = self._settings.tools.approval_timeout_secs
+        requester = self.requester or self.settings.user
+        timeout = self.settings.tools.approval_timeout_secs
         expires_at = request.expires_at or utc_now() + timedelta(seconds=timeout)
         inbox_id = await asyncio.to_thread(inbox.post, request, requester=requester, expires_at=expires_at)
         # For whoever reads a headless run's log (INFO: a notebook's cell output is no place for it, and the
         # transcript's card already says it waits and where).
         until = expires_at.strftime("%H:%M:%S")
         log.info("zeph-nb: %s waits for approval in the inbox until %s UTC; answer it on the dashboard, "
-                    "<jupyter server>/zeph/ (request %s)", request.summary, until, inbox_id)  # fmt: skip
+                 "<jupyter server>/zeph/ (request %s)", request.summary, until, inbox_id)  # fmt: skip
         try:
             while utc_now() < expires_at:
                 try:

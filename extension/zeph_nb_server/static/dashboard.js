@@ -8,7 +8,8 @@ const XSRF = document.querySelector('meta[name="zeph-xsrf"]').content;
 const POLL_MS = 2000;
 const PAGE = 50;
 
-const state = { offset: 0, paused: false, seenCalls: null, tools: new Set(), categories: new Set(), answered: new Map() };
+// cards: inbox id → its card element, looked up by id rather than by a selector built from a string.
+const state = { offset: 0, paused: false, seenCalls: null, tools: new Set(), categories: new Set(), answered: new Map(), cards: new Map() };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -67,10 +68,9 @@ function filtersChanged() {
   state.offset = 0;
   state.seenCalls = null; // a new view: nothing in it is "new"
   const query = filterQuery();
-  const keep = new URLSearchParams(location.search);
+  const token = new URLSearchParams(location.search).get("token"); // keep the login the page was opened with
+  if (token) query.set("token", token);
   const url = new URL(location.href);
-  url.search = "";
-  if (keep.get("token")) query.set("token", keep.get("token"));
   url.search = query.toString();
   history.replaceState(null, "", url);
   refresh();
@@ -155,16 +155,22 @@ async function answer(item, choice, note, buttons, result) {
 
 function drawInbox(pending, recent) {
   const ids = new Set(pending.map((item) => item.id));
-  for (const node of [...pendingBox.children]) {
-    const id = node.dataset.id;
+  for (const [id, node] of state.cards) {
     const answeredAt = state.answered.get(id);
     // An answered card stays a few seconds so the person sees their answer land; then it moves to "decided".
-    if (!ids.has(id) && !(answeredAt && Date.now() - answeredAt < 4000)) node.remove();
+    if (!ids.has(id) && !(answeredAt && Date.now() - answeredAt < 4000)) {
+      node.remove();
+      state.cards.delete(id);
+    }
   }
   for (const item of pending) {
-    const existing = pendingBox.querySelector(`[data-id="${item.id}"]`);
+    const existing = state.cards.get(item.id);
     if (existing) existing.refresh(item);
-    else if (!state.answered.has(item.id)) pendingBox.append(card(item));
+    else if (!state.answered.has(item.id)) {
+      const node = card(item);
+      state.cards.set(item.id, node);
+      pendingBox.append(node);
+    }
   }
   const count = document.getElementById("pending-count");
   count.textContent = String(pending.length);

@@ -1,9 +1,11 @@
-"""Debian's Chromium for Playwright on a closed network: where it is, the flags it needs, where screenshots go."""
+"""What the browser tests share: Debian's Chromium for Playwright on a closed network (where it is, the flags it
+needs, where screenshots go) and the notebooks they run."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import nbformat
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -22,3 +24,11 @@ CHROMIUM_ARGS = [
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it with apt-get)"
 )
+
+
+def write_notebook(path: Path, *cells: str) -> None:
+    """A notebook of code cells on the python3 kernel, unrun."""
+    kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells],
+                                        metadata={"kernelspec": kernelspec})  # fmt: skip
+    nbformat.write(notebook, path)
