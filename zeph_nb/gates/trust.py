@@ -24,7 +24,7 @@ from typing import Literal
 from zeph_nb.config import AnomalySettings
 from zeph_nb.gates.policy import PolicyDecision, TrustLevel
 from zeph_nb.tools.base import ToolDef
-from zeph_nb.tools.shell_classifier import ShellAnalysis
+from zeph_nb.security.shell_classifier import ShellAnalysis
 
 __all__ = ["AnomalyDetector", "TrustState", "default_decision"]
 

@@ -19,7 +19,7 @@ from zeph_nb.gates.approval import ApprovalRequest, Decision
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
-from zeph_nb.output.secrets import redact_params
+from zeph_nb.security.secrets import redact_params
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
 

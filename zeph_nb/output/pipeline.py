@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from zeph_nb.config import Settings
 from zeph_nb.output.engine import FilteredOutput
-from zeph_nb.output.secrets import redact, scan_secrets
+from zeph_nb.security.secrets import redact, scan_secrets
 from zeph_nb.tools.base import ToolCall, ToolOutput
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from zeph_nb.output.secrets import redact
+from zeph_nb.security.secrets import redact
 from zeph_nb.store.store import Store, utc_now
 
 __all__ = ["AuditLog", "AuditRecord"]

@@ -12,7 +12,7 @@ from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.diagnostics import DiagnosticsExecutor
 from zeph_nb.tools.files import FileExecutor
 from zeph_nb.tools.shell import ShellExecutor
-from zeph_nb.tools.ssrf import Resolver
+from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.web import WebExecutor
 
 __all__ = ["builtin_executor"]

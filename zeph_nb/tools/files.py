@@ -26,7 +26,7 @@ from zeph_nb.tools import file_args as A
 from zeph_nb.tools import grep as grep_engines
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
 from zeph_nb.tools.fsutil import atomic_write, make_dirs, staging_file
-from zeph_nb.tools.sandbox import Sandbox, canonicalize
+from zeph_nb.security.paths import Sandbox, canonicalize
 
 __all__ = ["FileExecutor"]
 

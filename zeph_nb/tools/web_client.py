@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 from zeph_nb.aio import PerLoop
 from zeph_nb.config import ScrapeSettings
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_http_status
-from zeph_nb.tools.ssrf import Resolver, ValidatedURL, system_resolver, validate_url
+from zeph_nb.security.urls import Resolver, ValidatedURL, system_resolver, validate_url
 
 if TYPE_CHECKING:
     import httpx

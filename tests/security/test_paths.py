@@ -9,7 +9,7 @@ import pytest
 
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
 from zeph_nb.safety import resolve_sandboxed
-from zeph_nb.tools.sandbox import Sandbox, canonicalize
+from zeph_nb.security.paths import Sandbox, canonicalize
 
 
 @pytest.fixture

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import bashlex
 import bracex
 
-from zeph_nb.config import Settings
-from zeph_nb.tools.shell_rules import (
+from zeph_nb.security.shell_rules import (
     RAW_DISK,
     LegacyRule,
     SimpleCommand,
@@ -37,6 +36,9 @@ from zeph_nb.tools.shell_rules import (
     reads_only,
     short_flags,
 )
+
+if TYPE_CHECKING:  # the security layer sits below config: settings are passed in, never read here
+    from zeph_nb.config import Settings
 
 __all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict", "classify_shell"]
 
@@ -113,7 +115,11 @@ class ShellClassifier:
     """Classifies commands under one configuration (``[tools.shell]``)."""
 
     def __init__(self, settings: Settings | None = None) -> None:
-        shell = (settings or Settings()).tools.shell
+        if settings is None:
+            from zeph_nb.config import Settings  # defaults only; a caller with settings never reaches this
+
+            settings = Settings()
+        shell = settings.tools.shell
         self.allow_network = shell.allow_network
         self.legacy_blocked = [LegacyRule(entry) for entry in shell.blocked_commands if entry.strip()]
         self.confirm_patterns = [p.lower() for p in shell.confirm_patterns if p]
