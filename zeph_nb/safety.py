@@ -12,9 +12,9 @@ PolicyBlocked ``ToolError`` for anything the web tools may not fetch; ``resolve(
 from __future__ import annotations
 
 from zeph_nb.config import Settings
-from zeph_nb.security.secrets import SecretFinding, redact, scan_secrets
 from zeph_nb.security.env import scrub_env
 from zeph_nb.security.paths import resolve_sandboxed
+from zeph_nb.security.secrets import SecretFinding, redact, scan_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier, classify_shell
 from zeph_nb.security.urls import ValidatedURL, validate_url
 

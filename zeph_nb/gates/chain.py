@@ -46,13 +46,13 @@ from zeph_nb.gates.wrappers import (
     ValidationGate,
 )
 from zeph_nb.output.pipeline import OutputPipeline
+from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.store.audit_log import AuditLog
 from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.overflow import OverflowExecutor
-from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 
 __all__ = ["GateChain", "Session", "build_chain"]
 

@@ -6,13 +6,13 @@ import os
 from collections.abc import Mapping
 
 from zeph_nb.config import Settings
+from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import ToolExecutor
 from zeph_nb.tools.clock import TimeExecutor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.diagnostics import DiagnosticsExecutor
 from zeph_nb.tools.files import FileExecutor
 from zeph_nb.tools.shell import ShellExecutor
-from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.web import WebExecutor
 
 __all__ = ["builtin_executor"]

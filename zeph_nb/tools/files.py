@@ -22,11 +22,11 @@ from wcmatch import glob
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory, classify_io_error
+from zeph_nb.security.paths import Sandbox, canonicalize
 from zeph_nb.tools import file_args as A
 from zeph_nb.tools import grep as grep_engines
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
 from zeph_nb.tools.fsutil import atomic_write, make_dirs, staging_file
-from zeph_nb.security.paths import Sandbox, canonicalize
 
 __all__ = ["FileExecutor"]
 

@@ -23,9 +23,9 @@ from pydantic import Field
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.security.env import scrub_env
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
+from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.transaction import Snapshot, SnapshotFailed
 
 __all__ = ["BASH", "ShellExecutor"]

@@ -18,8 +18,8 @@ from pydantic import Field
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
 from zeph_nb.security.urls import Resolver
+from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
 from zeph_nb.tools.web_client import Fetched, SafeClient
 
 if TYPE_CHECKING:
