@@ -119,6 +119,18 @@ class ShellSettings(_Section):
     max_snapshot_bytes: int = Field(0, ge=0, description="0 means no cap")
     scrub_env: list[str] = Field(default_factory=list, description="more variable-name globs to hide from commands")
     keep_env: list[str] = Field(default_factory=list, description="variable-name globs to pass through anyway")
+    sandbox: Literal["auto", "bwrap", "off"] = Field(
+        "auto", description="auto: bubblewrap when it works here; bwrap: required (commands fail without it); off"
+    )
+    hidden_paths: list[str] = Field(
+        default_factory=list, description="more paths commands and file tools may neither read nor write"
+    )
+    allow_unsandboxed: bool = Field(True, description="whether the model may ask to run a command outside the sandbox")
+    max_processes: int = Field(4096, ge=0, description="processes per user while a command runs; 0: no limit")
+    max_file_size_mb: int = Field(8192, ge=0, description="largest file a command may write; 0: no limit")
+    max_memory_mb: int | None = Field(
+        None, ge=0, description="address space of each process; default half the machine's memory; 0: no limit"
+    )
 
 
 class FileSettings(_Section):
@@ -142,6 +154,9 @@ class ScrapeSettings(_Section):
         "https://html.duckduckgo.com/html/?q={query}", description="HTML search endpoint; {query} is replaced"
     )
     user_agent: str = "zeph-nb/0.1"
+    allowed_hosts: list[str] = Field(
+        default_factory=list, description="hosts (or *.domain) fetch and web_scrape reach without asking"
+    )
 
 
 class OverflowSettings(_Section):
@@ -280,6 +295,32 @@ def _default_home() -> Path:
     return Path(os.environ.get("ZEPH_HOME") or Path.home() / ".zeph")
 
 
+def _user_home() -> Path:
+    try:
+        return Path.home()
+    except (KeyError, RuntimeError):  # no HOME and no passwd entry
+        return Path("/")
+
+
+def _jupyter_dirs(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
+    """Jupyter's config, data and runtime directories (the runtime one holds the server's token), as
+    ``jupyter_core.paths`` finds them on Linux and macOS, without importing it."""
+    env = os.environ if env is None else env
+    home = _user_home()
+    data = Path(env["JUPYTER_DATA_DIR"]) if env.get("JUPYTER_DATA_DIR") else None
+    if data is None:
+        xdg = env.get("XDG_DATA_HOME")
+        data = Path(xdg) / "jupyter" if xdg else home / ".local" / "share" / "jupyter"
+    found = [
+        Path(env["JUPYTER_CONFIG_DIR"]) if env.get("JUPYTER_CONFIG_DIR") else home / ".jupyter",
+        Path(env["JUPYTER_RUNTIME_DIR"]) if env.get("JUPYTER_RUNTIME_DIR") else data / "runtime",
+        home / "Library" / "Jupyter" / "runtime",
+    ]
+    if env.get("XDG_RUNTIME_DIR"):
+        found.append(Path(env["XDG_RUNTIME_DIR"]) / "jupyter")
+    return tuple(dict.fromkeys(path.expanduser() for path in found))
+
+
 def _default_user() -> str:
     """Who is at the keyboard, for "approved by" and "granted by" (recorded, never trusted for access)."""
     try:
@@ -302,6 +343,15 @@ class Settings(_Section):
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
     openai_api_key: SecretStr | None = Field(None, exclude=True)
     user: str = Field(default_factory=_default_user, exclude=True, description="the person approvals name")
+    user_home: Path = Field(default_factory=_user_home, exclude=True, description="whose credentials to hide")
+    jupyter_dirs: tuple[Path, ...] = Field(
+        default_factory=_jupyter_dirs, exclude=True, description="Jupyter's config and runtime dirs, hidden from tools"
+    )
+    conda_prefix: Path | None = Field(
+        default_factory=lambda: Path(os.environ["CONDA_PREFIX"]) if os.environ.get("CONDA_PREFIX") else None,
+        exclude=True,
+        description="the active conda environment, which an approved conda install may write",
+    )
 
     @field_validator("home")
     @classmethod
@@ -331,7 +381,9 @@ class Settings(_Section):
             origins = _origins_of(data, f"file:{file}")
         source = str(file) if file is not None else None
         _apply_env(data, origins, env, source or "environment")
-        extra: dict[str, Any] = {"home": home}
+        extra: dict[str, Any] = {"home": home, "jupyter_dirs": _jupyter_dirs(env)}
+        if env.get("CONDA_PREFIX"):
+            extra["conda_prefix"] = env["CONDA_PREFIX"]
         api_key = env.get("ANTHROPIC_API_KEY")
         if api_key:
             extra["anthropic_api_key"] = api_key
@@ -348,6 +400,7 @@ class Settings(_Section):
 
 
 _TABLES = [name for name, field in Settings.model_fields.items() if not field.exclude]
+_NOT_KEYS = [name for name, field in Settings.model_fields.items() if field.exclude]
 
 
 def _find_config_file(path: str | os.PathLike[str] | None, env: Mapping[str, str], home: Path) -> Path | None:
@@ -374,7 +427,7 @@ def _parse_toml(text: str, source: str) -> dict[str, Any]:
 def _build(
     data: dict[str, Any], *, source: str | None, origins: dict[str, str], extra: dict[str, Any] | None = None
 ) -> Settings:
-    for key in ("home", "source", "origins", "anthropic_api_key", "openai_api_key", "user"):
+    for key in _NOT_KEYS:
         if key in data:
             raise ConfigError(f"{source}: '{key}' is not a config key; allowed top-level tables: {', '.join(_TABLES)}")
     try:

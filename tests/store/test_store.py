@@ -86,6 +86,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (1, "m001_initial"),
         (2, "m002_gates"),
         (3, "m003_approvals"),
+        (4, "m004_containment"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

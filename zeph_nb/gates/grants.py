@@ -13,17 +13,30 @@ import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.policy import Rule, exact_pattern
 
 if TYPE_CHECKING:
+    from zeph_nb.security.mac import RowSigner
     from zeph_nb.store.store import Store
 
 __all__ = ["Grant", "PermissionGrants"]
 
 log = logging.getLogger("zeph_nb.gates")
+
+TABLE = "permission_rules"
+SIGNED = ("id", "tool", "pattern", "action", "granted_by", "granted_at", "revoked_at")
+
+
+def _present(value: object) -> bool:
+    return value is not None and value == value and str(value) != "NaT"  # noqa: PLR0124 - NaN/NaT are absent
+
+
+def _ignored(signer: RowSigner, row: dict[str, Any]) -> bool:
+    signer.warn_once("grant row", str(row["id"]))
+    return False
 
 
 @dataclass(frozen=True)
@@ -56,34 +69,49 @@ class PermissionGrants:
 
             try:
                 frame = self.store.query(
-                    "SELECT id, tool, pattern, granted_by, granted_at, reason FROM permission_rules "
-                    "WHERE action = 'allow' AND revoked_at IS NULL AND id NOT IN "
-                    "(SELECT id FROM permission_rules WHERE revoked_at IS NOT NULL) ORDER BY granted_at"
+                    "SELECT id, tool, pattern, action, granted_by, granted_at, revoked_at, reason, mac "
+                    "FROM permission_rules ORDER BY granted_at"
                 )
             except StoreBusy:
                 log.warning("zeph-nb: the store is busy; only grants made in this session apply for now")
             else:
                 # The store has every grant made here too (spooled rows are read back), revocations included.
+                # A row whose MAC does not check was not written by zeph-nb: it neither grants nor revokes.
+                signer = self.store.signer
+                rows = [row._asdict() for row in frame.itertuples(index=False)]
+                rows = [r for r in rows if signer.verify(TABLE, r, SIGNED, r["mac"]) or _ignored(signer, r)]
+                revoked = {str(r["id"]) for r in rows if _present(r["revoked_at"])}
                 grants = {
-                    str(row.id): Grant(str(row.id), str(row.tool), str(row.pattern), str(row.granted_by),
-                                       row.granted_at.to_pydatetime(), None if row.reason is None else str(row.reason))
-                    for row in frame.itertuples(index=False)
+                    str(r["id"]): Grant(str(r["id"]), str(r["tool"]), str(r["pattern"]), str(r["granted_by"]),
+                                        r["granted_at"].to_pydatetime(),
+                                        None if not _present(r["reason"]) else str(r["reason"]))
+                    for r in rows
+                    if r["action"] == "allow" and not _present(r["revoked_at"]) and str(r["id"]) not in revoked
                 }  # fmt: skip
         return [g for g in sorted(grants.values(), key=lambda g: g.granted_at) if g.id not in self._revoked]
 
     def rules(self) -> list[Rule]:
         return [grant.as_rule() for grant in self.active()]
 
-    def grant(self, tool: str, subjects: tuple[str, ...], *, by: str, reason: str | None = None) -> list[Grant]:
-        """Allow each subject of ``tool`` exactly, from now on."""
+    def grant(
+        self,
+        tool: str,
+        subjects: tuple[str, ...],
+        *,
+        by: str,
+        reason: str | None = None,
+        patterns: tuple[str, ...] | None = None,
+    ) -> list[Grant]:
+        """Allow each subject of ``tool`` exactly, from now on; or, with ``patterns``, those patterns as given
+        (a web host: ``https://example.com/*``)."""
         from zeph_nb.store.store import utc_now
 
         made = []
-        for subject in dict.fromkeys(subjects):
-            grant = Grant(uuid.uuid4().hex, tool, exact_pattern(subject), by, utc_now(), reason)
+        wanted = patterns if patterns is not None else tuple(exact_pattern(subject) for subject in subjects)
+        for pattern in dict.fromkeys(wanted):
+            grant = Grant(uuid.uuid4().hex, tool, pattern, by, utc_now(), reason)
             if self.store is not None:
-                self.store.append(
-                    "permission_rules",
+                self._append(
                     {
                         "id": grant.id,
                         "tool": tool,
@@ -92,7 +120,7 @@ class PermissionGrants:
                         "granted_by": by,
                         "granted_at": grant.granted_at.isoformat(),
                         "reason": reason,
-                    },
+                    }
                 )
             self._local[grant.id] = grant
             made.append(grant)
@@ -106,8 +134,7 @@ class PermissionGrants:
         if grant is None:
             raise ZephError(f"no grant {grant_id!r} is in force; see PermissionGrants.active() for the ids")
         if self.store is not None:
-            self.store.append(
-                "permission_rules",
+            self._append(
                 {
                     "id": grant.id,
                     "tool": grant.tool,
@@ -117,7 +144,11 @@ class PermissionGrants:
                     "granted_at": grant.granted_at.isoformat(),
                     "revoked_at": utc_now().isoformat(),
                     "reason": f"revoked by {by}",
-                },
+                }
             )
         self._revoked.add(grant.id)
         self._local.pop(grant.id, None)
+
+    def _append(self, row: dict[str, Any]) -> None:
+        assert self.store is not None
+        self.store.append(TABLE, {**row, "mac": self.store.signer.sign(TABLE, row, SIGNED)})

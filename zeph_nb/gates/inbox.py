@@ -47,6 +47,8 @@ ANSWERS: tuple[str, ...] = ("approve", "always", "deny")
 # What an item can be. pending: waiting for an answer; answered: answered, the run has not picked it up yet;
 # approved / denied: the run acted on an answer; expired: nobody answered in time; cancelled: the run stopped
 # waiting (Stop, shutdown); abandoned: the process that asked is gone without saying.
+TABLE = "approvals"
+SIGNED = ("id", "event", "outcome", "decided_by", "note")  # what an answer's MAC covers
 STATES = ("pending", "answered", "approved", "denied", "expired", "cancelled", "abandoned")
 
 
@@ -112,7 +114,7 @@ def _process_alive(host: str, pid: int | None) -> bool:
 _ITEMS = """
 WITH requested AS (SELECT * FROM approvals WHERE event = 'requested'),
 answered AS (
-  SELECT id, outcome, decided_by, note, ts FROM approvals WHERE event = 'answered'
+  SELECT id, outcome, decided_by, note, ts, mac FROM approvals WHERE event = 'answered' AND mac IS NOT NULL
   QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts, seq) = 1
 ),
 closed AS (
@@ -122,6 +124,7 @@ closed AS (
 SELECT r.id, r.tool, r.summary, r.params, r.subjects, r.rule, r.reason, r.requester, r.conversation_id, r.call_id,
        r.ts AS requested_at, r.expires_at, r.host, r.pid,
        a.outcome AS answer, a.decided_by AS answered_by, a.note AS answer_note, a.ts AS answered_at,
+       a.mac AS answer_mac,
        c.outcome AS outcome, c.decided_by AS decided_by, c.note AS closed_note, c.ts AS closed_at
 FROM requested r LEFT JOIN answered a ON a.id = r.id LEFT JOIN closed c ON c.id = r.id
 """
@@ -176,19 +179,22 @@ class Inbox:
         return inbox_id
 
     def first_answer(self, inbox_id: str) -> tuple[Answer, str, str | None] | None:
-        """(answer, by, note) of the earliest answer to ``inbox_id``, or None while there is none."""
+        """(answer, by, note) of the earliest answer to ``inbox_id`` signed with the store's key, or None while
+        there is none. Unsigned rows (appended to a spool by something other than zeph-nb) are ignored."""
         frame = self.store.query(
-            "SELECT outcome, decided_by, note FROM approvals WHERE id = ? AND event = 'answered' "
-            "ORDER BY ts, seq LIMIT 1",
+            "SELECT id, event, outcome, decided_by, note, mac FROM approvals WHERE id = ? AND event = 'answered' "
+            "ORDER BY ts, seq",
             [inbox_id],
         )
-        if frame.empty:
-            return None
-        outcome, by, note = frame.iloc[0]
-        answer = str(outcome)
-        if answer not in ANSWERS:  # written by something else than Inbox.answer: never read it as a yes
-            return "deny", str(by), f"unreadable answer {answer!r}"
-        return cast(Answer, answer), str(by), _text(note)
+        for row in frame.to_dict("records"):
+            if not self.store.signer.verify(TABLE, row, SIGNED, row["mac"]):
+                self.store.signer.warn_once("inbox answer to", inbox_id)
+                continue
+            answer = str(row["outcome"])
+            if answer not in ANSWERS:  # never read something else as a yes
+                return "deny", str(row["decided_by"]), f"unreadable answer {answer!r}"
+            return cast(Answer, answer), str(row["decided_by"]), _text(row["note"])
+        return None
 
     def close(self, inbox_id: str, outcome: str, *, by: str, note: str | None = None) -> None:
         """Record what the run did about ``inbox_id``; it is no longer pending."""
@@ -211,11 +217,9 @@ class Inbox:
             if item.state != "pending":
                 who = item.decided_by or item.answered_by
                 raise ApprovalClosed(f"{item.summary} is {item.state}{f' by {who}' if who else ''}; nothing to answer")
-            self.store.append(
-                "approvals",
-                {"id": inbox_id, "event": "answered", "ts": utc_now().isoformat(), "outcome": answer,
-                 "decided_by": by, "note": note},
-            )  # fmt: skip
+            row = {"id": inbox_id, "event": "answered", "ts": utc_now().isoformat(), "outcome": answer,
+                   "decided_by": by, "note": note}  # fmt: skip
+            self.store.append(TABLE, {**row, "mac": self.store.signer.sign(TABLE, row, SIGNED)})
         answered = self.get(inbox_id)
         assert answered is not None
         return answered
@@ -238,8 +242,8 @@ class Inbox:
     # the frames into items with items().
 
     def pending_query(self) -> tuple[str, list[Any]]:
-        return self._sql("WHERE a.id IS NULL AND c.id IS NULL AND r.expires_at > ?", [utc_now()], limit=None,
-                         order="r.ts")  # fmt: skip
+        # Answered ones are left out by items(pending_only=True), which checks the answer's signature.
+        return self._sql("WHERE c.id IS NULL AND r.expires_at > ?", [utc_now()], limit=None, order="r.ts")
 
     def recent_query(self, limit: int = 50) -> tuple[str, list[Any]]:
         return self._sql("", [], limit=limit)
@@ -248,12 +252,17 @@ class Inbox:
     def _sql(where: str, params: list[Any], *, limit: int | None, order: str = "r.ts DESC") -> tuple[str, list[Any]]:
         return f"{_ITEMS} {where} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit is not None else ""), params
 
-    @staticmethod
-    def items(frame: pd.DataFrame, *, pending_only: bool = False) -> list[InboxItem]:
-        """The items in a frame of ``pending_query``/``recent_query`` rows, each with its state as of now."""
+    def items(self, frame: pd.DataFrame, *, pending_only: bool = False) -> list[InboxItem]:
+        """The items in a frame of ``pending_query``/``recent_query`` rows, each with its state as of now.
+        An answer whose signature does not check is not an answer."""
         now = utc_now()
         items = []
         for row in frame.itertuples(index=False):
+            signed = {"id": row.id, "event": "answered", "outcome": row.answer, "decided_by": row.answered_by,
+                      "note": row.answer_note}  # fmt: skip
+            if _text(row.answer) is not None and not self.store.signer.verify(TABLE, signed, SIGNED, row.answer_mac):
+                self.store.signer.warn_once("inbox answer to", str(row.id))
+                row = row._replace(answer=None, answered_by=None, answer_note=None, answered_at=None)
             expires_at = _time(row.expires_at)
             pid = None if row.pid is None or row.pid != row.pid else int(row.pid)  # NaN != NaN
             outcome = _text(row.outcome)

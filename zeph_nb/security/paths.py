@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from wcmatch import glob
 
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
+from zeph_nb.security.protected import ProtectedPaths
 
 __all__ = ["Sandbox", "canonicalize", "resolve_sandboxed"]
 
@@ -87,6 +88,7 @@ class Sandbox:
         workdir: str | os.PathLike[str] | None = None,
         deny_read: Iterable[str] = (),
         allow_read: Iterable[str] = (),
+        protected: ProtectedPaths | None = None,
     ) -> None:
         if not roots:
             raise ValueError("a sandbox needs at least one root")
@@ -97,6 +99,7 @@ class Sandbox:
         self.workdir = work if self.contains(work) else self.roots[0]
         self.deny_read = tuple(deny_read)
         self.allow_read = tuple(allow_read)
+        self.protected = protected or ProtectedPaths()
 
     def contains(self, path: Path) -> bool:
         return any(path == root or root in path.parents for root in self.roots)
@@ -118,13 +121,19 @@ class Sandbox:
         return canonical
 
     def check_readable(self, path: Path, shown: str | os.PathLike[str] | None = None) -> None:
-        """Apply ``deny_read`` then ``allow_read`` to a canonical path; an allow_read match overrides a deny."""
+        """Refuse protected paths, then apply ``deny_read`` and ``allow_read`` (which overrides a deny, never a
+        protected path)."""
+        name = os.fspath(shown) if shown is not None else self.display(path)
+        self.protected.check_read(path, name)
         if not self.deny_read or not self._matches(path, self.deny_read):
             return
         if self.allow_read and self._matches(path, self.allow_read):
             return
-        name = os.fspath(shown) if shown is not None else self.display(path)
         raise SandboxViolation(f"reading {name!r} is denied by tools.file.deny_read")
+
+    def check_writable(self, path: Path, shown: str | os.PathLike[str] | None = None) -> None:
+        """Refuse a write, creation, move or deletion of a protected path (zeph's config and state, dot-files)."""
+        self.protected.check_write(path, os.fspath(shown) if shown is not None else self.display(path))
 
     def readable(self, path: Path) -> bool:
         try:

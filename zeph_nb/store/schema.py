@@ -35,6 +35,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "cached": "BOOLEAN",  # answered by the result cache: the tool did not run
         "attempts": "INTEGER",  # runs of the tool, retries included
         "reason": "VARCHAR",  # why the decision was what it was
+        "sandbox": "VARCHAR",  # commands: bwrap | none (no sandbox here) | unsandboxed (approved outside it)
+        "network_hosts": "VARCHAR",  # commands granted the network: JSON list of host:port reached
     },
     "overflow": {
         "id": "VARCHAR",
@@ -61,6 +63,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "reason": "VARCHAR",
         "spool": "VARCHAR",
         "seq": "BIGINT",
+        "mac": "VARCHAR",  # HMAC with the store's key (security/mac.py); rows without a valid one are ignored
     },
     # The approval inbox for headless runs (zeph_nb.gates.inbox). Append-only like the grants: a run writes a
     # "requested" row and, when it stops waiting, a "closed" row with what it did; a person's answer from the
@@ -86,6 +89,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "note": "VARCHAR",
         "spool": "VARCHAR",
         "seq": "BIGINT",
+        "mac": "VARCHAR",  # answered rows: HMAC with the store's key; an answer without a valid one is ignored
     },
     "conversations": {
         "id": "VARCHAR",
@@ -198,6 +202,16 @@ CREATE TABLE approvals (
   spool VARCHAR,
   seq BIGINT
 );
+""",
+    ),
+    (
+        4,
+        "m004_containment",
+        """\
+ALTER TABLE tool_calls ADD COLUMN sandbox VARCHAR;
+ALTER TABLE tool_calls ADD COLUMN network_hosts VARCHAR;
+ALTER TABLE permission_rules ADD COLUMN mac VARCHAR;
+ALTER TABLE approvals ADD COLUMN mac VARCHAR;
 """,
     ),
 ]

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
+from zeph_nb.security.mac import RowSigner
 from zeph_nb.store.schema import COLUMNS, migrate
 from zeph_nb.store.spool import Spool, SpoolRecord, adopt, read_records, spool_files
 
@@ -84,6 +85,8 @@ class Store:
         self.lock_timeout = config.lock_timeout_secs
         self.retention = timedelta(days=settings.tools.overflow.retention_days)
         self.spool = Spool(self.spool_dir, durable=config.durable)
+        # Signs the rows that change decisions (grants, inbox answers); the key lives beside the database.
+        self.signer = RowSigner(self.path.parent)
         self._db_lock = _process_lock(self.path)
         self._dirty = threading.Event()
         self._stop = threading.Event()
@@ -311,11 +314,13 @@ class Store:
                 for record in records:
                     pending[record.table].append(record.row)
             for table, columns in COLUMNS.items():
-                if table in in_file and not pending[table]:
+                # A file written by an older version may lack a table or columns (its next writer migrates it).
+                missing = [name for name in columns if name not in in_file.get(table, columns)]
+                if table in in_file and not pending[table] and not missing:
                     continue  # the file's own table answers; no view needed
                 typed = ", ".join(f"CAST({name} AS {kind}) AS {name}" for name, kind in columns.items())
-                # A file written by an older version may not have the table yet (its writer migrates it).
-                parts = [f'SELECT * FROM "{database}".main.{table}'] if table in in_file else []
+                added = "".join(f", CAST(NULL AS {columns[name]}) AS {name}" for name in missing)
+                parts = [f'SELECT *{added} FROM "{database}".main.{table}'] if table in in_file else []
                 if pending[table]:
                     con.register(f"pending_{table}", _frame(table, pending[table]))
                     parts.append(f"SELECT {typed} FROM pending_{table}")
@@ -328,20 +333,22 @@ class Store:
         finally:
             con.close()
 
-    def _open_for_reading(self) -> tuple[duckdb.DuckDBPyConnection, str | None, set[str]]:
-        """A read-only connection to the file, its database name and its tables; in memory when there is no
-        usable file yet."""
+    def _open_for_reading(self) -> tuple[duckdb.DuckDBPyConnection, str | None, dict[str, set[str]]]:
+        """A read-only connection to the file, its database name and its tables with their columns; in memory
+        when there is no usable file yet."""
         import duckdb
 
         if self.path.exists():
             con: duckdb.DuckDBPyConnection = self._take_turn(
                 lambda: duckdb.connect(str(self.path), read_only=True), mine="readers", theirs="writers", max_delay=0.01
             )
-            tables = {row[0] for row in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+            tables: dict[str, set[str]] = defaultdict(set)
+            for table, column in con.execute("SELECT table_name, column_name FROM duckdb_columns()").fetchall():
+                tables[table].add(column)
             if "tool_calls" in tables:  # created and migrated
-                return con, str(con.execute("SELECT current_database()").fetchall()[0][0]), tables
+                return con, str(con.execute("SELECT current_database()").fetchall()[0][0]), dict(tables)
             con.close()
-        return duckdb.connect(), None, set()
+        return duckdb.connect(), None, {}
 
     def _connect(self, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         import duckdb

@@ -157,6 +157,7 @@ class FileExecutor:
 
     def _write(self, args: A.WriteArgs) -> ToolOutput:
         path = self.sandbox.resolve(args.path)
+        self.sandbox.check_writable(path, args.path)
         shown = self.sandbox.display(path)
         if path.is_dir():
             raise _invalid(f"{shown} is a directory; choose a file path")
@@ -175,6 +176,7 @@ class FileExecutor:
     def _edit(self, args: A.EditArgs) -> ToolOutput:
         path = self.sandbox.resolve(args.path)
         self.sandbox.check_readable(path, args.path)
+        self.sandbox.check_writable(path, args.path)
         shown = self.sandbox.display(path)
         if path.is_dir():
             raise _invalid(f"{shown} is a directory; edit works on files")
@@ -224,6 +226,9 @@ class FileExecutor:
                 location = self.sandbox.locate(base / match)
             except ToolError:
                 continue  # `../*` or a path through a link that leaves the sandbox: not ours to list
+            hidden = self.sandbox.protected.hidden_by(location)
+            if hidden is not None and hidden != location:
+                continue  # what is inside ~/.ssh or the zeph home is nobody's business
             if len(found) >= MAX_LISTING:
                 more = True
                 break
@@ -267,6 +272,7 @@ class FileExecutor:
 
     def _create_directory(self, args: A.CreateDirectoryArgs) -> ToolOutput:
         path = self.sandbox.resolve(args.path)
+        self.sandbox.check_writable(path, args.path)
         shown = self.sandbox.display(path)
         if path.is_dir():
             return ToolOutput("create_directory", f"{shown} already exists", raw={"path": shown, "created": False})
@@ -277,6 +283,7 @@ class FileExecutor:
 
     def _delete_path(self, args: A.DeletePathArgs) -> ToolOutput:
         path = self.sandbox.locate(args.path)
+        self.sandbox.check_writable(path, args.path)
         shown = self.sandbox.display(path)
         self._refuse_root(path, "delete")
         if path.is_symlink():
@@ -299,6 +306,8 @@ class FileExecutor:
     def _move_path(self, args: A.MovePathArgs) -> ToolOutput:
         source = self.sandbox.locate(args.source)
         destination = self.sandbox.locate(args.destination)
+        self.sandbox.check_writable(source, args.source)
+        self.sandbox.check_writable(destination, args.destination)
         self._refuse_root(source, "move")
         self._check_transfer(source, destination, args.source)
         # A rename could carry a file out from under a deny_read rule, so moving counts as reading.
@@ -316,6 +325,7 @@ class FileExecutor:
     def _copy_path(self, args: A.CopyPathArgs) -> ToolOutput:
         source = self.sandbox.resolve(args.source)
         destination = self.sandbox.locate(args.destination)
+        self.sandbox.check_writable(destination, args.destination)
         self._check_transfer(source, destination, args.source)
         self._check_tree_readable(source)
         make_dirs(destination.parent)
@@ -388,7 +398,7 @@ class FileExecutor:
             raise _invalid("the destination is inside the source; choose a path outside it")
 
     def _check_tree_readable(self, source: Path) -> None:
-        if not self.sandbox.deny_read:
+        if not self.sandbox.deny_read and not self.sandbox.protected.hidden:
             return
         self.sandbox.check_readable(source)
         if source.is_dir() and not source.is_symlink():

@@ -1,0 +1,213 @@
+"""The sandbox's only way out: a per-call HTTP proxy in the kernel process that lets through the granted hosts only.
+
+A command granted the network still runs in a network namespace of its own. Its proxy variables point at a relay
+inside the sandbox (``relay.py``) that forwards to this proxy's Unix socket. The proxy speaks the two forms
+clients use — ``CONNECT host:port`` (HTTPS, git, pip) and absolute-form ``GET http://host/…`` (plain HTTP) —
+and for each request checks, outside the sandbox's reach:
+
+* the host is one granted for this call (``pypi.org``, ``*.example.com``; ``*`` when the person approved any
+  host);
+* the address it resolves to is public, as for the web tools (no loopback, private ranges or cloud metadata
+  unless ``[tools.scrape] allow_private`` names it); the connection goes to the address that was checked.
+
+Every host reached and refused is recorded, for the audit row and the tool result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wcmatch import fnmatch
+
+from zeph_nb.errors import ToolError
+from zeph_nb.security.urls import Resolver, system_resolver, validate_url
+
+__all__ = ["NetworkProxy", "ProxyLog", "host_allowed"]
+
+MAX_HEAD_BYTES = 64 * 1024
+HEAD_TIMEOUT_SECS = 30.0
+CONNECT_TIMEOUT_SECS = 15.0
+CHUNK = 65536
+
+
+def host_allowed(host: str, allowed: Iterable[str]) -> bool:
+    """Whether ``host`` matches one of ``allowed`` (exact names, ``*.domain`` for its subdomains, ``*`` for any)."""
+    host = host.lower().rstrip(".")
+    for pattern in allowed:
+        pattern = pattern.lower().rstrip(".")
+        if pattern == "*" or pattern == host:
+            return True
+        if pattern.startswith("*.") and fnmatch.fnmatch(host, pattern):
+            return True
+    return False
+
+
+@dataclass
+class ProxyLog:
+    """What one call's proxy let through and refused: ``host:port`` → why, in order of first use."""
+
+    reached: list[str] = field(default_factory=list)
+    refused: dict[str, str] = field(default_factory=dict)
+
+    def reach(self, target: str) -> None:
+        if target not in self.reached:
+            self.reached.append(target)
+
+
+class NetworkProxy:
+    """One call's proxy: ``async with NetworkProxy(hosts) as proxy:`` binds ``proxy.socket_path``."""
+
+    def __init__(
+        self,
+        hosts: Iterable[str],
+        *,
+        allow_private: Iterable[str] = (),
+        resolve: Resolver | None = None,
+    ) -> None:
+        self.hosts = tuple(hosts)
+        self.allow_private = tuple(allow_private)
+        self.resolve: Resolver = resolve or system_resolver
+        self.log = ProxyLog()
+        self._dir: tempfile.TemporaryDirectory[str] | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.socket_path = Path()
+
+    async def __aenter__(self) -> NetworkProxy:
+        # A directory only this user can enter; the sandbox sees the socket alone, bound at PROXY_SOCKET.
+        self._dir = tempfile.TemporaryDirectory(prefix="zeph-proxy-")
+        os.chmod(self._dir.name, 0o700)
+        self.socket_path = Path(self._dir.name) / "proxy.sock"
+        self._server = await asyncio.start_unix_server(self._handle, path=str(self.socket_path))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        if self._dir is not None:
+            self._dir.cleanup()
+
+    # -- one connection -----------------------------------------------------------------------------------
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._serve(reader, writer)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_TIMEOUT_SECS)
+        if len(head) > MAX_HEAD_BYTES:
+            await _reply(writer, 431, "Request Header Fields Too Large")
+            return
+        request_line, _, rest = head.partition(b"\r\n")
+        parts = request_line.decode("latin-1").split()
+        if len(parts) != 3:
+            await _reply(writer, 400, "Bad Request")
+            return
+        method, target, version = parts
+        if method.upper() == "CONNECT":
+            host, port = _split_host_port(target, 443)
+            forward = b""
+        elif target.lower().startswith("http://"):
+            without = target[len("http://") :]
+            authority, slash, path = without.partition("/")
+            host, port = _split_host_port(authority, 80)
+            forward = f"{method} {slash}{path or ''} {version}\r\n".encode("latin-1") + rest
+        else:
+            await _reply(writer, 400, "Bad Request", "zeph-nb's sandbox proxy takes CONNECT or http:// URLs only\n")
+            return
+        where = f"{host}:{port}"
+        address = await self._check(host, port, where)
+        if address is None:
+            why = self.log.refused.get(where, "refused")
+            await _reply(writer, 403, "Forbidden", f"zeph-nb sandbox: {where} is not allowed for this command: {why}\n")
+            return
+        try:
+            up_reader, up_writer = await asyncio.wait_for(asyncio.open_connection(address, port), CONNECT_TIMEOUT_SECS)
+        except (OSError, TimeoutError) as e:
+            await _reply(writer, 502, "Bad Gateway", f"cannot connect to {where}: {e}\n")
+            return
+        self.log.reach(where)
+        try:
+            if forward:
+                up_writer.write(forward)
+            else:
+                writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+        finally:
+            up_writer.close()
+
+    async def _check(self, host: str, port: int, where: str) -> str | None:
+        """The address to connect to, or None (the reason recorded) when the request may not go out."""
+        if not host or not 0 < port < 65536:
+            self.log.refused[where] = "not a host and port"
+            return None
+        if not host_allowed(host, self.hosts):
+            granted = ", ".join(self.hosts) or "none"
+            self.log.refused[where] = f"not a host granted to this command (granted: {granted})"
+            return None
+        shown = f"[{host}]" if ":" in host else host
+        try:
+            validated = await asyncio.to_thread(
+                validate_url, f"https://{shown}:{port}/", self.resolve, allow_private=self.allow_private
+            )
+        except ToolError as e:
+            self.log.refused[where] = e.message
+            return None
+        return validated.address
+
+
+def _split_host_port(authority: str, default: int) -> tuple[str, int]:
+    authority = authority.rsplit("@", 1)[-1]
+    if authority.startswith("["):
+        host, _, rest = authority[1:].partition("]")
+        port_text = rest.removeprefix(":")
+    else:
+        host, _, port_text = authority.partition(":")
+    try:
+        port = int(port_text) if port_text else default
+    except ValueError:
+        port = -1
+    return host.lower(), port
+
+
+async def _reply(writer: asyncio.StreamWriter, code: int, reason: str, body: str = "") -> None:
+    data = body.encode("utf-8")
+    writer.write(
+        f"HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain\r\nContent-Length: {len(data)}\r\n"
+        f"Connection: close\r\n\r\n".encode("latin-1") + data
+    )
+    with contextlib.suppress(OSError):
+        await writer.drain()
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(CHUNK):
+            writer.write(data)
+            await writer.drain()
+    finally:
+        with contextlib.suppress(OSError):
+            if writer.can_write_eof():
+                writer.write_eof()

@@ -1,0 +1,155 @@
+"""The paths no tool may touch, whatever the permission rules say: the person's credentials and zeph's own state.
+
+Two kinds:
+
+* **hidden** — neither read nor written: credential stores (``~/.ssh``, ``~/.aws``, …), the zeph home (store,
+  spool, grants, the MAC key), Jupyter's runtime directory (server tokens) and config directory, and whatever the
+  configuration adds (``[tools.shell] hidden_paths``, existing ``[tools.file] deny_read`` paths). Inside the OS
+  sandbox they are empty; the file tools refuse them.
+* **read-only** — read but never written: the policy files the kernel and the server read (``zeph.toml``,
+  ``filters.toml``, the config file in use), git's hooks and config (a hook runs the next time the person
+  commits), and the dot-files and dot-folders directly in the home directory (``~/.bashrc``, ``~/.profile``,
+  ``~/.config``, ``~/.ipython``, ``~/.local`` …: what the person's next shell, kernel or login runs).
+
+A tool that tries gets ``policy_blocked`` naming the protected path, so the model learns it is a wall and not a
+typo. Pure values: the caller (``tools/containment.py``) computes the lists from the settings.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zeph_nb.errors import SandboxViolation
+
+__all__ = ["CREDENTIAL_PATHS", "PERSISTENCE_NAMES", "ProtectedPaths"]
+
+# Relative to the home directory: where programs keep the person's credentials.
+CREDENTIAL_PATHS: tuple[str, ...] = (
+    ".ssh",
+    ".aws",
+    ".azure",
+    ".config/gcloud",
+    ".kube",
+    ".docker",
+    ".gnupg",
+    ".netrc",
+    ".git-credentials",
+    ".pypirc",
+    ".npmrc",
+    ".yarnrc",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".config/gh",
+    ".config/hub",
+    ".config/rclone",
+    ".terraform.d",
+    ".vault-token",
+    ".password-store",
+    ".local/share/keyrings",
+    ".m2/settings.xml",
+    ".gem/credentials",
+    ".huggingface",
+    ".cache/huggingface/token",
+    ".config/huggingface",
+)
+# Inside any writable tree: names that run code later, outside the sandbox, when the person uses git.
+PERSISTENCE_NAMES: tuple[str, ...] = (".git/hooks", ".git/config")
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+@dataclass(frozen=True)
+class ProtectedPaths:
+    """Canonical absolute paths (links expanded) and the home whose dot-entries are read-only."""
+
+    hidden: tuple[Path, ...] = ()
+    readonly: tuple[Path, ...] = ()
+    home: Path | None = None
+    # Why each path is protected, for the message the model reads (default: "protected").
+    why: dict[Path, str] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        home: Path | None,
+        hidden: Iterable[tuple[str | os.PathLike[str], str]] = (),
+        readonly: Iterable[tuple[str | os.PathLike[str], str]] = (),
+    ) -> ProtectedPaths:
+        """From (path, why) pairs; each path is made absolute and canonical (a hidden link hides its target too)."""
+        why: dict[Path, str] = {}
+        hidden_paths: list[Path] = []
+        readonly_paths: list[Path] = []
+        for target, pairs in ((hidden_paths, hidden), (readonly_paths, readonly)):
+            for raw, reason in pairs:
+                path = Path(os.path.abspath(os.path.expanduser(os.fspath(raw))))
+                for form in dict.fromkeys((path, Path(os.path.realpath(path)))):
+                    if form not in target:
+                        target.append(form)
+                        why.setdefault(form, reason)
+        home_path = Path(os.path.realpath(home)) if home is not None else None
+        return cls(tuple(hidden_paths), tuple(readonly_paths), home_path, why)
+
+    # -- questions ------------------------------------------------------------------------------------------
+
+    def hidden_by(self, path: Path) -> Path | None:
+        """The hidden path that ``path`` (canonical) is, or is inside; None when it is not hidden."""
+        return next((h for h in self.hidden if _inside(path, h)), None)
+
+    def readonly_by(self, path: Path) -> Path | None:
+        """The protected path that forbids writing ``path`` (canonical), or None."""
+        hidden = self.hidden_by(path)
+        if hidden is not None:
+            return hidden
+        found = next((r for r in self.readonly if _inside(path, r)), None)
+        if found is not None:
+            return found
+        dot = self.home_dot_entry(path)
+        if dot is not None:
+            return dot
+        parts = path.parts
+        for name in PERSISTENCE_NAMES:
+            first, second = name.split("/")
+            for i in range(len(parts) - 1):
+                if parts[i] == first and parts[i + 1] == second:
+                    return Path(*parts[: i + 2])
+        return None
+
+    def home_dot_entry(self, path: Path) -> Path | None:
+        """``~/.name`` when ``path`` is that entry or inside it."""
+        if self.home is None or not self.home in path.parents:
+            return None
+        entry = self.home / path.relative_to(self.home).parts[0]
+        return entry if entry.name.startswith(".") else None
+
+    def reason(self, path: Path) -> str:
+        if path in self.why:
+            return self.why[path]
+        if self.home is not None and path.parent == self.home and path.name.startswith("."):
+            return "a dot-file in your home directory, which your shell, git or Jupyter read"
+        if path.name in ("hooks", "config") and path.parent.name == ".git":
+            return "git runs hooks and reads its config outside the sandbox"
+        return "protected"
+
+    # -- checks for the file tools ------------------------------------------------------------------------
+
+    def check_read(self, path: Path, shown: str) -> None:
+        hidden = self.hidden_by(path)
+        if hidden is not None:
+            raise SandboxViolation(
+                f"{shown!r} is inside {hidden.as_posix()}, which no tool may read ({self.reason(hidden)}); "
+                "this is not something to work around"
+            )
+
+    def check_write(self, path: Path, shown: str) -> None:
+        protected = self.readonly_by(path)
+        if protected is not None:
+            raise SandboxViolation(
+                f"{shown!r} is protected: {protected.as_posix()} may not be changed by a tool "
+                f"({self.reason(protected)}); ask the person to change it themselves"
+            )
