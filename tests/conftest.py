@@ -122,3 +122,35 @@ def _running_jupyter(app: str, *, base: Path, zeph_home: Path, cwd: Path, args: 
 def running_jupyter() -> Any:
     """``with running_jupyter("server", base=…, zeph_home=…, cwd=…, args=[…]) as jp:`` (a context manager)."""
     return _running_jupyter
+
+
+def host_processes(marker: str) -> list[int]:
+    """Pids, as the host sees them, of live processes whose command line contains ``marker``.
+
+    A sandboxed command sees its own PID namespace, so a pid it writes down means nothing out here; tests give
+    the processes they start a unique argument (``sleep 61.25``) and look for it instead.
+    """
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z" and "bwrap" not in cmdline.split(" ", 1)[0]:
+            found.append(int(entry.name))
+    return found
+
+
+async def no_host_process(marker: str, within: float = 5.0) -> bool:
+    """Whether every process with ``marker`` is gone within ``within`` seconds (a kill is delivered, not instant)."""
+    import asyncio
+
+    deadline = time.monotonic() + within
+    while host_processes(marker):
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True

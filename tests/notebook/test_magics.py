@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import host_processes, no_host_process
 from IPython.core.interactiveshell import InteractiveShell
 from traitlets.config import Config
 
@@ -154,20 +155,19 @@ async def test_always_allow_lets_the_next_call_run_without_asking(
 
 async def test_stop_button_kills_a_long_command(shell: tuple[InteractiveShell, ZephMagics]) -> None:
     ip, _ = shell
-    run = ip.run_cell_magic("zeph", "--approve auto " + model(ip, bash("echo $$ > pid; exec sleep 60"), "x"), "wait")
+    marker = f"62.{os.getpid()}"
+    command = bash(f"echo started > pid; exec sleep 6{marker}")
+    run = ip.run_cell_magic("zeph", "--approve auto " + model(ip, command, "x"), "wait")
     pid_file = Path.cwd() / "pid"
     deadline = time.monotonic() + 15
     while not (pid_file.exists() and pid_file.read_text().strip()):
         assert time.monotonic() < deadline
         await asyncio.sleep(0.02)
+    assert host_processes(marker)
     run.transcript.stop_button.click()
     result = await run
     assert result.stop_reason == "cancelled" and run.transcript.stop_button.disabled
-    pid = int(pid_file.read_text())
-    with pytest.raises(ProcessLookupError):
-        for _ in range(100):
-            os.kill(pid, 0)
-            await asyncio.sleep(0.05)
+    assert await no_host_process(marker)
 
 
 async def test_zeph_approve_and_deny_answer_the_oldest_request(

@@ -37,6 +37,11 @@ async def gone(pid: int) -> bool:
     return False
 
 
+# The process-group handling without the OS sandbox (not Linux, no bubblewrap, sandbox = "off"). Pids written by a
+# sandboxed command are its own namespace's, so these tests run unsandboxed; tests/security covers the sandbox.
+UNSANDBOXED = '[tools.shell]\nsandbox = "off"\n'
+
+
 def shell(work: Path, toml: str = "", env: dict[str, str] | None = None) -> ShellExecutor:
     return ShellExecutor(Settings.from_toml(toml), workdir=work, env=env if env is not None else BASE_ENV)
 
@@ -97,14 +102,14 @@ async def test_blocked_commands_never_start(tmp_path: Path) -> None:
 
 async def test_timeout_kills_the_whole_group_and_keeps_partial_output(tmp_path: Path) -> None:
     command = "echo before; sleep 300 & echo $! > child.pid; sleep 300"
-    error = await fails(shell(tmp_path), command, C.TIMEOUT, timeout=1)
+    error = await fails(shell(tmp_path, UNSANDBOXED), command, C.TIMEOUT, timeout=1)
     assert "did not finish within 1s" in error.message and "before" in error.message
     assert error.details["stdout"] == "before\n" and error.details["exit_code"] is None
     assert await gone(int((tmp_path / "child.pid").read_text()))
 
 
 async def test_cancellation_kills_the_child(tmp_path: Path) -> None:
-    executor = shell(tmp_path)
+    executor = shell(tmp_path, UNSANDBOXED)
     task = asyncio.create_task(run(executor, "sleep 300 & echo $! > child.pid; wait", timeout=600))
     pid_file = tmp_path / "child.pid"
     for _ in range(100):
@@ -118,14 +123,14 @@ async def test_cancellation_kills_the_child(tmp_path: Path) -> None:
 
 
 async def test_background_child_holding_the_pipes_is_stopped(tmp_path: Path) -> None:
-    out = await run(shell(tmp_path), "sleep 300 & echo $! > child.pid; echo started", timeout=10)
+    out = await run(shell(tmp_path, UNSANDBOXED), "sleep 300 & echo $! > child.pid; echo started", timeout=10)
     assert out.summary.startswith("started\n[background processes still writing")
     assert out.raw["background_stopped"] is True
     assert await gone(int((tmp_path / "child.pid").read_text()))
 
 
 async def test_detached_background_child_survives(tmp_path: Path) -> None:
-    out = await run(shell(tmp_path), "sleep 300 > /dev/null 2>&1 & echo $! > child.pid; echo started")
+    out = await run(shell(tmp_path, UNSANDBOXED), "sleep 300 > /dev/null 2>&1 & echo $! > child.pid; echo started")
     child = int((tmp_path / "child.pid").read_text())
     try:
         assert out.summary == "started\n"

@@ -48,6 +48,9 @@ class ApprovalRequest:
     conversation_id: str | None = None
     # UTC (naive, like the store's times): when the approval gate stops waiting and denies. None outside a gate.
     expires_at: datetime | None = None
+    # What the call gets beyond the OS sandbox's default ("this command will have network access to pypi.org",
+    # "runs WITHOUT the OS sandbox"); the card shows each line. Empty: nothing beyond the default.
+    extras: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:

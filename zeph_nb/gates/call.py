@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from zeph_nb.gates.policy import PolicyDecision, Subjects
     from zeph_nb.output.pipeline import ProcessedOutput
     from zeph_nb.security.shell_classifier import ShellAnalysis
+    from zeph_nb.tools.containment import CommandScope
 
 __all__ = ["CallOutcome", "GateCall", "Handler"]
 
@@ -25,6 +26,7 @@ class GateCall:
     args: ToolArgs | None = None
     analysis: ShellAnalysis | None = None
     subjects: Subjects | None = None
+    scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
     decision: PolicyDecision | None = None
     approved_by: str | None = None
     blocked_by: str | None = None  # the gate that refused it: quota, blocklist, policy, approval

@@ -86,6 +86,8 @@ class Session:
         deps = config.dependencies
         self.dependencies = DependencyGraph(deps.rules, always_on=deps.always_on) if deps.enabled else None
         self.completed: set[str] = set()
+        # Hosts a person let the web tools reach in this conversation (one approval per host, not per URL).
+        self.approved_hosts: set[str] = set()
         self.pending: dict[str, ApprovalRequest] = {}
         self.listeners: list[Callable[[GateEvent], None]] = []
         # Who answers an ask. A front-end may swap it between runs (the widget approver when a notebook shows
@@ -152,6 +154,7 @@ class Session:
         if self.cache is not None:
             self.cache.clear()
         self.completed.clear()
+        self.approved_hosts.clear()
         self.anomaly.reset()
         self.trust.blocked.clear()
 

@@ -118,6 +118,10 @@ class PolicyDecision:
     rule: str
     reason: str
     asking: tuple[str, ...] = ()  # the subjects that made it ask: what "Always allow" would grant
+    by_rule: bool = False  # allowed by a configured rule or a grant, not by the trust level's default
+    extras: tuple[str, ...] = ()  # what the call gets beyond the sandbox's default, said on the approval card
+    grantable: bool = True  # whether "Always allow" may be offered (never for a command outside the sandbox)
+    grant_patterns: tuple[str, ...] | None = None  # what "Always allow" persists instead of the exact subjects
 
 
 class PermissionPolicy:
@@ -240,7 +244,7 @@ class PermissionPolicy:
         if not asks:
             names = sorted({rule.describe() for _, rule in allowed}) or [default.rule]
             reason = "allowed by " + "; ".join(names) if allowed else default.reason
-            return PolicyDecision("allow", "; ".join(names), reason)
+            return PolicyDecision("allow", "; ".join(names), reason, by_rule=bool(allowed))
         asking = tuple(value for value, _ in asks)
         granted = self._granted(grants() if callable(grants) else grants, tool, subjects, asking)
         if granted is not None:
@@ -275,7 +279,9 @@ class PermissionPolicy:
                 return None
             used.append(hit)
         names = sorted({g.source for g in used})
-        return PolicyDecision("allow", "; ".join(names), "allowed by an earlier Always allow: " + "; ".join(names))
+        return PolicyDecision(
+            "allow", "; ".join(names), "allowed by an earlier Always allow: " + "; ".join(names), by_rule=True
+        )
 
 
 def arguments_json(params: Mapping[str, Any]) -> str:

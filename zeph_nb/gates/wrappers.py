@@ -7,6 +7,7 @@ passes the call on and returns what came back.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import time
@@ -17,11 +18,13 @@ from typing import TYPE_CHECKING
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest, Decision
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.containment import contain_command, contain_web, web_host
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.security.secrets import redact_params
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
+from zeph_nb.tools.containment import scope_of
 
 if TYPE_CHECKING:
     from zeph_nb.config import RetrySettings
@@ -151,8 +154,25 @@ class AuditGate(_Gate):
                 filter_rule=filtered.rule if filtered is not None else None,
                 cached=gc.cached,
                 attempts=gc.attempts,
+                sandbox=_sandbox_label(gc, output),
+                network_hosts=_network_hosts(output),
             )
         )
+
+
+def _sandbox_label(gc: GateCall, output: ToolOutput) -> str | None:
+    """bwrap, none or unsandboxed for a command that ran (or was about to); None for other tools."""
+    label = output.raw.get("sandbox") if isinstance(output.raw, dict) else None
+    if isinstance(label, str):
+        return label
+    return gc.scope.label if gc.scope is not None and gc.attempts else None
+
+
+def _network_hosts(output: ToolOutput) -> str | None:
+    network = output.raw.get("network") if isinstance(output.raw, dict) else None
+    if not isinstance(network, dict):
+        return None
+    return json.dumps(network.get("reached", []))
 
 
 class OutputGate(_Gate):
@@ -252,6 +272,11 @@ class PolicyGate(_Gate):
         else:
             wants = self.executor.requires_confirmation(gc.call)
         decision = session.decide(tool, gc, wants_confirmation=wants)
+        if tool.subject_kind == "command":
+            gc.scope = scope_of(session.settings, gc.args, gc.analysis)
+            decision = contain_command(decision, gc.scope, gc.analysis, session.settings)
+        elif tool.subject_kind == "url" and tool.network:
+            decision = contain_web(decision, tool, gc.subjects.values, session.settings, session.approved_hosts)
         gc.decision = decision
         if decision.action == "deny":
             message = f"{decision.reason}. Do not retry this call; choose another way or ask the user."
@@ -280,7 +305,8 @@ class ApprovalGate(_Gate):
             subjects=gc.subjects.values,
             rule=decision.rule,
             reason=decision.reason,
-            asking=decision.asking or gc.subjects.values,
+            asking=(decision.asking or gc.subjects.values) if decision.grantable else (),
+            extras=decision.extras,
             conversation_id=self.session.conversation_id,
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
             expires_at=utc_now() + timedelta(seconds=self.timeout),
@@ -299,9 +325,17 @@ class ApprovalGate(_Gate):
                 f"{request.summary} needs approval ({decision.reason}) and was not approved by {answer.by}{note}; "
                 "it did not run",
             )
-        if answer.remember:
+        if gc.tool.subject_kind == "url":
+            self.session.approved_hosts.update(web_host(url) for url in gc.subjects.values)
+        if answer.remember and not decision.grantable:
+            log.info("zeph-nb: %s answered Always allow to %s; approved once (never kept)", answer.by, request.summary)
+        elif answer.remember:
             grants = self.session.grants.grant(
-                gc.tool.name, request.asking, by=answer.by, reason=f"Always allow for {request.summary}"
+                gc.tool.name,
+                request.asking,
+                by=answer.by,
+                reason=f"Always allow for {request.summary}",
+                patterns=decision.grant_patterns,
             )
             log.info("zeph-nb: %s granted %s", answer.by, ", ".join(g.pattern for g in grants))
         self.session.notify(ToolCallStarted(gc.call, decision, answer.by))

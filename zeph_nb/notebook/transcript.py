@@ -45,6 +45,7 @@ STYLE = """
 .zeph-stats { font-size: 12px; color: #57606a; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .zeph-error { font-size: 12px; color: #cf222e; }
 .zeph-ask { font-size: 13px; margin: 4px 0; }
+.zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0; font-weight: 600; }
 .zeph-ask pre, .zeph-pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px; padding: 6px 8px;
   margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; max-height: 360px; overflow: auto; }
 .zeph-who { font-size: 12px; color: #57606a; margin-top: 2px; }
@@ -118,16 +119,21 @@ class ToolCard:
         self.status = "waiting"
         self._render_title()
         what = html.escape(request.summary.split(": ", 1)[-1])
+        # What the call gets beyond the sandbox (network, the kernel's environment, no sandbox at all) stands out.
+        extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
         prompt = w.HTML(
-            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:<pre>{what}</pre>'
+            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:<pre>{what}</pre>{extras}'
             f"<b>Why it asks:</b> {html.escape(request.reason)}</div>"
         )
         grant = ", ".join(request.asking) or what
         self.buttons = {
             "approve": w.Button(description="Approve", button_style="success", icon="check"),
             "deny": w.Button(description="Deny", button_style="danger", icon="times"),
-            "always": w.Button(description="Always allow", icon="unlock", tooltip=f"Allow from now on: {grant}"),
         }
+        if request.asking:  # nothing to keep for a command outside the sandbox: it asks every time
+            self.buttons["always"] = w.Button(
+                description="Always allow", icon="unlock", tooltip=f"Allow from now on: {grant}"
+            )
         for choice, button in self.buttons.items():
             button.on_click(lambda _button, choice=choice: answer(choice))
         self.ask_box.children = (prompt, w.HBox(list(self.buttons.values())))

@@ -38,6 +38,8 @@ class AuditRecord:
     reason: str | None = None
     cached: bool = False
     attempts: int | None = None
+    sandbox: str | None = None  # commands: bwrap | none | unsandboxed
+    network_hosts: str | None = None  # commands granted the network: JSON list of host:port reached
     ts: str = field(default_factory=lambda: utc_now().isoformat())
 
 

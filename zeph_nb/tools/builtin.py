@@ -31,7 +31,7 @@ def builtin_executor(
     settings = settings or Settings()
     executors: list[ToolExecutor] = [
         FileExecutor(settings, workdir=workdir),
-        ShellExecutor(settings, workdir=workdir, env=env),
+        ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve),
         DiagnosticsExecutor(settings, workdir=workdir),
         TimeExecutor(),
         WebExecutor(settings, resolve=resolve),

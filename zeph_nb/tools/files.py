@@ -26,6 +26,7 @@ from zeph_nb.security.paths import Sandbox, canonicalize
 from zeph_nb.tools import file_args as A
 from zeph_nb.tools import grep as grep_engines
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.containment import protected_paths
 from zeph_nb.tools.fsutil import atomic_write, make_dirs, staging_file
 
 __all__ = ["FileExecutor"]
@@ -55,7 +56,11 @@ class FileExecutor:
         work = Path(workdir) if workdir is not None else Path.cwd()
         roots = [work / path for path in file_settings.allowed_paths] or [work]
         self.sandbox = Sandbox(
-            roots, workdir=work, deny_read=file_settings.deny_read, allow_read=file_settings.allow_read
+            roots,
+            workdir=work,
+            deny_read=file_settings.deny_read,
+            allow_read=file_settings.allow_read,
+            protected=protected_paths(settings, work),
         )
         self.grep_engine = file_settings.grep_engine
         self._handlers: dict[str, Callable[[Any], ToolOutput]] = {

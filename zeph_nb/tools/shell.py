@@ -1,11 +1,14 @@
 """ShellExecutor: the ``bash`` tool.
 
-A command runs in ``bash -c`` in the working directory, in a session (and so a process group) of its own, with
-credential-looking variables removed from its environment and stdin closed. Its output is read from both pipes
-as it arrives: the model reads the two streams interleaved, the raw envelope keeps them apart
-(``{stdout, stderr, exit_code, truncated}``). On timeout or cancellation the whole process group is killed — a
-``sleep`` started by the command dies with it — and a timeout reports what had been printed so far.
+A command runs in ``bash -c`` in the working directory, inside the OS sandbox (``security/os_sandbox.py``) when one
+works here, in a session (and so a process group) of its own, with credential-looking variables removed from its
+environment and stdin closed. Its output is read from both pipes as it arrives: the model reads the two streams
+interleaved, the raw envelope keeps them apart (``{stdout, stderr, exit_code, truncated, sandbox, network}``). On
+timeout or cancellation the whole process group is killed; in the sandbox its PID namespace goes with it, so
+``setsid`` and ``nohup`` children die too, and background processes never outlive the call.
 
+What a call gets beyond the sandbox's default (the network to some hosts, the kernel's environment for an
+installer, no sandbox at all) is its ``CommandScope``; the policy asks the person for it before the call gets here.
 The command classifier runs first: a blocked command never starts, whatever else says yes.
 """
 
@@ -13,8 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import logging
 import os
+import re
+import shutil
 import signal
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,12 +31,20 @@ from pydantic import Field
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.security import relay
 from zeph_nb.security.env import scrub_env
+from zeph_nb.security.escalations import merge
+from zeph_nb.security.netproxy import NetworkProxy
+from zeph_nb.security.os_sandbox import PROXY_SOCKET, wrap
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
+from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.containment import CommandScope, command_scope, protected_paths, sandbox_spec, scope_of
 from zeph_nb.tools.transaction import Snapshot, SnapshotFailed
 
 __all__ = ["BASH", "ShellExecutor"]
+
+log = logging.getLogger("zeph_nb.tools")
 
 MAX_CAPTURE_BYTES = 16 * 1024 * 1024  # per stream; the overflow store takes what the model should not read
 TERM_GRACE_SECS = 1.0  # between SIGTERM and SIGKILL
@@ -40,11 +56,22 @@ ERROR_TAIL_CHARS = 4000
 class BashArgs(ToolArgs):
     command: str = Field(min_length=1, max_length=100_000, description="The bash command line to run")
     timeout: int | None = Field(None, ge=1, le=3600, description="Seconds before the command is killed")
+    network: bool = Field(
+        False, description="The command needs the internet (the person is asked; known clients such as pip are seen)"
+    )
+    hosts: list[str] | None = Field(
+        None, max_length=20, description="Hosts the command needs, e.g. ['pypi.org']; implies network"
+    )
+    sandbox: bool = Field(
+        True, description="false runs it outside the OS sandbox: always asks the person; only after a sandbox failure"
+    )
 
 
 BASH = ToolDef(
     "bash",
-    "Run a bash command in the working directory. Returns the combined stdout and stderr and the exit code.",
+    "Run a bash command in the working directory, inside an OS sandbox: only the working directory is writable, "
+    "credentials are hidden, there is no network unless the call asks for it (network=true or hosts=[...]), and "
+    "background processes end with the call. Returns the combined stdout and stderr and the exit code.",
     BashArgs,
     subject=("command",),
     subject_kind="command",
@@ -89,8 +116,10 @@ class ShellExecutor(SingleToolExecutor):
         *,
         workdir: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
+        resolve: Resolver | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self.resolve = resolve  # DNS for the network proxy (tests inject one)
         self.shell = self.settings.tools.shell
         self.workdir = Path(workdir) if workdir is not None else Path.cwd()
         self.classifier = ShellClassifier(self.settings)
@@ -101,12 +130,26 @@ class ShellExecutor(SingleToolExecutor):
         command = call.params.get("command")
         return not isinstance(command, str) or self.classifier.classify(command) != "allow"
 
+    def scope(self, args: BashArgs, analysis: ShellAnalysis) -> CommandScope:
+        """What this call gets: sandboxed or not, the network to which hosts, a writable environment."""
+        return scope_of(self.settings, args, analysis)
+
     async def run(self, args: BashArgs, call: ToolCall) -> ToolOutput:
         analysis = self.classifier.analyze(args.command)
         if analysis.verdict == "block":
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
+        scope = self.scope(args, analysis)
+        if scope.unsandboxed_requested and not self.shell.allow_unsandboxed:
+            raise ToolError(
+                ToolErrorCategory.POLICY_BLOCKED,
+                "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)",
+            )
+        if scope.hosts and not self.shell.allow_network:
+            raise ToolError(
+                ToolErrorCategory.POLICY_BLOCKED, "commands may not use the network ([tools.shell] allow_network = false)"
+            )
         snapshot, snapshot_note = self._snapshot(analysis)
-        output = await self.run_command(args.command, timeout=args.timeout or self.shell.timeout)
+        output = await self.run_command(args.command, timeout=args.timeout or self.shell.timeout, scope=scope)
         raw = dict(output.raw)
         notes = [snapshot_note] if snapshot_note else []
         exit_code = output.exit_code
@@ -120,14 +163,66 @@ class ShellExecutor(SingleToolExecutor):
         _raise_for_failure(result)
         return result
 
-    async def run_command(self, command: str, *, timeout: float) -> ToolOutput:
-        """Run one command line; the structured envelope is ``raw``. Raises ToolError(TIMEOUT) on timeout."""
+    async def run_command(self, command: str, *, timeout: float, scope: CommandScope | None = None) -> ToolOutput:
+        """Run one command line within ``scope`` (default: the sandbox's default, when one works here); the
+        structured envelope is ``raw``. Raises ToolError(TIMEOUT) on timeout."""
+        if scope is None:
+            scope = command_scope(self.settings, merge(()), network=False, hosts=(), sandbox=True)
+        created = _absent(self._guarded_files())
+        proxy: NetworkProxy | None = None
+        try:
+            if scope.sandboxed and scope.hosts:
+                allow_private = self.settings.tools.scrape.allow_private
+                async with NetworkProxy(scope.hosts, allow_private=allow_private, resolve=self.resolve) as proxy:
+                    output = await self._spawn(command, timeout, scope, proxy)
+            else:
+                output = await self._spawn(command, timeout, scope, None)
+        finally:
+            # Also after a timeout or a Stop: a config file a command managed to create must not outlive it.
+            removed = _remove_created(created)
+        notes = _sandbox_hints(output, scope, proxy)
+        raw = dict(output.raw)
+        raw["sandbox"] = scope.label
+        if proxy is not None:
+            raw["network"] = {
+                "granted": list(scope.hosts),
+                "reached": list(proxy.log.reached),
+                "refused": dict(proxy.log.refused),
+            }
+        if removed:
+            raw["policy_files_removed"] = removed
+            notes.append(
+                f"zeph-nb removed {', '.join(removed)}: its config and filter files are out of reach of tools; "
+                "ask the person to change them"
+            )
+        summary = output.summary.rstrip("\n") + "".join(f"\n[{note}]" for note in notes) if notes else output.summary
+        return dataclasses.replace(output, summary=summary, raw=raw)
+
+    def _guarded_files(self) -> list[Path]:
+        """Policy files that may not exist yet: a command must not create them (``zeph.toml`` beside the kernel)."""
+        return list(protected_paths(self.settings, self.workdir).readonly)
+
+    async def _spawn(
+        self, command: str, timeout: float, scope: CommandScope, proxy: NetworkProxy | None
+    ) -> ToolOutput:
+        argv = ["bash", "-c", command]
+        env = self.env
+        if scope.sandboxed:
+            # Home is read-only in the sandbox; caches (pip, uv, matplotlib) go to the sandbox's private /tmp.
+            env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own tmpfs
+            if proxy is not None:
+                argv = [sys.executable, "-I", relay.__file__, PROXY_SOCKET, "--", *argv]
+            spec = sandbox_spec(
+                self.settings,
+                self.workdir,
+                environment=scope.environment,
+                network_socket=proxy.socket_path if proxy is not None else None,
+            )
+            argv = wrap(argv, spec, scope.status)
         process = await asyncio.create_subprocess_exec(
-            "bash",
-            "-c",
-            command,
+            *argv,
             cwd=self.workdir,
-            env=self.env,
+            env=env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
@@ -262,3 +357,59 @@ def _raise_for_failure(output: ToolOutput) -> None:
         category = ToolErrorCategory.PERMANENT_FAILURE
     if category is not None:
         raise ToolError(category, output.summary[-ERROR_TAIL_CHARS:], details=dict(output.raw))
+
+
+def _absent(paths: list[Path]) -> list[Path]:
+    return [path for path in paths if not os.path.lexists(path)]
+
+
+def _remove_created(absent: list[Path]) -> list[str]:
+    """Remove whichever of the ``absent`` files exist now; returns their names."""
+    removed = []
+    for path in absent:
+        if os.path.lexists(path):
+            try:
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
+            except OSError as e:
+                log.warning("zeph-nb: a command created %s and it could not be removed: %s", path, e)
+                continue
+            log.warning("zeph-nb: a command created %s; it was removed (config files are out of reach of tools)", path)
+            removed.append(path.name)
+    return removed
+
+
+_READ_ONLY = re.compile(r"read-only file system", re.IGNORECASE)
+_NO_NETWORK = re.compile(
+    r"could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|"
+    r"failed to establish a new connection|getaddrinfo|no route to host|nodename nor servname|"
+    r"connection refused|failed to connect|unable to access|could not connect",
+    re.IGNORECASE,
+)
+
+
+def _sandbox_hints(output: ToolOutput, scope: CommandScope, proxy: NetworkProxy | None) -> list[str]:
+    """Say so when the sandbox, not the command, is why it failed, and what the model may do about it."""
+    if not scope.sandboxed or output.exit_code in (0, None):
+        return []
+    text = f"{output.raw.get('stderr', '')}\n{output.raw.get('stdout', '')}"
+    hints = []
+    if _READ_ONLY.search(text):
+        hints.append(
+            "the OS sandbox: only the working directory (and [tools.shell] allowed_paths) is writable; dot-files in "
+            "your home, config files and git hooks are read-only. Write inside the working directory instead"
+        )
+    if proxy is None and _NO_NETWORK.search(text):
+        hints.append(
+            "the OS sandbox: this command had no network access. If it needs the internet, call bash again with "
+            "network=true (and hosts=[...] naming what it needs); the person will be asked"
+        )
+    if proxy is not None and proxy.log.refused:
+        refused = "; ".join(f"{where}: {why}" for where, why in proxy.log.refused.items())
+        hints.append(f"the sandbox's network proxy refused {refused}. Ask again with hosts=[...] naming the host")
+    if hints and scope.status.active:
+        hints.append("if the task really needs more than the sandbox allows, call bash with sandbox=false; the person "
+                     "will be asked")  # fmt: skip
+    return hints

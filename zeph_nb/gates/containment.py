@@ -1,0 +1,118 @@
+"""What the policy asks on top of its rules, because of what a call would get beyond the OS sandbox's default.
+
+Pure: a decision and the facts in, a decision out. The policy gate applies these after the permission rules:
+
+* a command outside the sandbox (``sandbox: false``) always asks, never offers "Always allow", and is refused
+  when ``[tools.shell] allow_unsandboxed = false``;
+* a command that gets the network, or write access to the kernel's environment (``pip install``), asks unless a
+  configured rule or an earlier "Always allow" allows it; ``allow_network = false`` refuses it;
+* with no working sandbox on this machine, every command line not made only of read-only commands asks;
+* ``fetch`` and ``web_scrape`` ask the first time a conversation reaches a host (the full URL is on the card:
+  a query string can carry what the agent just read), unless ``[tools.scrape] allowed_hosts`` or a rule allows
+  it; "Always allow" grants the host.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection
+from urllib.parse import urlsplit
+
+from zeph_nb.config import Settings
+from zeph_nb.gates.policy import PolicyDecision, exact_pattern
+from zeph_nb.security.netproxy import host_allowed
+from zeph_nb.security.shell_classifier import ShellAnalysis
+from zeph_nb.tools.base import ToolDef
+from zeph_nb.tools.containment import CommandScope
+
+__all__ = ["contain_command", "contain_web", "web_host"]
+
+
+def _ask(
+    decision: PolicyDecision,
+    rule: str,
+    why: str,
+    *,
+    extras: tuple[str, ...] = (),
+    grantable: bool = True,
+    asking: tuple[str, ...] | None = None,
+    grant_patterns: tuple[str, ...] | None = None,
+) -> PolicyDecision:
+    """An ask that keeps what the rules already asked about, with ``why`` added."""
+    asked = decision.action == "ask"
+    return dataclasses.replace(
+        decision,
+        action="ask",
+        rule=decision.rule if asked else rule,
+        reason=f"{decision.reason}; {why}" if asked else why,
+        by_rule=False,
+        extras=extras,
+        grantable=grantable,
+        asking=decision.asking if asking is None else asking,
+        grant_patterns=grant_patterns,
+    )
+
+
+def contain_command(
+    decision: PolicyDecision, scope: CommandScope, analysis: ShellAnalysis | None, settings: Settings
+) -> PolicyDecision:
+    """The decision for a shell call, given what it would get (``scope``)."""
+    shell = settings.tools.shell
+    if decision.action == "deny":
+        return decision
+    extras = scope.extras
+    if scope.unsandboxed_requested:
+        if not shell.allow_unsandboxed:
+            return PolicyDecision(
+                "deny",
+                "tools.shell.allow_unsandboxed",
+                "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)",
+            )
+        why = "the model asks to run this command WITHOUT the OS sandbox: it could read, write and reach everything you can"
+        return _ask(decision, "sandbox: false", why, extras=extras, grantable=False)
+    if scope.hosts and not shell.allow_network:
+        return PolicyDecision(
+            "deny", "tools.shell.allow_network", "commands may not use the network ([tools.shell] allow_network = false)"
+        )
+    if extras:
+        if decision.action == "allow" and decision.by_rule:
+            return dataclasses.replace(decision, extras=extras, reason=f"{decision.reason} ({'; '.join(extras)})")
+        return _ask(decision, "sandbox", "; ".join(extras), extras=extras)
+    if not scope.sandboxed and decision.action == "allow" and not decision.by_rule:
+        if analysis is None or analysis.may_write:
+            why = f"{scope.status.describe()}; commands that may change anything ask first"
+            return _ask(decision, "no OS sandbox", why, extras=(scope.status.describe(),))
+    return decision
+
+
+def web_host(url: str) -> str:
+    """The host of a (normalized) URL, lower case, without the port."""
+    try:
+        return (urlsplit(url).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return ""
+
+
+def contain_web(
+    decision: PolicyDecision, tool: ToolDef, urls: tuple[str, ...], settings: Settings, approved: Collection[str]
+) -> PolicyDecision:
+    """The decision for a web tool call: a host not yet approved in this conversation asks."""
+    if decision.action != "allow" or decision.by_rule or tool.name == "web_search":
+        return decision  # web_search reaches the one search endpoint the configuration names
+    allowed = (*settings.tools.scrape.allowed_hosts, *approved)
+    new = [url for url in urls if not host_allowed(web_host(url), allowed)]
+    if not new:
+        return decision
+    hosts = list(dict.fromkeys(web_host(url) for url in new))
+    why = (
+        f"{tool.name} would reach {', '.join(hosts)} for the first time in this conversation; check the whole URL "
+        "(a query string can carry data out). Always allow lets it reach this host from now on"
+    )
+    patterns = tuple(exact_pattern(_origin(url)) + "*" for url in new)
+    return _ask(decision, "new host", why, asking=tuple(new), grant_patterns=patterns)
+
+
+def _origin(url: str) -> str:
+    """``https://host[:port]/`` of a normalized URL."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}/"

@@ -1,0 +1,174 @@
+"""Containment from the settings: which paths are protected, and what one command gets when it runs.
+
+The security layer holds the mechanisms (``ProtectedPaths``, ``bwrap_argv``, ``NetworkProxy``) and knows nothing of
+the settings; this module is where the two meet, so the file tools, the shell, the diagnostics tool and the
+policy all compute the same answer.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from zeph_nb.config import Settings
+from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
+from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, probe
+from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths
+from zeph_nb.security.shell_classifier import ShellAnalysis
+from zeph_nb.tools.base import ToolArgs
+
+__all__ = ["CommandScope", "command_scope", "scope_of", "environment_prefix", "protected_paths", "sandbox_spec", "sandbox_status"]
+
+_MB = 1024 * 1024
+
+
+def sandbox_status(settings: Settings) -> SandboxStatus:
+    """Whether commands are contained here under ``[tools.shell] sandbox`` (probed once per process)."""
+    return probe(settings.tools.shell.sandbox)
+
+
+def _config_files(settings: Settings, workdir: Path) -> list[tuple[Path, str]]:
+    files = [
+        (workdir / "zeph.toml", "the zeph-nb config file the kernel reads"),
+        (workdir / "filters.toml", "the output filter rules the kernel reads"),
+        (Path.cwd() / "zeph.toml", "the zeph-nb config file the kernel reads"),
+        (Path.cwd() / "filters.toml", "the output filter rules the kernel reads"),
+    ]
+    if settings.source:
+        source = Path(settings.source)
+        files += [(source, "the zeph-nb config file in use"), (source.parent / "filters.toml", "output filter rules")]
+    if settings.tools.filters.filters_path:
+        files.append((Path(settings.tools.filters.filters_path).expanduser(), "the output filter rules in use"))
+    return files
+
+
+def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> ProtectedPaths:
+    """The paths no tool may read (credentials, zeph's state, Jupyter's) or write (config and policy files)."""
+    home = settings.user_home
+    work = Path(os.path.realpath(workdir))
+    store_dir = Path(settings.store.path).expanduser().parent if settings.store.path else settings.home
+    hidden: list[tuple[Path | str, str]] = [(home / name, "it holds credentials") for name in CREDENTIAL_PATHS]
+    hidden += [
+        (settings.home, "zeph-nb's own state: audit log, grants, approvals and their key"),
+        (home / ".zeph", "zeph-nb's own state"),
+        (store_dir, "zeph-nb's store: audit log, grants, approvals and their key"),
+    ]
+    hidden += [(path, "Jupyter's config and runtime files (server tokens)") for path in settings.jupyter_dirs]
+    hidden += [(_under(work, path), "listed in [tools.shell] hidden_paths") for path in settings.tools.shell.hidden_paths]
+    # deny_read entries that name a path (not a glob) are hidden from commands too, not only from the file tools.
+    for pattern in settings.tools.file.deny_read:
+        if not any(ch in pattern for ch in "*?[{!"):
+            hidden.append((_under(work, pattern), "listed in [tools.file] deny_read"))
+    readonly = [(path, why) for path, why in _config_files(settings, work)]
+    return ProtectedPaths.build(home=home, hidden=hidden, readonly=readonly)
+
+
+def _under(workdir: Path, path: str) -> Path:
+    expanded = Path(os.path.expanduser(path))
+    return expanded if expanded.is_absolute() else workdir / expanded
+
+
+def environment_prefix(settings: Settings, kind: str) -> Path:
+    """Where an installer of ``kind`` writes: the active conda environment, else this interpreter's prefix."""
+    if kind == "conda" and settings.conda_prefix is not None:
+        return settings.conda_prefix
+    return Path(sys.prefix)
+
+
+@dataclass(frozen=True)
+class CommandScope:
+    """What one shell call will get, in the words the approval card uses.
+
+    ``sandboxed`` False means the command runs as the kernel's own user with nothing between it and the machine:
+    because the person approved ``sandbox: false``, or because no sandbox works here (``status`` says why).
+    """
+
+    status: SandboxStatus
+    sandboxed: bool
+    hosts: tuple[str, ...] = ()  # the network it gets: () none, ("*",) any host
+    environment: Path | None = None  # an environment prefix it may write
+    unsandboxed_requested: bool = False
+
+    @property
+    def extras(self) -> tuple[str, ...]:
+        """What the call gets beyond the sandbox's default, one line each (empty: nothing)."""
+        lines = []
+        if self.unsandboxed_requested:
+            lines.append("runs WITHOUT the OS sandbox: it can read, write and reach everything you can")
+        elif self.sandboxed and self.hosts:
+            shown = "any host" if ANY_HOST in self.hosts else ", ".join(self.hosts)
+            lines.append(f"this command will have network access to {shown}")
+        if self.sandboxed and self.environment is not None and not self.unsandboxed_requested:
+            lines.append(f"write access to the kernel's environment ({self.environment})")
+        return tuple(lines)
+
+    @property
+    def label(self) -> str:
+        """For the audit row: bwrap, none (no sandbox works here) or unsandboxed (approved outside it)."""
+        if self.unsandboxed_requested:
+            return "unsandboxed"
+        return "bwrap" if self.sandboxed else "none"
+
+
+def command_scope(
+    settings: Settings, escalation: Escalation, *, network: bool, hosts: tuple[str, ...], sandbox: bool
+) -> CommandScope:
+    """The scope of a call whose analysis found ``escalation`` and whose arguments ask for ``network``, ``hosts``
+    and ``sandbox``."""
+    status = sandbox_status(settings)
+    if not sandbox:
+        return CommandScope(status, False, unsandboxed_requested=True)
+    if not status.active:
+        return CommandScope(status, False)
+    wanted = list(escalation.hosts)
+    for host in hosts:
+        if host not in wanted:
+            wanted.append(host.lower().rstrip("."))
+    if network and not wanted:
+        wanted = [ANY_HOST]
+    if ANY_HOST in wanted:
+        wanted = [ANY_HOST]
+    environment = environment_prefix(settings, escalation.environment) if escalation.environment else None
+    return CommandScope(status, True, tuple(wanted), environment)
+
+
+def scope_of(settings: Settings, args: ToolArgs | None, analysis: ShellAnalysis | None) -> CommandScope:
+    """The scope of a validated ``bash`` call (``network``, ``hosts`` and ``sandbox`` read off its arguments)."""
+    escalation = merge(escalation_of(command) for command in (analysis.commands if analysis is not None else ()))
+    hosts = getattr(args, "hosts", None) or ()
+    return command_scope(
+        settings,
+        escalation,
+        network=bool(getattr(args, "network", False)),
+        hosts=tuple(str(h) for h in hosts),
+        sandbox=bool(getattr(args, "sandbox", True)),
+    )
+
+
+def sandbox_spec(
+    settings: Settings,
+    workdir: str | os.PathLike[str],
+    *,
+    environment: Path | None = None,
+    network_socket: Path | None = None,
+) -> SandboxSpec:
+    """The bubblewrap layout for one command in ``workdir``."""
+    shell = settings.tools.shell
+    work = Path(os.path.realpath(workdir))
+    writable = [work, *(Path(os.path.realpath(_under(work, path))) for path in shell.allowed_paths)]
+    if environment is not None:
+        writable.append(Path(os.path.realpath(environment)))
+    memory = shell.max_memory_mb
+    if memory is None:
+        memory = _physical_memory() // 2 // _MB
+    limits = Limits(shell.max_processes, shell.max_file_size_mb * _MB, memory * _MB)
+    return SandboxSpec(work, tuple(writable), protected_paths(settings, work), network_socket, limits)
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        return 0
