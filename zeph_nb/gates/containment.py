@@ -27,6 +27,8 @@ from zeph_nb.tools.containment import CommandScope
 
 __all__ = ["contain_command", "contain_web", "web_host"]
 
+NO_NETWORK = "commands may not use the network ([tools.shell] allow_network = false)"
+
 
 def _ask(
     decision: PolicyDecision,
@@ -68,20 +70,21 @@ def contain_command(
                 "tools.shell.allow_unsandboxed",
                 "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)",
             )
-        why = "the model asks to run this command WITHOUT the OS sandbox: it could read, write and reach everything you can"
+        why = (
+            "the model asks to run this command WITHOUT the OS sandbox: it could read, write and reach everything "
+            "you can"
+        )
         return _ask(decision, "sandbox: false", why, extras=extras, grantable=False)
     if scope.hosts and not shell.allow_network:
-        return PolicyDecision(
-            "deny", "tools.shell.allow_network", "commands may not use the network ([tools.shell] allow_network = false)"
-        )
+        return PolicyDecision("deny", "tools.shell.allow_network", NO_NETWORK)
     if extras:
         if decision.action == "allow" and decision.by_rule:
             return dataclasses.replace(decision, extras=extras, reason=f"{decision.reason} ({'; '.join(extras)})")
         return _ask(decision, "sandbox", "; ".join(extras), extras=extras)
-    if not scope.sandboxed and decision.action == "allow" and not decision.by_rule:
-        if analysis is None or analysis.may_write:
-            why = f"{scope.status.describe()}; commands that may change anything ask first"
-            return _ask(decision, "no OS sandbox", why, extras=(scope.status.describe(),))
+    unguarded = not scope.sandboxed and decision.action == "allow" and not decision.by_rule
+    if unguarded and (analysis is None or analysis.may_write):
+        why = f"{scope.status.describe()}; commands that may change anything ask first"
+        return _ask(decision, "no OS sandbox", why, extras=(scope.status.describe(),))
     return decision
 
 

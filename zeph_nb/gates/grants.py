@@ -31,7 +31,7 @@ SIGNED = ("id", "tool", "pattern", "action", "granted_by", "granted_at", "revoke
 
 
 def _present(value: object) -> bool:
-    return value is not None and value == value and str(value) != "NaT"  # noqa: PLR0124 - NaN/NaT are absent
+    return value is not None and value == value and str(value) != "NaT"
 
 
 def _ignored(signer: RowSigner, row: dict[str, Any]) -> bool:

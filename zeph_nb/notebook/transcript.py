@@ -45,7 +45,8 @@ STYLE = """
 .zeph-stats { font-size: 12px; color: #57606a; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .zeph-error { font-size: 12px; color: #cf222e; }
 .zeph-ask { font-size: 13px; margin: 4px 0; }
-.zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0; font-weight: 600; }
+.zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0;
+  font-weight: 600; }
 .zeph-ask pre, .zeph-pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px; padding: 6px 8px;
   margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; max-height: 360px; overflow: auto; }
 .zeph-who { font-size: 12px; color: #57606a; margin-top: 2px; }

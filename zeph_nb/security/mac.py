@@ -31,7 +31,7 @@ KEY_BYTES = 32
 def _text(value: Any) -> str | None:
     """One form for a value whether it was just written (a datetime, an ISO string) or read back (a pandas
     Timestamp, NaT, NaN)."""
-    if value is None or value != value or str(value) == "NaT":  # noqa: PLR0124 - NaN is the one value != itself
+    if value is None or value != value or str(value) == "NaT":
         return None
     if hasattr(value, "isoformat"):
         return str(value.isoformat())

@@ -196,7 +196,8 @@ async def _reply(writer: asyncio.StreamWriter, code: int, reason: str, body: str
     data = body.encode("utf-8")
     writer.write(
         f"HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain\r\nContent-Length: {len(data)}\r\n"
-        f"Connection: close\r\n\r\n".encode("latin-1") + data
+        f"Connection: close\r\n\r\n".encode("latin-1")
+        + data
     )
     with contextlib.suppress(OSError):
         await writer.drain()

@@ -62,7 +62,7 @@ def _try_bwrap(bwrap: str) -> str | None:
     argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net",
             "--die-with-parent", "--cap-drop", "ALL", "--", "true"]  # fmt: skip
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)  # noqa: S603
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
     except (OSError, subprocess.SubprocessError) as e:
         return f"bwrap could not run ({e})"
     if done.returncode != 0:
@@ -75,8 +75,8 @@ def _try_bwrap(bwrap: str) -> str | None:
 def probe(mode: Mode = "auto") -> SandboxStatus:
     """What ``mode`` gives on this machine; the probe (one bwrap run, ~10 ms) is made once per process."""
     if mode == "off":
-        return SandboxStatus("none", "the sandbox is turned off ([tools.shell] sandbox = \"off\")")
-    if not os.uname().sysname == "Linux":
+        return SandboxStatus("none", 'the sandbox is turned off ([tools.shell] sandbox = "off")')
+    if os.uname().sysname != "Linux":
         return SandboxStatus("none", f"the OS sandbox needs Linux; this is {os.uname().sysname}")
     bwrap = shutil.which("bwrap")
     if bwrap is None:
@@ -140,7 +140,8 @@ def _home_rebind(home: Path) -> list[str]:
 
 def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     """The bubblewrap part of the command line (everything before the command itself)."""
-    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    # A private /tmp and /run: the sandbox's own, empty (no sockets of Docker, D-Bus or an SSH agent).
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]  # noqa: S108
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
         args += ["--tmpfs", "/var/run"]
     writable = [w for w in dict.fromkeys(spec.writable) if w.is_dir()]

@@ -122,7 +122,7 @@ class ProtectedPaths:
 
     def home_dot_entry(self, path: Path) -> Path | None:
         """``~/.name`` when ``path`` is that entry or inside it."""
-        if self.home is None or not self.home in path.parents:
+        if self.home is None or self.home not in path.parents:
             return None
         entry = self.home / path.relative_to(self.home).parts[0]
         return entry if entry.name.startswith(".") else None

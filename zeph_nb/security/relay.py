@@ -9,6 +9,7 @@ The relay decides nothing; the proxy outside the sandbox checks every host.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -25,10 +26,8 @@ def _pump(source: socket.socket, sink: socket.socket) -> None:
         pass
     finally:
         for sock, how in ((sink, socket.SHUT_WR), (source, socket.SHUT_RD)):
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(how)
-            except OSError:
-                pass
 
 
 def _serve(listener: socket.socket, path: str) -> None:

@@ -19,7 +19,15 @@ from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolArgs
 
-__all__ = ["CommandScope", "command_scope", "scope_of", "environment_prefix", "protected_paths", "sandbox_spec", "sandbox_status"]
+__all__ = [
+    "CommandScope",
+    "command_scope",
+    "environment_prefix",
+    "protected_paths",
+    "sandbox_spec",
+    "sandbox_status",
+    "scope_of",
+]
 
 _MB = 1024 * 1024
 
@@ -56,7 +64,8 @@ def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Prot
         (store_dir, "zeph-nb's store: audit log, grants, approvals and their key"),
     ]
     hidden += [(path, "Jupyter's config and runtime files (server tokens)") for path in settings.jupyter_dirs]
-    hidden += [(_under(work, path), "listed in [tools.shell] hidden_paths") for path in settings.tools.shell.hidden_paths]
+    extra = settings.tools.shell.hidden_paths
+    hidden += [(_under(work, path), "listed in [tools.shell] hidden_paths") for path in extra]
     # deny_read entries that name a path (not a glob) are hidden from commands too, not only from the file tools.
     for pattern in settings.tools.file.deny_read:
         if not any(ch in pattern for ch in "*?[{!"):

@@ -46,6 +46,8 @@ __all__ = ["BASH", "ShellExecutor"]
 
 log = logging.getLogger("zeph_nb.tools")
 
+NO_NETWORK = "commands may not use the network ([tools.shell] allow_network = false)"
+
 MAX_CAPTURE_BYTES = 16 * 1024 * 1024  # per stream; the overflow store takes what the model should not read
 TERM_GRACE_SECS = 1.0  # between SIGTERM and SIGKILL
 PIPE_GRACE_SECS = 0.5
@@ -145,9 +147,7 @@ class ShellExecutor(SingleToolExecutor):
                 "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)",
             )
         if scope.hosts and not self.shell.allow_network:
-            raise ToolError(
-                ToolErrorCategory.POLICY_BLOCKED, "commands may not use the network ([tools.shell] allow_network = false)"
-            )
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, NO_NETWORK)
         snapshot, snapshot_note = self._snapshot(analysis)
         output = await self.run_command(args.command, timeout=args.timeout or self.shell.timeout, scope=scope)
         raw = dict(output.raw)
@@ -202,9 +202,7 @@ class ShellExecutor(SingleToolExecutor):
         """Policy files that may not exist yet: a command must not create them (``zeph.toml`` beside the kernel)."""
         return list(protected_paths(self.settings, self.workdir).readonly)
 
-    async def _spawn(
-        self, command: str, timeout: float, scope: CommandScope, proxy: NetworkProxy | None
-    ) -> ToolOutput:
+    async def _spawn(self, command: str, timeout: float, scope: CommandScope, proxy: NetworkProxy | None) -> ToolOutput:
         argv = ["bash", "-c", command]
         env = self.env
         if scope.sandboxed:
