@@ -23,6 +23,7 @@ import getpass
 import math
 import os
 import re
+import sys
 import tomllib
 import warnings
 from collections.abc import Mapping
@@ -346,6 +347,11 @@ class Settings(_Section):
     user_home: Path = Field(default_factory=_user_home, exclude=True, description="whose credentials to hide")
     jupyter_dirs: tuple[Path, ...] = Field(
         default_factory=_jupyter_dirs, exclude=True, description="Jupyter's config and runtime dirs, hidden from tools"
+    )
+    python_prefix: Path = Field(
+        default_factory=lambda: Path(sys.prefix),
+        exclude=True,
+        description="the kernel's Python environment, which an approved pip install may write",
     )
     conda_prefix: Path | None = Field(
         default_factory=lambda: Path(os.environ["CONDA_PREFIX"]) if os.environ.get("CONDA_PREFIX") else None,

@@ -52,6 +52,7 @@ from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
+from zeph_nb.tools.containment import protected_paths
 from zeph_nb.tools.overflow import OverflowExecutor
 
 __all__ = ["GateChain", "Session", "build_chain"]
@@ -76,6 +77,7 @@ class Session:
         self.tools: dict[str, ToolDef] = dict(tools) if config.enabled else {}
         self.workdir = canonical_workdir(workdir)
         self.policy = PermissionPolicy(settings, workdir=self.workdir)
+        self.protected = protected_paths(settings, self.workdir)
         self.grants = PermissionGrants(store)
         self.classifier = ShellClassifier(settings)
         self.conversation_id = conversation_id

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from zeph_nb.config import Settings
 from zeph_nb.gates.policy import PolicyDecision, exact_pattern
 from zeph_nb.security.netproxy import host_allowed
+from zeph_nb.security.protected import ProtectedPaths
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope
 
-__all__ = ["contain_command", "contain_web", "web_host"]
+__all__ = ["contain_command", "contain_paths", "contain_web", "web_host"]
 
 NO_NETWORK = "commands may not use the network ([tools.shell] allow_network = false)"
 
@@ -85,6 +87,23 @@ def contain_command(
     if unguarded and (analysis is None or analysis.may_write):
         why = f"{scope.status.describe()}; commands that may change anything ask first"
         return _ask(decision, "no OS sandbox", why, extras=(scope.status.describe(),))
+    return decision
+
+
+def contain_paths(
+    decision: PolicyDecision, tool: ToolDef, paths: tuple[str, ...], protected: ProtectedPaths
+) -> PolicyDecision:
+    """A file tool call touching a protected path is refused before anyone is asked: no rule, grant or approval
+    can let it through (the file tools refuse it again themselves)."""
+    for i, text in enumerate(paths):
+        path = Path(text)
+        # copy_path only reads its source; every other mutating tool changes each path it names.
+        writes = tool.mutates and not (tool.name == "copy_path" and i == 0)
+        wall = protected.readonly_by(path) if writes else protected.hidden_by(path)
+        if wall is not None:
+            verb = "changed" if writes else "read"
+            reason = f"{wall.as_posix()} may not be {verb} by any tool ({protected.reason(wall)})"
+            return PolicyDecision("deny", "protected path", reason)
     return decision
 
 

@@ -8,7 +8,6 @@ policy all compute the same answer.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,7 +82,7 @@ def environment_prefix(settings: Settings, kind: str) -> Path:
     """Where an installer of ``kind`` writes: the active conda environment, else this interpreter's prefix."""
     if kind == "conda" and settings.conda_prefix is not None:
         return settings.conda_prefix
-    return Path(sys.prefix)
+    return settings.python_prefix
 
 
 @dataclass(frozen=True)
