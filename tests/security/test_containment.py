@@ -39,7 +39,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 SSH_KEY = (
-    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAVICTIMSSHKEYMATERIAL\n-----END OPENSSH PRIVATE KEY-----\n"
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAAVICTIMSSHKEYMATERIAL\n"
+    "-----END OPENSSH PRIVATE KEY-----\n"
 )
 AWS = (
     "[default]\naws_access_key_id = AKIAVICTIMAWSKEY1234\naws_secret_access_key = victimawssecretvictimawssecret1234\n"
