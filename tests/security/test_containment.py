@@ -504,3 +504,18 @@ def test_an_approved_pip_install_from_the_index_is_importable_afterwards(victim:
     assert list(rows.itertuples(index=False, name=None)) == [
         ("bwrap", json.dumps(["pypi.org:443", "files.pythonhosted.org:443"]))
     ]
+
+
+def test_checkers_run_in_the_sandbox_too(victim: Victim) -> None:
+    # mypy imports plugins named by the project's config: the project's code runs when diagnostics runs.
+    (victim.work / "evil_plugin.py").write_text(
+        "import os\n"
+        "open(os.path.expanduser('~/.bashrc'), 'a').write('evil')\n"
+        "from mypy.plugin import Plugin\n"
+        "def plugin(version):\n    return Plugin\n"
+    )
+    (victim.work / "mypy.ini").write_text("[mypy]\nplugins = evil_plugin.py\n")
+    (victim.work / "m.py").write_text("x: int = 1\n")
+    before = victim.outside_work()
+    call(chain_for(victim), "diagnostics", kind="check")
+    assert victim.outside_work() == before

@@ -21,7 +21,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from zeph_nb.config import Settings
+from zeph_nb.security.env import scrub_env
+from zeph_nb.security.os_sandbox import wrap
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.containment import sandbox_spec, sandbox_status
 
 __all__ = ["DIAGNOSTICS", "Diagnostic", "DiagnosticsExecutor"]
 
@@ -71,6 +74,8 @@ class DiagnosticsExecutor(SingleToolExecutor):
     def __init__(self, settings: Settings | None = None, *, workdir: str | os.PathLike[str] | None = None) -> None:
         self.settings = settings or Settings()
         self.workdir = Path(workdir) if workdir is not None else Path.cwd()
+        shell = self.settings.tools.shell
+        self.env = scrub_env(os.environ, scrub=shell.scrub_env, keep=shell.keep_env)
 
     async def run(self, args: DiagnosticsArgs, call: ToolCall) -> ToolOutput:
         return await asyncio.to_thread(self.collect, args.kind, args.max_diagnostics, call.call_id)
@@ -123,9 +128,16 @@ class DiagnosticsExecutor(SingleToolExecutor):
         return any((self.workdir / m).is_file() for m in markers) or next(self.workdir.rglob("*.py"), None) is not None
 
     def _run(self, argv: list[str]) -> subprocess.CompletedProcess[str]:
+        # Checkers run the project's own code (mypy plugins, cargo build scripts): in the OS sandbox, like bash.
+        status = sandbox_status(self.settings)
+        env = self.env
+        if status.active:
+            argv = wrap(argv, sandbox_spec(self.settings, self.workdir), status)
+            env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own tmpfs
         return subprocess.run(
             argv,
             cwd=self.workdir,
+            env=env,
             capture_output=True,
             text=True,
             timeout=self.settings.tools.shell.timeout * 4,  # whole-project checks run longer than one command
