@@ -196,6 +196,7 @@ async def test_subcommands(shell: tuple[InteractiveShell, ZephMagics], capsys: p
     ip.run_line_magic("zeph", "status")
     status = capsys.readouterr().out
     assert "scripted" in status and "completed" in status and "waiting:      0 approvals" in status
+    assert f"sandbox:      on (bubblewrap): commands write only in {Path.cwd().resolve()}" in status
     assert magics.agent is not None
     magics.agent.chain.store.flush()
     audit_rows = ip.run_line_magic("zeph", "audit")
@@ -210,6 +211,19 @@ async def test_subcommands(shell: tuple[InteractiveShell, ZephMagics], capsys: p
     assert "say one of stop, approve" in capsys.readouterr().out
     assert ip.run_cell_magic("zeph", "--max-iterations=lots", "x") is None
     assert "invalid int value" in capsys.readouterr().out
+
+
+async def test_without_a_sandbox_the_transcript_and_status_say_so(
+    shell: tuple[InteractiveShell, ZephMagics], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, _ = shell
+    monkeypatch.setenv("ZEPH_TOOLS_SHELL_SANDBOX", "off")
+    run = ip.run_cell_magic("zeph", "--approve auto " + model(ip, "nothing to run"), "hello")
+    await run
+    banner = [c.value for c in run.transcript.widget.children if 'class="zeph-extra"' in str(getattr(c, "value", ""))]
+    assert len(banner) == 1 and "shell commands are NOT sandboxed on this machine" in banner[0]
+    ip.run_line_magic("zeph", "status")
+    assert "sandbox:      shell commands are NOT sandboxed on this machine" in capsys.readouterr().out
 
 
 def test_denied_tools_are_absent_from_zeph_tools(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 from typing import TYPE_CHECKING, Any
 
@@ -146,9 +147,14 @@ class ZephMagics(Magics):
 
     def _start(self, agent: Agent, prompt: str, max_iterations: int | None, loop: asyncio.AbstractEventLoop) -> Run:
         from zeph_nb.notebook.transcript import Transcript
+        from zeph_nb.tools.containment import sandbox_status
 
         where = getattr(agent.approver, "where", None)  # e.g. the inbox approver: "on the zeph dashboard, …"
-        transcript = Transcript(prompt, on_stop=agent.stop, model=_model_name(agent), approver_where=where)
+        status = sandbox_status(agent.settings)
+        warning = None if status.active else f"{status.describe()}. Commands that may change anything ask first."
+        transcript = Transcript(
+            prompt, on_stop=agent.stop, model=_model_name(agent), approver_where=where, warning=warning
+        )
         if self.approver is not None:
             self.approver.transcript = transcript
 
@@ -323,9 +329,14 @@ class ZephMagics(Magics):
         print(f"new conversation {self.agent.clear()}")
 
     def _cmd_status(self, args: list[str]) -> None:
+        from zeph_nb.tools.containment import describe_sandbox
+
         agent = self.agent
         if agent is None:
+            from zeph_nb.config import Settings
+
             print("no run yet; the first %%zeph cell creates the agent")
+            print(f"sandbox:      {describe_sandbox(Settings.load(), os.getcwd())}")
             return
         settings = agent.settings
         print(f"model:        {_model_name(agent)} ({agent.provider.name})")
@@ -338,6 +349,7 @@ class ZephMagics(Magics):
             usage = self.last_run.result.usage
             print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
                   f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
+        print(f"sandbox:      {describe_sandbox(settings, agent.chain.session.workdir)}")
         pending = agent.chain.pending_approvals
         print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
         for request in pending:

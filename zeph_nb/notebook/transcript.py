@@ -221,7 +221,13 @@ class Transcript:
     RENDER_EVERY = 0.1  # seconds between Markdown re-renders while text streams in
 
     def __init__(
-        self, prompt: str, *, on_stop: Callable[[], Any], model: str = "", approver_where: str | None = None
+        self,
+        prompt: str,
+        *,
+        on_stop: Callable[[], Any],
+        model: str = "",
+        approver_where: str | None = None,
+        warning: str | None = None,
     ) -> None:
         import ipywidgets as w
 
@@ -236,8 +242,10 @@ class Transcript:
         self.stop_button = w.Button(description="Stop", icon="stop", button_style="warning",
                                     layout=w.Layout(width="90px", margin="0 0 0 auto"))  # fmt: skip
         self.stop_button.on_click(lambda _button: on_stop())
+        # Said once, at the top of every run, when commands are not contained here (no bubblewrap, not Linux).
+        banner = [w.HTML(f'<div class="zeph-extra">&#9888; {html.escape(warning)}</div>')] if warning else []
         self.body = w.VBox([])
-        self.widget = w.VBox([w.HTML(STYLE), w.HBox([self.status, self.stop_button]), self.body])
+        self.widget = w.VBox([w.HTML(STYLE), w.HBox([self.status, self.stop_button]), *banner, self.body])
         self.widget.add_class("zeph-run")
         self._text: ipywidgets.Output | None = None
         self._buffer = ""

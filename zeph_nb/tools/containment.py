@@ -21,6 +21,7 @@ from zeph_nb.tools.base import ToolArgs
 __all__ = [
     "CommandScope",
     "command_scope",
+    "describe_sandbox",
     "environment_prefix",
     "protected_paths",
     "sandbox_spec",
@@ -180,3 +181,17 @@ def _physical_memory() -> int:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError):
         return 0
+
+
+def describe_sandbox(settings: Settings, workdir: str | os.PathLike[str]) -> str:
+    """One sentence for ``%zeph status``, the transcript and the dashboard: is the shell contained, and how."""
+    status = sandbox_status(settings)
+    if not status.active:
+        return f"{status.describe()}; every command that may change anything asks first"
+    shell = settings.tools.shell
+    writable = ", ".join([os.fspath(workdir), *shell.allowed_paths])
+    network = "no network unless a call is approved" if shell.allow_network else "never any network"
+    return (
+        f"on (bubblewrap): commands write only in {writable}; credentials, zeph's state and Jupyter's runtime files "
+        f"are hidden; {network}; nothing they start outlives the call"
+    )
