@@ -81,6 +81,14 @@ def _records(frame: Any) -> list[dict[str, Any]]:
     return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
 
 
+def _sandbox() -> dict[str, Any]:
+    """Whether shell commands are contained on this machine (the kernels run here too), in words."""
+    from zeph_nb.tools.containment import sandbox_status
+
+    status = sandbox_status(_settings())
+    return {"active": status.active, "kind": status.kind, "description": status.describe()}
+
+
 def _reader() -> Any:
     from zeph_nb.store.store import Store
 
@@ -164,6 +172,7 @@ class DashboardDataHandler(ZephHandler):
                     "pending": [i.to_json() for i in inbox.items(frames[4], pending_only=True)],
                     "recent": [i.to_json() for i in inbox.items(frames[5])],
                 },
+                "sandbox": _sandbox(),
             }
 
         self.finish(json.dumps(await self.off_loop(read)))

@@ -118,6 +118,10 @@ def test_the_dashboards_read_is_the_other_endpoints_in_one(server: Server, inbox
     assert data["aggregates"] == get_json(server, "audit/aggregates?tool=bash")
     assert inbox_id in {item["id"] for item in data["approvals"]["pending"]}
     assert inbox_id in {item["id"] for item in data["approvals"]["recent"]}
+    from zeph_nb.security.os_sandbox import probe
+
+    here = probe("auto")
+    assert data["sandbox"] == {"active": here.active, "kind": here.kind, "description": here.describe()}
     status, body, _ = get(server, "dashboard?limit=0")
     assert status == 400 and "limit must be between" in json.loads(body)["message"]
 

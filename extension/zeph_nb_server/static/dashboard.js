@@ -271,7 +271,11 @@ async function refresh() {
   try {
     // One request, one read of the store (api/dashboard); api/audit, api/audit/aggregates and api/approvals
     // serve the same data separately.
-    const { audit: page, aggregates, approvals } = await api(`dashboard?${paged}`);
+    const { audit: page, aggregates, approvals, sandbox } = await api(`dashboard?${paged}`);
+    const badge = document.getElementById("sandbox");
+    badge.textContent = sandbox.active ? "shell sandboxed (bubblewrap)" : "shell NOT sandboxed";
+    badge.title = sandbox.description;
+    badge.classList.toggle("off", !sandbox.active);
     drawInbox(approvals.pending, approvals.recent);
     addOptions(form.elements.namedItem("tool"), aggregates.by_tool.map((r) => r.tool), state.tools);
     addOptions(form.elements.namedItem("category"), aggregates.by_category.map((r) => r.category).filter((c) => c !== "none"), state.categories);
