@@ -55,10 +55,11 @@ class DemoServer:
         return self.base + path
 
     def toml(self) -> str:
-        """The [tools.scrape] table that lets the web tools reach this server, and only it."""
+        """The [tools.scrape] table that lets the web tools reach this server, and only it, without asking."""
         return (
             "[tools.scrape]\n"
             'allow_private = ["127.0.0.1/32"]\n'
+            'allowed_hosts = ["127.0.0.1"]\n'
             f'extra_ca_bundle = "{self.ca_file}"\n'
             f'search_url = "{self.base}/search?q={{query}}"\n'
         )

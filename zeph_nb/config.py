@@ -41,6 +41,7 @@ from pydantic import (
 )
 
 from zeph_nb.errors import ConfigError
+from zeph_nb.security.journal import settle, suspects
 
 __all__ = ["Settings"]
 
@@ -417,8 +418,11 @@ def _find_config_file(path: str | os.PathLike[str] | None, env: Mapping[str, str
             what = "the path given to Settings.load()" if path is not None else "$ZEPH_CONFIG"
             raise ConfigError(f"{file}: no such config file ({what}); create it or point to an existing file")
         return file
+    # A config file a running command may have just created is not trusted; one a dead command left is set aside.
+    settle(home)
+    untrusted = suspects(home)
     for candidate in (Path.cwd() / "zeph.toml", home / "config.toml"):
-        if candidate.is_file():
+        if candidate.is_file() and candidate not in untrusted:
             return candidate
     return None
 

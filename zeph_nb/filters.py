@@ -16,6 +16,7 @@ from zeph_nb.config import Settings
 from zeph_nb.output.engine import FilteredOutput, FilterEngine, producing_segments
 from zeph_nb.output.rules import LoadedRules, Rule, load_rules, load_rules_file
 from zeph_nb.output.strategies import FilterConfidence
+from zeph_nb.security.journal import suspects
 
 __all__ = [
     "FilterConfidence",
@@ -47,7 +48,8 @@ def _user_rules_path(settings: Settings) -> Path | None:
     beside = (
         source.parent / "filters.toml" if source is not None and source.is_file() else settings.home / "filters.toml"
     )
-    return beside if beside.is_file() else None
+    # One that a command running right now may have created is not trusted (security/journal.py).
+    return beside if beside.is_file() and beside not in suspects(settings.home) else None
 
 
 @lru_cache(maxsize=8)

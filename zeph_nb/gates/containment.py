@@ -9,7 +9,8 @@ Pure: a decision and the facts in, a decision out. The policy gate applies these
 * with no working sandbox on this machine, every command line not made only of read-only commands asks;
 * ``fetch`` and ``web_scrape`` ask the first time a conversation reaches a host (the full URL is on the card:
   a query string can carry what the agent just read), unless ``[tools.scrape] allowed_hosts`` or a rule allows
-  it; "Always allow" grants the host.
+  it; "Always allow" grants the host. A ``web_search`` query that looks like it carries a credential asks too;
+* a file tool call on a protected path is refused outright.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from zeph_nb.config import Settings
 from zeph_nb.gates.policy import PolicyDecision, exact_pattern
 from zeph_nb.security.netproxy import host_allowed
 from zeph_nb.security.protected import ProtectedPaths
+from zeph_nb.security.secrets import scan_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope
 
-__all__ = ["contain_command", "contain_paths", "contain_web", "web_host"]
+__all__ = ["contain_command", "contain_paths", "contain_search", "contain_web", "web_host"]
 
 NO_NETWORK = "commands may not use the network ([tools.shell] allow_network = false)"
 
@@ -105,6 +107,17 @@ def contain_paths(
             reason = f"{wall.as_posix()} may not be {verb} by any tool ({protected.reason(wall)})"
             return PolicyDecision("deny", "protected path", reason)
     return decision
+
+
+def contain_search(decision: PolicyDecision, query: str) -> PolicyDecision:
+    """A search query is text sent to another host: one that carries a credential asks first."""
+    if decision.action != "allow" or decision.by_rule:
+        return decision
+    found = sorted({finding.kind for finding in scan_secrets(query)})
+    if not found:
+        return decision
+    why = f"the search query looks like it carries a credential ({', '.join(found)}); it would leave this machine"
+    return _ask(decision, "credential in query", why, grantable=False)
 
 
 def web_host(url: str) -> str:

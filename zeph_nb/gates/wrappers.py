@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest, Decision
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
-from zeph_nb.gates.containment import contain_command, contain_paths, contain_web, web_host
+from zeph_nb.gates.containment import contain_command, contain_paths, contain_search, contain_web, web_host
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.security.secrets import redact_params
@@ -279,6 +279,8 @@ class PolicyGate(_Gate):
             decision = contain_paths(decision, tool, gc.subjects.values, session.protected)
         elif tool.subject_kind == "url" and tool.network:
             decision = contain_web(decision, tool, gc.subjects.values, session.settings, session.approved_hosts)
+        elif tool.name == "web_search":
+            decision = contain_search(decision, str(gc.call.params.get("query", "")))
         gc.decision = decision
         if decision.action == "deny":
             message = f"{decision.reason}. Do not retry this call; choose another way or ask the user."

@@ -20,26 +20,43 @@ Inside, by default (``bwrap_argv`` writes it once):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
 import subprocess
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from zeph_nb.security.protected import PERSISTENCE_NAMES, ProtectedPaths
+from zeph_nb.security.protected import ProtectedPaths
 
-__all__ = ["PROXY_SOCKET", "Limits", "SandboxSpec", "SandboxStatus", "bwrap_argv", "probe", "wrap"]
+__all__ = [
+    "GIT_NEW_FILES",
+    "PROXY_SOCKET",
+    "Limits",
+    "SandboxSpec",
+    "SandboxStatus",
+    "bwrap_argv",
+    "git_repositories",
+    "private_tmp",
+    "probe",
+    "wrap",
+]
 
 # Where the network proxy's socket appears inside the sandbox (a private /tmp, so nothing else is there).
 PROXY_SOCKET = "/tmp/.zeph-proxy.sock"  # noqa: S108 - inside the sandbox's own tmpfs
 Mode = Literal["auto", "bwrap", "off"]
-# How far below a writable root to look for git repositories whose hooks must stay read-only, and how many
-# directory entries that look may read (it runs before every command: about 1 ms for 2,000 entries).
+# How far below a writable root to look for git repositories whose hooks must stay read-only, and how many folders
+# that look may visit (it runs before every command: about 1 ms for 500 folders).
 GIT_SCAN_DEPTH = 3
-GIT_SCAN_ENTRIES = 2000
+GIT_SCAN_FOLDERS = 500
+# Inside a .git directory: what git runs (hooks) or obeys (config, and the files that point it at another config).
+GIT_READ_ONLY = ("hooks", "config", "config.worktree", "commondir", "info")
+# What a command may not create in a .git directory where it is absent (removed after the command if it did).
+GIT_NEW_FILES = ("commondir", "config.worktree")
 
 
 @dataclass(frozen=True)
@@ -121,6 +138,7 @@ class SandboxSpec:
     protected: ProtectedPaths = field(default_factory=ProtectedPaths)
     network_socket: Path | None = None  # the proxy's socket on the host, bound in at PROXY_SOCKET
     limits: Limits = field(default_factory=Limits)
+    tmp_dir: Path | None = None  # the host folder the sandbox sees as /tmp; None: a tmpfs (memory)
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -142,37 +160,72 @@ def _home_rebind(home: Path) -> list[str]:
     return args
 
 
-def _repositories(root: Path, depth: int = GIT_SCAN_DEPTH, budget: int = GIT_SCAN_ENTRIES) -> list[Path]:
+def _repositories(root: Path, depth: int = GIT_SCAN_DEPTH, budget: int = GIT_SCAN_FOLDERS) -> list[Path]:
     """``.git`` directories in ``root`` and a few levels below it (the working directory may be a folder of
-    projects, or the home directory): their hooks and config run later, outside the sandbox, so they stay
-    read-only. Bounded, because this runs before every command."""
+    projects, or the home directory): their hooks and config run later, outside the sandbox. Each folder is
+    asked for its ``.git`` directly, so no number of files in a folder can hide one; the walk is bounded in
+    folders, because it runs before every command, and the working directory's own is always found first."""
     found: list[Path] = []
     level = [root]
     for _ in range(depth + 1):
         below: list[Path] = []
         for folder in level:
+            git = folder / ".git"
+            if os.path.lexists(git):  # a directory, or a pointer file ("gitdir: …") of a worktree or submodule
+                found.append(git)
+            budget -= 1
+            if budget <= 0:
+                return found
             try:
                 with os.scandir(folder) as entries:
-                    for entry in entries:
-                        budget -= 1
-                        if budget < 0:
-                            return found
-                        if entry.name == ".git" and entry.is_dir(follow_symlinks=False):
-                            found.append(Path(entry.path))
-                        elif not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
-                            below.append(Path(entry.path))
+                    below += [Path(e.path) for e in entries if not e.name.startswith(".") and _is_folder(e)]
             except OSError:
                 continue
         level = below
     return found
 
 
+def git_repositories(roots: Sequence[Path]) -> list[Path]:
+    """Every ``.git`` (directory, pointer file or link) the sandbox protects under ``roots``."""
+    return [repo for root in dict.fromkeys(roots) for repo in _repositories(root)]
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _git_protection(repo: Path) -> list[str]:
+    """A repository's ``.git`` becomes a mount point of its own (so it can be neither renamed nor replaced: EBUSY),
+    still writable for commits, with what git runs or obeys on the host read-only inside it. A ``.git`` pointer
+    file is read-only as a whole."""
+    if repo.is_symlink():
+        return []  # what it points to is covered where it lives
+    if not repo.is_dir():
+        return ["--ro-bind", str(repo), str(repo)]
+    args = ["--bind", str(repo), str(repo)]
+    targets = [repo / name for name in GIT_READ_ONLY]
+    modules = repo / "modules"
+    if modules.is_dir():  # submodules keep their own hooks and config here
+        for sub in sorted(modules.iterdir())[:GIT_SCAN_FOLDERS]:
+            targets += [sub / name for name in GIT_READ_ONLY]
+    for path in targets:
+        if os.path.lexists(path) and not path.is_symlink():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
 def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     """The bubblewrap part of the command line (everything before the command itself)."""
-    # A private /tmp and /run: the sandbox's own, empty (no sockets of Docker, D-Bus or an SSH agent).
-    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]  # noqa: S108
+    # A private /tmp, on disk (a tmpfs is memory, and a command could fill it past every limit), and an empty,
+    # read-only /run: no sockets of Docker, D-Bus or an SSH agent.
+    tmp = ["--bind", str(spec.tmp_dir), "/tmp"] if spec.tmp_dir is not None else ["--tmpfs", "/tmp"]  # noqa: S108
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *tmp, "--tmpfs", "/run",
+            "--remount-ro", "/run"]  # fmt: skip
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
-        args += ["--tmpfs", "/var/run"]
+        args += ["--tmpfs", "/var/run", "--remount-ro", "/var/run"]
     writable = [w for w in dict.fromkeys(spec.writable) if w.is_dir()]
     for root in writable:
         args += ["--bind", str(root), str(root)]
@@ -180,10 +233,10 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     if home is not None and home.is_dir() and any(_inside(home, root) for root in writable):
         args += _home_rebind(home)
     # Read-only inside writable trees: policy files, git's hooks and config.
-    readonly = list(spec.protected.readonly)
     for root in writable:
         for repo in _repositories(root):
-            readonly += [repo / name.removeprefix(".git/") for name in PERSISTENCE_NAMES]
+            args += _git_protection(repo)
+    readonly = list(spec.protected.readonly)
     for path in dict.fromkeys(readonly):
         if os.path.lexists(path) and not path.is_symlink() and any(_inside(path, root) for root in writable):
             args += ["--ro-bind", str(path), str(path)]
@@ -203,6 +256,17 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     args += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
              "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", str(spec.workdir)]  # fmt: skip
     return args
+
+
+@contextlib.contextmanager
+def private_tmp() -> Iterator[Path]:
+    """A fresh folder for one command's /tmp, on disk (``/var/tmp`` where there is one), removed afterwards."""
+    parent = "/var/tmp" if os.access("/var/tmp", os.W_OK) else tempfile.gettempdir()  # noqa: S108
+    folder = Path(tempfile.mkdtemp(prefix="zeph-sandbox-tmp-", dir=parent))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def wrap(command: Sequence[str], spec: SandboxSpec, status: SandboxStatus) -> list[str]:

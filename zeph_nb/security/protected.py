@@ -17,6 +17,7 @@ typo. Pure values: the caller (``tools/containment.py``) computes the lists from
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from zeph_nb.errors import SandboxViolation
 
-__all__ = ["CREDENTIAL_PATHS", "PERSISTENCE_NAMES", "ProtectedPaths"]
+__all__ = ["CREDENTIAL_PATHS", "SYSTEM_SECRETS", "ProtectedPaths", "system_secrets"]
 
 # Relative to the home directory: where programs keep the person's credentials.
 CREDENTIAL_PATHS: tuple[str, ...] = (
@@ -54,9 +55,42 @@ CREDENTIAL_PATHS: tuple[str, ...] = (
     ".huggingface",
     ".cache/huggingface/token",
     ".config/huggingface",
+    ".config/git/credentials",
+    ".config/containers/auth.json",
+    ".config/pip",
+    ".pip",
+    ".pgpass",
+    ".my.cnf",
+    ".kaggle",
+    ".s3cfg",
+    ".boto",
+    ".databrickscfg",
+    ".config/op",
+    ".mozilla",
+    ".config/google-chrome",
+    ".config/chromium",
+    # Histories hold whatever was typed, passwords and tokens included.
+    ".bash_history",
+    ".zsh_history",
+    ".python_history",
+    ".psql_history",
+    ".mysql_history",
+    ".node_repl_history",
+    ".sqlite_history",
+    ".lesshst",
+    ".local/share/fish/fish_history",
+    ".ipython/profile_default/history.sqlite",
 )
-# Inside any writable tree: names that run code later, outside the sandbox, when the person uses git.
-PERSISTENCE_NAMES: tuple[str, ...] = (".git/hooks", ".git/config")
+# Outside the home: what only root can read, which a command running as root could otherwise read.
+SYSTEM_SECRETS: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers.d")
+
+
+def system_secrets() -> list[str]:
+    """``SYSTEM_SECRETS`` plus the SSH host keys of this machine."""
+    found = list(SYSTEM_SECRETS)
+    with contextlib.suppress(OSError):
+        found += sorted(f"/etc/ssh/{name}" for name in os.listdir("/etc/ssh") if name.startswith("ssh_host_"))
+    return found
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -112,12 +146,9 @@ class ProtectedPaths:
         dot = self.home_dot_entry(path)
         if dot is not None:
             return dot
-        parts = path.parts
-        for name in PERSISTENCE_NAMES:
-            first, second = name.split("/")
-            for i in range(len(parts) - 1):
-                if parts[i] == first and parts[i + 1] == second:
-                    return Path(*parts[: i + 2])
+        # Anything of a git repository's own (.git, a directory or a pointer file): git on the host obeys it.
+        if ".git" in path.parts:
+            return Path(*path.parts[: path.parts.index(".git") + 1])
         return None
 
     def home_dot_entry(self, path: Path) -> Path | None:
@@ -132,8 +163,8 @@ class ProtectedPaths:
             return self.why[path]
         if self.home is not None and path.parent == self.home and path.name.startswith("."):
             return "a dot-file in your home directory, which your shell, git or Jupyter read"
-        if path.name in ("hooks", "config") and path.parent.name == ".git":
-            return "git runs hooks and reads its config outside the sandbox"
+        if path.name == ".git":
+            return "git runs its hooks and obeys its config outside the sandbox"
         return "protected"
 
     # -- checks for the file tools ------------------------------------------------------------------------

@@ -7,19 +7,25 @@ policy all compute the same answer.
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
-from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, probe
-from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths
+from zeph_nb.security.gitguard import neutralize_repository
+from zeph_nb.security.journal import GuardJournal
+from zeph_nb.security.os_sandbox import GIT_NEW_FILES, Limits, SandboxSpec, SandboxStatus, git_repositories, probe
+from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolArgs
 
 __all__ = [
     "CommandScope",
+    "HostGuard",
     "command_scope",
     "describe_sandbox",
     "environment_prefix",
@@ -30,6 +36,7 @@ __all__ = [
 ]
 
 _MB = 1024 * 1024
+log = logging.getLogger("zeph_nb.tools")
 
 
 def sandbox_status(settings: Settings) -> SandboxStatus:
@@ -58,6 +65,7 @@ def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Prot
     work = Path(os.path.realpath(workdir))
     store_dir = Path(settings.store.path).expanduser().parent if settings.store.path else settings.home
     hidden: list[tuple[Path | str, str]] = [(home / name, "it holds credentials") for name in CREDENTIAL_PATHS]
+    hidden += [(path, "only the system may read it") for path in system_secrets()]
     hidden += [
         (settings.home, "zeph-nb's own state: audit log, grants, approvals and their key"),
         (home / ".zeph", "zeph-nb's own state"),
@@ -173,7 +181,14 @@ def sandbox_spec(
     if memory is None:
         memory = _physical_memory() // 2 // _MB
     limits = Limits(shell.max_processes, shell.max_file_size_mb * _MB, memory * _MB)
-    return SandboxSpec(work, tuple(writable), protected_paths(settings, work), network_socket, limits)
+    protected = protected_paths(settings, work)
+    # The kernel's own environment may live inside the working directory (./.venv): a .pth file or a module
+    # written there runs in the kernel, outside the sandbox. Read-only unless this call was granted it.
+    prefixes = [p for p in (settings.python_prefix, settings.conda_prefix) if p is not None and p != environment]
+    protected = dataclasses.replace(
+        protected, readonly=(*protected.readonly, *(Path(os.path.realpath(p)) for p in prefixes))
+    )
+    return SandboxSpec(work, tuple(writable), protected, network_socket, limits)
 
 
 def _physical_memory() -> int:
@@ -195,3 +210,66 @@ def describe_sandbox(settings: Settings, workdir: str | os.PathLike[str]) -> str
         f"on (bubblewrap): commands write only in {writable}; credentials, zeph's state and Jupyter's runtime files "
         f"are hidden; {network}; nothing they start outlives the call"
     )
+
+
+class HostGuard:
+    """What a command may not leave behind on the host, checked around it: ``with HostGuard(...) as guard:`` then
+    ``guard.notes`` says what was undone.
+
+    * policy files (``zeph.toml``, ``filters.toml``) and git's ``commondir``/``config.worktree`` that were absent
+      and now exist are removed (a journal in the zeph home covers a kernel that dies mid-command);
+    * a git repository that appeared is stripped of hooks and of config keys git itself does not write.
+    """
+
+    def __init__(self, settings: Settings, spec: SandboxSpec) -> None:
+        self.home = settings.home
+        self.writable = list(spec.writable)
+        repos = git_repositories(self.writable)
+        candidates = [*spec.protected.readonly]
+        candidates += [repo / name for repo in repos if repo.is_dir() for name in GIT_NEW_FILES]
+        self.absent = [path for path in dict.fromkeys(candidates) if not os.path.lexists(path)]
+        self.repos = set(repos)
+        self.notes: list[str] = []
+        self._journal = GuardJournal(self.home, self.absent)
+
+    def __enter__(self) -> HostGuard:
+        self._journal.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            removed = [path.name for path in self.absent if _remove(path)]
+            if removed:
+                self.notes.append(
+                    f"zeph-nb removed {', '.join(removed)}: config files and git's pointers are out of reach of tools;"
+                    " ask the person to change them"
+                )
+            for repo in sorted(set(git_repositories(self.writable)) - self.repos):
+                if repo.is_symlink() or not repo.is_dir():
+                    # A new pointer ("gitdir: elsewhere") would send the person's git to a config a command wrote.
+                    if _remove(repo):
+                        self.notes.append(f"zeph-nb removed {repo}: a .git pointer a command wrote")
+                    continue
+                stripped = neutralize_repository(repo)
+                if stripped:
+                    self.notes.append(
+                        f"zeph-nb removed from the new repository {repo}: {', '.join(stripped)} "
+                        "(nothing a command writes may run later outside the sandbox)"
+                    )
+        finally:
+            self._journal.__exit__()
+
+
+def _remove(path: Path) -> bool:
+    if not os.path.lexists(path):
+        return False
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except OSError as e:
+        log.warning("zeph-nb: a command created %s and it could not be removed: %s", path, e)
+        return False
+    log.warning("zeph-nb: a command created %s; it was removed (out of reach of tools)", path)
+    return True

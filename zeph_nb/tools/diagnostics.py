@@ -8,6 +8,7 @@ run, adds a warning and no diagnostics; it never fails the call.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import re
@@ -22,9 +23,9 @@ from pydantic import Field
 
 from zeph_nb.config import Settings
 from zeph_nb.security.env import scrub_env
-from zeph_nb.security.os_sandbox import wrap
+from zeph_nb.security.os_sandbox import private_tmp, wrap
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
-from zeph_nb.tools.containment import sandbox_spec, sandbox_status
+from zeph_nb.tools.containment import HostGuard, sandbox_spec, sandbox_status
 
 __all__ = ["DIAGNOSTICS", "Diagnostic", "DiagnosticsExecutor"]
 
@@ -131,18 +132,20 @@ class DiagnosticsExecutor(SingleToolExecutor):
         # Checkers run the project's own code (mypy plugins, cargo build scripts): in the OS sandbox, like bash.
         status = sandbox_status(self.settings)
         env = self.env
-        if status.active:
-            argv = wrap(argv, sandbox_spec(self.settings, self.workdir), status)
-            env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own tmpfs
-        return subprocess.run(
-            argv,
-            cwd=self.workdir,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=self.settings.tools.shell.timeout * 4,  # whole-project checks run longer than one command
-            check=False,
-        )
+        spec = sandbox_spec(self.settings, self.workdir)
+        with HostGuard(self.settings, spec), private_tmp() as tmp:
+            if status.active:
+                argv = wrap(argv, dataclasses.replace(spec, tmp_dir=tmp), status)
+                env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own /tmp
+            return subprocess.run(
+                argv,
+                cwd=self.workdir,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=self.settings.tools.shell.timeout * 4,  # whole-project checks run longer than one command
+                check=False,
+            )
 
     def _ruff(self) -> list[Diagnostic]:
         ruff = _find_tool("ruff", "install ruff to get lint diagnostics for Python")

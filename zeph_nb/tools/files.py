@@ -125,6 +125,7 @@ class FileExecutor:
         if path.is_dir():
             raise _invalid(f"{shown} is a directory; use list_directory")
         with open(path, "rb") as handle:
+            self._check_opened(handle.fileno(), args.path)
             if b"\x00" in handle.read(8192):
                 size = path.stat().st_size
                 raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{shown} is a binary file ({size} bytes)")
@@ -188,7 +189,9 @@ class FileExecutor:
         if args.old_string == args.new_string:
             raise _invalid("old_string and new_string are identical; there is nothing to change")
         # Bytes in, bytes out: line endings and everything not touched by the edit stay exactly as they were.
-        text = path.read_bytes().decode("utf-8")
+        with open(path, "rb") as handle:
+            self._check_opened(handle.fileno(), args.path)
+            text = handle.read().decode("utf-8")
         at = text.find(args.old_string)
         if at < 0:
             raise _invalid(
@@ -387,6 +390,18 @@ class FileExecutor:
         return ToolOutput("grep", summary, raw={"matches": matches}, truncated=more)
 
     # -- helpers ---------------------------------------------------------------------------------------------
+
+    def _check_opened(self, fd: int, given: str) -> None:
+        """Check what was actually opened, not only the path checked before: a link swapped in between the check
+        and the open (by a command running at the same time) must not lead out of the sandbox or into a hidden
+        path. Linux names an open file in /proc/self/fd."""
+        try:
+            opened = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            return  # no /proc (not Linux): the path check above is all there is
+        if not self.sandbox.contains(opened):
+            raise SandboxViolation(f"{given!r} changed while it was being opened and now leads outside the sandbox")
+        self.sandbox.check_readable(opened, given)
 
     def _refuse_root(self, path: Path, verb: str) -> None:
         if self.sandbox.is_root_or_above(path):

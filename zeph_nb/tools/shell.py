@@ -20,7 +20,6 @@ import dataclasses
 import logging
 import os
 import re
-import shutil
 import signal
 import sys
 from collections.abc import Mapping
@@ -35,11 +34,11 @@ from zeph_nb.security import relay
 from zeph_nb.security.env import scrub_env
 from zeph_nb.security.escalations import merge
 from zeph_nb.security.netproxy import NetworkProxy
-from zeph_nb.security.os_sandbox import PROXY_SOCKET, wrap
+from zeph_nb.security.os_sandbox import PROXY_SOCKET, SandboxSpec, private_tmp, wrap
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
-from zeph_nb.tools.containment import CommandScope, command_scope, protected_paths, sandbox_spec, scope_of
+from zeph_nb.tools.containment import CommandScope, HostGuard, command_scope, sandbox_spec, scope_of
 from zeph_nb.tools.transaction import Snapshot, SnapshotFailed
 
 __all__ = ["BASH", "ShellExecutor"]
@@ -168,18 +167,19 @@ class ShellExecutor(SingleToolExecutor):
         structured envelope is ``raw``. Raises ToolError(TIMEOUT) on timeout."""
         if scope is None:
             scope = command_scope(self.settings, merge(()), network=False, hosts=(), sandbox=True)
-        created = _absent(self._guarded_files())
         proxy: NetworkProxy | None = None
-        try:
-            if scope.sandboxed and scope.hosts:
+        spec = sandbox_spec(self.settings, self.workdir, environment=scope.environment)
+        with HostGuard(self.settings, spec) as guard, private_tmp() as tmp:
+            spec = dataclasses.replace(spec, tmp_dir=tmp)
+            if not scope.sandboxed:
+                output = await self._spawn(command, timeout, scope, None, None)
+            elif scope.hosts:
                 allow_private = self.settings.tools.scrape.allow_private
                 async with NetworkProxy(scope.hosts, allow_private=allow_private, resolve=self.resolve) as proxy:
-                    output = await self._spawn(command, timeout, scope, proxy)
+                    spec = dataclasses.replace(spec, network_socket=proxy.socket_path)
+                    output = await self._spawn(command, timeout, scope, spec, proxy)
             else:
-                output = await self._spawn(command, timeout, scope, None)
-        finally:
-            # Also after a timeout or a Stop: a config file a command managed to create must not outlive it.
-            removed = _remove_created(created)
+                output = await self._spawn(command, timeout, scope, spec, None)
         notes = _sandbox_hints(output, scope, proxy)
         raw = dict(output.raw)
         raw["sandbox"] = scope.label
@@ -189,33 +189,22 @@ class ShellExecutor(SingleToolExecutor):
                 "reached": list(proxy.log.reached),
                 "refused": dict(proxy.log.refused),
             }
-        if removed:
-            raw["policy_files_removed"] = removed
-            notes.append(
-                f"zeph-nb removed {', '.join(removed)}: its config and filter files are out of reach of tools; "
-                "ask the person to change them"
-            )
+        if guard.notes:
+            raw["undone"] = list(guard.notes)
+            notes += guard.notes
         summary = output.summary.rstrip("\n") + "".join(f"\n[{note}]" for note in notes) if notes else output.summary
         return dataclasses.replace(output, summary=summary, raw=raw)
 
-    def _guarded_files(self) -> list[Path]:
-        """Policy files that may not exist yet: a command must not create them (``zeph.toml`` beside the kernel)."""
-        return list(protected_paths(self.settings, self.workdir).readonly)
-
-    async def _spawn(self, command: str, timeout: float, scope: CommandScope, proxy: NetworkProxy | None) -> ToolOutput:
+    async def _spawn(
+        self, command: str, timeout: float, scope: CommandScope, spec: SandboxSpec | None, proxy: NetworkProxy | None
+    ) -> ToolOutput:
         argv = ["bash", "-c", command]
         env = self.env
-        if scope.sandboxed:
+        if spec is not None:
             # Home is read-only in the sandbox; caches (pip, uv, matplotlib) go to the sandbox's private /tmp.
-            env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own tmpfs
+            env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own /tmp
             if proxy is not None:
                 argv = [sys.executable, "-I", relay.__file__, PROXY_SOCKET, "--", *argv]
-            spec = sandbox_spec(
-                self.settings,
-                self.workdir,
-                environment=scope.environment,
-                network_socket=proxy.socket_path if proxy is not None else None,
-            )
             argv = wrap(argv, spec, scope.status)
         process = await asyncio.create_subprocess_exec(
             *argv,
@@ -355,28 +344,6 @@ def _raise_for_failure(output: ToolOutput) -> None:
         category = ToolErrorCategory.PERMANENT_FAILURE
     if category is not None:
         raise ToolError(category, output.summary[-ERROR_TAIL_CHARS:], details=dict(output.raw))
-
-
-def _absent(paths: list[Path]) -> list[Path]:
-    return [path for path in paths if not os.path.lexists(path)]
-
-
-def _remove_created(absent: list[Path]) -> list[str]:
-    """Remove whichever of the ``absent`` files exist now; returns their names."""
-    removed = []
-    for path in absent:
-        if os.path.lexists(path):
-            try:
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)
-                else:
-                    path.unlink()
-            except OSError as e:
-                log.warning("zeph-nb: a command created %s and it could not be removed: %s", path, e)
-                continue
-            log.warning("zeph-nb: a command created %s; it was removed (config files are out of reach of tools)", path)
-            removed.append(path.name)
-    return removed
 
 
 _READ_ONLY = re.compile(r"read-only file system", re.IGNORECASE)
