@@ -71,6 +71,8 @@ class Victim:
         (self.home / ".ssh" / "id_rsa").write_text(SSH_KEY)
         (self.home / ".aws" / "credentials").write_text(AWS)
         (self.home / ".bashrc").write_text("# the person's bashrc\n")
+        (self.home / ".bash_history").write_text("export TOKEN=VICTIMSSHKEYMATERIAL\n")
+        (self.home / ".pgpass").write_text("db:5432:*:me:victimawssecret-pg\n")
         (self.home / ".profile").write_text("# the person's profile\n")
         (self.runtime / "jpserver-4242.json").write_text(json.dumps({"token": JUPYTER_TOKEN, "port": 8888}))
         (self.work / "data.csv").write_text("a,b\n1,2\n")
@@ -188,6 +190,8 @@ READS = [
     "find ~ -name 'id_*' -exec cat {} \\;",
     "grep -r BEGIN ~ 2>/dev/null",
     "tar cf - ~/.ssh 2>/dev/null | strings",
+    "cat ~/.bash_history ~/.pgpass",
+    "cat /proc/1/root$HOME/.ssh/id_rsa",
 ]
 
 
@@ -519,3 +523,76 @@ def test_checkers_run_in_the_sandbox_too(victim: Victim) -> None:
     before = victim.outside_work()
     call(chain_for(victim), "diagnostics", kind="check")
     assert victim.outside_work() == before
+
+
+# -- what an attack pass on the first version found ----------------------------------------------------------------
+
+GIT_ATTACKS = [
+    # Enough files that a scan with a budget of entries never reaches .git.
+    "touch g{1..3000}; printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit; echo '[core]' >> .git/config",
+    # A new .git in place of the old one.
+    "mv .git .git_old && mkdir -p .git/hooks && printf '[core]\\n\\tfsmonitor = echo pwned\\n' > .git/config",
+    # Pointing git at a config the command wrote.
+    "mkdir .evil && printf '[core]\\n\\tfsmonitor = echo pwned\\n' > .evil/config && echo ../.evil > .git/commondir",
+    "printf '[core]\\n\\tfsmonitor = echo pwned\\n' > .git/config.worktree",
+]
+
+
+@pytest.mark.parametrize("command", GIT_ATTACKS)
+def test_git_on_the_host_never_runs_what_a_command_wrote(victim: Victim, command: str) -> None:
+    call(chain_for(victim), "bash", command=command)
+    git = victim.work / ".git"
+    assert git.is_dir() and not (git / "commondir").exists() and not (git / "config.worktree").exists()
+    assert sorted(p.name for p in (git / "hooks").iterdir() if not p.name.endswith(".sample")) == []
+    # The person's own git, outside any sandbox: nothing from the command runs.
+    done = subprocess.run(["git", "status", "--short"], cwd=victim.work, capture_output=True, text=True, check=False)
+    assert "pwned" not in done.stdout + done.stderr
+
+
+def test_a_new_repository_keeps_nothing_that_would_run(victim: Victim) -> None:
+    command = (
+        "mkdir sub && git init -q sub && git -C sub config core.fsmonitor 'echo pwned' && "
+        "git -C sub config alias.st '!echo pwned' && git -C sub config user.name Agent && "
+        "printf '#!/bin/sh\\necho pwned\\n' > sub/.git/hooks/post-checkout && echo 'gitdir: ../.evil' > .git-x && "
+        "mkdir other && echo 'gitdir: ../sub/.git' > other/.git"
+    )
+    outcome = call(chain_for(victim), "bash", command=command)
+    config = (victim.work / "sub" / ".git" / "config").read_text()
+    assert "fsmonitor" not in config and "alias" not in config and "name = Agent" in config
+    assert not (victim.work / "sub" / ".git" / "hooks" / "post-checkout").exists()
+    assert not (victim.work / "other" / ".git").exists()
+    assert "config key core.fsmonitor" in outcome.text and "hook post-checkout" in outcome.text
+
+
+def test_a_policy_file_left_by_a_killed_kernel_is_set_aside(victim: Victim) -> None:
+    from zeph_nb.security.journal import GuardJournal
+
+    toml = victim.work / "zeph.toml"
+    # A command is running right now in this process: a zeph.toml that appears meanwhile is not trusted.
+    with GuardJournal(victim.zeph, [toml]):
+        toml.write_text("[tools.shell]\nsandbox = 'off'\n")
+        assert Settings.load().source is None
+    # The same, written by a process that is gone (a kernel killed mid-command): set aside at the next load.
+    journal = victim.zeph / "guard" / "dead.json"
+    journal.write_text(json.dumps({"host": socket.gethostname(), "pid": 2**22 + 7, "absent": [str(toml)]}))
+    assert Settings.load().tools.shell.sandbox == "auto"
+    assert not toml.exists() and len(list(victim.work.glob("zeph.toml.zeph-quarantined-*"))) == 1
+    assert not journal.exists()
+
+
+def test_the_kernel_environment_inside_the_workdir_stays_read_only(victim: Victim) -> None:
+    venv = victim.work / ".venv"
+    (venv / "lib").mkdir(parents=True)
+    settings = Settings.load().model_copy(update={"python_prefix": venv})
+    store = Store(settings)
+    victim.stores.append(store)
+    chain = build_chain(settings, workdir=victim.work, approver=DenyAll(), store=store)
+    outcome = call(chain, "bash", command="echo 'import os' > .venv/lib/evil.pth; echo x > other.txt")
+    assert not (venv / "lib" / "evil.pth").exists() and (victim.work / "other.txt").exists()
+    assert "Read-only file system" in outcome.text
+
+
+def test_a_search_query_carrying_a_credential_asks(victim: Victim) -> None:
+    approver = ScriptedApprover(["deny"])
+    outcome = call(chain_for(victim, approver=approver), "web_search", query=f"how to use {API_KEY}")
+    assert outcome.status == "denied" and "looks like it carries a credential" in approver.requests[0].reason
