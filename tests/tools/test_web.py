@@ -223,3 +223,56 @@ async def test_web_search_reads_an_html_results_page(server: Server) -> None:
 def test_search_results_are_capped_at_eight() -> None:
     page = "".join(f'<div class="result"><a class="result__a" href="https://x/{i}">r{i}</a></div>' for i in range(12))
     assert len(parse_search_results(page)) == 8
+
+
+async def test_a_new_host_asks_once_per_conversation_and_always_allow_grants_the_host(
+    server: Server, tmp_path: Path
+) -> None:
+    # The web tools are a way out too: a URL can carry what the agent just read. Through the gate chain, the
+    # first request to a host asks (the card shows the whole URL); then that host runs for the conversation.
+    from zeph_nb.gates.approval import ScriptedApprover
+    from zeph_nb.gates.chain import build_chain
+    from zeph_nb.store.store import Store
+    from zeph_nb.tools.composite import CompositeExecutor
+
+    toml = f'[tools.scrape]\nallow_private = ["127.0.0.1/32"]\nextra_ca_bundle = "{server.ca_file}"\n'
+    settings = Settings.from_toml(toml).model_copy(update={"home": tmp_path / "home"})
+    approver = ScriptedApprover(["approve", "always"])
+    executor = CompositeExecutor([WebExecutor(settings, resolve=Resolver({"web.test": [["127.0.0.1"]]}))])
+    store = Store(settings)
+    try:
+        chain = build_chain(settings, workdir=tmp_path, approver=approver, store=store, executor=executor)
+        first = await chain.execute(ToolCall("fetch", {"url": server.url("/page.html?q=data")}))
+        again = await chain.execute(ToolCall("fetch", {"url": server.url("/plain.txt")}))
+        assert (first.status, first.decision, again.decision) == ("ok", "ask", "allow")
+        assert [r.subjects for r in approver.requests] == [(server.url("/page.html?q=data"),)]
+        assert "for the first time in this conversation" in approver.requests[0].reason
+        chain.new_conversation()
+        await chain.execute(ToolCall("fetch", {"url": server.url("/page.html")}))  # asks again: "always"
+        chain.new_conversation()
+        later = await chain.execute(ToolCall("fetch", {"url": server.url("/plain.txt?x=1")}))
+        assert later.decision == "allow" and "Always allow" in (later.matched_rule or "")
+        assert len(approver.requests) == 2
+    finally:
+        store.close()
+
+
+async def test_allowed_hosts_are_reached_without_asking(server: Server, tmp_path: Path) -> None:
+    from zeph_nb.gates.approval import DenyAll
+    from zeph_nb.gates.chain import build_chain
+    from zeph_nb.store.store import Store
+    from zeph_nb.tools.composite import CompositeExecutor
+
+    toml = (
+        f'[tools.scrape]\nallow_private = ["127.0.0.1/32"]\nextra_ca_bundle = "{server.ca_file}"\n'
+        'allowed_hosts = ["web.test"]\n'
+    )
+    settings = Settings.from_toml(toml).model_copy(update={"home": tmp_path / "home"})
+    store = Store(settings)
+    try:
+        executor = CompositeExecutor([WebExecutor(settings, resolve=Resolver({"web.test": [["127.0.0.1"]]}))])
+        chain = build_chain(settings, workdir=tmp_path, approver=DenyAll(), store=store, executor=executor)
+        outcome = await chain.execute(ToolCall("fetch", {"url": server.url("/plain.txt")}))
+        assert (outcome.status, outcome.decision) == ("ok", "allow")
+    finally:
+        store.close()

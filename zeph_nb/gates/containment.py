@@ -16,12 +16,12 @@ Pure: a decision and the facts in, a decision out. The policy gate applies these
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.policy import PolicyDecision, exact_pattern
+from zeph_nb.gates.policy import PolicyDecision, Rule, exact_pattern
 from zeph_nb.security.netproxy import host_allowed
 from zeph_nb.security.protected import ProtectedPaths
 from zeph_nb.security.secrets import scan_secrets
@@ -129,15 +129,26 @@ def web_host(url: str) -> str:
 
 
 def contain_web(
-    decision: PolicyDecision, tool: ToolDef, urls: tuple[str, ...], settings: Settings, approved: Collection[str]
+    decision: PolicyDecision,
+    tool: ToolDef,
+    urls: tuple[str, ...],
+    settings: Settings,
+    approved: Collection[str],
+    grants: Callable[[], Sequence[Rule]] = list,
 ) -> PolicyDecision:
-    """The decision for a web tool call: a host not yet approved in this conversation asks."""
+    """The decision for a web tool call: a host not yet approved in this conversation, nor allowed by
+    ``allowed_hosts`` or an earlier "Always allow" (``grants``, read only when it would ask), asks."""
     if decision.action != "allow" or decision.by_rule or tool.name == "web_search":
         return decision  # web_search reaches the one search endpoint the configuration names
     allowed = (*settings.tools.scrape.allowed_hosts, *approved)
     new = [url for url in urls if not host_allowed(web_host(url), allowed)]
     if not new:
         return decision
+    mine = [rule for rule in grants() if rule.tool == tool.name]
+    used = [next((g for g in mine if g.matches("url", url)), None) for url in new]
+    if all(rule is not None for rule in used):
+        names = "; ".join(sorted({rule.source for rule in used if rule is not None}))
+        return PolicyDecision("allow", names, f"allowed by an earlier Always allow: {names}", by_rule=True)
     hosts = list(dict.fromkeys(web_host(url) for url in new))
     why = (
         f"{tool.name} would reach {', '.join(hosts)} for the first time in this conversation; check the whole URL "

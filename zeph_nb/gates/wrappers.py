@@ -278,7 +278,9 @@ class PolicyGate(_Gate):
         elif tool.subject_kind == "path":
             decision = contain_paths(decision, tool, gc.subjects.values, session.protected)
         elif tool.subject_kind == "url" and tool.network:
-            decision = contain_web(decision, tool, gc.subjects.values, session.settings, session.approved_hosts)
+            decision = contain_web(
+                decision, tool, gc.subjects.values, session.settings, session.approved_hosts, session.grants.rules
+            )
         elif tool.name == "web_search":
             decision = contain_search(decision, str(gc.call.params.get("query", "")))
         gc.decision = decision
