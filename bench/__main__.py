@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench import audit_bench, filter_bench, gates_bench, grep_bench, inbox_bench
+from bench import audit_bench, filter_bench, gates_bench, grep_bench, inbox_bench, sandbox_bench
 
 if __name__ == "__main__":
     grep_bench.main()
@@ -10,3 +10,4 @@ if __name__ == "__main__":
     audit_bench.main()
     gates_bench.main()
     inbox_bench.main()
+    sandbox_bench.main()

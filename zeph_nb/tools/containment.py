@@ -11,6 +11,7 @@ import dataclasses
 import logging
 import os
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,8 +60,32 @@ def _config_files(settings: Settings, workdir: Path) -> list[tuple[Path, str]]:
     return files
 
 
+# protected_paths() expands links in ~70 paths (about 6 ms); every command needs it, so it is kept for a few
+# seconds per set of inputs — long enough for a run's calls, short enough to see a credential folder that is
+# replaced by a link.
+_PROTECTED_TTL_SECS = 5.0
+_protected_cache: dict[tuple[object, ...], tuple[float, ProtectedPaths]] = {}
+
+
 def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> ProtectedPaths:
     """The paths no tool may read (credentials, zeph's state, Jupyter's) or write (config and policy files)."""
+    key = (
+        os.fspath(workdir), os.getcwd(), settings.home, settings.user_home, settings.jupyter_dirs, settings.store.path,
+        settings.source, settings.tools.filters.filters_path, tuple(settings.tools.shell.hidden_paths),
+        tuple(settings.tools.file.deny_read),
+    )  # fmt: skip
+    now = time.monotonic()
+    cached = _protected_cache.get(key)
+    if cached is not None and now - cached[0] < _PROTECTED_TTL_SECS:
+        return cached[1]
+    if len(_protected_cache) > 64:
+        _protected_cache.clear()
+    protected = _protected_paths(settings, workdir)
+    _protected_cache[key] = (now, protected)
+    return protected
+
+
+def _protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> ProtectedPaths:
     home = settings.user_home
     work = Path(os.path.realpath(workdir))
     store_dir = Path(settings.store.path).expanduser().parent if settings.store.path else settings.home

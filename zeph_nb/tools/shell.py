@@ -22,6 +22,7 @@ import os
 import re
 import signal
 import sys
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,10 @@ NO_NETWORK = "commands may not use the network ([tools.shell] allow_network = fa
 MAX_CAPTURE_BYTES = 16 * 1024 * 1024  # per stream; the overflow store takes what the model should not read
 TERM_GRACE_SECS = 1.0  # between SIGTERM and SIGKILL
 PIPE_GRACE_SECS = 0.5
-EXIT_POLL_SECS = 0.02  # how long to keep reading after exit while a background child holds the pipes open
+# Polling for the exit: from 1 ms, backing off to 20 ms, so a short command is seen to end within a millisecond or
+# two and a long one costs 50 wake-ups a second.
+EXIT_POLL_FIRST_SECS = 0.001
+EXIT_POLL_SECS = 0.02
 ERROR_TAIL_CHARS = 4000
 
 
@@ -206,8 +210,8 @@ class ShellExecutor(SingleToolExecutor):
             if proxy is not None:
                 argv = [sys.executable, "-I", relay.__file__, PROXY_SOCKET, "--", *argv]
             argv = wrap(argv, spec, scope.status)
-        process = await asyncio.create_subprocess_exec(
-            *argv,
+        process = await _start(
+            argv,
             cwd=self.workdir,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -275,14 +279,43 @@ class ShellExecutor(SingleToolExecutor):
         return exit_code in codes if codes else exit_code != 0
 
 
-async def _exited(process: asyncio.subprocess.Process) -> int:
-    """The exit code as soon as the shell exits.
+class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """The usual stream protocol, plus an event set the moment the process exits.
 
     ``Process.wait()`` on Python 3.11 also waits for both pipes to close, which a background child
-    (``sleep 60 &``) keeps open long after the shell itself has exited; the return code is known earlier.
+    (``sleep 60 &``) keeps open long after the shell itself has exited; the exit itself is known earlier.
     """
-    while process.returncode is None:
-        await asyncio.sleep(EXIT_POLL_SECS)
+
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self.exited = asyncio.Event()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        self.exited.set()
+
+
+async def _start(argv: list[str], **options: Any) -> asyncio.subprocess.Process:
+    """``asyncio.create_subprocess_exec``, with the protocol above (the same three steps it takes)."""
+    loop = asyncio.get_running_loop()
+    transport, protocol = await loop.subprocess_exec(lambda: _ExitProtocol(limit=2**16, loop=loop), *argv, **options)
+    process = asyncio.subprocess.Process(transport, protocol, loop)
+    _EXITS[process] = protocol.exited
+    return process
+
+
+_EXITS: weakref.WeakKeyDictionary[asyncio.subprocess.Process, asyncio.Event] = weakref.WeakKeyDictionary()
+
+
+async def _exited(process: asyncio.subprocess.Process) -> int:
+    """The exit code as soon as the shell exits (not when its pipes close)."""
+    exited = _EXITS.get(process)
+    if exited is not None:
+        await exited.wait()
+    delay = EXIT_POLL_FIRST_SECS
+    while process.returncode is None:  # a process started elsewhere, or the code not stored yet
+        await asyncio.sleep(delay)
+        delay = min(EXIT_POLL_SECS, delay * 1.5)
     return process.returncode
 
 
