@@ -5,6 +5,7 @@
 ``analyze_shell`` says why, and lists every simple command it found.
 ``scrub_env(env)`` drops credential-looking variables from an environment mapping.
 ``scan_secrets(text)`` finds credential-shaped strings; ``redact(text)`` replaces them with ``[REDACTED:<kind>]``.
+``sandbox_status(settings=None)`` says whether shell commands run in the OS sandbox here, and if not, why.
 ``validate_url(url, resolve=None)`` returns the ``ValidatedURL`` (with the address to connect to) or raises a
 PolicyBlocked ``ToolError`` for anything the web tools may not fetch; ``resolve(host) -> [ip, ...]`` replaces DNS.
 """
@@ -13,18 +14,21 @@ from __future__ import annotations
 
 from zeph_nb.config import Settings
 from zeph_nb.security.env import scrub_env
+from zeph_nb.security.os_sandbox import SandboxStatus, probe
 from zeph_nb.security.paths import resolve_sandboxed
 from zeph_nb.security.secrets import SecretFinding, redact, scan_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier, classify_shell
 from zeph_nb.security.urls import ValidatedURL, validate_url
 
 __all__ = [
+    "SandboxStatus",
     "SecretFinding",
     "ValidatedURL",
     "analyze_shell",
     "classify_shell",
     "redact",
     "resolve_sandboxed",
+    "sandbox_status",
     "scan_secrets",
     "scrub_env",
     "validate_url",
@@ -34,3 +38,9 @@ __all__ = [
 def analyze_shell(command: str, settings: Settings | None = None) -> ShellAnalysis:
     """The verdict with its reasons and the simple commands found (nested ones included)."""
     return ShellClassifier(settings).analyze(command)
+
+
+def sandbox_status(settings: Settings | None = None) -> SandboxStatus:
+    """Whether shell commands are contained on this machine under ``[tools.shell] sandbox`` (``.active``,
+    ``.describe()``)."""
+    return probe((settings or Settings.load()).tools.shell.sandbox)
