@@ -255,7 +255,7 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
             args += ["--ro-bind", "/dev/null", str(path)]
     if spec.network_socket is not None:
         args += ["--bind", str(spec.network_socket), PROXY_SOCKET]
-    args += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    args += ["--unshare-pid", "--unshare-net", "--unshare-ipc",
              "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", str(spec.workdir)]  # fmt: skip
     return args
 
