@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test lint types unit notebooks bench clean
+.PHONY: lab test lint types unit sandbox-check notebooks bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,14 @@ types: $(STAMP)
 # Unit tests and the tutorials (nbval) in one pytest run, so one summary line reports every test.
 # --nbval-current-env: run notebooks in this venv's kernel, not whichever "python3" kernelspec the user has.
 # The tutorials' kernels get a throwaway zeph home, so a test run never writes into the person's ~/.zeph.
-unit: $(STAMP)
+# The tutorials and tests/security run commands in the OS sandbox, which comes from the OS, not from PyPI.
+sandbox-check:
+	@if [ "$$(uname -s)" = Linux ] && ! command -v bwrap >/dev/null 2>&1; then \
+	  echo "bubblewrap (bwrap) is missing, so shell commands cannot be sandboxed here and the tutorials' outputs"; \
+	  echo "would differ. Install it (Debian/Ubuntu: sudo apt-get install bubblewrap; .ci/run does) and run again."; \
+	  exit 1; fi
+
+unit: $(STAMP) sandbox-check
 	ZEPH_HOME=$$(mktemp -d) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
 
 # Re-execute the tutorials and store their outputs (what nbval then holds them to).
