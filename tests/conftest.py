@@ -154,3 +154,16 @@ async def no_host_process(marker: str, within: float = 5.0) -> bool:
             return False
         await asyncio.sleep(0.05)
     return True
+
+
+class Processes:
+    """``running(marker)`` and ``gone(marker)`` for tests in any folder (``from conftest import`` is ambiguous
+    with more than one conftest.py)."""
+
+    running = staticmethod(host_processes)
+    gone = staticmethod(no_host_process)
+
+
+@pytest.fixture
+def processes() -> Processes:
+    return Processes()

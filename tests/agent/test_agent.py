@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import host_processes, no_host_process
 from pydantic import Field
 
 from zeph_nb import audit
@@ -238,7 +237,9 @@ async def test_independent_calls_run_concurrently_and_writes_keep_their_order(tm
     assert (tmp_path / "order.txt").read_text() == "1\n2\n"
 
 
-async def test_stop_mid_tool_kills_the_process_and_the_audit_row_says_cancelled(tmp_path: Path, store: Store) -> None:
+async def test_stop_mid_tool_kills_the_process_and_the_audit_row_says_cancelled(
+    tmp_path: Path, store: Store, processes: Any
+) -> None:
     # A detached grandchild too: in the OS sandbox it dies with the namespace; without one, with the group.
     marker = f"61.{os.getpid()}"
     agent = make(
@@ -257,11 +258,11 @@ async def test_stop_mid_tool_kills_the_process_and_the_audit_row_says_cancelled(
     while not pid_file.exists() or not pid_file.read_text().strip():
         assert time.monotonic() < deadline
         await asyncio.sleep(0.02)
-    assert host_processes(marker)
+    assert processes.running(marker)
     assert agent.stop()
     result: RunResult = await run
     assert result.stop_reason == "cancelled"
-    assert await no_host_process(marker)
+    assert await processes.gone(marker)
     rows = store.query("SELECT status, error_category FROM tool_calls WHERE conversation_id = ?",
                        [agent.conversation_id])  # fmt: skip
     assert list(rows.itertuples(index=False, name=None)) == [("cancelled", "cancelled")]

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import host_processes, no_host_process
 from IPython.core.interactiveshell import InteractiveShell
 from traitlets.config import Config
 
@@ -153,7 +152,7 @@ async def test_always_allow_lets_the_next_call_run_without_asking(
     assert shell[1].agent is agent  # and listing tools kept the conversation (it used to rebuild the agent)
 
 
-async def test_stop_button_kills_a_long_command(shell: tuple[InteractiveShell, ZephMagics]) -> None:
+async def test_stop_button_kills_a_long_command(shell: tuple[InteractiveShell, ZephMagics], processes: Any) -> None:
     ip, _ = shell
     marker = f"62.{os.getpid()}"
     command = bash(f"echo started > pid; exec sleep 6{marker}")
@@ -163,11 +162,11 @@ async def test_stop_button_kills_a_long_command(shell: tuple[InteractiveShell, Z
     while not (pid_file.exists() and pid_file.read_text().strip()):
         assert time.monotonic() < deadline
         await asyncio.sleep(0.02)
-    assert host_processes(marker)
+    assert processes.running(marker)
     run.transcript.stop_button.click()
     result = await run
     assert result.stop_reason == "cancelled" and run.transcript.stop_button.disabled
-    assert await no_host_process(marker)
+    assert await processes.gone(marker)
 
 
 async def test_zeph_approve_and_deny_answer_the_oldest_request(

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import no_host_process
 
 from zeph_nb.config import Settings
 from zeph_nb.gates.approval import ApprovalRequest, DenyAll, ScriptedApprover
@@ -387,17 +386,17 @@ def _later() -> Any:
     ],
     ids=["nohup", "setsid", "double-setsid", "double-fork"],
 )
-def test_no_process_outlives_the_call(victim: Victim, command: str) -> None:
+def test_no_process_outlives_the_call(victim: Victim, command: str, processes: Any) -> None:
     marker = f"71.{os.getpid()}{abs(hash(command)) % 1000}"
     call(chain_for(victim), "bash", command=command.format(m=marker) + "; sleep 0.3")
-    assert asyncio.run(no_host_process(marker))
+    assert asyncio.run(processes.gone(marker))
 
 
-def test_a_timeout_leaves_no_process_behind(victim: Victim) -> None:
+def test_a_timeout_leaves_no_process_behind(victim: Victim, processes: Any) -> None:
     marker = f"72.{os.getpid()}"
     outcome = call(chain_for(victim), "bash", command=f"setsid nohup sleep {marker} & sleep 3{marker}", timeout=1)
     assert outcome.category is not None and outcome.category.label == "timeout"
-    assert asyncio.run(no_host_process(marker))
+    assert asyncio.run(processes.gone(marker))
 
 
 def test_resource_limits_are_in_force(victim: Victim) -> None:
@@ -449,7 +448,7 @@ def test_what_a_call_gets_beyond_the_sandbox_is_on_the_card(victim: Victim) -> N
     pip, curl, hosts, unsandboxed = approver.requests
     assert pip.extras == (
         "this command will have network access to pypi.org, files.pythonhosted.org",
-        f"write access to the kernel's environment ({sys.prefix})",
+        f"this command can install into the kernel's environment ({sys.prefix})",
     )
     assert curl.extras == ("this command will have network access to example.org",)
     assert hosts.extras == ("this command will have network access to api.example.org",)
@@ -501,7 +500,7 @@ def test_an_approved_pip_install_from_the_index_is_importable_afterwards(victim:
     command = f"{python} -m pip install --isolated --no-cache-dir --disable-pip-version-check six"
     outcome = call(chain, "bash", command=command, timeout=300)
     assert outcome.status == "ok", outcome.text
-    assert approver.requests[0].extras[1] == f"write access to the kernel's environment ({venv})"
+    assert approver.requests[0].extras[1] == f"this command can install into the kernel's environment ({venv})"
     assert set(outcome.output.raw["network"]["reached"]) == {"pypi.org:443", "files.pythonhosted.org:443"}
     subprocess.run([str(python), "-c", "import six"], check=True)
     rows = chain.store.query("SELECT sandbox, network_hosts FROM tool_calls")

@@ -67,6 +67,8 @@ def contain_command(
     if decision.action == "deny":
         return decision
     extras = scope.extras
+    if scope.refused is not None:
+        return PolicyDecision("deny", "tools.shell.sandbox", scope.refused)
     if scope.unsandboxed_requested:
         if not shell.allow_unsandboxed:
             return PolicyDecision(
@@ -74,17 +76,18 @@ def contain_command(
                 "tools.shell.allow_unsandboxed",
                 "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)",
             )
-        why = (
-            "the model asks to run this command WITHOUT the OS sandbox: it could read, write and reach everything "
-            "you can"
-        )
-        return _ask(decision, "sandbox: false", why, extras=extras, grantable=False)
+        why = "the model asked for sandbox=false; such a call asks every time and is never kept as Always allow"
+        return _ask(decision, "unsandboxed request", why, extras=extras, grantable=False)
     if scope.hosts and not shell.allow_network:
         return PolicyDecision("deny", "tools.shell.allow_network", NO_NETWORK)
     if extras:
         if decision.action == "allow" and decision.by_rule:
             return dataclasses.replace(decision, extras=extras, reason=f"{decision.reason} ({'; '.join(extras)})")
-        return _ask(decision, "sandbox", "; ".join(extras), extras=extras)
+        why = (
+            "a call that gets more than the sandbox's default (network, the kernel's environment) asks unless a "
+            "rule allows it"
+        )
+        return _ask(decision, "network or install grant", why, extras=extras)
     unguarded = not scope.sandboxed and decision.action == "allow" and not decision.by_rule
     if unguarded and (analysis is None or analysis.may_write):
         why = f"{scope.status.describe()}; commands that may change anything ask first"

@@ -169,7 +169,8 @@ class Inbox:
                 "params": json.dumps(dict(request.params), default=str),
                 "subjects": json.dumps(list(request.subjects)),
                 "rule": request.rule,
-                "reason": request.reason,
+                # The dashboard shows the reason: what the call gets beyond the sandbox goes with it.
+                "reason": "; ".join([*request.extras, request.reason]) if request.extras else request.reason,
                 "requester": requester,
                 "host": socket.gethostname(),
                 "pid": os.getpid(),

@@ -336,7 +336,7 @@ class ZephMagics(Magics):
             from zeph_nb.config import Settings
 
             print("no run yet; the first %%zeph cell creates the agent")
-            print(f"sandbox:      {describe_sandbox(Settings.load(), os.getcwd())}")
+            _print_sandbox(describe_sandbox(Settings.load(), os.getcwd()))
             return
         settings = agent.settings
         print(f"model:        {_model_name(agent)} ({agent.provider.name})")
@@ -349,11 +349,19 @@ class ZephMagics(Magics):
             usage = self.last_run.result.usage
             print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
                   f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
-        print(f"sandbox:      {describe_sandbox(settings, agent.chain.session.workdir)}")
+        _print_sandbox(describe_sandbox(settings, agent.chain.session.workdir))
         pending = agent.chain.pending_approvals
         print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
         for request in pending:
             print(f"  {request.summary}  ({request.reason})")
+
+
+def _print_sandbox(description: str) -> None:
+    """The sandbox line of ``%zeph status``, one clause a line, so a narrow output never breaks it mid-word."""
+    first, *rest = description.split("; ")
+    print(f"sandbox:      {first}")
+    for clause in rest:
+        print(f"              {clause}")
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

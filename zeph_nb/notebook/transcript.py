@@ -132,8 +132,9 @@ class ToolCard:
             "deny": w.Button(description="Deny", button_style="danger", icon="times"),
         }
         if request.asking:  # nothing to keep for a command outside the sandbox: it asks every time
+            also = " — with the access above, each time" if request.extras else ""
             self.buttons["always"] = w.Button(
-                description="Always allow", icon="unlock", tooltip=f"Allow from now on: {grant}"
+                description="Always allow", icon="unlock", tooltip=f"Allow from now on: {grant}{also}"
             )
         for choice, button in self.buttons.items():
             button.on_click(lambda _button, choice=choice: answer(choice))

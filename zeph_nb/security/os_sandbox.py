@@ -96,7 +96,7 @@ def _try_bwrap(bwrap: str) -> str | None:
 def probe(mode: Mode = "auto") -> SandboxStatus:
     """What ``mode`` gives on this machine; the probe (one bwrap run, ~10 ms) is made once per process."""
     if mode == "off":
-        return SandboxStatus("none", 'the sandbox is turned off ([tools.shell] sandbox = "off")')
+        return SandboxStatus("none", 'the sandbox is turned off (tools.shell.sandbox = "off")')
     if os.uname().sysname != "Linux":
         return SandboxStatus("none", f"the OS sandbox needs Linux; this is {os.uname().sysname}")
     bwrap = shutil.which("bwrap")

@@ -41,8 +41,15 @@ log = logging.getLogger("zeph_nb.tools")
 
 
 def sandbox_status(settings: Settings) -> SandboxStatus:
-    """Whether commands are contained here under ``[tools.shell] sandbox`` (probed once per process)."""
-    return probe(settings.tools.shell.sandbox)
+    """Whether commands are contained here under ``[tools.shell] sandbox`` (probed once per process); when the
+    settings turned it off, the reason says where (a file, or ``ZEPH_TOOLS_SHELL_SANDBOX``), so a person knows
+    what to change."""
+    status = probe(settings.tools.shell.sandbox)
+    if settings.tools.shell.sandbox == "off":
+        origin = settings.origins.get("tools.shell.sandbox", "default")
+        where = origin.removeprefix("env:").removeprefix("file:")
+        return dataclasses.replace(status, reason=f'the sandbox is turned off (tools.shell.sandbox = "off" in {where})')
+    return status
 
 
 def _config_files(settings: Settings, workdir: Path) -> list[tuple[Path, str]]:
@@ -132,6 +139,7 @@ class CommandScope:
     hosts: tuple[str, ...] = ()  # the network it gets: () none, ("*",) any host
     environment: Path | None = None  # an environment prefix it may write
     unsandboxed_requested: bool = False
+    required: bool = False  # [tools.shell] sandbox = "bwrap": without a working sandbox nothing runs
 
     @property
     def extras(self) -> tuple[str, ...]:
@@ -143,8 +151,15 @@ class CommandScope:
             shown = "any host" if ANY_HOST in self.hosts else ", ".join(self.hosts)
             lines.append(f"this command will have network access to {shown}")
         if self.sandboxed and self.environment is not None and not self.unsandboxed_requested:
-            lines.append(f"write access to the kernel's environment ({self.environment})")
+            lines.append(f"this command can install into the kernel's environment ({self.environment})")
         return tuple(lines)
+
+    @property
+    def refused(self) -> str | None:
+        """Why no command may run at all: the sandbox is required here (``sandbox = "bwrap"``) and does not work."""
+        if self.status.kind == "none" and self.required and not self.unsandboxed_requested:
+            return f'the OS sandbox is required ([tools.shell] sandbox = "bwrap") but {self.status.reason}'
+        return None
 
     @property
     def label(self) -> str:
@@ -160,10 +175,11 @@ def command_scope(
     """The scope of a call whose analysis found ``escalation`` and whose arguments ask for ``network``, ``hosts``
     and ``sandbox``."""
     status = sandbox_status(settings)
+    required = settings.tools.shell.sandbox == "bwrap"
     if not sandbox:
-        return CommandScope(status, False, unsandboxed_requested=True)
+        return CommandScope(status, False, unsandboxed_requested=True, required=required)
     if not status.active:
-        return CommandScope(status, False)
+        return CommandScope(status, False, required=required)
     wanted = list(escalation.hosts)
     for host in hosts:
         if host not in wanted:

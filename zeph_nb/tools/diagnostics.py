@@ -131,6 +131,8 @@ class DiagnosticsExecutor(SingleToolExecutor):
     def _run(self, argv: list[str]) -> subprocess.CompletedProcess[str]:
         # Checkers run the project's own code (mypy plugins, cargo build scripts): in the OS sandbox, like bash.
         status = sandbox_status(self.settings)
+        if not status.active and self.settings.tools.shell.sandbox == "bwrap":
+            raise OSError(f'the OS sandbox is required ([tools.shell] sandbox = "bwrap") but {status.reason}')
         env = self.env
         spec = sandbox_spec(self.settings, self.workdir)
         with HostGuard(self.settings, spec), private_tmp() as tmp:

@@ -144,6 +144,8 @@ class ShellExecutor(SingleToolExecutor):
         if analysis.verdict == "block":
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
         scope = self.scope(args, analysis)
+        if scope.refused is not None:
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
         if scope.unsandboxed_requested and not self.shell.allow_unsandboxed:
             raise ToolError(
                 ToolErrorCategory.POLICY_BLOCKED,

@@ -235,6 +235,7 @@ function drawCalls(page) {
       cell(row.decision),
       el("td", { title: row.reason || "" }, row.matched_rule || ""),
       cell(row.approved_by),
+      cell(row.sandbox, row.sandbox === "bwrap" || !row.sandbox ? null : "sandbox-off"),
       cell(row.exit_code, "num"),
       cell(row.error_category),
       cell(row.duration_ms === null ? "" : Math.round(row.duration_ms), "num"),
@@ -242,7 +243,7 @@ function drawCalls(page) {
   });
   state.seenCalls = seen;
   tbody.replaceChildren(...rows);
-  if (!rows.length) tbody.append(el("tr", {}, el("td", { colspan: 11, class: "muted" }, "no calls match these filters")));
+  if (!rows.length) tbody.append(el("tr", {}, el("td", { colspan: 12, class: "muted" }, "no calls match these filters")));
   const last = Math.min(page.offset + page.rows.length, page.total);
   document.getElementById("total").textContent = `(${page.total} matching)`;
   document.getElementById("page").textContent = page.total ? `${page.offset + 1}–${last} of ${page.total}` : "";
@@ -273,8 +274,9 @@ async function refresh() {
     // serve the same data separately.
     const { audit: page, aggregates, approvals, sandbox } = await api(`dashboard?${paged}`);
     const badge = document.getElementById("sandbox");
-    badge.textContent = sandbox.active ? "shell sandboxed (bubblewrap)" : "shell NOT sandboxed";
-    badge.title = sandbox.description;
+    // What this machine can do; each call's row says how that call actually ran (a kernel may turn it off).
+    badge.textContent = sandbox.active ? "shell sandbox available (bubblewrap)" : "no shell sandbox on this machine";
+    badge.title = `${sandbox.description}. The Sandbox column says how each command ran.`;
     badge.classList.toggle("off", !sandbox.active);
     drawInbox(approvals.pending, approvals.recent);
     addOptions(form.elements.namedItem("tool"), aggregates.by_tool.map((r) => r.tool), state.tools);
