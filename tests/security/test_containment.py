@@ -253,7 +253,7 @@ def test_an_approved_command_reaches_only_its_hosts_never_loopback(victim: Victi
     assert "localhost is the local machine" in outcome.text
     fetch = "import urllib.request as u; u.urlopen('http://example.com/')"
     outcome = call(chain, "bash", command=f'python3 -c "{fetch}" 2>&1', hosts=["example.org"])
-    assert "example.com:80: not a host granted to this command (granted: example.org)" in outcome.text
+    assert "example.com:80: not a host and port granted to this command (granted: example.org)" in outcome.text
     assert listener.received == []
 
 
@@ -595,3 +595,75 @@ def test_a_search_query_carrying_a_credential_asks(victim: Victim) -> None:
     approver = ScriptedApprover(["deny"])
     outcome = call(chain_for(victim, approver=approver), "web_search", query=f"how to use {API_KEY}")
     assert outcome.status == "denied" and "looks like it carries a credential" in approver.requests[0].reason
+
+
+# -- what the second attack pass found -------------------------------------------------------------------------
+
+
+def _git(*args: str, cwd: Path) -> None:
+    subprocess.run(["git", "-c", "protocol.file.allow=always", *args], cwd=cwd, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@t"})  # fmt: skip
+
+
+def _fsmonitor_runs(repo: Path, marker: Path) -> bool:
+    subprocess.run(["git", "status", "--short"], cwd=repo, capture_output=True, check=False)
+    return marker.exists()
+
+
+def test_submodules_worktrees_and_a_missing_hooks_folder_stay_out_of_reach(victim: Victim) -> None:
+    lib = victim.base / "lib"
+    lib.mkdir()
+    _git("init", "-q", cwd=lib)
+    _git("commit", "-q", "--allow-empty", "-m", "x", cwd=lib)
+    _git("commit", "-q", "--allow-empty", "-m", "root", cwd=victim.work)
+    _git("submodule", "add", "-q", str(lib), "libs/foo", cwd=victim.work)
+    _git("worktree", "add", "-q", str(victim.base / "wt"), cwd=victim.work)
+    shutil.rmtree(victim.work / ".git" / "hooks")
+    marker = victim.base / "PWNED"
+    evil = f"printf '[core]\\n\\tfsmonitor = touch {marker}\\n'"
+    command = (
+        f"{evil} >> .git/modules/libs/foo/config; "
+        f"mkdir -p .evil && {evil} > .evil/config && echo ../../../.evil > .git/worktrees/wt/commondir; "
+        f"mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch {marker}\\n' > .git/hooks/pre-commit; "
+        "chmod +x .git/hooks/pre-commit"
+    )
+    call(chain_for(victim), "bash", command=command)
+    assert not (victim.work / ".git" / "hooks").exists()
+    assert not _fsmonitor_runs(victim.work, marker)
+    assert not _fsmonitor_runs(victim.work / "libs" / "foo", marker)
+    assert not _fsmonitor_runs(victim.base / "wt", marker)
+
+
+def test_a_git_link_or_a_config_link_replaced_by_a_command_is_undone(victim: Victim) -> None:
+    store = victim.base / "store.git"
+    shutil.move(victim.work / ".git", store)
+    (victim.work / ".git").symlink_to(store)
+    shared = victim.base / "shared.toml"
+    shared.write_text("[tools]\nmax_tool_calls_per_session = 40\n")
+    (victim.work / "zeph.toml").symlink_to(shared)
+    marker = victim.base / "PWNED"
+    command = (
+        "unlink .git && mkdir .git && cp -r ../store.git/. .git/ && "
+        f"printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > .git/config; "
+        "unlink zeph.toml; printf '[tools.shell]\\nsandbox = \"off\"\\n' > zeph.toml"
+    )
+    outcome = call(chain_for(victim), "bash", command=command)
+    assert (victim.work / "zeph.toml").is_symlink() and os.readlink(victim.work / "zeph.toml") == str(shared)
+    assert Settings.load().tools.shell.sandbox == "auto"
+    assert not _fsmonitor_runs(victim.work, marker)
+    assert "put back as the link it was" in outcome.text
+
+
+def test_installed_packages_come_before_the_working_directory(victim: Victim) -> None:
+    # The agent writes into the kernel's working directory; a folder named like an installed package must not be
+    # what the kernel imports next.
+    code = (
+        "import sys; from IPython.core.interactiveshell import InteractiveShell\n"
+        "ip = InteractiveShell.instance(); ip.run_line_magic('load_ext', 'zeph_nb')\n"
+        "import markdownify; print(markdownify.__file__)"
+    )
+    (victim.work / "markdownify").mkdir()
+    (victim.work / "markdownify" / "__init__.py").write_text("raise SystemExit('the working directory won')\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=victim.work, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "site-packages" in done.stdout, done.stdout + done.stderr

@@ -72,10 +72,19 @@ def test_what_a_command_needs_beyond_the_sandbox(command: str, hosts: tuple[str,
         ("anaconda.org", ["*.anaconda.org"], False),
         ("anything.example", ["*"], True),
         ("x", [], False),
+        ("example.com", ["*.com"], False),
+        ("a.b", ["*.*"], False),
     ],
 )
 def test_host_allowed(host: str, allowed: list[str], expected: bool) -> None:
     assert host_allowed(host, allowed) is expected
+
+
+def test_ports_are_80_and_443_unless_the_grant_names_one() -> None:
+    assert host_allowed("pypi.org", ["pypi.org"], 443) and host_allowed("pypi.org", ["pypi.org"], 80)
+    assert not host_allowed("pypi.org", ["pypi.org"], 22)
+    assert host_allowed("mirror.corp", ["mirror.corp:8443"], 8443)
+    assert not host_allowed("mirror.corp", ["mirror.corp:8443"], 443)
 
 
 class Upstream:
@@ -124,23 +133,27 @@ def resolver(host: str) -> list[str]:
 
 async def test_the_proxy_lets_through_granted_hosts_only(upstream: Upstream) -> None:
     # pkg.example.org resolves to loopback here, so it is also named in allow_private (as a test server would be).
-    hosts = ["pkg.example.org"]
+    hosts = [f"pkg.example.org:{upstream.port}"]
     async with NetworkProxy(hosts, allow_private=["pkg.example.org"], resolve=resolver) as proxy:
-        plain = await through(
-            proxy, f"GET http://pkg.example.org:{upstream.port}/simple/ HTTP/1.1\r\nHost: x\r\n\r\n".encode()
-        )
+        host = f"pkg.example.org:{upstream.port}"
+        plain = await through(proxy, f"GET http://{host}/simple/ HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
         assert plain.endswith(b"GET /simple/ HTTP/1.1")
+        # Asking the granted host's server for another site (a shared CDN would serve it): refused.
+        fronted = await through(proxy, f"GET http://{host}/ HTTP/1.1\r\nHost: evil.example\r\n\r\n".encode())
+        assert fronted.startswith(b"HTTP/1.1 403") and b"Host header" in fronted
+        other_port = await through(proxy, b"CONNECT pkg.example.org:22 HTTP/1.1\r\n\r\n")
+        assert other_port.startswith(b"HTTP/1.1 403")
         tunnel = await through(
             proxy,
             f"CONNECT pkg.example.org:{upstream.port} HTTP/1.1\r\n\r\nGET /inside HTTP/1.1\r\n\r\n".encode(),
         )
         assert tunnel.startswith(b"HTTP/1.1 200 Connection Established") and tunnel.endswith(b"GET /inside HTTP/1.1")
         refused = await through(proxy, b"CONNECT evil.example.com:443 HTTP/1.1\r\n\r\n")
-        assert refused.startswith(b"HTTP/1.1 403") and b"not a host granted" in refused
+        assert refused.startswith(b"HTTP/1.1 403") and b"not a host and port granted" in refused
         nonsense = await through(proxy, b"GET /relative HTTP/1.1\r\n\r\n")
         assert nonsense.startswith(b"HTTP/1.1 400")
     assert proxy.log.reached == [f"pkg.example.org:{upstream.port}"]
-    assert list(proxy.log.refused) == ["evil.example.com:443"]
+    assert list(proxy.log.refused) == [host, "pkg.example.org:22", "evil.example.com:443"]
     assert not proxy.socket_path.exists()
 
 

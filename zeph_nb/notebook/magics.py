@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import os
 import shlex
+import sys
 from typing import TYPE_CHECKING, Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
@@ -376,4 +377,19 @@ def _model_name(agent: Agent) -> str:
 
 
 def load_ipython_extension(ipython: Any) -> None:
+    _installed_packages_first()
     ipython.register_magics(ZephMagics)
+
+
+def _installed_packages_first() -> None:
+    """Move the kernel's working directory behind the installed packages on ``sys.path``.
+
+    IPython puts it first, and the agent writes files there: a folder named ``pandas/`` would run in the kernel,
+    outside any sandbox, the next time anything imports pandas. Last, the person's own modules there still
+    import; none can stand in for an installed package.
+    """
+    here = {"", ".", os.getcwd()}
+    moved = [entry for entry in sys.path if entry in here]
+    for entry in moved:
+        sys.path.remove(entry)
+    sys.path.extend(dict.fromkeys(moved))

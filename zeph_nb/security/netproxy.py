@@ -36,16 +36,29 @@ CONNECT_TIMEOUT_SECS = 15.0
 CHUNK = 65536
 
 
-def host_allowed(host: str, allowed: Iterable[str]) -> bool:
-    """Whether ``host`` matches one of ``allowed`` (exact names, ``*.domain`` for its subdomains, ``*`` for any)."""
+DEFAULT_PORTS = frozenset({80, 443})
+
+
+def host_allowed(host: str, allowed: Iterable[str], port: int | None = None) -> bool:
+    """Whether ``host`` (and ``port``, when given) matches one of ``allowed``: exact names, ``*.domain`` for its
+    subdomains, ``*`` for any; a pattern without a port allows 80 and 443, ``host:8443`` that port."""
     host = host.lower().rstrip(".")
-    for pattern in allowed:
-        pattern = pattern.lower().rstrip(".")
+    for entry in allowed:
+        pattern, _, port_text = entry.lower().rpartition(":") if _has_port(entry) else (entry.lower(), "", "")
+        pattern = pattern.rstrip(".")
+        ports = {int(port_text)} if port_text else DEFAULT_PORTS
+        if port is not None and port not in ports:
+            continue
         if pattern == "*" or pattern == host:
             return True
-        if pattern.startswith("*.") and fnmatch.fnmatch(host, pattern):
-            return True
+        if pattern.startswith("*.") and pattern.count(".") >= 2 and fnmatch.fnmatch(host, pattern):
+            return True  # "*.example.org", never "*.com"
     return False
+
+
+def _has_port(entry: str) -> bool:
+    head, sep, tail = entry.rpartition(":")
+    return bool(sep) and tail.isdigit() and "]" not in tail and not head.endswith(":")
 
 
 @dataclass
@@ -133,7 +146,20 @@ class NetworkProxy:
             without = target[len("http://") :]
             authority, slash, path = without.partition("/")
             host, port = _split_host_port(authority, 80)
-            forward = f"{method} {slash}{path or ''} {version}\r\n".encode("latin-1") + rest
+            headers = _headers(rest)
+            claimed = headers.get("host")
+            if claimed is not None and _split_host_port(claimed, port) != (host, port):
+                # The request would go to one host and ask it for another (domain fronting on a shared CDN).
+                await _reply(writer, 403, "Forbidden", f"the Host header ({claimed}) is not the request's host\n")
+                self.log.refused[f"{host}:{port}"] = f"Host header {claimed!r} differs from the target"
+                return
+            # One request per connection: a second one pipelined behind it could name another host.
+            kept = [line for line in rest.split(b"\r\n") if line and not line.lower().startswith(b"connection:")]
+            forward = (
+                f"{method} {slash}{path or ''} {version}\r\n".encode("latin-1")
+                + b"".join(line + b"\r\n" for line in kept)
+                + b"Connection: close\r\n\r\n"
+            )
         else:
             await _reply(writer, 400, "Bad Request", "zeph-nb's sandbox proxy takes CONNECT or http:// URLs only\n")
             return
@@ -163,9 +189,9 @@ class NetworkProxy:
         if not host or not 0 < port < 65536:
             self.log.refused[where] = "not a host and port"
             return None
-        if not host_allowed(host, self.hosts):
+        if not host_allowed(host, self.hosts, port):
             granted = ", ".join(self.hosts) or "none"
-            self.log.refused[where] = f"not a host granted to this command (granted: {granted})"
+            self.log.refused[where] = f"not a host and port granted to this command (granted: {granted})"
             return None
         shown = f"[{host}]" if ":" in host else host
         try:
@@ -176,6 +202,15 @@ class NetworkProxy:
             self.log.refused[where] = e.message
             return None
         return validated.address
+
+
+def _headers(block: bytes) -> dict[str, str]:
+    headers = {}
+    for line in block.decode("latin-1").split("\r\n"):
+        name, sep, value = line.partition(":")
+        if sep:
+            headers[name.strip().lower()] = value.strip()
+    return headers
 
 
 def _split_host_port(authority: str, default: int) -> tuple[str, int]:

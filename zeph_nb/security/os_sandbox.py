@@ -34,13 +34,13 @@ from typing import Literal
 from zeph_nb.security.protected import ProtectedPaths
 
 __all__ = [
-    "GIT_NEW_FILES",
     "PROXY_SOCKET",
     "Limits",
     "SandboxSpec",
     "SandboxStatus",
     "bwrap_argv",
     "git_repositories",
+    "git_sensitive",
     "private_tmp",
     "probe",
     "wrap",
@@ -55,8 +55,6 @@ GIT_SCAN_DEPTH = 3
 GIT_SCAN_FOLDERS = 500
 # Inside a .git directory: what git runs (hooks) or obeys (config, and the files that point it at another config).
 GIT_READ_ONLY = ("hooks", "config", "config.worktree", "commondir", "info")
-# What a command may not create in a .git directory where it is absent (removed after the command if it did).
-GIT_NEW_FILES = ("commondir", "config.worktree")
 
 
 @dataclass(frozen=True)
@@ -187,9 +185,21 @@ def _repositories(root: Path, depth: int = GIT_SCAN_DEPTH, budget: int = GIT_SCA
     return found
 
 
+# Repositories once found under a root stay known (while they exist), so a later command that creates enough folders
+# to use up the scan's budget cannot make an existing repository disappear from the protected list.
+_KNOWN_REPOSITORIES: dict[Path, set[Path]] = {}
+
+
 def git_repositories(roots: Sequence[Path]) -> list[Path]:
     """Every ``.git`` (directory, pointer file or link) the sandbox protects under ``roots``."""
-    return [repo for root in dict.fromkeys(roots) for repo in _repositories(root)]
+    found: list[Path] = []
+    for root in dict.fromkeys(roots):
+        known = _KNOWN_REPOSITORIES.setdefault(root, set())
+        scanned = _repositories(root)
+        known.update(scanned)
+        known.difference_update([repo for repo in known if not os.path.lexists(repo)])
+        found += [*scanned, *sorted(known - set(scanned))]
+    return found
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -199,21 +209,44 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
+def git_sensitive(repo: Path) -> list[Path]:
+    """What git on the host runs or obeys in a repository: in its own git dir, in each submodule's (nested in
+    ``modules/``, at any depth) and in each linked worktree's admin dir (``worktrees/<name>/``). Existing ones are
+    bound read-only; absent ones, if a command creates them, are removed after it."""
+    found = [repo / name for name in GIT_READ_ONLY]
+    pending = [repo / "modules"]
+    while pending and len(found) < GIT_SCAN_FOLDERS * 4:
+        folder = pending.pop()
+        try:
+            entries = [Path(e.path) for e in os.scandir(folder) if _is_folder(e)]
+        except OSError:
+            continue
+        for entry in entries:
+            if (entry / "HEAD").exists():  # a submodule's git dir; its own submodules live below it
+                found += [entry / name for name in GIT_READ_ONLY]
+                pending.append(entry / "modules")
+            else:
+                pending.append(entry)  # a submodule named with slashes: modules/libs/foo
+    try:
+        worktrees = [Path(e.path) for e in os.scandir(repo / "worktrees") if _is_folder(e)]
+    except OSError:
+        worktrees = []
+    for admin in worktrees:
+        found += [admin / name for name in ("commondir", "config.worktree", "gitdir", "hooks", "config")]
+    return found
+
+
 def _git_protection(repo: Path) -> list[str]:
     """A repository's ``.git`` becomes a mount point of its own (so it can be neither renamed nor replaced: EBUSY),
-    still writable for commits, with what git runs or obeys on the host read-only inside it. A ``.git`` pointer
-    file is read-only as a whole."""
+    still writable for commits, with ``git_sensitive`` read-only inside it. A ``.git`` pointer file is read-only
+    as a whole; a ``.git`` link is left to the guard around the command (``HostGuard``), which treats any change
+    of what is at that name as a new repository."""
     if repo.is_symlink():
-        return []  # what it points to is covered where it lives
+        return []
     if not repo.is_dir():
         return ["--ro-bind", str(repo), str(repo)]
     args = ["--bind", str(repo), str(repo)]
-    targets = [repo / name for name in GIT_READ_ONLY]
-    modules = repo / "modules"
-    if modules.is_dir():  # submodules keep their own hooks and config here
-        for sub in sorted(modules.iterdir())[:GIT_SCAN_FOLDERS]:
-            targets += [sub / name for name in GIT_READ_ONLY]
-    for path in targets:
+    for path in git_sensitive(repo):
         if os.path.lexists(path) and not path.is_symlink():
             args += ["--ro-bind", str(path), str(path)]
     return args
@@ -224,6 +257,8 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     # A private /tmp, on disk (a tmpfs is memory, and a command could fill it past every limit), and an empty,
     # read-only /run: no sockets of Docker, D-Bus or an SSH agent.
     tmp = ["--bind", str(spec.tmp_dir), "/tmp"] if spec.tmp_dir is not None else ["--tmpfs", "/tmp"]  # noqa: S108
+    if spec.tmp_dir is not None:
+        tmp += ["--tmpfs", str(spec.tmp_dir.parent)]  # the other calls' private /tmp folders
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *tmp, "--tmpfs", "/run",
             "--remount-ro", "/run"]  # fmt: skip
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
@@ -263,8 +298,11 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
 @contextlib.contextmanager
 def private_tmp() -> Iterator[Path]:
     """A fresh folder for one command's /tmp, on disk (``/var/tmp`` where there is one), removed afterwards."""
-    parent = "/var/tmp" if os.access("/var/tmp", os.W_OK) else tempfile.gettempdir()  # noqa: S108
-    folder = Path(tempfile.mkdtemp(prefix="zeph-sandbox-tmp-", dir=parent))
+    base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else tempfile.gettempdir()  # noqa: S108
+    # One parent per user, which every sandbox hides: a command sees its own /tmp, never another call's.
+    parent = Path(base) / f"zeph-sandbox-{os.getuid()}"
+    parent.mkdir(mode=0o700, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="tmp-", dir=parent))
     try:
         yield folder
     finally:

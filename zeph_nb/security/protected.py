@@ -66,9 +66,19 @@ CREDENTIAL_PATHS: tuple[str, ...] = (
     ".boto",
     ".databrickscfg",
     ".config/op",
+    ".cache/huggingface/stored_tokens",
+    ".ipython/profile_default/security",  # kernel connection files: their keys let anyone run code in the kernel
+    # Browsers and editors keep cookies, sessions and tokens.
     ".mozilla",
     ".config/google-chrome",
     ".config/chromium",
+    ".config/BraveSoftware",
+    ".config/microsoft-edge",
+    ".config/vivaldi",
+    ".config/Code/User/globalStorage",
+    "snap/firefox",
+    "snap/chromium",
+    ".var/app",
     # Histories hold whatever was typed, passwords and tokens included.
     ".bash_history",
     ".zsh_history",
