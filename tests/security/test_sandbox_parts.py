@@ -236,3 +236,8 @@ def test_a_hidden_path_holding_the_working_directory_is_left_visible(tmp_path: P
     argv = bwrap_argv(SandboxSpec(work, (work,), protected, None, Limits()))
     assert str(outer) not in _pairs(argv, "--tmpfs")
     assert os.fspath(work) in _pairs(argv, "--bind")
+
+
+def test_a_port_in_a_url_is_part_of_the_host_it_needs() -> None:
+    assert needs("curl https://mirror.corp:8443/simple/").hosts == ("mirror.corp:8443",)
+    assert needs("curl https://mirror.corp:443/x http://plain.example:80/y").hosts == ("mirror.corp", "plain.example")

@@ -21,7 +21,10 @@ PYPI = ("pypi.org", "files.pythonhosted.org")
 CONDA = ("conda.anaconda.org", "repo.anaconda.com", "*.anaconda.org")
 NPM = ("registry.npmjs.org",)
 CRATES = ("crates.io", "index.crates.io", "static.crates.io")
-_URL_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/@\s]*@)?(\[[0-9a-f:.]+\]|[^/:?#\s]+)", re.IGNORECASE)
+_URL_HOST = re.compile(
+    r"^([a-z][a-z0-9+.-]*)://(?:[^/@\s]*@)?(\[[0-9a-f:.]+\]|[^/:?#\s]+)(?::(\d+))?", re.IGNORECASE
+)
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
 _SCP_HOST = re.compile(r"^(?:[\w.-]+@)?([a-z0-9][\w.-]*\.[a-z]{2,}|[a-z0-9][\w.-]*):(?!//)", re.IGNORECASE)
 _PIP_NET = frozenset({"install", "download", "wheel", "index", "search"})
 _CONDA_NET = frozenset({"install", "create", "update", "upgrade", "search", "env"})
@@ -60,14 +63,21 @@ def merge(escalations: Iterable[Escalation]) -> Escalation:
 
 
 def hosts_in(args: Iterable[str]) -> list[str]:
-    """Hosts named by URL or ``user@host:path`` arguments."""
+    """Hosts named by URL or ``user@host:path`` arguments; ``host:port`` when a URL names a port other than its
+    scheme's own (the proxy lets through 80 and 443 unless a port is granted)."""
     found: list[str] = []
     for arg in args:
-        match = _URL_HOST.match(arg) or (_SCP_HOST.match(arg) if "@" in arg or "." in arg.split(":")[0] else None)
-        if match:
-            host = match.group(1).strip("[]").lower().rstrip(".")
-            if host and host not in found:
-                found.append(host)
+        url = _URL_HOST.match(arg)
+        if url:
+            host = url.group(2).strip("[]").lower().rstrip(".")
+            port = url.group(3)
+            if port and port != _DEFAULT_PORTS.get(url.group(1).lower()):
+                host = f"{host}:{port}"
+        else:
+            scp = _SCP_HOST.match(arg) if "@" in arg or "." in arg.split(":")[0] else None
+            host = scp.group(1).lower().rstrip(".") if scp else ""
+        if host and host not in found:
+            found.append(host)
     return found
 
 
