@@ -21,9 +21,7 @@ PYPI = ("pypi.org", "files.pythonhosted.org")
 CONDA = ("conda.anaconda.org", "repo.anaconda.com", "*.anaconda.org")
 NPM = ("registry.npmjs.org",)
 CRATES = ("crates.io", "index.crates.io", "static.crates.io")
-_URL_HOST = re.compile(
-    r"^([a-z][a-z0-9+.-]*)://(?:[^/@\s]*@)?(\[[0-9a-f:.]+\]|[^/:?#\s]+)(?::(\d+))?", re.IGNORECASE
-)
+_URL_HOST = re.compile(r"^([a-z][a-z0-9+.-]*)://(?:[^/@\s]*@)?(\[[0-9a-f:.]+\]|[^/:?#\s]+)(?::(\d+))?", re.IGNORECASE)
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 _SCP_HOST = re.compile(r"^(?:[\w.-]+@)?([a-z0-9][\w.-]*\.[a-z]{2,}|[a-z0-9][\w.-]*):(?!//)", re.IGNORECASE)
 _PIP_NET = frozenset({"install", "download", "wheel", "index", "search"})
