@@ -7,33 +7,30 @@ policy all compute the same answer.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 import os
 import pwd
-import shutil
-import stat
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
-from zeph_nb.security.gitguard import neutralize_repository
-from zeph_nb.security.journal import GuardJournal
-from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, git_repositories, git_sensitive, probe
+from zeph_nb.security.netproxy import NetworkProxy
+from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, probe
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
-from zeph_nb.tools.base import ToolArgs
+from zeph_nb.tools.base import ToolArgs, ToolOutput
 
 __all__ = [
     "CommandScope",
-    "HostGuard",
     "command_scope",
     "describe_sandbox",
     "environment_prefix",
     "protected_paths",
+    "sandbox_hints",
     "sandbox_spec",
     "sandbox_status",
     "scope_of",
@@ -267,128 +264,35 @@ def describe_sandbox(settings: Settings, workdir: str | os.PathLike[str]) -> str
     )
 
 
-class HostGuard:
-    """What a command may not leave behind on the host, checked around it: ``with HostGuard(...) as guard:`` then
-    ``guard.notes`` says what was undone.
-
-    * policy files (``zeph.toml``, ``filters.toml``) and git's hooks, config and pointers that were absent and now
-      exist are removed (a journal in the zeph home covers a kernel that dies mid-command, or a file the guard
-      cannot remove); a policy file that was a link is put back as it was;
-    * a repository that appeared — or whose ``.git`` is no longer what it was (a link replaced by a folder) — is
-      stripped of hooks and of config keys git itself does not write; a new ``.git`` pointer file is removed.
-    """
-
-    def __init__(self, settings: Settings, spec: SandboxSpec) -> None:
-        self.home = settings.home
-        self.writable = list(spec.writable)
-        repos = git_repositories(self.writable)
-        candidates = [*spec.protected.readonly]
-        candidates += [
-            path for repo in repos if repo.is_dir() and not repo.is_symlink() for path in git_sensitive(repo)
-        ]
-        self.absent = [path for path in dict.fromkeys(candidates) if not os.path.lexists(path)]
-        # Links among the policy files: a command may replace the link (its target is elsewhere, so read-only
-        # binds do not hold it); they are put back.
-        self.links = {path: os.readlink(path) for path in spec.protected.readonly if path.is_symlink()}
-        self.repos = {repo: _identity(repo) for repo in repos}
-        self.notes: list[str] = []
-        self._journal = GuardJournal(self.home, self.absent + list(self.links))
-        self._keep_journal = False
-
-    def __enter__(self) -> HostGuard:
-        self._journal.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        try:
-            self._undo()
-        finally:
-            if not self._keep_journal:
-                self._journal.__exit__()
-
-    def _undo(self) -> None:
-        removed = [path.name for path in self.absent if self._remove(path)]
-        for path, target in self.links.items():
-            if path.is_symlink() and os.readlink(path) == target:
-                continue
-            if (not os.path.lexists(path) or self._remove(path)) and _relink(path, target):
-                removed.append(f"{path.name} (put back as the link it was)")
-        if removed:
-            self.notes.append(
-                f"zeph-nb undid {', '.join(removed)}: config files and git's hooks, config and pointers are out of "
-                "reach of tools; ask the person to change them"
-            )
-        for repo in git_repositories(self.writable):
-            if self.repos.get(repo) == _identity(repo):
-                continue
-            if repo.is_symlink() or not repo.is_dir():
-                # A new pointer ("gitdir: elsewhere") would send the person's git to a config a command wrote.
-                if self._remove(repo):
-                    self.notes.append(f"zeph-nb removed {repo}: a .git pointer a command wrote")
-                continue
-            try:
-                stripped = neutralize_repository(repo)
-            except OSError:
-                _make_writable(repo, recursive=True)  # a command may have taken away our own write permission
-                try:
-                    stripped = neutralize_repository(repo)
-                except OSError as e:
-                    self._keep_journal = True
-                    stripped = [f"NOT cleaned ({e}); do not run git in {repo.parent} before looking at it"]
-            if stripped:
-                self.notes.append(
-                    f"zeph-nb removed from the new repository {repo}: {', '.join(stripped)} "
-                    "(nothing a command writes may run later outside the sandbox)"
-                )
-
-    def _remove(self, path: Path) -> bool:
-        if not os.path.lexists(path):
-            return False
-        for attempt in (1, 2):
-            try:
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)
-                else:
-                    path.unlink()
-                break
-            except OSError as e:
-                if attempt == 2:
-                    # Kept in the journal: Settings.load() keeps distrusting it, and sets it aside later.
-                    self._keep_journal = True
-                    log.warning("zeph-nb: a command created %s and it could not be removed: %s", path, e)
-                    self.notes.append(f"zeph-nb could NOT remove {path} ({e}); it is not trusted as config")
-                    return False
-                _make_writable(path.parent)  # a command may have made the folder read-only to keep it
-                _make_writable(path, recursive=path.is_dir() and not path.is_symlink())
-        log.warning("zeph-nb: a command created %s; it was removed (out of reach of tools)", path)
-        return True
+_READ_ONLY = re.compile(r"read-only file system", re.IGNORECASE)
+_NO_NETWORK = re.compile(
+    r"could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|"
+    r"failed to establish a new connection|getaddrinfo|no route to host|nodename nor servname|"
+    r"connection refused|failed to connect|unable to access|could not connect",
+    re.IGNORECASE,
+)
 
 
-def _identity(path: Path) -> tuple[int, int, int] | None:
-    """What is at ``path``: its type and inode (a link replaced by a folder is a different thing)."""
-    try:
-        st = path.lstat()
-    except OSError:
-        return None
-    return (stat.S_IFMT(st.st_mode), st.st_dev, st.st_ino)
-
-
-def _make_writable(path: Path, *, recursive: bool = False) -> None:
-    targets = [path]
-    if recursive:
-        targets += [Path(root) / name for root, dirs, files in os.walk(path) for name in (*dirs, *files)]
-    for target in targets:
-        with contextlib.suppress(OSError):
-            if not target.is_symlink():
-                target.chmod(
-                    target.stat().st_mode | stat.S_IWUSR | stat.S_IRUSR | (stat.S_IXUSR if target.is_dir() else 0)
-                )
-
-
-def _relink(path: Path, target: str) -> bool:
-    try:
-        path.symlink_to(target)
-    except OSError as e:
-        log.warning("zeph-nb: could not put back the link %s -> %s: %s", path, target, e)
-        return False
-    return True
+def sandbox_hints(output: ToolOutput, scope: CommandScope, proxy: NetworkProxy | None) -> list[str]:
+    """Say so when the sandbox, not the command, is why it failed, and what the model may do about it."""
+    if not scope.sandboxed or output.exit_code in (0, None):
+        return []
+    text = f"{output.raw.get('stderr', '')}\n{output.raw.get('stdout', '')}"
+    hints = []
+    if _READ_ONLY.search(text):
+        hints.append(
+            "the OS sandbox: only the working directory (and [tools.shell] allowed_paths) is writable; dot-files in "
+            "your home, config files and git hooks are read-only. Write inside the working directory instead"
+        )
+    if proxy is None and _NO_NETWORK.search(text):
+        hints.append(
+            "the OS sandbox: this command had no network access. If it needs the internet, call bash again with "
+            "network=true (and hosts=[...] naming what it needs); the person will be asked"
+        )
+    if proxy is not None and proxy.log.refused:
+        refused = "; ".join(f"{where}: {why}" for where, why in proxy.log.refused.items())
+        hints.append(f"the sandbox's network proxy refused {refused}. Ask again with hosts=[...] naming the host")
+    if hints and scope.status.active:
+        hints.append("if the task really needs more than the sandbox allows, call bash with sandbox=false; the person "
+                     "will be asked")  # fmt: skip
+    return hints

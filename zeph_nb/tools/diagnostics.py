@@ -25,7 +25,8 @@ from zeph_nb.config import Settings
 from zeph_nb.security.env import scrub_env
 from zeph_nb.security.os_sandbox import private_tmp, wrap
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
-from zeph_nb.tools.containment import HostGuard, sandbox_spec, sandbox_status
+from zeph_nb.tools.containment import sandbox_spec, sandbox_status
+from zeph_nb.tools.host_guard import HostGuard
 
 __all__ = ["DIAGNOSTICS", "Diagnostic", "DiagnosticsExecutor"]
 

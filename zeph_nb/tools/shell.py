@@ -19,7 +19,6 @@ import contextlib
 import dataclasses
 import logging
 import os
-import re
 import signal
 import sys
 import weakref
@@ -39,7 +38,8 @@ from zeph_nb.security.os_sandbox import PROXY_SOCKET, SandboxSpec, private_tmp, 
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
-from zeph_nb.tools.containment import CommandScope, HostGuard, command_scope, sandbox_spec, scope_of
+from zeph_nb.tools.containment import CommandScope, command_scope, sandbox_hints, sandbox_spec, scope_of
+from zeph_nb.tools.host_guard import HostGuard
 from zeph_nb.tools.transaction import Snapshot, SnapshotFailed
 
 __all__ = ["BASH", "ShellExecutor"]
@@ -186,7 +186,7 @@ class ShellExecutor(SingleToolExecutor):
                     output = await self._spawn(command, timeout, scope, spec, proxy)
             else:
                 output = await self._spawn(command, timeout, scope, spec, None)
-        notes = _sandbox_hints(output, scope, proxy)
+        notes = sandbox_hints(output, scope, proxy)
         raw = dict(output.raw)
         raw["sandbox"] = scope.label
         if proxy is not None:
@@ -379,37 +379,3 @@ def _raise_for_failure(output: ToolOutput) -> None:
         category = ToolErrorCategory.PERMANENT_FAILURE
     if category is not None:
         raise ToolError(category, output.summary[-ERROR_TAIL_CHARS:], details=dict(output.raw))
-
-
-_READ_ONLY = re.compile(r"read-only file system", re.IGNORECASE)
-_NO_NETWORK = re.compile(
-    r"could not resolve|temporary failure in name resolution|name or service not known|network is unreachable|"
-    r"failed to establish a new connection|getaddrinfo|no route to host|nodename nor servname|"
-    r"connection refused|failed to connect|unable to access|could not connect",
-    re.IGNORECASE,
-)
-
-
-def _sandbox_hints(output: ToolOutput, scope: CommandScope, proxy: NetworkProxy | None) -> list[str]:
-    """Say so when the sandbox, not the command, is why it failed, and what the model may do about it."""
-    if not scope.sandboxed or output.exit_code in (0, None):
-        return []
-    text = f"{output.raw.get('stderr', '')}\n{output.raw.get('stdout', '')}"
-    hints = []
-    if _READ_ONLY.search(text):
-        hints.append(
-            "the OS sandbox: only the working directory (and [tools.shell] allowed_paths) is writable; dot-files in "
-            "your home, config files and git hooks are read-only. Write inside the working directory instead"
-        )
-    if proxy is None and _NO_NETWORK.search(text):
-        hints.append(
-            "the OS sandbox: this command had no network access. If it needs the internet, call bash again with "
-            "network=true (and hosts=[...] naming what it needs); the person will be asked"
-        )
-    if proxy is not None and proxy.log.refused:
-        refused = "; ".join(f"{where}: {why}" for where, why in proxy.log.refused.items())
-        hints.append(f"the sandbox's network proxy refused {refused}. Ask again with hosts=[...] naming the host")
-    if hints and scope.status.active:
-        hints.append("if the task really needs more than the sandbox allows, call bash with sandbox=false; the person "
-                     "will be asked")  # fmt: skip
-    return hints
