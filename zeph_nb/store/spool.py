@@ -51,8 +51,12 @@ class Spool:
         self._pid = os.getpid()
         self.name = f"{socket.gethostname()}-{self._pid}-{uuid.uuid4().hex[:8]}{SUFFIX}"
         self.path = self.directory / self.name
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        # Locked before it is visible: another process's flusher adopts any unlocked *.jsonl it finds (its writer
+        # is gone), and between open and flock it would have taken this one. The lock moves with the rename.
+        staging = self.directory / (self.name + ".new")
+        self._fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
         fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.rename(staging, self.path)
         self._seq = 0
 
     def append(self, table: str, row: dict[str, Any]) -> int:
