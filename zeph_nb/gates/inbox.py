@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.security.journal import process_alive
 from zeph_nb.store.store import Store, StoreBusy, utc_now
 
 if TYPE_CHECKING:
@@ -94,19 +95,6 @@ class InboxItem:
             if isinstance(value, datetime):
                 data[key] = value.isoformat(timespec="milliseconds") + "Z"
         return data
-
-
-def _process_alive(host: str, pid: int | None) -> bool:
-    """False only when the process is known to be gone: same host, and no such pid."""
-    if pid is None or host != socket.gethostname():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, belongs to someone else
-        return True
-    return True
 
 
 # The earliest answered and closed row of each request, joined to it. ORDER BY ts, seq: a spool's seq breaks ties
@@ -273,7 +261,7 @@ class Inbox:
                 state = "answered"
             elif expires_at is not None and expires_at <= now:
                 state = "expired"
-            elif not _process_alive(str(row.host), pid):
+            elif not process_alive(str(row.host), pid):
                 state = "abandoned"
             else:
                 state = "pending"

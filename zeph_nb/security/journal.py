@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["GuardJournal", "settle", "suspects"]
+__all__ = ["GuardJournal", "process_alive", "settle", "suspects"]
 
 log = logging.getLogger("zeph_nb.security")
 DIRECTORY = "guard"
@@ -64,19 +64,23 @@ def _entries(home: Path) -> Iterator[tuple[Path, dict[str, object]]]:
             continue
 
 
-def _alive(entry: dict[str, object]) -> bool:
-    if entry.get("host") != socket.gethostname():
-        return True  # another machine's command: cannot tell, so assume it runs
-    pid = entry.get("pid")
-    if not isinstance(pid, int):
-        return False
+def process_alive(host: str, pid: int | None) -> bool:
+    """False only when the process is known to be gone: same host, and no such pid (another host's, or an
+    unknown pid, cannot be told apart from a live one)."""
+    if pid is None or host != socket.gethostname():
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except PermissionError:  # exists, belongs to someone else
         return True
     return True
+
+
+def _alive(entry: dict[str, object]) -> bool:
+    pid = entry.get("pid")
+    return isinstance(pid, int) and process_alive(str(entry.get("host")), pid)
 
 
 def settle(home: Path) -> list[Path]:

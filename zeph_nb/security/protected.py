@@ -26,7 +26,7 @@ from pathlib import Path
 
 from zeph_nb.errors import SandboxViolation
 
-__all__ = ["CREDENTIAL_PATHS", "SYSTEM_SECRETS", "ProtectedPaths", "system_secrets"]
+__all__ = ["CREDENTIAL_PATHS", "SYSTEM_SECRETS", "ProtectedPaths", "inside", "system_secrets"]
 
 # Relative to the home directory: where programs keep the person's credentials.
 CREDENTIAL_PATHS: tuple[str, ...] = (
@@ -116,7 +116,8 @@ def _first_in(path: Path, paths: frozenset[str]) -> Path | None:
     return None
 
 
-def _inside(path: Path, root: Path) -> bool:
+def inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` is ``root`` or below it (both absolute and canonical)."""
     # On the strings: ``root in path.parents`` builds and compares Path objects (about 40 us a call).
     inner, outer = str(path), str(root)
     return inner == outer or inner.startswith(outer if outer.endswith("/") else outer + "/")
@@ -186,7 +187,7 @@ class ProtectedPaths:
 
     def home_dot_entry(self, path: Path) -> Path | None:
         """``~/.name`` when ``path`` is that entry or inside it."""
-        if self.home is None or path == self.home or not _inside(path, self.home):
+        if self.home is None or path == self.home or not inside(path, self.home):
             return None
         entry = self.home / path.relative_to(self.home).parts[0]
         return entry if entry.name.startswith(".") else None
