@@ -213,3 +213,22 @@ def test_two_processes_answering_at_once_the_run_acts_on_the_first(tmp_path: Pat
                                "decided_by": "approve-person"})  # fmt: skip
     assert inbox.first_answer(inbox_id) == ("deny", "deny-person", None)
     store.close()
+
+
+def test_a_request_outside_the_sandbox_offers_no_always_allow(tmp_path: Path) -> None:
+    from zeph_nb.config import Settings
+    from zeph_nb.gates.approval import ApprovalRequest
+    from zeph_nb.gates.inbox import Inbox
+    from zeph_nb.store.store import Store, utc_now
+
+    store = Store(Settings().model_copy(update={"home": tmp_path / "home"}))
+    try:
+        inbox = Inbox(store)
+        later = utc_now() + timedelta(minutes=5)
+        kept = ApprovalRequest("c1", "bash", {"command": "make"}, ("make",), "rule", "why", asking=("make",))
+        once = ApprovalRequest("c2", "bash", {"command": "make"}, ("make",), "unsandboxed request", "why", asking=())
+        ids = [inbox.post(r, requester="run", expires_at=later) for r in (kept, once)]
+        grantable = {item.id: item.grantable for item in inbox.pending()}
+        assert grantable == {ids[0]: True, ids[1]: False}
+    finally:
+        store.close()

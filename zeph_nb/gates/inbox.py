@@ -87,6 +87,7 @@ class InboxItem:
     decided_by: str | None = None
     note: str | None = None
     closed_at: datetime | None = None
+    grantable: bool = True  # False: "Always allow" is not offered (a command outside the sandbox asks every time)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; times as ISO 8601 UTC with a ``Z``."""
@@ -110,6 +111,7 @@ closed AS (
   QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts, seq) = 1
 )
 SELECT r.id, r.tool, r.summary, r.params, r.subjects, r.rule, r.reason, r.requester, r.conversation_id, r.call_id,
+       r.grantable,
        r.ts AS requested_at, r.expires_at, r.host, r.pid,
        a.outcome AS answer, a.decided_by AS answered_by, a.note AS answer_note, a.ts AS answered_at,
        a.mac AS answer_mac,
@@ -122,6 +124,13 @@ def _time(value: Any) -> datetime | None:
     import pandas as pd
 
     return None if value is None or pd.isna(value) else value.to_pydatetime()
+
+
+def _flag(value: Any, *, default: bool) -> bool:
+    """A BOOLEAN column read back (numpy bool, NA or None for rows written before the column existed)."""
+    import pandas as pd
+
+    return default if value is None or pd.isna(value) else bool(value)
 
 
 def _text(value: Any) -> str | None:
@@ -163,6 +172,7 @@ class Inbox:
                 "host": socket.gethostname(),
                 "pid": os.getpid(),
                 "expires_at": expires_at.isoformat(),
+                "grantable": bool(request.asking),
             },
         )
         return inbox_id
@@ -277,6 +287,7 @@ class Inbox:
                     answer=_text(row.answer), answered_by=_text(row.answered_by), answered_at=_time(row.answered_at),
                     outcome=outcome, decided_by=_text(row.decided_by),
                     note=_text(row.closed_note) or _text(row.answer_note), closed_at=_time(row.closed_at),
+                    grantable=_flag(row.grantable, default=True),
                 )
             )  # fmt: skip
         return items

@@ -90,6 +90,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "spool": "VARCHAR",
         "seq": "BIGINT",
         "mac": "VARCHAR",  # answered rows: HMAC with the store's key; an answer without a valid one is ignored
+        "grantable": "BOOLEAN",  # requested rows: whether "Always allow" may be offered (never outside the sandbox)
     },
     "conversations": {
         "id": "VARCHAR",
@@ -212,6 +213,7 @@ ALTER TABLE tool_calls ADD COLUMN sandbox VARCHAR;
 ALTER TABLE tool_calls ADD COLUMN network_hosts VARCHAR;
 ALTER TABLE permission_rules ADD COLUMN mac VARCHAR;
 ALTER TABLE approvals ADD COLUMN mac VARCHAR;
+ALTER TABLE approvals ADD COLUMN grantable BOOLEAN;
 """,
     ),
 ]

@@ -108,9 +108,12 @@ function card(item) {
   const buttons = [
     el("button", { type: "button", class: "approve" }, "Approve"),
     el("button", { type: "button", class: "deny" }, "Deny"),
-    el("button", { type: "button", class: "always", title: "approve, and allow exactly this from now on" }, "Always allow"),
   ];
-  const answers = ["approve", "deny", "always"];
+  const answers = ["approve", "deny"];
+  if (item.grantable !== false) {  // never for a command outside the sandbox: it asks every time
+    buttons.push(el("button", { type: "button", class: "always", title: "approve, and allow exactly this from now on" }, "Always allow"));
+    answers.push("always");
+  }
   buttons.forEach((button, i) => button.addEventListener("click", () => answer(item, answers[i], note, buttons, result)));
   const waited = el("dd", { class: "waited" }, `${ago(item.requested_at)} (times out in ${until(item.expires_at)})`);
   const node = el("article", { class: "card", "data-id": item.id, "aria-label": `approval request: ${item.summary}` },
