@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -139,21 +140,26 @@ class NetworkProxy:
             await _reply(writer, 400, "Bad Request")
             return
         method, target, version = parts
+        body = -1  # CONNECT: a tunnel, piped both ways; plain HTTP: exactly this many body bytes, then stop
         if method.upper() == "CONNECT":
             host, port = _split_host_port(target, 443)
             forward = b""
+            if port == 80:  # a tunnel on the plain-HTTP port would carry requests the Host check never sees
+                port = -1
         elif target.lower().startswith("http://"):
             without = target[len("http://") :]
             authority, slash, path = without.partition("/")
             host, port = _split_host_port(authority, 80)
             headers = _headers(rest)
-            claimed = headers.get("host")
-            if claimed is not None and _split_host_port(claimed, port) != (host, port):
-                # The request would go to one host and ask it for another (domain fronting on a shared CDN).
-                await _reply(writer, 403, "Forbidden", f"the Host header ({claimed}) is not the request's host\n")
-                self.log.refused[f"{host}:{port}"] = f"Host header {claimed!r} differs from the target"
+            problem = _plain_request_problem(headers, host, port)
+            if problem is not None:
+                # One host asked for another (domain fronting on a shared CDN), or headers that cannot be read
+                # one way only: refused rather than guessed.
+                await _reply(writer, 403, "Forbidden", f"zeph-nb sandbox: {problem}\n")
+                self.log.refused[f"{host}:{port}"] = problem
                 return
-            # One request per connection: a second one pipelined behind it could name another host.
+            body = int(headers["content-length"][0]) if "content-length" in headers else 0
+            # One request per connection, its body counted: nothing pipelined behind it reaches the server.
             kept = [line for line in rest.split(b"\r\n") if line and not line.lower().startswith(b"connection:")]
             forward = (
                 f"{method} {slash}{path or ''} {version}\r\n".encode("latin-1")
@@ -178,9 +184,13 @@ class NetworkProxy:
         try:
             if forward:
                 up_writer.write(forward)
+                if body > 0:
+                    up_writer.write(await reader.readexactly(body))
+                await up_writer.drain()
+                await _pipe(up_reader, writer)
             else:
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+                await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
         finally:
             up_writer.close()
 
@@ -204,13 +214,37 @@ class NetworkProxy:
         return validated.address
 
 
-def _headers(block: bytes) -> dict[str, str]:
-    headers = {}
+_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+def _headers(block: bytes) -> dict[str, list[str]]:
+    """Header name (lower case) -> every value; a name that is not a plain token is kept as ``"?"``."""
+    headers: dict[str, list[str]] = {}
     for line in block.decode("latin-1").split("\r\n"):
+        if not line:
+            continue
         name, sep, value = line.partition(":")
-        if sep:
-            headers[name.strip().lower()] = value.strip()
+        key = name.lower() if sep and _TOKEN.match(name) else "?"
+        headers.setdefault(key, []).append(value.strip())
     return headers
+
+
+def _plain_request_problem(headers: dict[str, list[str]], host: str, port: int) -> str | None:
+    """Why a plain-HTTP request may not go out as it is, or None."""
+    if "?" in headers:
+        return "a malformed header line (folded, or a space before the colon)"
+    if "transfer-encoding" in headers:
+        return "chunked request bodies are not relayed; send a Content-Length"
+    for name in ("host", "content-length"):
+        if len(headers.get(name, [])) > 1:
+            return f"more than one {name.title()} header"
+    length = headers.get("content-length", ["0"])[0]
+    if not length.isdigit():
+        return f"a Content-Length that is not a number ({length!r})"
+    claimed = headers.get("host", [None])[0]
+    if claimed is not None and ("@" in claimed or _split_host_port(claimed, port) != (host, port)):
+        return f"the Host header ({claimed}) is not the request's host"
+    return None
 
 
 def _split_host_port(authority: str, default: int) -> tuple[str, int]:
