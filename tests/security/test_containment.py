@@ -667,3 +667,31 @@ def test_installed_packages_come_before_the_working_directory(victim: Victim) ->
     (victim.work / "markdownify" / "__init__.py").write_text("raise SystemExit('the working directory won')\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=victim.work, capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "site-packages" in done.stdout, done.stdout + done.stderr
+
+
+# -- what the third attack pass found --------------------------------------------------------------------------
+
+
+def test_repositories_and_config_anywhere_in_the_tree(victim: Victim) -> None:
+    # An existing repository in a dot-folder, a new one five folders down, a submodule git dir cloned into
+    # .git/modules, and a zeph.toml in a subfolder (a kernel started there would read it).
+    deps = victim.work / ".deps" / "lib"
+    deps.mkdir(parents=True)
+    _git("init", "-q", cwd=deps)
+    bare = victim.base / "src.git"
+    _git("init", "-q", "--bare", str(bare), cwd=victim.base)
+    marker = victim.base / "PWNED"
+    hook = f"printf '#!/bin/sh\\ntouch {marker}\\n'"
+    chain = chain_for(victim)
+    for command in [
+        f"{hook} > .deps/lib/.git/hooks/pre-commit; git -C .deps/lib config core.fsmonitor 'touch {marker}'",
+        f"mkdir -p a/b/c/d/e && cd a/b/c/d/e && git init -q && git config core.fsmonitor 'touch {marker}'",
+        f"git clone -q --bare {bare} .git/modules/sub && {hook} > .git/modules/sub/hooks/post-checkout",
+        "mkdir -p nb && printf '[tools.shell]\\nsandbox = \"off\"\\n' > nb/zeph.toml",
+    ]:
+        outcome = call(chain, "bash", command=command)
+        assert outcome.decision == "allow", outcome.text
+    assert not _fsmonitor_runs(deps, marker) and not (deps / ".git" / "hooks" / "pre-commit").exists()
+    assert not _fsmonitor_runs(victim.work / "a" / "b" / "c" / "d" / "e", marker)
+    assert not (victim.work / ".git" / "modules" / "sub" / "hooks" / "post-checkout").exists()
+    assert not (victim.work / "nb" / "zeph.toml").exists()

@@ -49,6 +49,7 @@ def needs(command: str) -> Escalation:
         ("git clone https://github.com/org/repo.git", ("github.com",), None),
         ("git clone git@gitlab.com:org/repo.git", ("gitlab.com",), None),
         ("git -C sub pull", (ANY_HOST,), None),
+        ("git clone --bare ../src.git .git/modules/sub", (), None),
         ("curl -sO https://data.example.org/a.csv", ("data.example.org",), None),
         ("c''url https://x.example.com", ("x.example.com",), None),
         ("bash -c 'wget http://a.example.com/f'", ("a.example.com",), None),

@@ -120,7 +120,10 @@ def escalation_of(command: SimpleCommand) -> Escalation:
         sub = next((w for w in words if w in _GIT_NET), None)
         if sub is None:
             return Escalation()
-        return Escalation(tuple(hosts_in(args)) or (ANY_HOST,))
+        named = tuple(hosts_in(args))
+        if not named and sub == "clone":
+            return Escalation()  # a clone of a local path: no URL, no network
+        return Escalation(named or (ANY_HOST,))
     if name in NETWORK:
         return Escalation(tuple(hosts_in(args)) or (ANY_HOST,))
     return Escalation()

@@ -26,6 +26,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,25 +35,32 @@ from typing import Literal
 from zeph_nb.security.protected import ProtectedPaths, inside
 
 __all__ = [
+    "AFTER_SCAN_FOLDERS",
+    "POLICY_FILE_NAMES",
     "PROXY_SOCKET",
     "Limits",
     "SandboxSpec",
     "SandboxStatus",
+    "TreeScan",
     "bwrap_argv",
     "git_repositories",
     "git_sensitive",
+    "module_git_dirs",
     "private_tmp",
     "probe",
+    "protected_in_trees",
+    "scan_tree",
     "wrap",
 ]
 
 # Where the network proxy's socket appears inside the sandbox (a private /tmp, so nothing else is there).
 PROXY_SOCKET = "/tmp/.zeph-proxy.sock"  # noqa: S108 - inside the sandbox's own tmpfs
 Mode = Literal["auto", "bwrap", "off"]
-# How far below a writable root to look for git repositories whose hooks must stay read-only, and how many folders
-# that look may visit (it runs before every command: about 1 ms for 500 folders).
-GIT_SCAN_DEPTH = 3
-GIT_SCAN_FOLDERS = 500
+# How many folders of a writable tree the walk before each command visits, looking for git repositories and
+# policy files to keep read-only (about 5 ms for 2,000 folders); the check after the command sees more.
+GIT_SCAN_FOLDERS = 2000
+AFTER_SCAN_FOLDERS = 20000
+POLICY_FILE_NAMES = frozenset({"zeph.toml", "filters.toml"})
 # Inside a .git directory: what git runs (hooks) or obeys (config, and the files that point it at another config).
 GIT_READ_ONLY = ("hooks", "config", "config.worktree", "commondir", "info")
 
@@ -154,46 +162,71 @@ def _home_rebind(home: Path) -> list[str]:
     return args
 
 
-def _repositories(root: Path, depth: int = GIT_SCAN_DEPTH, budget: int = GIT_SCAN_FOLDERS) -> list[Path]:
-    """``.git`` directories in ``root`` and a few levels below it (the working directory may be a folder of
-    projects, or the home directory): their hooks and config run later, outside the sandbox. Each folder is
-    asked for its ``.git`` directly, so no number of files in a folder can hide one; the walk is bounded in
-    folders, because it runs before every command, and the working directory's own is always found first."""
-    found: list[Path] = []
-    level = [root]
-    for _ in range(depth + 1):
-        below: list[Path] = []
-        for folder in level:
-            git = folder / ".git"
-            if os.path.lexists(git):  # a directory, or a pointer file ("gitdir: …") of a worktree or submodule
-                found.append(git)
-            budget -= 1
-            if budget <= 0:
-                return found
-            try:
-                with os.scandir(folder) as entries:
-                    below += [Path(e.path) for e in entries if not e.name.startswith(".") and _is_folder(e)]
-            except OSError:
-                continue
-        level = below
-    return found
+@dataclass(frozen=True)
+class TreeScan:
+    """What one walk of a writable tree found: every ``.git`` (directory, pointer file or link) and every policy
+    file (``zeph.toml``, ``filters.toml`` — a kernel started in that folder would read it), and whether the walk
+    saw the whole tree."""
+
+    repositories: tuple[Path, ...]
+    policy_files: tuple[Path, ...]
+    complete: bool
 
 
-# Repositories once found under a root stay known (while they exist), so a later command that creates enough folders
-# to use up the scan's budget cannot make an existing repository disappear from the protected list.
-_KNOWN_REPOSITORIES: dict[Path, set[Path]] = {}
+def scan_tree(root: Path, budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
+    """Walk ``root`` breadth first, dot-folders included (a repository in ``.deps/lib`` is one too), never into a
+    ``.git``; each folder is asked for its ``.git`` and policy files directly, so no number of files hides one.
+    At most ``budget`` folders: the working directory's own entries are always seen first."""
+    repos: list[Path] = []
+    policy: list[Path] = []
+    pending = deque([root])
+    while pending:
+        if budget <= 0:
+            return TreeScan(tuple(repos), tuple(policy), complete=False)
+        budget -= 1
+        folder = pending.popleft()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.name == ".git":
+                        repos.append(Path(entry.path))
+                    elif entry.name in POLICY_FILE_NAMES:
+                        policy.append(Path(entry.path))
+                    elif _is_folder(entry):
+                        pending.append(Path(entry.path))
+        except OSError:
+            continue
+    return TreeScan(tuple(repos), tuple(policy), complete=True)
+
+
+# Repositories and policy files once found under a root stay known (while they exist), so a later command that
+# creates enough folders to use up the scan's budget cannot make an existing one disappear from the protected list.
+_KNOWN: dict[Path, set[Path]] = {}
+
+
+def protected_in_trees(roots: Sequence[Path], budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
+    """``scan_tree`` over ``roots``, plus whatever an earlier scan of them found that still exists."""
+    repos: list[Path] = []
+    policy: list[Path] = []
+    complete = True
+    for root in dict.fromkeys(roots):
+        # The first look at a tree in this process sees as much as the check after a command does, so what is
+        # there already is known; later looks add to it, bounded.
+        scan = scan_tree(root, budget if root in _KNOWN else max(budget, AFTER_SCAN_FOLDERS))
+        complete = complete and scan.complete
+        known = _KNOWN.setdefault(root, set())
+        known.update(scan.repositories, scan.policy_files)
+        known.difference_update([path for path in known if not os.path.lexists(path)])
+        seen = {*scan.repositories, *scan.policy_files}
+        older = sorted(known - seen)
+        repos += [*scan.repositories, *(p for p in older if p.name == ".git")]
+        policy += [*scan.policy_files, *(p for p in older if p.name in POLICY_FILE_NAMES)]
+    return TreeScan(tuple(dict.fromkeys(repos)), tuple(dict.fromkeys(policy)), complete)
 
 
 def git_repositories(roots: Sequence[Path]) -> list[Path]:
-    """Every ``.git`` (directory, pointer file or link) the sandbox protects under ``roots``."""
-    found: list[Path] = []
-    for root in dict.fromkeys(roots):
-        known = _KNOWN_REPOSITORIES.setdefault(root, set())
-        scanned = _repositories(root)
-        known.update(scanned)
-        known.difference_update([repo for repo in known if not os.path.lexists(repo)])
-        found += [*scanned, *sorted(known - set(scanned))]
-    return found
+    """Every ``.git`` the sandbox protects under ``roots``."""
+    return list(protected_in_trees(roots).repositories)
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -203,13 +236,11 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def git_sensitive(repo: Path) -> list[Path]:
-    """What git on the host runs or obeys in a repository: in its own git dir, in each submodule's (nested in
-    ``modules/``, at any depth) and in each linked worktree's admin dir (``worktrees/<name>/``). Existing ones are
-    bound read-only; absent ones, if a command creates them, are removed after it."""
-    found = [repo / name for name in GIT_READ_ONLY]
+def module_git_dirs(repo: Path) -> list[Path]:
+    """The git dirs of a repository's submodules (``.git/modules/…``, names with slashes and nested ones too)."""
+    found: list[Path] = []
     pending = [repo / "modules"]
-    while pending and len(found) < GIT_SCAN_FOLDERS * 4:
+    while pending and len(found) < GIT_SCAN_FOLDERS:
         folder = pending.pop()
         try:
             entries = [Path(e.path) for e in os.scandir(folder) if _is_folder(e)]
@@ -217,10 +248,20 @@ def git_sensitive(repo: Path) -> list[Path]:
             continue
         for entry in entries:
             if (entry / "HEAD").exists():  # a submodule's git dir; its own submodules live below it
-                found += [entry / name for name in GIT_READ_ONLY]
+                found.append(entry)
                 pending.append(entry / "modules")
             else:
                 pending.append(entry)  # a submodule named with slashes: modules/libs/foo
+    return found
+
+
+def git_sensitive(repo: Path) -> list[Path]:
+    """What git on the host runs or obeys in a repository: in its own git dir, in each submodule's (nested in
+    ``modules/``, at any depth) and in each linked worktree's admin dir (``worktrees/<name>/``). Existing ones are
+    bound read-only; absent ones, if a command creates them, are removed after it."""
+    found = [repo / name for name in GIT_READ_ONLY]
+    for module in module_git_dirs(repo):
+        found += [module / name for name in GIT_READ_ONLY]
     try:
         worktrees = [Path(e.path) for e in os.scandir(repo / "worktrees") if _is_folder(e)]
     except OSError:
@@ -264,10 +305,10 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     if home is not None and home.is_dir() and any(inside(home, root) for root in writable):
         args += _home_rebind(home)
     # Read-only inside writable trees: policy files, git's hooks and config.
-    for root in writable:
-        for repo in _repositories(root):
-            args += _git_protection(repo)
-    readonly = list(spec.protected.readonly)
+    trees = protected_in_trees(writable)
+    for repo in trees.repositories:
+        args += _git_protection(repo)
+    readonly = [*spec.protected.readonly, *trees.policy_files]
     for path in dict.fromkeys(readonly):
         if os.path.lexists(path) and not path.is_symlink() and any(inside(path, root) for root in writable):
             args += ["--ro-bind", str(path), str(path)]

@@ -12,12 +12,19 @@ import logging
 import os
 import shutil
 import stat
+import time
 from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.security.gitguard import neutralize_repository
 from zeph_nb.security.journal import GuardJournal
-from zeph_nb.security.os_sandbox import SandboxSpec, git_repositories, git_sensitive
+from zeph_nb.security.os_sandbox import (
+    AFTER_SCAN_FOLDERS,
+    SandboxSpec,
+    git_sensitive,
+    module_git_dirs,
+    protected_in_trees,
+)
 
 __all__ = ["HostGuard"]
 
@@ -38,7 +45,10 @@ class HostGuard:
     def __init__(self, settings: Settings, spec: SandboxSpec) -> None:
         self.home = settings.home
         self.writable = list(spec.writable)
-        repos = git_repositories(self.writable)
+        trees = protected_in_trees(self.writable)
+        repos = list(trees.repositories)
+        self.policy_files = set(trees.policy_files)
+        self.modules = {module for repo in repos if repo.is_dir() for module in module_git_dirs(repo)}
         candidates = [*spec.protected.readonly]
         candidates += [
             path for repo in repos if repo.is_dir() and not repo.is_symlink() for path in git_sensitive(repo)
@@ -75,9 +85,26 @@ class HostGuard:
                 f"zeph-nb undid {', '.join(removed)}: config files and git's hooks, config and pointers are out of "
                 "reach of tools; ask the person to change them"
             )
-        for repo in git_repositories(self.writable):
-            if self.repos.get(repo) == _identity(repo):
-                continue
+        after = protected_in_trees(self.writable, AFTER_SCAN_FOLDERS)
+        # A zeph.toml in any folder is config for a kernel started there (Jupyter starts one per notebook folder).
+        # Set aside rather than deleted: one that was there before, past what the first look saw, is the person's.
+        new_policy = [path for path in after.policy_files if path not in self.policy_files and _set_aside(path)]
+        if new_policy:
+            self.notes.append(
+                f"zeph-nb set aside {', '.join(map(str, new_policy))} (renamed *.zeph-quarantined-*): config files "
+                "are out of reach of tools"
+            )
+        if not after.complete:
+            self._keep_journal = True
+            self.notes.append(
+                f"zeph-nb could not check all of the working directory for new git repositories and config files "
+                f"(over {AFTER_SCAN_FOLDERS} folders); look before running git in folders this command created"
+            )
+        changed = [repo for repo in after.repositories if self.repos.get(repo) != _identity(repo)]
+        for repo in after.repositories:  # submodule git dirs a command cloned into .git/modules
+            if repo.is_dir() and not repo.is_symlink() and repo not in changed:
+                changed += [m for m in module_git_dirs(repo) if m not in self.modules]
+        for repo in changed:
             if repo.is_symlink() or not repo.is_dir():
                 # A new pointer ("gitdir: elsewhere") would send the person's git to a config a command wrote.
                 if self._remove(repo):
@@ -148,4 +175,15 @@ def _relink(path: Path, target: str) -> bool:
     except OSError as e:
         log.warning("zeph-nb: could not put back the link %s -> %s: %s", path, target, e)
         return False
+    return True
+
+
+def _set_aside(path: Path) -> bool:
+    target = path.with_name(f"{path.name}.zeph-quarantined-{int(time.time())}")
+    try:
+        path.rename(target)
+    except OSError as e:
+        log.warning("zeph-nb: could not set aside %s: %s", path, e)
+        return False
+    log.warning("zeph-nb: a command wrote %s; it was set aside as %s", path, target.name)
     return True
