@@ -31,8 +31,6 @@ from zeph_nb.tools.containment import CommandScope
 
 __all__ = ["contain_command", "contain_paths", "contain_search", "contain_web", "web_host"]
 
-NO_NETWORK = "commands may not use the network ([tools.shell] allow_network = false)"
-
 
 def _ask(
     decision: PolicyDecision,
@@ -59,27 +57,16 @@ def _ask(
     )
 
 
-def contain_command(
-    decision: PolicyDecision, scope: CommandScope, analysis: ShellAnalysis | None, settings: Settings
-) -> PolicyDecision:
+def contain_command(decision: PolicyDecision, scope: CommandScope, analysis: ShellAnalysis | None) -> PolicyDecision:
     """The decision for a shell call, given what it would get (``scope``)."""
-    shell = settings.tools.shell
     if decision.action == "deny":
         return decision
     extras = scope.extras
-    if scope.refused is not None:
-        return PolicyDecision("deny", "tools.shell.sandbox", scope.refused)
+    if scope.refusal is not None:
+        return PolicyDecision("deny", *scope.refusal)
     if scope.unsandboxed_requested:
-        if not shell.allow_unsandboxed:
-            return PolicyDecision(
-                "deny",
-                "tools.shell.allow_unsandboxed",
-                "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)",
-            )
         why = "the model asked for sandbox=false; such a call asks every time and is never kept as Always allow"
         return _ask(decision, "unsandboxed request", why, extras=extras, grantable=False)
-    if scope.hosts and not shell.allow_network:
-        return PolicyDecision("deny", "tools.shell.allow_network", NO_NETWORK)
     if extras:
         if decision.action == "allow" and decision.by_rule:
             return dataclasses.replace(decision, extras=extras, reason=f"{decision.reason} ({'; '.join(extras)})")

@@ -274,7 +274,7 @@ class PolicyGate(_Gate):
         decision = session.decide(tool, gc, wants_confirmation=wants)
         if tool.subject_kind == "command":
             gc.scope = scope_of(session.settings, gc.args, gc.analysis)
-            decision = contain_command(decision, gc.scope, gc.analysis, session.settings)
+            decision = contain_command(decision, gc.scope, gc.analysis)
         elif tool.subject_kind == "path":
             decision = contain_paths(decision, tool, gc.subjects.values, session.protected)
         elif tool.subject_kind == "url" and tool.network:

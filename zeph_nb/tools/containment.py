@@ -150,7 +150,9 @@ class CommandScope:
     hosts: tuple[str, ...] = ()  # the network it gets: () none, ("*",) any host
     environment: Path | None = None  # an environment prefix it may write
     unsandboxed_requested: bool = False
-    required: bool = False  # [tools.shell] sandbox = "bwrap": without a working sandbox nothing runs
+    # (the setting, why) when the configuration forbids this call outright; the policy gate and the shell
+    # executor (used without the chain) both refuse it with these words.
+    refusal: tuple[str, str] | None = None
 
     @property
     def extras(self) -> tuple[str, ...]:
@@ -167,10 +169,8 @@ class CommandScope:
 
     @property
     def refused(self) -> str | None:
-        """Why no command may run at all: the sandbox is required here (``sandbox = "bwrap"``) and does not work."""
-        if self.status.kind == "none" and self.required and not self.unsandboxed_requested:
-            return f'the OS sandbox is required ([tools.shell] sandbox = "bwrap") but {self.status.reason}'
-        return None
+        """Why the configuration forbids this call outright, or None."""
+        return self.refusal[1] if self.refusal is not None else None
 
     @property
     def label(self) -> str:
@@ -185,12 +185,19 @@ def command_scope(
 ) -> CommandScope:
     """The scope of a call whose analysis found ``escalation`` and whose arguments ask for ``network``, ``hosts``
     and ``sandbox``."""
+    shell = settings.tools.shell
     status = sandbox_status(settings)
-    required = settings.tools.shell.sandbox == "bwrap"
     if not sandbox:
-        return CommandScope(status, False, unsandboxed_requested=True, required=required)
+        refusal = None
+        if not shell.allow_unsandboxed:
+            why = "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)"
+            refusal = ("tools.shell.allow_unsandboxed", why)
+        return CommandScope(status, False, unsandboxed_requested=True, refusal=refusal)
     if not status.active:
-        return CommandScope(status, False, required=required)
+        refusal = None
+        if shell.sandbox == "bwrap":
+            refusal = ("tools.shell.sandbox", f'the OS sandbox is required (sandbox = "bwrap") but {status.reason}')
+        return CommandScope(status, False, refusal=refusal)
     wanted = list(escalation.hosts)
     for host in hosts:
         if host not in wanted:
@@ -200,7 +207,13 @@ def command_scope(
     if ANY_HOST in wanted:
         wanted = [ANY_HOST]
     environment = environment_prefix(settings, escalation.environment) if escalation.environment else None
-    return CommandScope(status, True, tuple(wanted), environment)
+    refusal = None
+    if wanted and not shell.allow_network:
+        refusal = (
+            "tools.shell.allow_network",
+            "commands may not use the network ([tools.shell] allow_network = false)",
+        )
+    return CommandScope(status, True, tuple(wanted), environment, refusal=refusal)
 
 
 def scope_of(settings: Settings, args: ToolArgs | None, analysis: ShellAnalysis | None) -> CommandScope:

