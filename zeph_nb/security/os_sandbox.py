@@ -145,6 +145,7 @@ class SandboxSpec:
     network_socket: Path | None = None  # the proxy's socket on the host, bound in at PROXY_SOCKET
     limits: Limits = field(default_factory=Limits)
     tmp_dir: Path | None = None  # the host folder the sandbox sees as /tmp; None: a tmpfs (memory)
+    trees: TreeScan | None = None  # the walk of the writable trees, when the caller made it already
 
 
 def _home_rebind(home: Path) -> list[str]:
@@ -305,7 +306,7 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     if home is not None and home.is_dir() and any(inside(home, root) for root in writable):
         args += _home_rebind(home)
     # Read-only inside writable trees: policy files, git's hooks and config.
-    trees = protected_in_trees(writable)
+    trees = spec.trees if spec.trees is not None else protected_in_trees(writable)
     for repo in trees.repositories:
         args += _git_protection(repo)
     readonly = [*spec.protected.readonly, *trees.policy_files]

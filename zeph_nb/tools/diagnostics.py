@@ -136,9 +136,9 @@ class DiagnosticsExecutor(SingleToolExecutor):
             raise OSError(f'the OS sandbox is required ([tools.shell] sandbox = "bwrap") but {status.reason}')
         env = self.env
         spec = sandbox_spec(self.settings, self.workdir)
-        with HostGuard(self.settings, spec), private_tmp() as tmp:
+        with HostGuard(self.settings, spec) as guard, private_tmp() as tmp:
             if status.active:
-                argv = wrap(argv, dataclasses.replace(spec, tmp_dir=tmp), status)
+                argv = wrap(argv, dataclasses.replace(spec, tmp_dir=tmp, trees=guard.trees), status)
                 env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own /tmp
             return subprocess.run(
                 argv,

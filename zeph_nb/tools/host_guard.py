@@ -46,6 +46,7 @@ class HostGuard:
         self.home = settings.home
         self.writable = list(spec.writable)
         trees = protected_in_trees(self.writable)
+        self.trees = trees  # the sandbox's layout reuses this walk: one walk before a command, not two
         repos = list(trees.repositories)
         self.policy_files = set(trees.policy_files)
         self.modules = {module for repo in repos if repo.is_dir() for module in module_git_dirs(repo)}

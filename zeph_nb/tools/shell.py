@@ -167,6 +167,7 @@ class ShellExecutor(SingleToolExecutor):
         proxy: NetworkProxy | None = None
         spec = sandbox_spec(self.settings, self.workdir, environment=scope.environment)
         with HostGuard(self.settings, spec) as guard:
+            spec = dataclasses.replace(spec, trees=guard.trees)
             if not scope.sandboxed:
                 output = await self._spawn(command, timeout, scope, None, None)
             else:
