@@ -267,3 +267,22 @@ def test_a_hidden_path_holding_the_working_directory_is_left_visible(tmp_path: P
 def test_a_port_in_a_url_is_part_of_the_host_it_needs() -> None:
     assert needs("curl https://mirror.corp:8443/simple/").hosts == ("mirror.corp:8443",)
     assert needs("curl https://mirror.corp:443/x http://plain.example:80/y").hosts == ("mirror.corp", "plain.example")
+
+
+@pytest.mark.parametrize("hosts", [["https://pypi.org/simple"], ["pypi.org/x"], ["a b"], ["*.*"], [""]])
+def test_hosts_that_are_not_hosts_are_a_clear_error(hosts: list[str]) -> None:
+    from zeph_nb.errors import ToolError
+    from zeph_nb.tools.base import validate_params
+    from zeph_nb.tools.shell import BASH
+
+    with pytest.raises(ToolError) as info:
+        validate_params(BASH, {"command": "python fetch.py", "hosts": hosts})
+    assert info.value.category.label == "invalid_parameters" and "hosts" in info.value.message
+
+
+def test_hosts_the_proxy_can_match_are_accepted() -> None:
+    from zeph_nb.tools.base import validate_params
+    from zeph_nb.tools.shell import BASH
+
+    args = validate_params(BASH, {"command": "x", "hosts": ["pypi.org", "mirror.corp:8443", "*.example.org", "*"]})
+    assert args.hosts == ["pypi.org", "mirror.corp:8443", "*.example.org", "*"]  # type: ignore[attr-defined]

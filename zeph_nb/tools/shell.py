@@ -24,9 +24,9 @@ import sys
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
@@ -56,14 +56,22 @@ EXIT_POLL_SECS = 0.02
 ERROR_TAIL_CHARS = 4000
 
 
+# A host name (or *.domain, or * for any host) with an optional port: what the network proxy can match. A URL or a
+# path here is a mistake the model should hear about, not a grant the proxy silently never matches.
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?"
+HOST_PATTERN = rf"^(\*|(\*\.)?{_LABEL}(\.{_LABEL})*\.?)(:\d{{1,5}})?$"
+
+
 class BashArgs(ToolArgs):
     command: str = Field(min_length=1, max_length=100_000, description="The bash command line to run")
     timeout: int | None = Field(None, ge=1, le=3600, description="Seconds before the command is killed")
     network: bool = Field(
         False, description="The command needs the internet (the person is asked; known clients such as pip are seen)"
     )
-    hosts: list[str] | None = Field(
-        None, max_length=20, description="Hosts the command needs, e.g. ['pypi.org']; implies network"
+    hosts: list[Annotated[str, StringConstraints(pattern=HOST_PATTERN, max_length=260)]] | None = Field(
+        None,
+        max_length=20,
+        description="Hosts the command needs, e.g. ['pypi.org', 'mirror.corp:8443', '*.example.org']; implies network",
     )
     sandbox: bool = Field(
         True, description="false runs it outside the OS sandbox: always asks the person; only after a sandbox failure"
