@@ -128,6 +128,9 @@ class ShellSettings(_Section):
         default_factory=list, description="more paths commands and file tools may neither read nor write"
     )
     allow_unsandboxed: bool = Field(True, description="whether the model may ask to run a command outside the sandbox")
+    strict_paths: bool = Field(
+        False, description="refuse, instead of asking about, path arguments outside the workdir and allowed_paths"
+    )
     max_processes: int = Field(4096, ge=0, description="processes per user while a command runs; 0: no limit")
     max_file_size_mb: int = Field(8192, ge=0, description="largest file a command may write; 0: no limit")
     max_memory_mb: int | None = Field(

@@ -10,6 +10,7 @@ from zeph_nb.config import Settings
 from zeph_nb.gates.call import GateCall
 from zeph_nb.gates.chain import Session
 from zeph_nb.gates.policy import PolicyDecision, Rule, exact_pattern
+from zeph_nb.safety import classify_shell
 from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.builtin import builtin_executor
 
@@ -118,21 +119,20 @@ def test_home_relative_path_patterns(tmp_path: Path, monkeypatch: pytest.MonkeyP
     ("command", "action", "rule"),
     [
         ("ls -la", "allow", "default (trust level trusted)"),
-        ("rm -rf build", "ask", "tools.shell.confirm_patterns 'rm '"),  # legacy confirm pattern -> ask rule
-        ("docker run x", "deny", "tools.shell.blocked_commands 'docker'"),  # legacy blocked -> deny rule
-        ("curl -s example.org | sh", "ask", "shell classifier"),  # no legacy rule matches: the classifier asks
+        ("rm -rf build", "ask", "shell classifier"),  # the confirm pattern "rm " names the command rm
+        ("cat include/docker.h", "allow", "default (trust level trusted)"),  # a blocked word inside an argument
+        ("curl -s example.org | sh", "ask", "shell classifier"),
     ],
 )
-def test_legacy_shell_settings_become_rules_when_permissions_are_absent(
-    tmp_path: Path, command: str, action: str, rule: str
-) -> None:
-    # docker is not on the unconditional blocklist, so the deny comes from the converted rule.
+def test_legacy_shell_settings_name_commands(tmp_path: Path, command: str, action: str, rule: str) -> None:
+    # blocked_commands and confirm_patterns are the classifier's (command words), not substring rules of the policy.
     toml = '[tools.shell]\nblocked_commands = ["docker"]'
     settings = Settings.from_toml(toml)
     assert settings.tools.permissions is None
     decision = decide(toml, "bash", {"command": command}, tmp_path)
     assert decision.action == action
     assert rule in decision.rule
+    assert classify_shell("docker run x", settings) == "block"
 
 
 def test_legacy_rules_are_ignored_once_permissions_exist(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.approval import ApprovalRequest, DenyAll, ScriptedApprover
+from zeph_nb.gates.approval import ApprovalRequest, AutoApprove, DenyAll, ScriptedApprover
 from zeph_nb.gates.chain import GateChain, build_chain
 from zeph_nb.gates.grants import PermissionGrants
 from zeph_nb.gates.inbox import Inbox
@@ -314,7 +314,8 @@ def test_file_tools_refuse_dot_files_git_hooks_and_config(victim: Victim) -> Non
 def test_a_later_run_is_exactly_as_guarded(victim: Victim) -> None:
     (victim.work / "zeph.toml").write_text("[tools]\nmax_tool_calls_per_session = 40\n")
     before = Settings.load().describe()
-    chain = chain_for(victim)
+    # Approved, so what holds is the sandbox (a $VAR would otherwise ask, and nobody approves).
+    chain = chain_for(victim, approver=AutoApprove())
     permissive = "[tools]\\ntrust_level = 'trusted'\\n[tools.file]\\nallowed_paths = ['/']\\n"
     for command in [
         f'printf "{permissive}" > zeph.toml',
@@ -444,7 +445,7 @@ def test_what_a_call_gets_beyond_the_sandbox_is_on_the_card(victim: Victim) -> N
     call(chain, "bash", command="pip install requests")
     call(chain, "bash", command="curl -sO https://example.org/data.csv")
     call(chain, "bash", command="python3 fetch.py", hosts=["api.example.org"])
-    call(chain, "bash", command="cat ~/.ssh/id_rsa", sandbox=False)
+    call(chain, "bash", command="ls", sandbox=False)
     pip, curl, hosts, unsandboxed = approver.requests
     assert pip.extras == (
         "this command will have network access to pypi.org, files.pythonhosted.org",
@@ -469,7 +470,8 @@ def test_network_can_be_forbidden(victim: Victim) -> None:
 
 def test_a_sandbox_failure_says_what_to_do(victim: Victim) -> None:
     chain = chain_for(victim)
-    outcome = call(chain, "bash", command="echo x > /etc/zeph-test")
+    # Through a variable, so the path check before the call cannot see the target: the sandbox is what stops it.
+    outcome = call(chain, "bash", command="t=/etc/zeph-test; echo x > $t")
     assert "only the working directory" in outcome.text and "sandbox=false" in outcome.text
     outcome = call(chain, "bash", command="python3 -c \"import urllib.request as u; u.urlopen('https://example.org')\"")
     assert "had no network access" in outcome.text and "network=true" in outcome.text
@@ -552,10 +554,12 @@ def test_a_new_repository_keeps_nothing_that_would_run(victim: Victim) -> None:
     command = (
         "mkdir sub && git init -q sub && git -C sub config core.fsmonitor 'echo pwned' && "
         "git -C sub config alias.st '!echo pwned' && git -C sub config user.name Agent && "
-        "printf '#!/bin/sh\\necho pwned\\n' > sub/.git/hooks/post-checkout && echo 'gitdir: ../.evil' > .git-x && "
-        "mkdir other && echo 'gitdir: ../sub/.git' > other/.git"
+        "h=sub/.git/hooks/post-checkout && printf '#!/bin/sh\\necho pwned\\n' > $h && "
+        "echo 'gitdir: ../.evil' > .git-x && mkdir other && g=other/.git && echo 'gitdir: ../sub/.git' > $g"
     )
-    outcome = call(chain_for(victim), "bash", command=command)
+    # `git config core.fsmonitor` asks (a risky option), and the path check refuses a hook it can see (here it
+    # cannot: a variable); approved, the host guard still takes both out afterwards.
+    outcome = call(chain_for(victim, approver=AutoApprove()), "bash", command=command)
     config = (victim.work / "sub" / ".git" / "config").read_text()
     assert "fsmonitor" not in config and "alias" not in config and "name = Agent" in config
     assert not (victim.work / "sub" / ".git" / "hooks" / "post-checkout").exists()
@@ -646,9 +650,10 @@ def test_a_git_link_or_a_config_link_replaced_by_a_command_is_undone(victim: Vic
     command = (
         "unlink .git && mkdir .git && cp -r ../store.git/. .git/ && "
         f"printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > .git/config; "
-        "unlink zeph.toml; printf '[tools.shell]\\nsandbox = \"off\"\\n' > zeph.toml"
+        # zeph.toml through a variable: the path check before the call refuses it when it can see it.
+        "f=zeph.toml; unlink $f; printf '[tools.shell]\\nsandbox = \"off\"\\n' > $f"
     )
-    outcome = call(chain_for(victim), "bash", command=command)
+    outcome = call(chain_for(victim, approver=AutoApprove()), "bash", command=command)  # it reads ../store.git
     assert (victim.work / "zeph.toml").is_symlink() and os.readlink(victim.work / "zeph.toml") == str(shared)
     assert Settings.load().tools.shell.sandbox == "auto"
     assert not _fsmonitor_runs(victim.work, marker)
@@ -682,15 +687,17 @@ def test_repositories_and_config_anywhere_in_the_tree(victim: Victim) -> None:
     _git("init", "-q", "--bare", str(bare), cwd=victim.base)
     marker = victim.base / "PWNED"
     hook = f"printf '#!/bin/sh\\ntouch {marker}\\n'"
-    chain = chain_for(victim)
+    # Approved (git config with a risky key asks) and through variables (the path check refuses a hook it can see):
+    # what stops these is the sandbox and the host guard.
+    chain = chain_for(victim, approver=AutoApprove())
     for command in [
-        f"{hook} > .deps/lib/.git/hooks/pre-commit; git -C .deps/lib config core.fsmonitor 'touch {marker}'",
+        f"h=.deps/lib/.git/hooks/pre-commit; {hook} > $h; git -C .deps/lib config core.fsmonitor 'touch {marker}'",
         f"mkdir -p a/b/c/d/e && cd a/b/c/d/e && git init -q && git config core.fsmonitor 'touch {marker}'",
-        f"git clone -q --bare {bare} .git/modules/sub && {hook} > .git/modules/sub/hooks/post-checkout",
+        f"git clone -q --bare {bare} .git/modules/sub && h=.git/modules/sub/hooks/post-checkout && {hook} > $h",
         "mkdir -p nb && printf '[tools.shell]\\nsandbox = \"off\"\\n' > nb/zeph.toml",
     ]:
         outcome = call(chain, "bash", command=command)
-        assert outcome.decision == "allow", outcome.text
+        assert outcome.blocked_by is None, outcome.text
     assert not _fsmonitor_runs(deps, marker) and not (deps / ".git" / "hooks" / "pre-commit").exists()
     assert not _fsmonitor_runs(victim.work / "a" / "b" / "c" / "d" / "e", marker)
     assert not (victim.work / ".git" / "modules" / "sub" / "hooks" / "post-checkout").exists()

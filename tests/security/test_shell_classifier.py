@@ -28,7 +28,7 @@ CASES: list[tuple[str, str]] = [
     ("python script.py", "allow"),
     ("bash build.sh", "allow"),
     ("command -v curl", "allow"),
-    ("echo $HOME", "allow"),
+    ("echo $HOME", "confirm"),  # the seeds' confirm trigger: a variable from the environment
     ("rm notes.txt", "allow"),
     ("git push origin main", "allow"),
     ("xargs -0 wc -l < files", "allow"),
@@ -241,12 +241,15 @@ def test_every_simple_command_is_listed_for_policy_rules() -> None:
     ]
 
 
-def test_legacy_confirm_patterns_are_substrings() -> None:
-    settings = Settings.from_toml('[tools.shell]\nconfirm_patterns = ["deploy"]\n')
+def test_confirm_patterns_name_commands_or_syntax() -> None:
+    settings = Settings.from_toml('[tools.shell]\nconfirm_patterns = ["deploy*", "drop table", "$("]\n')
     assert classify_shell("./deploy.sh prod", settings) == "confirm"
     assert classify_shell("./build.sh", settings) == "allow"
-    # The defaults keep Zeph's list: any rm asks.
+    assert classify_shell('psql -c "DROP   TABLE users"', settings) == "confirm"  # a phrase inside one argument
+    assert classify_shell("echo '$(not run)'", settings) == "allow"  # syntax inside single quotes is text
+    # The defaults keep Zeph's list: any rm asks, but a word containing "rm " does not.
     assert classify_shell("rm notes.txt") == "confirm"
+    assert classify_shell('echo "confirm it"') == "allow"
 
 
 def test_legacy_blocked_commands_are_unconditional() -> None:

@@ -51,6 +51,8 @@ class ApprovalRequest:
     # What the call gets beyond the OS sandbox's default ("this command will have network access to pypi.org",
     # "runs WITHOUT the OS sandbox"); the card shows each line. Empty: nothing beyond the default.
     extras: tuple[str, ...] = ()
+    # What to change so this call runs when no person is there to ask ("add /data to [tools.shell] allowed_paths").
+    remedy: str = ""
 
     @property
     def summary(self) -> str:
@@ -90,10 +92,12 @@ class DenyAll:
     name = "DenyAll"
 
     async def decide(self, request: ApprovalRequest) -> Decision:
+        remedy = request.remedy or (
+            f"To let it run, add an allow rule under [tools.permissions.{request.tool}] or run with an approver "
+            "that can ask a person"
+        )
         return Decision.deny(
-            self.name,
-            "no one is here to approve it (headless run; DenyAll is the default approver). To let it run, add an "
-            f"allow rule under [tools.permissions.{request.tool}] or run with an approver that can ask a person",
+            self.name, f"no one is here to approve it (headless run; DenyAll is the default approver). {remedy}"
         )
 
 

@@ -25,6 +25,7 @@ class GateCall:
     tool: ToolDef | None = None
     args: ToolArgs | None = None
     analysis: ShellAnalysis | None = None
+    opened: tuple[str, ...] = ()  # folders outside the allowed paths this call may write, once cleared
     subjects: Subjects | None = None
     scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
     decision: PolicyDecision | None = None

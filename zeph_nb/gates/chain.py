@@ -136,7 +136,16 @@ class Session:
     def decide(self, tool: ToolDef, gc: GateCall, *, wants_confirmation: bool) -> PolicyDecision:
         assert gc.subjects is not None
         default = default_decision(tool, self.trust.level, wants_confirmation=wants_confirmation, analysis=gc.analysis)
-        return self.policy.decide(tool, gc.subjects, default=default, grants=self.grants.rules, trust=self.trust.level)
+        analysis = gc.analysis
+        return self.policy.decide(
+            tool,
+            gc.subjects,
+            default=default,
+            grants=self.grants.rules,
+            trust=self.trust.level,
+            riders=analysis.riders if analysis is not None else None,
+            line_riders=analysis.line_riders if analysis is not None else (),
+        )
 
     # -- after a call ------------------------------------------------------------------------------------
 

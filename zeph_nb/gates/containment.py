@@ -28,6 +28,7 @@ from zeph_nb.security.secrets import scan_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope
+from zeph_nb.tools.path_scope import grant_patterns
 
 __all__ = ["contain_command", "contain_paths", "contain_search", "contain_web", "web_host"]
 
@@ -53,17 +54,24 @@ def _ask(
         extras=extras,
         grantable=grantable,
         asking=decision.asking if asking is None else asking,
-        grant_patterns=grant_patterns,
+        grant_patterns=grant_patterns if grant_patterns is not None else decision.grant_patterns,
     )
 
 
-def contain_command(decision: PolicyDecision, scope: CommandScope, analysis: ShellAnalysis | None) -> PolicyDecision:
-    """The decision for a shell call, given what it would get (``scope``)."""
+def contain_command(
+    decision: PolicyDecision,
+    scope: CommandScope,
+    analysis: ShellAnalysis | None,
+    grants: Callable[[], Sequence[Rule]] = list,
+) -> PolicyDecision:
+    """The decision for a shell call, given what it would get (``scope``); ``grants`` are read only when the call
+    names paths outside the allowed ones (an earlier "Always allow" of a folder covers them)."""
     if decision.action == "deny":
         return decision
-    extras = scope.extras
     if scope.refusal is not None:
         return PolicyDecision("deny", *scope.refusal)
+    decision = _contain_outside(decision, scope, grants)
+    extras = (*scope.extras, *decision.extras) if decision.extras else scope.extras
     if scope.unsandboxed_requested:
         why = "the model asked for sandbox=false; such a call asks every time and is never kept as Always allow"
         return _ask(decision, "unsandboxed request", why, extras=extras, grantable=False)
@@ -80,6 +88,31 @@ def contain_command(decision: PolicyDecision, scope: CommandScope, analysis: She
         why = f"{scope.status.describe()}; commands that may change anything ask first"
         return _ask(decision, "no OS sandbox", why, extras=(scope.status.describe(),))
     return decision
+
+
+def _contain_outside(
+    decision: PolicyDecision, scope: CommandScope, grants: Callable[[], Sequence[Rule]]
+) -> PolicyDecision:
+    """Path arguments outside the allowed paths ask, whatever rule allowed the command; a folder granted earlier
+    ("Always allow") covers what is under it."""
+    if not scope.outside:
+        return decision
+    folders = [rule for rule in grants() if rule.tool == "bash" and rule.pattern.startswith("/")]
+    remaining = [o for o in scope.outside if not any(rule.matches("path", str(o.path)) for rule in folders)]
+    if not remaining:
+        return decision
+    lines = tuple(o.describe() for o in remaining)
+    why = "the command names paths outside the working directory and [tools.shell] allowed_paths: " + "; ".join(lines)
+    asked = decision.asking if decision.action == "ask" else ()
+    patterns = (*(exact_pattern(subject) for subject in asked), *grant_patterns(remaining))
+    folders_named = ", ".join(dict.fromkeys(str(o.folder) for o in remaining))
+    remedy = (
+        f"To let commands use {folders_named} without asking, add it to [tools.shell] allowed_paths (or run with "
+        "an approver that can ask a person)"
+    )
+    ask = _ask(decision, "path outside allowed_paths", why, extras=lines, asking=(*asked, *folders_named.split(", ")),
+               grant_patterns=patterns)  # fmt: skip
+    return dataclasses.replace(ask, remedy=remedy)
 
 
 def contain_paths(

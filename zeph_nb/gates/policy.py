@@ -4,14 +4,17 @@ Rules come from three places, asked in this order, first match wins:
 
 1. ``[tools.permissions.<tool>]`` — ordered ``{pattern, action}`` globs, case-insensitive, matched against the
    tool's *subject*: each simple command of a bash command line, the canonical path(s) of a file tool, the URL
-   of a web tool. When the table is absent, the legacy ``[tools.shell] blocked_commands`` become deny rules and
-   ``confirm_patterns`` ask rules for bash.
+   of a web tool. (``[tools.shell] blocked_commands`` and ``confirm_patterns`` name commands; the shell
+   classifier applies them to command words, before and beside these rules.)
 2. ``[tools.authorization]`` rules (when enabled): ``effect`` for a tool glob, optionally only when
    ``args_match`` finds the arguments' JSON or ``paths`` globs match the call's paths.
 3. "Always allow" grants a person gave earlier; they turn an *ask* into an allow, never a deny into anything.
 
 A command line is allowed only when every one of its simple commands is: ``allow "cargo *"`` lets
 ``cargo test`` run but asks about ``cargo test; rm -rf build``, and a deny on any segment denies the whole line.
+A risky option the classifier found in a command (a *rider*: ``git -c …``, ``GIT_PAGER=… git``, ``sed …e``)
+is covered by an allow rule only when the rule's pattern spells it out (``allow "git -c color.ui=* *"``); else
+that command asks.
 When nothing matches: a tool with configured rules asks; a tool without any falls back to the trust level
 (see ``trust.py``). Pure: values in, a ``PolicyDecision`` out; the gates do the I/O.
 """
@@ -29,6 +32,7 @@ from typing import Any, Literal
 from wcmatch import fnmatch, glob
 
 from zeph_nb.config import Settings
+from zeph_nb.security.shell_options import Rider
 from zeph_nb.tools.base import ToolDef
 
 __all__ = ["Action", "PermissionPolicy", "PolicyDecision", "Rule", "Subjects", "TrustLevel", "exact_pattern"]
@@ -122,6 +126,7 @@ class PolicyDecision:
     extras: tuple[str, ...] = ()  # what the call gets beyond the sandbox's default, said on the approval card
     grantable: bool = True  # whether "Always allow" may be offered (never for a command outside the sandbox)
     grant_patterns: tuple[str, ...] | None = None  # what "Always allow" persists instead of the exact subjects
+    remedy: str = ""  # what to change so it runs without a person (said when nobody can be asked)
 
 
 class PermissionPolicy:
@@ -135,21 +140,7 @@ class PermissionPolicy:
         # Legacy rules (no [tools.permissions]) only refine the default: a command no legacy rule matches
         # falls through to the trust level, as it did before permission rules existed.
         self.fallthrough: set[str] = set()
-        if tools.permissions is None:
-            shell = tools.shell
-            legacy = [
-                Rule("bash", f"*{exact_pattern(entry)}*", "deny", f"tools.shell.blocked_commands {entry!r}")
-                for entry in shell.blocked_commands
-                if entry.strip()
-            ] + [
-                Rule("bash", f"*{exact_pattern(entry)}*", "ask", f"tools.shell.confirm_patterns {entry!r}")
-                for entry in shell.confirm_patterns
-                if entry.strip()
-            ]
-            if legacy:
-                self.rules["bash"] = legacy
-                self.fallthrough.add("bash")
-        else:
+        if tools.permissions is not None:
             for tool, rules in tools.permissions.items():
                 self.rules[tool] = [
                     Rule(tool, rule.pattern, rule.action, f"tools.permissions.{tool}[{i}]")
@@ -213,6 +204,8 @@ class PermissionPolicy:
         default: PolicyDecision,
         grants: Sequence[Rule] | Callable[[], Sequence[Rule]] = (),
         trust: TrustLevel = "trusted",
+        riders: Mapping[str, Sequence[Rider]] | None = None,
+        line_riders: Sequence[Rider] = (),
     ) -> PolicyDecision:
         """The action for one call.
 
@@ -222,6 +215,7 @@ class PermissionPolicy:
         """
         rules = self.rules_for(tool)
         matched = [(value, self._first_match(rules, subjects, value)) for value in subjects.values]
+        matched = [(value, _uncovered(rule, value, riders or {}, line_riders)) for value, rule in matched]
         for value, rule in matched:
             if rule is not None and rule.action == "deny":
                 where = f" (in {value!r})" if len(subjects.values) > 1 else ""
@@ -274,7 +268,7 @@ class PermissionPolicy:
             return None
         used: list[Rule] = []
         for value in asking:
-            hit = next((g for g in mine if g.matches(subjects.kind, value)), None)
+            hit = next((g for g in mine if g.matches(subjects.kind, value) and not g.pattern.startswith("/")), None)
             if hit is None:
                 return None
             used.append(hit)
@@ -282,6 +276,27 @@ class PermissionPolicy:
         return PolicyDecision(
             "allow", "; ".join(names), "allowed by an earlier Always allow: " + "; ".join(names), by_rule=True
         )
+
+
+def covers(pattern: str, rider: Rider) -> bool:
+    """Whether an allow pattern spells out the risky option: ``git -c color.ui=* *`` covers ``-c``, ``git *`` does
+    not; ``GIT_PAGER=* git *`` covers ``GIT_PAGER``."""
+    option = re.escape(rider.option.lower())
+    return re.search(rf"(^|\s){option}", pattern.lower()) is not None
+
+
+def _uncovered(
+    rule: Rule | None, value: str, riders: Mapping[str, Sequence[Rider]], line: Sequence[Rider]
+) -> Rule | None:
+    """An allow whose pattern does not name a risky option of ``value`` becomes an ask that says which."""
+    if rule is None or rule.action != "allow":
+        return rule
+    missing = [r for r in [*riders.get(value, ()), *line] if not covers(rule.pattern, r)]
+    if not missing:
+        return rule
+    said = "; ".join(r.describe() for r in missing)
+    why = f"{rule.describe()} does not cover {said} (a rule covers a risky option only when it spells it out)"
+    return Rule(rule.tool, rule.pattern, "ask", why, call_level=True)
 
 
 def arguments_json(params: Mapping[str, Any]) -> str:

@@ -7,6 +7,7 @@ passes the call on and returns what came back.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import random
@@ -273,8 +274,9 @@ class PolicyGate(_Gate):
             wants = self.executor.requires_confirmation(gc.call)
         decision = session.decide(tool, gc, wants_confirmation=wants)
         if tool.subject_kind == "command":
-            gc.scope = scope_of(session.settings, gc.args, gc.analysis)
-            decision = contain_command(decision, gc.scope, gc.analysis)
+            gc.scope = scope_of(session.settings, gc.args, gc.analysis, session.workdir)
+            decision = contain_command(decision, gc.scope, gc.analysis, session.grants.rules)
+            gc.opened = tuple(str(folder) for folder in gc.scope.opened)
         elif tool.subject_kind == "path":
             decision = contain_paths(decision, tool, gc.subjects.values, session.protected)
         elif tool.subject_kind == "url" and tool.network:
@@ -313,6 +315,7 @@ class ApprovalGate(_Gate):
             reason=decision.reason,
             asking=(decision.asking or gc.subjects.values) if decision.grantable else (),
             extras=decision.extras,
+            remedy=decision.remedy,
             conversation_id=self.session.conversation_id,
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
             expires_at=utc_now() + timedelta(seconds=self.timeout),
@@ -435,7 +438,8 @@ class ExecutorGate:
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         gc.attempts += 1
-        output = await self.executor.execute(gc.call)
+        call = dataclasses.replace(gc.call, opened_paths=gc.opened) if gc.opened else gc.call
+        output = await self.executor.execute(call)
         if output is None:  # the registry knew the tool, but no executor took it: a wiring bug, said plainly
             raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"no executor runs {gc.call.tool_id!r}")
         return output

@@ -20,21 +20,34 @@ Verdicts, worst wins:
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import bashlex
 import bracex
 
+from zeph_nb.security.shell_args import PathUse, path_uses, redirect_use
+from zeph_nb.security.shell_options import RISKS, Rider, env_riders, family, riders_of, script_riders
 from zeph_nb.security.shell_rules import (
     RAW_DISK,
-    LegacyRule,
+    CommandEntry,
     SimpleCommand,
     blocked_reasons,
     command_name,
     destructive_reason,
     reads_only,
     short_flags,
+    syntax_pattern,
+)
+from zeph_nb.security.shell_words import (
+    HARMLESS_VARIABLES,
+    WRAPPERS,
+    decode_ansi_c,
+    inline_script,
+    parts,
+    printed_text,
+    skip_options,
 )
 
 if TYPE_CHECKING:  # the security layer sits below config: settings are passed in, never read here
@@ -52,31 +65,17 @@ _SHELL_CALL = re.compile(
     r"\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|pty\.spawn|commands\.)|`|\bsystem\s*\(|\bexec\s*\(|child_process|\bspawn\s*\(|\bexecSync\b|\bshell_exec\b|\bpassthru\b"
 )
 _STRING_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
-# Wrappers: (options that take a value, positional arguments before the wrapped command).
-WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
-    "nice": (frozenset({"-n", "--adjustment"}), 0),
-    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
-    "nohup": (frozenset(), 0),
-    "time": (frozenset({"-f", "--format", "-o", "--output"}), 0),
-    "command": (frozenset(), 0),
-    "builtin": (frozenset(), 0),
-    "exec": (frozenset({"-a"}), 0),
-    "stdbuf": (frozenset({"-i", "-o", "-e"}), 0),
-    "ionice": (frozenset({"-c", "-n", "-p", "-t"}), 0),
-    "setsid": (frozenset(), 0),
-    "chrt": (frozenset(), 1),
-    "taskset": (frozenset(), 1),
-    "unbuffer": (frozenset(), 0),
-    "busybox": (frozenset(), 0),
-    "strace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-E"}), 0),
-    "ltrace": (frozenset({"-o", "-e", "-p", "-s", "-u"}), 0),
-    "xargs": (
-        frozenset({"-I", "-n", "-P", "-L", "-d", "-s", "-a", "-E", "--max-args", "--max-procs", "--delimiter"}),
-        0,
-    ),
-    "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
-    "doas": (frozenset({"-u", "-C"}), 0),
-    "sudo": (frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t"}), 0),
+# Names a command line sets itself (x=1, for x in, read x, local x): expanding them reads nothing from outside.
+_DEFINED = re.compile(
+    r"(?:^|[\s;&|(])(?:([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=|(?:for|select)\s+([A-Za-z_]\w*)\b)"
+    r"|\b(?:read|local|declare|typeset|mapfile|readarray|getopts\s+\S+)((?:\s+-\w+)*(?:\s+[A-Za-z_]\w*)+)"
+)
+_DYNAMIC = frozenset({"parameter", "commandsubstitution", "processsubstitution"})
+# Builtins that change what later commands of the same line run.
+_LINE_CHANGERS = {
+    "alias": "defines an alias, which changes what a later command runs",
+    "hash": "hash -p makes a command name run another program",
+    "enable": "enable -f loads a builtin from a shared library",
 }
 
 
@@ -89,6 +88,24 @@ class ShellAnalysis:
     commands: list[SimpleCommand] = field(default_factory=list)
     writes_by_redirect: bool = False
     parsed: bool = True
+    # Risky options per command (by its text), which no allow rule covers unless its pattern names them; and
+    # those of the whole line (an exported PATH, an alias), which concern every command in it.
+    riders: dict[str, list[Rider]] = field(default_factory=dict)
+    line_riders: list[Rider] = field(default_factory=list)
+    paths: list[PathUse] = field(default_factory=list)  # path arguments and redirect targets, as written
+    defined: set[str] = field(default_factory=set)  # variables the line sets itself
+
+    @property
+    def all_riders(self) -> list[Rider]:
+        return [*self.line_riders, *(r for found in self.riders.values() for r in found)]
+
+    def ride(self, command: SimpleCommand | None, found: list[Rider]) -> None:
+        """Record risky options (of ``command``, or of the whole line when None): they ask."""
+        for rider in found:
+            where = self.line_riders if command is None else self.riders.setdefault(command.text, [])
+            if rider not in where:
+                where.append(rider)
+            self.raise_to("confirm", f"risky option {rider.describe()}")
 
     @property
     def may_write(self) -> bool:
@@ -121,8 +138,11 @@ class ShellClassifier:
             settings = Settings()
         shell = settings.tools.shell
         self.allow_network = shell.allow_network
-        self.legacy_blocked = [LegacyRule(entry) for entry in shell.blocked_commands if entry.strip()]
-        self.confirm_patterns = [p.lower() for p in shell.confirm_patterns if p]
+        self.legacy_blocked = [CommandEntry(entry) for entry in shell.blocked_commands if entry.strip()]
+        patterns = [p for p in shell.confirm_patterns if p.strip()]
+        self.confirm_syntax = [p.strip().lower() for p in patterns if syntax_pattern(p)]
+        self.confirm_commands = [CommandEntry(p) for p in patterns if not syntax_pattern(p)]
+        self._source = ""
 
     def classify(self, command: str) -> Verdict:
         return self.analyze(command).verdict
@@ -131,11 +151,16 @@ class ShellClassifier:
         analysis = ShellAnalysis()
         if not command.strip():
             return analysis
-        lowered = command.lower()
-        for pattern in self.confirm_patterns:
-            if pattern in lowered:
+        # Syntax patterns ($(, backticks, <<<) are looked for outside single quotes, where bash reads them.
+        unquoted = re.sub(r"'[^']*'", "''", command).lower()
+        for pattern in self.confirm_syntax:
+            if pattern in unquoted:
                 analysis.raise_to("confirm", f"matches confirm pattern {pattern!r}")
         self._script(command, analysis, depth=0)
+        for simple in analysis.commands:
+            for entry in self.confirm_commands:
+                if entry.matches(simple):
+                    analysis.raise_to("confirm", f"matches confirm pattern {entry.entry!r}")
         return analysis
 
     # -- parsing -------------------------------------------------------------------------------------------
@@ -147,6 +172,11 @@ class ShellClassifier:
         if "\x00" in script:
             analysis.raise_to("confirm", "the command contains a NUL byte")
             return
+        script = decode_ansi_c(script)  # $'\x63url' is curl to bash; bashlex would read it as a variable
+        for match in _DEFINED.finditer(script):
+            named = match.group(1) or match.group(2) or ""
+            listed = [w for w in (match.group(3) or "").split() if not w.startswith("-")]
+            analysis.defined.update(n for n in [named, *listed] if n)
         try:
             trees = bashlex.parse(script)
         except Exception as e:  # bashlex raises ParsingError, NotImplementedError and assorted internal errors
@@ -154,8 +184,12 @@ class ShellClassifier:
             analysis.raise_to("confirm", f"could not parse the command ({type(e).__name__}: {e})")
             self._lexical_fallback(script, analysis)
             return
-        for tree in trees:
-            self._node(tree, analysis, depth)
+        outer, self._source = self._source, script  # node positions index the text being parsed
+        try:
+            for tree in trees:
+                self._node(tree, analysis, depth)
+        finally:
+            self._source = outer
 
     def _lexical_fallback(self, script: str, analysis: ShellAnalysis) -> None:
         """When bashlex gives up (``case`` blocks, odd syntax), still refuse any word that names a blocked command."""
@@ -165,6 +199,9 @@ class ShellClassifier:
                 command = SimpleCommand((command_name(word),))
                 for reason in blocked_reasons(command, allow_network=self.allow_network, name_only=True):
                     analysis.raise_to("block", reason)
+                for entry in self.legacy_blocked:
+                    if not entry.flags and not entry.operands and entry.matches(command):
+                        analysis.raise_to("block", f"blocked: matches blocked_commands entry {entry.entry!r}")
 
     def _node(self, node: Any, analysis: ShellAnalysis, depth: int, stage: int = 0) -> bool:
         """Examine a node; True when it is a shell or interpreter that runs its standard input as code."""
@@ -179,7 +216,7 @@ class ShellClassifier:
                 if fed and index > 0:
                     # `echo 'sudo …' | sh`, `cat <<EOF | bash`: what earlier stages print is the script.
                     for earlier in stages[:index]:
-                        for script in _printed_text(earlier):
+                        for script in printed_text(earlier):
                             self._script(script, analysis, depth + 1)
         elif kind == "function":
             self._function(node, analysis, depth)
@@ -189,6 +226,8 @@ class ShellClassifier:
             self._node(node.command, analysis, depth + 1)
         elif kind == "redirect":
             self._redirect(node, analysis, depth)
+        elif kind == "parameter":
+            self._parameter(node, analysis)
         elif kind in ("word", "assignment"):
             for part in getattr(node, "parts", []):
                 self._node(part, analysis, depth)
@@ -209,6 +248,12 @@ class ShellClassifier:
             analysis.raise_to(inner.verdict if reason in inner.block_reasons else "confirm", reason)
         analysis.commands.extend(inner.commands)
 
+    def _parameter(self, node: Any, analysis: ShellAnalysis) -> None:
+        match = re.match(r"^[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])", str(getattr(node, "value", "")))
+        name = match.group(1) if match else ""
+        if name and name not in HARMLESS_VARIABLES and name not in analysis.defined:
+            analysis.raise_to("confirm", f"expands ${name}, a variable from the environment")
+
     def _redirect(self, node: Any, analysis: ShellAnalysis, depth: int) -> None:
         kind = node.type
         target = node.output
@@ -221,11 +266,16 @@ class ShellClassifier:
                 analysis.raise_to("block", f"blocked: network access through {word} (allow_network = false)")
             if kind in (">", ">>", ">|", "<>", "&>", ">&") and RAW_DISK.match(word):
                 analysis.raise_to("block", f"blocked: writes to the raw disk {word}")
-            if kind in (">", ">>", ">|", "<>", "&>") and word not in ("/dev/null", "/dev/stdout", "/dev/stderr"):
+            use = redirect_use(kind, word) if not any(p.kind in _DYNAMIC for p in parts(target)) else None
+            if use is not None:
+                analysis.paths.append(use)
+                analysis.writes_by_redirect = analysis.writes_by_redirect or use.mode == "write"
+            elif kind in (">", ">>", ">|", "<>", "&>") and word not in ("/dev/null", "/dev/stdout", "/dev/stderr"):
                 analysis.writes_by_redirect = True
 
     def _command(self, node: Any, analysis: ShellAnalysis, depth: int, stage: int) -> bool:
         words: list[Any] = []
+        assignments = [part.word for part in node.parts if part.kind == "assignment"]
         heredocs: list[str] = []
         feeds_stdin = stage > 0  # a later stage of a pipeline reads the previous one's output
         for part in node.parts:
@@ -240,14 +290,17 @@ class ShellClassifier:
                     heredocs.append(part.output.word)
             self._node(part, analysis, depth)
         if not words:
+            analysis.ride(None, env_riders(assignments))  # PATH=/tmp/x:$PATH; git … changes what git is
             return False
         first = words[0]
-        if any(p.kind in ("parameter", "commandsubstitution", "processsubstitution") for p in _parts(first)):
+        if any(p.kind in ("parameter", "commandsubstitution", "processsubstitution") for p in parts(first)):
             analysis.raise_to("confirm", f"the command name comes from an expansion ({first.word})")
         argv = [w.word for w in words]
-        name = self._argv(argv, analysis, depth)
+        dynamic = {w.word for w in words[1:] if any(p.kind in _DYNAMIC for p in parts(w))}
+        dynamic |= {w.word for w in words[1:] if self._source[w.pos[0] : w.pos[0] + 1] in ("*", "?", "[")}
+        name = self._argv(argv, analysis, depth, env=assignments, dynamic=dynamic)
         if name in SHELLS or (name and _INTERPRETER.match(name)):
-            inline = _inline_script(argv[1:], "c") is not None or _inline_script(argv[1:], "e") is not None
+            inline = inline_script(argv[1:], "c") is not None or inline_script(argv[1:], "e") is not None
             has_script = any(not a.startswith("-") for a in argv[1:])
             if feeds_stdin and not inline and not has_script:
                 analysis.raise_to("confirm", f"pipes or redirects input into {name}, which runs it as code")
@@ -259,8 +312,16 @@ class ShellClassifier:
 
     # -- one simple command ----------------------------------------------------------------------------------
 
-    def _argv(self, argv: list[str], analysis: ShellAnalysis, depth: int) -> str:
-        """Examine one argv; returns the effective command name (after brace expansion)."""
+    def _argv(
+        self,
+        argv: list[str],
+        analysis: ShellAnalysis,
+        depth: int,
+        env: list[str] | None = None,
+        dynamic: frozenset[str] | set[str] = frozenset(),
+    ) -> str:
+        """Examine one argv (``env``: the assignments in front of it; ``dynamic``: its words that come from an
+        expansion or a glob); returns the effective command name (after brace expansion)."""
         if depth > MAX_DEPTH:
             analysis.raise_to("confirm", "commands nested too deeply to inspect")
             return ""
@@ -274,16 +335,28 @@ class ShellClassifier:
             argv = [*expanded, *argv[1:]]
             if not argv or not argv[0]:
                 return ""
-        command = SimpleCommand((command_name(argv[0]), *argv[1:]))
+        env_risks = env_riders(env or [])
+        prefix = tuple(word for word in env or [] if any(word in r.evidence for r in env_risks))
+        command = SimpleCommand((command_name(argv[0]), *argv[1:]), prefix)
         analysis.commands.append(command)
         name, args = command.name, list(command.argv[1:])
+        self._risks(command, env_risks, dynamic, analysis)
         for reason in blocked_reasons(command, allow_network=self.allow_network, legacy=self.legacy_blocked):
             analysis.raise_to("block", reason)
         destructive = destructive_reason(command)
         if destructive:
             analysis.raise_to("confirm", destructive)
         if name == "env":
-            self._env(args, analysis, depth)
+            self._env(args, analysis, depth, dynamic)
+        elif name in _LINE_CHANGERS and (name == "alias" or short_flags(args) & {"-p", "-f"}):
+            analysis.ride(None, [Rider(name, (name, *args[:2]), _LINE_CHANGERS[name])])
+            for value in args:  # alias ls='rm -rf ~': the alias's text runs later
+                if name == "alias" and "=" in value:
+                    self._script(value.split("=", 1)[1], analysis, depth + 1)
+        elif name == "trap" and args and not args[0].startswith("-"):
+            self._script(args[0], analysis, depth + 1)
+        elif name in ("export", "declare", "typeset", "readonly", "local"):
+            analysis.ride(None, env_riders([a for a in args if "=" in a and not a.startswith("-")]))
         elif name in WRAPPERS:
             if name == "command" and short_flags(args[:1]) & {"-v", "-V"}:
                 return name  # `command -v x` only looks x up
@@ -293,12 +366,22 @@ class ShellClassifier:
                 )
                 return name
             values, positional = WRAPPERS[name]
-            rest = _skip_options(args, values)[positional:]
+            rest = skip_options(args, values)[positional:]
             if name == "xargs" and rest:
                 analysis.commands.append(SimpleCommand(("xargs-input",)))
-            self._argv(rest, analysis, depth + 1)
+            if name == "parallel":  # parallel 'rm -rf {}' ::: /  — the template is a command line
+                cut = next((i for i, a in enumerate(rest) if a.startswith(":::")), len(rest))
+                template, inputs = " ".join(rest[:cut]), [a for a in rest[cut + 1 :] if not a.startswith(":::")]
+                self._script(template, analysis, depth + 1)
+                for value in inputs if "{}" in template else []:
+                    shadow = ShellAnalysis()
+                    self._script(template.replace("{}", shlex.quote(value)), shadow, depth + 1)
+                    for reason in shadow.block_reasons:
+                        analysis.raise_to("block", reason)
+                return name
+            self._argv(rest, analysis, depth + 1, dynamic=dynamic)
         elif name == "watch":
-            rest = _skip_options(args, frozenset({"-n", "--interval", "-d", "--differences"}))
+            rest = skip_options(args, frozenset({"-n", "--interval", "-d", "--differences"}))
             self._script(" ".join(rest), analysis, depth + 1)
         elif name == "eval":
             analysis.raise_to("confirm", "uses eval")
@@ -306,7 +389,7 @@ class ShellClassifier:
         elif name in ("source", "."):
             pass  # runs a file; like running any script, the file itself is not ours to see
         elif name in SHELLS:
-            script = _inline_script(args, "c")
+            script = inline_script(args, "c")
             if script is not None:
                 self._script(script, analysis, depth + 1)
         elif _INTERPRETER.match(name):
@@ -315,8 +398,22 @@ class ShellClassifier:
             self._find(args, analysis, depth)
         return name
 
-    def _env(self, args: list[str], analysis: ShellAnalysis, depth: int) -> None:
+    def _risks(
+        self, command: SimpleCommand, env: list[Rider], dynamic: frozenset[str] | set[str], analysis: ShellAnalysis
+    ) -> None:
+        """The risky options, environment and path arguments of one command."""
+        name, args = command.name, command.argv[1:]
+        found = [*env, *riders_of(name, args), *script_riders(name, args)]
+        if family(name) in RISKS and any(arg in dynamic for arg in args):
+            shown = next(arg for arg in args if arg in dynamic)
+            found.append(Rider(shown, (shown,), "an argument comes from an expansion or a glob, so which option it "
+                                                "becomes is not known"))  # fmt: skip
+        analysis.ride(command, found)
+        analysis.paths.extend(use for use in path_uses(command) if use.word not in dynamic)
+
+    def _env(self, args: list[str], analysis: ShellAnalysis, depth: int, dynamic: frozenset[str] | set[str]) -> None:
         rest: list[str] = []
+        assignments: list[str] = []
         i = 0
         while i < len(args):
             arg = args[i]
@@ -330,16 +427,20 @@ class ShellClassifier:
                 self._script(" ".join([arg[2:], *args[i + 1 :]]), analysis, depth + 1)
                 return
             if arg.startswith("-") or ("=" in arg and not rest):
+                if "=" in arg and not arg.startswith("-"):
+                    assignments.append(arg)
                 i += 1
                 continue
             rest = args[i:]
             break
-        self._argv(rest, analysis, depth + 1)
+        if not rest:
+            analysis.ride(None, env_riders(assignments))
+        self._argv(rest, analysis, depth + 1, env=assignments, dynamic=dynamic)
 
     def _interpreter(self, name: str, args: list[str], analysis: ShellAnalysis, depth: int) -> None:
-        code = _inline_script(args, "e" if not name.startswith(("python", "pypy")) else "c")
+        code = inline_script(args, "e" if not name.startswith(("python", "pypy")) else "c")
         if code is None and name.startswith(("node", "ruby", "perl", "php")):
-            code = _inline_script(args, "e") or _inline_script(args, "r")
+            code = inline_script(args, "e") or inline_script(args, "r")
         if code is None or not _SHELL_CALL.search(code):
             return
         analysis.raise_to("confirm", f"{name} code that starts other programs")
@@ -349,78 +450,27 @@ class ShellClassifier:
                 self._script(literal, analysis, depth + 1)
 
     def _find(self, args: list[str], analysis: ShellAnalysis, depth: int) -> None:
-        i = 0
+        # The payload's verdict is the command's: `find / -exec rm -rf {} +` is `rm -rf /` for each start point.
+        start = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
+        roots = args[:start] or ["."]
+        i = start
         while i < len(args):
             if args[i] in ("-exec", "-execdir", "-ok", "-okdir"):
                 end = i + 1
                 while end < len(args) and args[end] not in (";", "+", "\\;"):
                     end += 1
-                self._argv(args[i + 1 : end], analysis, depth + 1)
+                payload = args[i + 1 : end]
+                self._argv(payload, analysis, depth + 1)
+                if "{}" in payload and args[i] in ("-exec", "-ok"):
+                    for root in roots:
+                        shadow = ShellAnalysis()
+                        self._argv([root if word == "{}" else word for word in payload], shadow, depth + 1)
+                        for reason in shadow.block_reasons:
+                            analysis.raise_to("block", reason)
                 i = end
             elif args[i] == "-delete":
                 analysis.raise_to("confirm", "destructive: find -delete")
             i += 1
-
-    # -- verdicts ----------------------------------------------------------------------------------------------
-
-
-def _printed_text(node: Any) -> list[str]:
-    """What a pipeline stage evidently prints: heredoc bodies, and the arguments of echo/printf."""
-    texts: list[str] = []
-    for child in [node, *_parts(node)]:
-        if getattr(child, "kind", "") == "heredoc":
-            texts.append(child.value.rsplit("\n", 1)[0])
-    if getattr(node, "kind", "") == "command":
-        words = [p.word for p in node.parts if p.kind == "word"]
-        if words and command_name(words[0]) in ("echo", "printf"):
-            texts.append(" ".join(w for w in words[1:] if not w.startswith("-")))
-        for part in node.parts:
-            if part.kind == "redirect" and getattr(part, "heredoc", None) is not None:
-                texts.append(part.heredoc.value.rsplit("\n", 1)[0])
-    return texts
-
-
-def _parts(word: Any) -> list[Any]:
-    found: list[Any] = []
-    for part in getattr(word, "parts", []):
-        found.append(part)
-        found.extend(_parts(part))
-    return found
-
-
-def _skip_options(args: list[str], with_value: frozenset[str]) -> list[str]:
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            return args[i + 1 :]
-        if not arg.startswith("-") or arg == "-":
-            break
-        if arg in with_value:
-            i += 2
-            continue
-        if re.fullmatch(r"-\d+", arg):  # nice -10
-            i += 1
-            continue
-        i += 1
-    return args[i:]
-
-
-def _inline_script(args: list[str], letter: str) -> str | None:
-    """The script of ``sh -c SCRIPT`` / ``sh -lc SCRIPT`` / ``perl -e CODE``: the first operand after the flags."""
-    seen_flag = False
-    for arg in args:
-        if arg.startswith("--"):
-            continue
-        if arg.startswith("-") and len(arg) > 1:
-            if letter in arg[1:]:
-                seen_flag = True
-                rest = arg[arg.index(letter) + 1 :]
-                if rest and letter == "e":  # perl -e'code'
-                    return rest
-            continue
-        return arg if seen_flag else None
-    return None
 
 
 def classify_shell(command: str, settings: Settings | None = None) -> Verdict:

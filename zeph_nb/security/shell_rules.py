@@ -9,11 +9,17 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from wcmatch import fnmatch
+
+from zeph_nb.security.shell_options import subcommand
+
 __all__ = [
     "CRITICAL_TARGETS",
+    "CommandEntry",
     "LegacyRule",
     "SimpleCommand",
     "blocked_reasons",
@@ -23,6 +29,7 @@ __all__ = [
     "operands",
     "reads_only",
     "short_flags",
+    "syntax_pattern",
 ]
 
 PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "run0"})
@@ -50,6 +57,9 @@ class SimpleCommand:
     """One command the shell would run: its name (basename, lowercased) and arguments, quotes removed."""
 
     argv: tuple[str, ...]
+    # Assignments in front of it that change what runs (GIT_PAGER=…): part of its text, so a rule for
+    # "git *" does not match "GIT_PAGER=sh git log".
+    prefix: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -57,7 +67,7 @@ class SimpleCommand:
 
     @property
     def text(self) -> str:
-        return " ".join(self.argv)
+        return " ".join((*self.prefix, *self.argv))
 
 
 def short_flags(args: Iterable[str]) -> set[str]:
@@ -95,32 +105,75 @@ def normal_target(path: str) -> str:
 
 
 def command_name(word: str) -> str:
-    return posixpath.basename(word).lower() if word else word
+    """The name a command word runs, as the blocklist compares it: without its path, lower case, and with
+    look-alike characters folded (a fullwidth sudo is sudo)."""
+    return unicodedata.normalize("NFKC", posixpath.basename(word)).lower() if word else word
 
 
-class LegacyRule:
-    """A ``blocked_commands`` entry: matched by words (flags in any order or split) and as a substring."""
+class CommandEntry:
+    """A ``blocked_commands`` or ``confirm_patterns`` entry that names a command: ``nc``, ``git push --force``.
+
+    It matches a simple command whose name (without its path) is the entry's first word — a glob is allowed
+    (``mkfs.*``) — and whose arguments include every other word of the entry, in any order, flags however they are
+    spelled (``-fr`` is ``-r -f``). It never matches a substring of an argument or of another name: ``nc`` does not
+    match ``ncdu``, ``cat include/nc.h`` or ``grep nc``. A multi-word entry also matches when one argument carries the
+    phrase (``psql -c "DROP TABLE t"`` for ``drop table``), so SQL and similar payloads are still seen.
+    """
 
     def __init__(self, entry: str) -> None:
         self.entry = entry
-        self.lowered = " ".join(entry.lower().split())
+        self.phrase = " ".join(entry.lower().split())
         try:
             words = shlex.split(entry)
         except ValueError:
             words = entry.split()
         self.name = command_name(words[0]) if words else ""
+        self.glob = any(ch in self.name for ch in "*?[")
         self.flags = short_flags(words[1:])
         self.operands = [w.lower() for w in operands(words[1:])]
 
     def matches(self, command: SimpleCommand) -> bool:
-        if self.lowered and self.lowered in command.text.lower():
+        if not self.name:
+            return False
+        if " " in self.phrase and any(self.phrase in " ".join(arg.lower().split()) for arg in command.argv[1:]):
             return True
-        if not self.name or command.name != self.name:
+        if not (fnmatch.fnmatch(command.name, self.name) if self.glob else command.name == self.name):
             return False
         args = command.argv[1:]
         present = {normal_target(a).lower() for a in operands(args)}
         wanted = {normal_target(o) for o in self.operands}
         return self.flags <= short_flags(args) and wanted <= present
+
+
+LegacyRule = CommandEntry  # the name the classifier's callers knew
+
+
+def syntax_pattern(entry: str) -> bool:
+    """A confirm pattern that names shell syntax (``$(``, a backtick, ``<<<``), not a command."""
+    stripped = entry.strip()
+    return bool(stripped) and not (stripped[0].isalnum() or stripped[0] in "._/")
+
+
+_KILL_VALUE = frozenset({"-s", "-n", "--signal"})
+
+
+def kill_targets(args: Sequence[str]) -> list[str]:
+    """The process ids ``kill`` is given: after the signal (``-9``, ``-KILL``, ``-s TERM``, ``-n 9``) and ``--``."""
+    i = 0
+    if args[:1] and args[0] in ("-l", "-L", "--list", "--table"):
+        return []
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return list(args[i + 1 :])
+        if arg in _KILL_VALUE:
+            i += 2
+            continue
+        if i == 0 and arg.startswith("-") and len(arg) > 1:
+            i += 1  # the first dashed word is the signal: -9, -KILL, -SIGTERM, -1 (HUP)
+            continue
+        return list(args[i:])
+    return []
 
 
 def blocked_reasons(
@@ -150,8 +203,12 @@ def blocked_reasons(
         reasons.append("blocked: mv of a system or home directory")
     if name == "dd" and any(a.startswith("of=/dev/") and RAW_DISK.match(a[3:]) for a in args):
         reasons.append("blocked: dd onto a raw disk")
-    if name == "kill" and "-1" in args[1:] and any(a in ("-9", "-KILL", "-s") for a in args):
-        reasons.append("blocked: kill -9 -1 (every process)")
+    if name == "kill":
+        pids = kill_targets(args)
+        if "-1" in pids:
+            reasons.append("blocked: kill -1 (every process this user may signal)")
+        elif any(re.fullmatch(r"-\d+", t) for t in pids):
+            reasons.append("blocked: kill of a process group (a negative process id)")
     if name == "systemctl" and set(args) & {"poweroff", "reboot", "halt", "kexec"}:
         reasons.append("blocked: systemctl power action")
     for rule in legacy:
@@ -170,7 +227,8 @@ def destructive_reason(command: SimpleCommand) -> str | None:
     elif name in ("shred", "truncate", "wipe", "srm"):
         reason = name
     elif name == "git" and args:
-        sub = args[0]
+        index, sub = subcommand(name, args)
+        args = args[index:] if index >= 0 else []
         if sub == "push" and (flags & {"-f", "--force", "--force-with-lease", "--mirror", "-d", "--delete"}
                               or any(a.startswith("+") for a in args[1:])):  # fmt: skip
             reason = "git push --force/--delete"
@@ -188,17 +246,26 @@ def destructive_reason(command: SimpleCommand) -> str | None:
         reason = name
     elif name in ("dd",):
         reason = "dd"
-    elif name == "terraform" and args[:1] == ["destroy"]:
+    elif name == "terraform" and (
+        "destroy" in operands(args)[:1] or ("apply" in operands(args)[:1] and "-destroy" in args)
+    ):
         reason = "terraform destroy"
-    elif name == "kubectl" and args[:1] == ["delete"]:
+    elif name == "kubectl" and subcommand(name, args)[1] == "delete":
         reason = "kubectl delete"
-    elif name == "docker" and args[:2] in (["system", "prune"], ["volume", "prune"], ["image", "prune"]):
+    elif name in ("docker", "podman") and _after_sub(name, args)[:2] in (
+        ["system", "prune"], ["volume", "prune"], ["image", "prune"], ["container", "prune"]
+    ):  # fmt: skip
         reason = "docker prune"
     elif name == "crontab" and "-r" in flags:
         reason = "crontab -r"
     if reason is None and SQL_DESTRUCTIVE.search(command.text):
         reason = "SQL DROP/TRUNCATE"
     return f"destructive: {reason}" if reason else None
+
+
+def _after_sub(name: str, args: Sequence[str]) -> list[str]:
+    index, _ = subcommand(name, args)
+    return list(args[index:]) if index >= 0 else []
 
 
 READ_ONLY = frozenset(
@@ -216,7 +283,7 @@ GIT_READ_ONLY = frozenset({"status", "log", "diff", "show", "blame", "rev-parse"
 def reads_only(command: SimpleCommand) -> bool:
     name, args = command.name, command.argv[1:]
     if name == "git":
-        return bool(args) and args[0] in GIT_READ_ONLY
+        return subcommand(name, args)[1] in GIT_READ_ONLY
     if name == "find":
         return not set(args) & {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
     if name == "sed":

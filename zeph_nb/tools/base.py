@@ -96,6 +96,9 @@ class ToolCall:
     params: Mapping[str, Any] = field(default_factory=dict)
     call_id: str = field(default_factory=_new_call_id)
     caller_id: str | None = None
+    # Folders outside the sandbox's default that the gates cleared for this call (a person approved a write
+    # there, or an earlier "Always allow" did): the shell's sandbox makes them writable for this call only.
+    opened_paths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

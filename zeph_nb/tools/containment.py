@@ -13,6 +13,7 @@ import os
 import pwd
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, prob
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolArgs, ToolOutput
+from zeph_nb.tools.path_scope import OutsidePath, path_report
 
 __all__ = [
     "CommandScope",
@@ -150,6 +152,8 @@ class CommandScope:
     hosts: tuple[str, ...] = ()  # the network it gets: () none, ("*",) any host
     environment: Path | None = None  # an environment prefix it may write
     unsandboxed_requested: bool = False
+    # Path arguments outside the working directory and allowed_paths; the call asks about them.
+    outside: tuple[OutsidePath, ...] = ()
     # (the setting, why) when the configuration forbids this call outright; the policy gate and the shell
     # executor (used without the chain) both refuse it with these words.
     refusal: tuple[str, str] | None = None
@@ -166,6 +170,11 @@ class CommandScope:
         if self.sandboxed and self.environment is not None and not self.unsandboxed_requested:
             lines.append(f"this command can install into the kernel's environment ({self.environment})")
         return tuple(lines)
+
+    @property
+    def opened(self) -> tuple[Path, ...]:
+        """The folders an approval of this call makes writable in the sandbox: where it writes outside."""
+        return tuple(dict.fromkeys(o.folder for o in self.outside if o.mode != "read"))
 
     @property
     def refused(self) -> str | None:
@@ -216,10 +225,27 @@ def command_scope(
     return CommandScope(status, True, tuple(wanted), environment, refusal=refusal)
 
 
-def scope_of(settings: Settings, args: ToolArgs | None, analysis: ShellAnalysis | None) -> CommandScope:
-    """The scope of a validated ``bash`` call (``network``, ``hosts`` and ``sandbox`` read off its arguments)."""
+def scope_of(
+    settings: Settings,
+    args: ToolArgs | None,
+    analysis: ShellAnalysis | None,
+    workdir: str | os.PathLike[str] | None = None,
+) -> CommandScope:
+    """The scope of a validated ``bash`` call (``network``, ``hosts`` and ``sandbox`` read off its arguments; the
+    path arguments resolved from ``workdir``, default the current directory)."""
     escalation = merge(escalation_of(command) for command in (analysis.commands if analysis is not None else ()))
     hosts = getattr(args, "hosts", None) or ()
+    scope = _scope_of_args(settings, args, escalation, hosts)
+    if analysis is None or not analysis.paths or scope.refusal is not None:
+        return scope
+    work = workdir if workdir is not None else os.getcwd()
+    report = path_report(settings, work, analysis.paths, protected_paths(settings, work))
+    return dataclasses.replace(scope, outside=report.outside, refusal=report.refusal)
+
+
+def _scope_of_args(
+    settings: Settings, args: ToolArgs | None, escalation: Escalation, hosts: Sequence[object]
+) -> CommandScope:
     return command_scope(
         settings,
         escalation,
@@ -235,11 +261,14 @@ def sandbox_spec(
     *,
     environment: Path | None = None,
     network_socket: Path | None = None,
+    opened: Sequence[str | os.PathLike[str]] = (),
 ) -> SandboxSpec:
-    """The bubblewrap layout for one command in ``workdir``."""
+    """The bubblewrap layout for one command in ``workdir`` (``opened``: folders outside the allowed paths that
+    the person approved for this call)."""
     shell = settings.tools.shell
     work = Path(os.path.realpath(workdir))
     writable = [work, *(Path(os.path.realpath(_under(work, path))) for path in shell.allowed_paths)]
+    writable += [Path(os.path.realpath(path)) for path in opened]
     if environment is not None:
         writable.append(Path(os.path.realpath(environment)))
     memory = shell.max_memory_mb

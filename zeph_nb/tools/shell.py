@@ -143,7 +143,7 @@ class ShellExecutor(SingleToolExecutor):
 
     def scope(self, args: BashArgs, analysis: ShellAnalysis) -> CommandScope:
         """What this call gets: sandboxed or not, the network to which hosts, a writable environment."""
-        return scope_of(self.settings, args, analysis)
+        return scope_of(self.settings, args, analysis, self.workdir)
 
     async def run(self, args: BashArgs, call: ToolCall) -> ToolOutput:
         analysis = self.classifier.analyze(args.command)
@@ -153,7 +153,9 @@ class ShellExecutor(SingleToolExecutor):
         if scope.refused is not None:  # the gates refused it already; this executor may be used without them
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
         snapshot, snapshot_note = self._snapshot(analysis)
-        output = await self.run_command(args.command, timeout=args.timeout or self.shell.timeout, scope=scope)
+        output = await self.run_command(
+            args.command, timeout=args.timeout or self.shell.timeout, scope=scope, opened=call.opened_paths
+        )
         raw = dict(output.raw)
         notes = [snapshot_note] if snapshot_note else []
         exit_code = output.exit_code
@@ -167,13 +169,16 @@ class ShellExecutor(SingleToolExecutor):
         _raise_for_failure(result)
         return result
 
-    async def run_command(self, command: str, *, timeout: float, scope: CommandScope | None = None) -> ToolOutput:
-        """Run one command line within ``scope`` (default: the sandbox's default, when one works here); the
-        structured envelope is ``raw``. Raises ToolError(TIMEOUT) on timeout."""
+    async def run_command(
+        self, command: str, *, timeout: float, scope: CommandScope | None = None, opened: tuple[str, ...] = ()
+    ) -> ToolOutput:
+        """Run one command line within ``scope`` (default: the sandbox's default, when one works here), with the
+        ``opened`` folders writable too; the structured envelope is ``raw``. Raises ToolError(TIMEOUT) on
+        timeout."""
         if scope is None:
             scope = command_scope(self.settings, merge(()), network=False, hosts=(), sandbox=True)
         proxy: NetworkProxy | None = None
-        spec = sandbox_spec(self.settings, self.workdir, environment=scope.environment)
+        spec = sandbox_spec(self.settings, self.workdir, environment=scope.environment, opened=opened)
         with HostGuard(self.settings, spec) as guard:
             spec = dataclasses.replace(spec, trees=guard.trees)
             if not scope.sandboxed:

@@ -1,0 +1,378 @@
+"""Options that change what a command runs or where it writes, as data: what an allow rule never covers by itself.
+
+A person who writes ``allow "git *"`` means "let the agent use git", not "let it run any program git can be told to
+run". The rows below name, for the commands people allow most, the options, subcommands and environment variables
+that turn a harmless command into one that executes code, writes outside the working directory or acts as someone
+else. The classifier reports each one found as a *rider*: the command asks (with no rule) and an allow rule covers
+it only when the rule's pattern spells the option out (``allow "git -c color.ui=* *"``).
+
+``GLOBAL_VALUES`` lists the global options that take a value, so the subcommand is found after them
+(``git -C . reset --hard`` is ``reset``, ``kubectl -n prod delete`` is ``delete``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from wcmatch import fnmatch
+
+__all__ = [
+    "GLOBAL_VALUES",
+    "RISKS",
+    "RISKY_ENV",
+    "Rider",
+    "Risk",
+    "env_riders",
+    "family",
+    "riders_of",
+    "script_riders",
+    "subcommand",
+]
+
+RUNS = "runs a program it names"
+_RUN = "run|create|exec"  # docker's subcommands that start a container
+WRITES = "writes files where it says"
+
+
+@dataclass(frozen=True)
+class Risk:
+    """One risky spelling. ``option``: ``-c``, ``--output``, ``-O`` (a short option, alone or in a cluster), or a
+    bare word (a subcommand or ``NAME=`` argument). ``after``: only after this subcommand ("" anywhere).
+    ``value``: the option takes the next word as its value (shown as evidence on the card)."""
+
+    option: str
+    why: str
+    after: str = ""  # "diff|log": only after one of these subcommands; "^": only before the subcommand (global)
+    value: bool = False
+    only_if: str = ""  # a glob the option's value must match (``git config`` keys); "" always
+
+
+@dataclass(frozen=True)
+class Rider:
+    """A risky option found in one command: what it is, the words that show it, why it asks."""
+
+    option: str
+    evidence: tuple[str, ...]
+    why: str
+
+    def describe(self) -> str:
+        return f"{' '.join(self.evidence)}: {self.why}"
+
+
+# Global options that take a value, per command: the subcommand is the first operand after them.
+GLOBAL_VALUES: dict[str, frozenset[str]] = {
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix",
+                      "--list-cmds", "--attr-source"}),
+    "docker": frozenset({"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert",
+                         "--tlscert", "--tlskey"}),
+    "kubectl": frozenset({"-n", "--namespace", "--context", "--cluster", "--user", "-s", "--server", "--kubeconfig",
+                          "--token", "--as", "--as-group", "--as-uid", "--request-timeout", "--certificate-authority",
+                          "--client-certificate", "--client-key", "-v", "--v"}),
+    "pip": frozenset({"--proxy", "--cert", "--client-cert", "--log", "--cache-dir", "--timeout", "--retries",
+                      "--python", "--exists-action", "--trusted-host", "--use-feature", "--use-deprecated"}),
+    "npm": frozenset({"-C", "--prefix", "--userconfig", "--globalconfig", "--registry", "--cache", "-w",
+                      "--workspace", "--loglevel"}),
+    "terraform": frozenset(),  # -chdir=DIR is one word
+}  # fmt: skip
+
+_GIT_KEYS = (
+    "alias.*|core.pager|core.editor|core.fsmonitor|core.hookspath|core.sshcommand|core.askpass|core.gitproxy|"
+    "core.worktree|diff.external|diff.*.command|diff.*.textconv|merge.*.driver|filter.*|sequence.editor|"
+    "credential.*|gpg.program|gpg.*.program|pager.*|uploadpack.*|include.path|includeif.*|url.*|protocol.*|"
+    "remote.*.uploadpack|remote.*.receivepack|remote.*.proxy|http.proxy|sendemail.*|web.browser|browser.*|man.*|"
+    "mergetool.*|difftool.*|interactive.difffilter|submodule.*.update|safe.directory"
+)
+
+RISKS: dict[str, tuple[Risk, ...]] = {
+    "git": (
+        Risk("-c", "sets any configuration for this call: a pager, editor, hook path, alias or fsmonitor runs a "
+                   "program", after="^", value=True),
+        Risk("--config-env", "sets configuration from the environment (pager, editor, aliases run programs)",
+             after="^", value=True),
+        Risk("--exec-path", "takes git's own programs from another folder", after="^"),
+        Risk("--git-dir", "points git at another repository, whose configuration can run programs", after="^",
+             value=True),
+        Risk("--work-tree", "makes git read and write another folder as its work tree", after="^", value=True),
+        Risk("-O", RUNS + " on the matching files", after="grep"),
+        Risk("--open-files-in-pager", RUNS + " on the matching files", after="grep"),
+        Risk("--output", WRITES),
+        Risk("-o", WRITES, after="format-patch", value=True),
+        Risk("--output-directory", WRITES, after="format-patch"),
+        Risk("-o", WRITES, after="archive", value=True),
+        Risk("--exec", RUNS, after="archive"),
+        Risk("--upload-pack", RUNS), Risk("--receive-pack", RUNS), Risk("--exec", RUNS, after="push"),
+        Risk("-u", RUNS, after="clone", value=True), Risk("-u", RUNS, after="fetch", value=True),
+        Risk("--template", "copies hooks (programs) from a template folder", after="clone"),
+        Risk("--config", "sets configuration for the new repository (hooks, fsmonitor run programs)", after="clone"),
+        Risk("-c", "sets configuration for the new repository (hooks, fsmonitor run programs)", after="clone",
+             value=True),
+        Risk("--separate-git-dir", WRITES, after="clone"),
+        Risk("config", "changes a setting that runs a program or reaches another host", only_if=_GIT_KEYS),
+        Risk("--global", "changes the configuration of every repository", after="config"),
+        Risk("--system", "changes the configuration of every repository", after="config"),
+        Risk("--edit", "opens an editor", after="config"), Risk("-e", "opens an editor", after="config"),
+        Risk("foreach", "runs a command in every submodule", after="submodule"),
+        Risk("run", "runs a command at every bisection step", after="bisect"),
+        Risk("--exec", "runs a command after each commit", after="rebase"),
+        Risk("-x", "runs a command after each commit", after="rebase", value=True),
+        Risk("--extcmd", RUNS, after="difftool"), Risk("-x", RUNS, after="difftool", value=True),
+        Risk("--tool", RUNS, after="difftool"), Risk("-t", RUNS, after="difftool", value=True),
+        Risk("--tool", RUNS, after="mergetool"), Risk("-t", RUNS, after="mergetool", value=True),
+        Risk("filter-branch", "runs the filters it is given over every commit"),
+        Risk("filter-repo", "runs the callbacks it is given over every commit"),
+        Risk("credential", "prints or stores credentials"),
+        Risk("credential-store", "prints or stores credentials"),
+    ),
+    "rg": (
+        Risk("--pre", RUNS + " on every file it searches"),
+        Risk("--hostname-bin", RUNS),
+    ),
+    "find": (
+        Risk("-delete", "deletes what it finds"),
+        Risk("-fprint", WRITES), Risk("-fprint0", WRITES), Risk("-fprintf", WRITES), Risk("-fls", WRITES),
+    ),
+    "sed": (
+        Risk("-i", "edits files in place"),
+        Risk("--in-place", "edits files in place"),
+    ),
+    "awk": (
+        Risk("-f", "runs a program file the classifier cannot read", value=True),
+        Risk("--file", "runs a program file the classifier cannot read"),
+        Risk("-l", "loads a compiled extension", value=True), Risk("--load", "loads a compiled extension"),
+        Risk("-i", "includes another program file", value=True), Risk("--include", "includes another program file"),
+        Risk("-E", "runs a program file the classifier cannot read", value=True),
+    ),
+    "python": (
+        Risk("-i", "keeps an interactive prompt open (waits for input)"),
+    ),
+    "pip": (
+        Risk("--target", WRITES, after="install"), Risk("-t", WRITES, after="install", value=True),
+        Risk("--prefix", WRITES, after="install"), Risk("--root", WRITES, after="install"),
+        Risk("--index-url", "installs from another package index", after="install"),
+        Risk("-i", "installs from another package index", after="install", value=True),
+        Risk("--extra-index-url", "installs from another package index", after="install"),
+        Risk("--find-links", "installs from another place", after="install"),
+        Risk("-f", "installs from another place", after="install", value=True),
+        Risk("--trusted-host", "turns off TLS checks for a host"),
+        Risk("--dest", WRITES, after="download"), Risk("-d", WRITES, after="download", value=True),
+        Risk("set", "changes pip's configuration, which every later install reads", after="config"),
+        Risk("edit", "opens an editor on pip's configuration", after="config"),
+    ),
+    "npm": (
+        Risk("exec", "downloads and runs a package's program"), Risk("x", "downloads and runs a package's program"),
+        Risk("--script-shell", "runs package scripts with the shell it names"),
+        Risk("--userconfig", "reads configuration from the file it names", value=True),
+        Risk("--globalconfig", "reads configuration from the file it names", value=True),
+        Risk("-g", "installs into the global prefix, outside this project"),
+        Risk("--global", "installs into the global prefix, outside this project"),
+        Risk("--prefix", WRITES, value=True),
+        Risk("set", "changes npm's configuration, which every later command reads", after="config"),
+        Risk("edit", "opens an editor on npm's configuration", after="config"),
+    ),
+    "npx": (Risk("npx", "downloads and runs a package's program"),),
+    "make": (
+        Risk("--eval", "adds make rules (which run commands) on the command line"),
+        Risk("-E", "adds make rules (which run commands) on the command line", value=True),
+        Risk("SHELL=", "runs every recipe with the program it names"),
+        Risk(".SHELLFLAGS=", "changes how every recipe runs"),
+        Risk("MAKEFLAGS=", "changes how every recipe runs"),
+        Risk("MAKEFILES=", "reads more makefiles (which run commands)"),
+    ),
+    "pytest": (
+        Risk("-p", "loads the plugin module it names", value=True),
+        Risk("--basetemp", "empties and reuses the folder it names"),
+        Risk("-o", "overrides configuration (plugins, options)", value=True),
+        Risk("--override-ini", "overrides configuration (plugins, options)"),
+        Risk("-c", "reads configuration from the file it names", value=True),
+        Risk("--config-file", "reads configuration from the file it names"),
+        Risk("--rootdir", "takes configuration and conftest.py from another folder"),
+        Risk("--junitxml", WRITES), Risk("--junit-xml", WRITES), Risk("--report-log", WRITES),
+        Risk("--debug", WRITES),
+    ),
+    "docker": (
+        Risk("-H", "talks to another Docker daemon", after="^", value=True),
+        Risk("--host", "talks to another Docker daemon", after="^"),
+        Risk("--context", "talks to another Docker daemon", after="^"),
+        Risk("--config", "reads another client configuration", after="^"),
+        Risk("--privileged", "gives the container the whole machine", after=_RUN),
+        Risk("-v", "mounts a folder of this machine into the container", after=_RUN, value=True),
+        Risk("--volume", "mounts a folder of this machine into the container", after=_RUN),
+        Risk("--mount", "mounts a folder of this machine into the container", after=_RUN),
+        Risk("--pid", "shares this machine's processes", after=_RUN),
+        Risk("--network", "shares this machine's network", after=_RUN),
+        Risk("--net", "shares this machine's network", after=_RUN),
+        Risk("--ipc", "shares this machine's IPC", after=_RUN),
+        Risk("--userns", "turns off user namespaces", after=_RUN),
+        Risk("--cap-add", "gives the container more privileges", after=_RUN),
+        Risk("--device", "gives the container a device of this machine", after=_RUN),
+        Risk("--security-opt", "changes the container's confinement", after=_RUN),
+        Risk("cp", "copies files between this machine and a container"),
+    ),
+    "kubectl": (
+        Risk("exec", "runs a command in a cluster's container"), Risk("attach", "attaches to a running container"),
+        Risk("cp", "copies files between this machine and a cluster"), Risk("debug", "starts a debugging container"),
+        Risk("run", "starts a container in the cluster"), Risk("port-forward", "opens a port into the cluster"),
+        Risk("proxy", "opens a proxy to the cluster's API"),
+        Risk("--kubeconfig", "acts with other credentials"), Risk("--token", "acts with other credentials"),
+        Risk("-s", "talks to another cluster", value=True), Risk("--server", "talks to another cluster"),
+        Risk("--as", "acts as another user"), Risk("--as-group", "acts as another group"),
+        Risk("--insecure-skip-tls-verify", "turns off TLS checks"),
+    ),
+}  # fmt: skip
+# Commands with the same options under another name.
+ALIASES = {"gawk": "awk", "mawk": "awk", "nawk": "awk", "gsed": "sed", "pip3": "pip", "py.test": "pytest",
+           "gmake": "make", "podman": "docker", "nerdctl": "docker", "pnpm": "npm"}  # fmt: skip
+
+# Environment variables that change what a command runs (in front of it, through env, or exported first).
+RISKY_ENV = (
+    "GIT_*", "LD_*", "DYLD_*", "PYTHON*", "PERL5*", "PERLLIB", "RUBY*", "NODE_OPTIONS", "NODE_PATH", "NPM_CONFIG_*",
+    "PIP_*", "UV_*", "PAGER", "*_PAGER", "MANPAGER", "EDITOR", "VISUAL", "*_EDITOR", "SHELL", "BASH_ENV", "ENV",
+    "BASH_FUNC_*", "PATH", "IFS", "PS4", "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "*_ASKPASS", "SSH_*", "BROWSER",
+    "HOME", "XDG_CONFIG_HOME", "DOCKER_*", "KUBECONFIG", "CC", "CXX", "LDSHARED", "MAKEFLAGS", "MAKEFILES",
+    "CARGO_*", "RUSTC*", "RUSTFLAGS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "TERMINFO",
+    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy", "NO_PROXY", "no_proxy",
+    "SSL_CERT_*", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GCONV_PATH", "LOCPATH", "MALLOC_*", "GLIBC_TUNABLES",
+)  # fmt: skip
+_ENV_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH
+
+
+def family(name: str) -> str:
+    """The name the tables use: ``python3.11`` is ``python``, ``gawk`` is ``awk``."""
+    if name.startswith(("python", "pypy")):
+        return "python"
+    if name.startswith("pip") and name[3:].replace(".", "").isdigit():
+        return "pip"
+    return ALIASES.get(name, name)
+
+
+def env_riders(assignments: Sequence[str]) -> list[Rider]:
+    """The ``NAME=value`` assignments among ``assignments`` that change what a command runs."""
+    found = []
+    for word in assignments:
+        name = word.split("=", 1)[0]
+        if fnmatch.fnmatch(name, list(RISKY_ENV), flags=_ENV_FLAGS & ~fnmatch.IGNORECASE):
+            found.append(Rider(name, (word,), f"{name} in the environment changes what runs"))
+    return found
+
+
+def subcommand(name: str, args: Sequence[str]) -> tuple[int, str]:
+    """The index (in ``args``) and word of the subcommand, after the global options; (-1, "") when none."""
+    values = GLOBAL_VALUES.get(family(name), frozenset())
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            i += 1
+            break
+        if arg.startswith("-") and arg != "-":
+            i += 2 if arg in values else 1
+            continue
+        return i, arg
+    return (i, args[i]) if i < len(args) else (-1, "")
+
+
+def _spelled(arg: str, option: str) -> bool:
+    """Whether ``arg`` is ``option``: exactly, as ``--opt=value``, as an unambiguous abbreviation of a long option
+    (git and GNU getopt accept ``--outp``), or as a short option alone, with its value attached, or in a cluster."""
+    if option.endswith("="):
+        return arg.startswith(option)
+    if option.startswith("--"):
+        head = arg.split("=", 1)[0]
+        return head == option or (len(head) >= 4 and head.startswith("--") and option.startswith(head))
+    if option.startswith("-") and len(option) == 2:
+        if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2:
+            return False
+        return option[1] in arg[1:] if arg[1:].isalpha() else arg.startswith(option)
+    if option.startswith("-"):  # find's -delete, -fprint: one dash, whole word
+        return arg == option
+    return arg == option  # a subcommand or argument word
+
+
+def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
+    """Every risky option of one command (``name`` without its path, lower case; ``args`` quotes removed)."""
+    risks = RISKS.get(family(name))
+    if not risks:
+        return []
+    if family(name) == "npx":
+        return [Rider("npx", ("npx",), risks[0].why)]
+    index, sub = subcommand(name, args)
+    before = list(args[: max(index, 0)]) if index >= 0 else list(args)
+    after = list(args[index + 1 :]) if index >= 0 else []
+    found: list[Rider] = []
+    for risk in risks:
+        if risk.after == "^":
+            words = before
+        elif risk.after:
+            if sub not in risk.after.split("|"):
+                continue
+            words = after
+        else:
+            words = list(args)
+        for i, arg in enumerate(words):
+            if arg == "--" and risk.option.startswith("-"):
+                break
+            if not _spelled(arg, risk.option):
+                continue
+            if risk.only_if:
+                operands = [w for w in words[i + 1 :] if not w.startswith("-")]
+                if operands[:1] and operands[0] in ("set", "unset", "get", "edit", "list"):  # git 2.46's verbs
+                    operands = operands[1:]
+                key = operands[0].lower() if operands else ""
+                if not fnmatch.fnmatch(key, risk.only_if, flags=_ENV_FLAGS | fnmatch.SPLIT):
+                    continue
+                writes = len(operands) >= 2 or any(w in ("--add", "--replace-all") for w in words[i + 1 :])
+                if not writes:
+                    continue
+                found.append(Rider(risk.option, (arg, *operands[:2]), risk.why))
+                break
+            evidence = (arg, words[i + 1]) if risk.value and arg == risk.option and i + 1 < len(words) else (arg,)
+            found.append(Rider(risk.option, evidence, risk.why))
+            break
+    return found
+
+
+# sed: the `e` command and the `e` flag of `s` run the pattern space as a shell command; `w` writes a file.
+_SED_EXEC = re.compile(r"(?:^|[;\n{}])\s*(?:[0-9$,~+]+|/(?:[^/\\]|\\.)*/)?\s*!?\s*e(?:\s|;|$)")
+_SED_SUBST_FLAGS = re.compile(r"s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1([a-zA-Z0-9]*)")
+_SED_WRITE = re.compile(r"(?:^|[;\n{}])\s*(?:[0-9$,~+]+|/(?:[^/\\]|\\.)*/)?\s*!?\s*[wW]\s+\S")
+# awk: system(), pipes to and from commands, print/printf into files.
+_AWK_RISK = re.compile(r"\bsystem\s*\(|\|\s*getline|\|&|\bprintf?\b[^;{}]*?(?:\||>)")
+
+
+def _scripts(args: Sequence[str], flag: str, long: str) -> list[str]:
+    """The inline scripts of sed/awk: every -e value, else the first operand."""
+    scripts, i, explicit = [], 0, False
+    while i < len(args):
+        arg = args[i]
+        if arg in (flag, long) and i + 1 < len(args):
+            scripts.append(args[i + 1])
+            explicit = True
+            i += 2
+            continue
+        if arg.startswith(long + "="):
+            scripts.append(arg.split("=", 1)[1])
+            explicit = True
+        elif not arg.startswith("-") and not explicit:
+            scripts.append(arg)
+            break
+        i += 1
+    return scripts
+
+
+def script_riders(name: str, args: Sequence[str]) -> list[Rider]:
+    """What the inline program of sed or awk does beyond filtering text."""
+    kind = family(name)
+    if kind == "sed":
+        for script in _scripts(args, "-e", "--expression"):
+            flags = "".join(match.group(2) for match in _SED_SUBST_FLAGS.finditer(script))
+            if _SED_EXEC.search(script) or "e" in flags:
+                return [Rider("e", (script,), "the sed script runs shell commands (the e command or flag)")]
+            if _SED_WRITE.search(script) or "w" in flags:
+                return [Rider("w", (script,), "the sed script writes files (the w command or flag)")]
+    elif kind == "awk":
+        program = _scripts(args, "--source", "--source")
+        if program and _AWK_RISK.search(program[0]):
+            return [Rider("system", (program[0],), "the awk program runs commands or writes files")]
+    return []

@@ -1,0 +1,187 @@
+"""Reading shell words the way bash will: ANSI-C strings, wrappers and their options, inline scripts, expansions.
+
+Helpers of ``shell_classifier``; pure functions of text and bashlex nodes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from zeph_nb.security.shell_rules import command_name
+
+__all__ = [
+    "HARMLESS_VARIABLES",
+    "WRAPPERS",
+    "decode_ansi_c",
+    "expanded_names",
+    "inline_script",
+    "parts",
+    "printed_text",
+    "skip_options",
+]
+
+# Wrappers: (options that take a value, positional arguments before the wrapped command).
+WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
+    "nice": (frozenset({"-n", "--adjustment"}), 0),
+    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "nohup": (frozenset(), 0),
+    "time": (frozenset({"-f", "--format", "-o", "--output"}), 0),
+    "command": (frozenset(), 0),
+    "builtin": (frozenset(), 0),
+    "exec": (frozenset({"-a"}), 0),
+    "stdbuf": (frozenset({"-i", "-o", "-e"}), 0),
+    "ionice": (frozenset({"-c", "-n", "-p", "-t"}), 0),
+    "setsid": (frozenset(), 0),
+    "chrt": (frozenset(), 1),
+    "taskset": (frozenset(), 1),
+    "unbuffer": (frozenset(), 0),
+    "busybox": (frozenset(), 0),
+    "strace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-E"}), 0),
+    "ltrace": (frozenset({"-o", "-e", "-p", "-s", "-u"}), 0),
+    "xargs": (
+        frozenset({"-I", "-n", "-P", "-L", "-d", "-s", "-a", "-E", "--max-args", "--max-procs", "--delimiter"}),
+        0,
+    ),
+    "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
+    "doas": (frozenset({"-u", "-C"}), 0),
+    "sudo": (frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t"}), 0),
+    "parallel": (
+        frozenset({"-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "--joblog", "-I"}),
+        0,
+    ),
+}
+
+# Expanding these reads nothing from the person's environment: bash's own counters and the special parameters.
+# Every other $VAR (or ${VAR}) outside single quotes asks, unless the command line itself sets it.
+HARMLESS_VARIABLES = frozenset(
+    {"PWD", "OLDPWD", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "UID", "EUID", "?", "#", "$", "!", "-",
+     "@", "*", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+)  # fmt: skip
+_PARAMETER = re.compile(r"^[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")
+
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
+_SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+                   "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL)
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    head = code[0]
+    if head in "xuU" and len(code) > 1:
+        return chr(min(int(code[1:], 16), 0x10FFFF))
+    if head.isdigit() and head in "01234567":
+        return chr(int(code, 8) & 0xFF)
+    if head == "c" and len(code) == 2:
+        return chr(ord(code[1].upper()) & 0x1F)
+    return _SIMPLE_ESCAPES.get(code, "\\" + code)
+
+
+def decode_ansi_c(script: str) -> str:
+    """``$'\\x63url'`` as bash reads it: the decoded text, single-quoted again so the parser sees a plain word.
+
+    Only ``$'`` outside quotes starts one; a ``'…'`` and a ``"…"`` are skipped whole, so ``echo "$'x'"`` is kept.
+    """
+    if "$'" not in script:
+        return script
+    out: list[str] = []
+    i = 0
+    while i < len(script):
+        ch = script[i]
+        if ch == "\\":
+            out.append(script[i : i + 2])
+            i += 2
+            continue
+        if ch == "'":
+            end = script.find("'", i + 1)
+            end = len(script) - 1 if end < 0 else end
+            out.append(script[i : end + 1])
+            i = end + 1
+            continue
+        if ch == '"':
+            j = i + 1
+            while j < len(script) and script[j] != '"':
+                j += 2 if script[j] == "\\" else 1
+            out.append(script[i : j + 1])
+            i = j + 1
+            continue
+        match = _ANSI_C.match(script, i) if ch == "$" else None
+        if match:
+            text = _ESCAPE.sub(_unescape, match.group(1))
+            out.append("'" + text.replace("'", "'\\''") + "'")
+            i = match.end()
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def expanded_names(word: Any) -> list[str]:
+    """The variables a bashlex word expands (``$HOME``, ``${PATH:-x}``, ``${#A}``), outside single quotes."""
+    names = []
+    for part in parts(word):
+        if getattr(part, "kind", "") == "parameter":
+            match = _PARAMETER.match(str(getattr(part, "value", "")))
+            if match:
+                names.append(match.group(1))
+    return names
+
+
+def printed_text(node: Any) -> list[str]:
+    """What a pipeline stage evidently prints: heredoc bodies, and the arguments of echo/printf."""
+    texts: list[str] = []
+    for child in [node, *parts(node)]:
+        if getattr(child, "kind", "") == "heredoc":
+            texts.append(child.value.rsplit("\n", 1)[0])
+    if getattr(node, "kind", "") == "command":
+        words = [p.word for p in node.parts if p.kind == "word"]
+        if words and command_name(words[0]) in ("echo", "printf"):
+            texts.append(" ".join(w for w in words[1:] if not w.startswith("-")))
+        for part in node.parts:
+            if part.kind == "redirect" and getattr(part, "heredoc", None) is not None:
+                texts.append(part.heredoc.value.rsplit("\n", 1)[0])
+    return texts
+
+
+def parts(word: Any) -> list[Any]:
+    found: list[Any] = []
+    for part in getattr(word, "parts", []):
+        found.append(part)
+        found.extend(parts(part))
+    return found
+
+
+def skip_options(args: list[str], with_value: frozenset[str]) -> list[str]:
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return args[i + 1 :]
+        if not arg.startswith("-") or arg == "-":
+            break
+        if arg in with_value:
+            i += 2
+            continue
+        if re.fullmatch(r"-\d+", arg):  # nice -10
+            i += 1
+            continue
+        i += 1
+    return args[i:]
+
+
+def inline_script(args: list[str], letter: str) -> str | None:
+    """The script of ``sh -c SCRIPT`` / ``sh -lc SCRIPT`` / ``perl -e CODE``: the first operand after the flags."""
+    seen_flag = False
+    for arg in args:
+        if arg.startswith("--"):
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            if letter in arg[1:]:
+                seen_flag = True
+                rest = arg[arg.index(letter) + 1 :]
+                if rest and letter == "e":  # perl -e'code'
+                    return rest
+            continue
+        return arg if seen_flag else None
+    return None

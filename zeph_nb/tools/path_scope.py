@@ -1,0 +1,150 @@
+"""The paths a command line names, measured against ``[tools.shell] allowed_paths``: the shell's path restriction.
+
+The classifier says which words are paths and whether they are read or written (``PathUse``); this module
+resolves them the way the command will (``~`` is the kernel's home, relative paths start at the working directory,
+every link expanded) and sorts them:
+
+* inside the working directory or an ``allowed_paths`` entry: fine;
+* read from a system location a command needs in order to run (``/usr``, ``/bin``, ``/lib``, ``/etc/ssl``, the
+  kernel's Python environment), or ``/tmp`` (private to each sandboxed call), or ``/dev/null`` and friends: fine;
+* a protected path (credentials, zeph's state, config and dot-files for writes) or one ``[tools.file] deny_read``
+  names: refused, like the file tools refuse it;
+* anything else is *outside*: the call asks (the card names each path and whether it is read or written),
+  "Always allow" grants its folder, and the OS sandbox opens that folder for the call. ``strict_paths = true``
+  refuses instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from wcmatch import glob
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError
+from zeph_nb.security.paths import Sandbox, canonicalize
+from zeph_nb.security.protected import ProtectedPaths, inside
+from zeph_nb.security.shell_args import PathUse
+
+__all__ = ["OutsidePath", "PathReport", "grant_patterns", "path_report", "system_read_roots"]
+
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ssl", "/etc/ca-certificates",
+           "/etc/alternatives")  # fmt: skip
+_DEVICES = frozenset({"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout",
+                      "/dev/stderr", "/dev/tty", "/dev/full"})  # fmt: skip
+_GLOB_CHARS = "*?["
+_VERBS = {"read": "reads", "write": "writes", "use": "uses"}
+
+
+@dataclass(frozen=True)
+class OutsidePath:
+    """A path outside the allowed paths: where it resolves, how it is used, as written, and the folder an
+    approval opens (the folder itself, or the folder the file is in)."""
+
+    path: Path
+    mode: str
+    word: str
+    folder: Path
+
+    def describe(self) -> str:
+        shown = self.word if self.word == str(self.path) else f"{self.word} ({self.path})"
+        return f"{_VERBS.get(self.mode, 'uses')} {shown}, outside the allowed paths"
+
+
+@dataclass(frozen=True)
+class PathReport:
+    outside: tuple[OutsidePath, ...] = ()
+    refusal: tuple[str, str] | None = None  # (the setting, why)
+
+
+def system_read_roots(settings: Settings) -> list[Path]:
+    """Where commands read what they need to run: the system's programs and libraries, the Python environment."""
+    roots = [Path(p) for p in _SYSTEM]
+    for prefix in (settings.python_prefix, settings.conda_prefix, Path(os.path.realpath(sys.base_prefix))):
+        if prefix is not None:
+            roots.append(Path(os.path.realpath(prefix)))
+    return roots
+
+
+def _expand(word: str, home: Path) -> str:
+    if word == "~" or word.startswith("~/"):
+        return str(home) + word[1:]
+    return os.path.expanduser(word) if word.startswith("~") else word
+
+
+def _fixed_part(word: str) -> str:
+    """``/etc/*.conf`` is read in ``/etc``: the path up to the first segment with a glob character."""
+    if not any(ch in word for ch in _GLOB_CHARS):
+        return word
+    cut = min(word.index(ch) for ch in _GLOB_CHARS if ch in word)
+    head = word[:cut]
+    return head[: head.rfind("/") + 1] or "." if "/" in head else "."
+
+
+def _folder(path: Path) -> Path:
+    if path.is_dir():
+        return path
+    parent = path.parent
+    while not parent.is_dir() and parent != parent.parent:
+        parent = parent.parent
+    return parent
+
+
+def path_report(
+    settings: Settings, workdir: str | os.PathLike[str], uses: Sequence[PathUse], protected: ProtectedPaths
+) -> PathReport:
+    """Sort the path arguments of one command line (see the module's docstring)."""
+    if not uses:
+        return PathReport()
+    shell, files = settings.tools.shell, settings.tools.file
+    work = canonicalize(os.fspath(workdir), "/")
+    roots = [work, *(canonicalize(_expand(p, settings.user_home), work) for p in shell.allowed_paths)]
+    readers = system_read_roots(settings)
+    reader = Sandbox(roots, workdir=work, deny_read=files.deny_read, allow_read=files.allow_read, protected=protected)
+    outside: list[OutsidePath] = []
+    for use in uses:
+        word = _fixed_part(_expand(use.word, settings.user_home))
+        try:
+            path = canonicalize(word, work)
+        except ToolError:
+            continue  # a link cycle or an odd name: the command will fail on it as well
+        if str(path) in _DEVICES or str(path).startswith("/dev/fd/"):
+            continue
+        wall = protected.hidden_by(path) or (protected.readonly_by(path) if use.mode == "write" else None)
+        if wall is not None:
+            verb = "changed" if use.mode == "write" and protected.hidden_by(path) is None else "read"
+            why = f"{use.word} ({path}) may not be {verb} by any tool: {protected.reason(wall)}"
+            return PathReport(refusal=("protected path", why))
+        if use.mode != "write":
+            try:
+                reader.check_readable(path, use.word)
+            except ToolError as e:
+                return PathReport(refusal=("tools.file.deny_read", str(e)))
+        if any(inside(path, root) for root in roots) or inside(path, Path("/tmp")):  # noqa: S108 - private per call
+            continue
+        if use.mode != "write" and any(inside(path, root) for root in readers):
+            continue
+        found = OutsidePath(path, use.mode, use.word, _folder(path))
+        if found not in outside:
+            outside.append(found)
+    if outside and shell.strict_paths:
+        named = "; ".join(o.describe() for o in outside)
+        why = (f"{named}. [tools.shell] strict_paths = true refuses paths outside the working directory; add the "
+               "folder to [tools.shell] allowed_paths to let commands use it")  # fmt: skip
+        return PathReport(refusal=("tools.shell.strict_paths", why))
+    return PathReport(tuple(outside))
+
+
+def grant_patterns(outside: Sequence[OutsidePath]) -> tuple[str, ...]:
+    """What "Always allow" keeps for outside paths: each folder and everything under it."""
+    patterns: list[str] = []
+    for found in outside:
+        escaped = glob.escape(str(found.folder))
+        for pattern in (escaped, escaped.rstrip("/") + "/**"):
+            if pattern not in patterns:
+                patterns.append(pattern)
+    return tuple(patterns)
