@@ -25,6 +25,7 @@ from zeph_nb.errors import ConfigError
 from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
 from zeph_nb.gates.cache import ResultCache
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.containment import contain_command, contain_paths, contain_search, contain_web
 from zeph_nb.gates.dependencies import DependencyGraph
 from zeph_nb.gates.events import GateEvent
 from zeph_nb.gates.grants import PermissionGrants
@@ -52,7 +53,7 @@ from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
-from zeph_nb.tools.containment import protected_paths
+from zeph_nb.tools.containment import protected_paths, scope_of
 from zeph_nb.tools.overflow import OverflowExecutor
 
 __all__ = ["GateChain", "Session", "build_chain"]
@@ -146,6 +147,24 @@ class Session:
             riders=analysis.riders if analysis is not None else None,
             line_riders=analysis.line_riders if analysis is not None else (),
         )
+
+    def decide_call(self, tool: ToolDef, gc: GateCall, *, wants_confirmation: bool) -> PolicyDecision:
+        """The rules' decision (``decide``), then what containment adds for what the call would get: a command's
+        network, environment and outside paths, a file tool's protected paths, a web tool's new host."""
+        decision = self.decide(tool, gc, wants_confirmation=wants_confirmation)
+        assert gc.subjects is not None
+        if tool.subject_kind == "command":
+            gc.scope = scope_of(self.settings, gc.args, gc.analysis, self.workdir)
+            decision = contain_command(decision, gc.scope, gc.analysis, self.grants.rules)
+            gc.opened = tuple(str(folder) for folder in gc.scope.opened)
+        elif tool.subject_kind == "path":
+            decision = contain_paths(decision, tool, gc.subjects.values, self.protected)
+        elif tool.subject_kind == "url" and tool.network:
+            decision = contain_web(decision, tool, gc.subjects.values, self.settings, self.approved_hosts,
+                                   self.grants.rules)  # fmt: skip
+        elif tool.name == "web_search":
+            decision = contain_search(decision, str(gc.call.params.get("query", "")))
+        return decision
 
     # -- after a call ------------------------------------------------------------------------------------
 

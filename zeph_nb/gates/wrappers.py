@@ -19,13 +19,12 @@ from typing import TYPE_CHECKING
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest, Decision
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
-from zeph_nb.gates.containment import contain_command, contain_paths, contain_search, contain_web, web_host
+from zeph_nb.gates.containment import web_host
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.security.secrets import redact_params
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
-from zeph_nb.tools.containment import scope_of
 
 if TYPE_CHECKING:
     from zeph_nb.config import RetrySettings
@@ -272,19 +271,7 @@ class PolicyGate(_Gate):
             wants = gc.analysis.verdict != "allow"
         else:
             wants = self.executor.requires_confirmation(gc.call)
-        decision = session.decide(tool, gc, wants_confirmation=wants)
-        if tool.subject_kind == "command":
-            gc.scope = scope_of(session.settings, gc.args, gc.analysis, session.workdir)
-            decision = contain_command(decision, gc.scope, gc.analysis, session.grants.rules)
-            gc.opened = tuple(str(folder) for folder in gc.scope.opened)
-        elif tool.subject_kind == "path":
-            decision = contain_paths(decision, tool, gc.subjects.values, session.protected)
-        elif tool.subject_kind == "url" and tool.network:
-            decision = contain_web(
-                decision, tool, gc.subjects.values, session.settings, session.approved_hosts, session.grants.rules
-            )
-        elif tool.name == "web_search":
-            decision = contain_search(decision, str(gc.call.params.get("query", "")))
+        decision = session.decide_call(tool, gc, wants_confirmation=wants)
         gc.decision = decision
         if decision.action == "deny":
             message = f"{decision.reason}. Do not retry this call; choose another way or ask the user."

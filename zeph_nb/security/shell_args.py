@@ -85,7 +85,16 @@ _EXPANSION = re.compile(r"[$`]|^<\(|^>\(")
 
 
 def _plain(word: str) -> bool:
-    return bool(word) and word != "{}" and not _EXPANSION.search(word) and not _URL.match(word)
+    return bool(word) and word != "{}" and not _EXPANSION.search(_home_form(word)) and not _URL.match(word)
+
+
+def _home_form(word: str) -> str:
+    """``$HOME/x`` and ``${HOME}/x`` name the same file as ``~/x``: read them so, so the home's protected paths
+    are seen (a variable from the environment asks as well)."""
+    for form in ("${HOME}", "$HOME"):
+        if word == form or word.startswith(form + "/"):
+            return "~" + word[len(form) :]
+    return word
 
 
 def _mode(name: str) -> Mode:
@@ -173,7 +182,7 @@ def path_uses(command: SimpleCommand) -> list[PathUse]:
                 i += 1
         elif _plain(arg) and arg != "-":
             operands.append(len(uses))
-            uses.append(PathUse(arg, mode, name))
+            uses.append(PathUse(_home_form(arg), mode, name))
         i += 1
     if name in WRITES_LAST and len(operands) >= 2:
         last = operands[-1]
@@ -184,6 +193,7 @@ def path_uses(command: SimpleCommand) -> list[PathUse]:
 
 def redirect_use(kind: str, target: str) -> PathUse | None:
     """The file a redirection reads or writes (``>``, ``>>``, ``&>``, ``>|``, ``<>``, ``<``), if it is one."""
+    target = _home_form(target)
     if not _plain(target) or target in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin") or target.isdigit():
         return None
     if kind in (">", ">>", ">|", "&>", "&>>", "<>", ">&"):

@@ -20,15 +20,15 @@ Verdicts, worst wins:
 from __future__ import annotations
 
 import re
-import shlex
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import bashlex
 import bracex
 
-from zeph_nb.security.shell_args import PathUse, path_uses, redirect_use
+from zeph_nb.security.shell_analysis import ShellAnalysis, Verdict
+from zeph_nb.security.shell_args import path_uses, redirect_use
 from zeph_nb.security.shell_options import RISKS, Rider, env_riders, family, riders_of, script_riders
+from zeph_nb.security.shell_payloads import Payloads
 from zeph_nb.security.shell_rules import (
     RAW_DISK,
     CommandEntry,
@@ -36,12 +36,17 @@ from zeph_nb.security.shell_rules import (
     blocked_reasons,
     command_name,
     destructive_reason,
-    reads_only,
     short_flags,
     syntax_pattern,
 )
 from zeph_nb.security.shell_words import (
+    ARITHMETIC,
+    DEFINED_NAMES,
+    DYNAMIC,
     HARMLESS_VARIABLES,
+    INTERPRETER,
+    LINE_CHANGERS,
+    SHELLS,
     WRAPPERS,
     decode_ansi_c,
     inline_script,
@@ -55,80 +60,10 @@ if TYPE_CHECKING:  # the security layer sits below config: settings are passed i
 
 __all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict", "classify_shell"]
 
-Verdict = Literal["allow", "confirm", "block"]
-_RANK: dict[str, int] = {"allow": 0, "confirm": 1, "block": 2}
 MAX_DEPTH = 8
 
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash", "tcsh", "csh"})
-_INTERPRETER = re.compile(r"^(python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|php|lua|rscript)$")
-_SHELL_CALL = re.compile(
-    r"\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|pty\.spawn|commands\.)|`|\bsystem\s*\(|\bexec\s*\(|child_process|\bspawn\s*\(|\bexecSync\b|\bshell_exec\b|\bpassthru\b"
-)
-_STRING_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
-# Names a command line sets itself (x=1, for x in, read x, local x): expanding them reads nothing from outside.
-_DEFINED = re.compile(
-    r"(?:^|[\s;&|(])(?:([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=|(?:for|select)\s+([A-Za-z_]\w*)\b)"
-    r"|\b(?:read|local|declare|typeset|mapfile|readarray|getopts\s+\S+)((?:\s+-\w+)*(?:\s+[A-Za-z_]\w*)+)"
-)
-_DYNAMIC = frozenset({"parameter", "commandsubstitution", "processsubstitution"})
-# Builtins that change what later commands of the same line run.
-_LINE_CHANGERS = {
-    "alias": "defines an alias, which changes what a later command runs",
-    "hash": "hash -p makes a command name run another program",
-    "enable": "enable -f loads a builtin from a shared library",
-}
 
-
-@dataclass
-class ShellAnalysis:
-    """The verdict, every reason that contributed, and every simple command found (nested ones included)."""
-
-    verdict: Verdict = "allow"
-    reasons: list[str] = field(default_factory=list)
-    commands: list[SimpleCommand] = field(default_factory=list)
-    writes_by_redirect: bool = False
-    parsed: bool = True
-    # Risky options per command (by its text), which no allow rule covers unless its pattern names them; and
-    # those of the whole line (an exported PATH, an alias), which concern every command in it.
-    riders: dict[str, list[Rider]] = field(default_factory=dict)
-    line_riders: list[Rider] = field(default_factory=list)
-    paths: list[PathUse] = field(default_factory=list)  # path arguments and redirect targets, as written
-    defined: set[str] = field(default_factory=set)  # variables the line sets itself
-
-    @property
-    def all_riders(self) -> list[Rider]:
-        return [*self.line_riders, *(r for found in self.riders.values() for r in found)]
-
-    def ride(self, command: SimpleCommand | None, found: list[Rider]) -> None:
-        """Record risky options (of ``command``, or of the whole line when None): they ask."""
-        for rider in found:
-            where = self.line_riders if command is None else self.riders.setdefault(command.text, [])
-            if rider not in where:
-                where.append(rider)
-            self.raise_to("confirm", f"risky option {rider.describe()}")
-
-    @property
-    def may_write(self) -> bool:
-        """Whether the command could change files: a redirect into a file, or any command not known to only read.
-
-        Errs towards yes; it decides whether a transactional snapshot is taken.
-        """
-        if self.writes_by_redirect or not self.parsed:
-            return True
-        return any(not reads_only(command) for command in self.commands)
-
-    def raise_to(self, verdict: Verdict, reason: str) -> None:
-        if reason not in self.reasons:
-            self.reasons.append(reason)
-        if _RANK[verdict] > _RANK[self.verdict]:
-            self.verdict = verdict
-
-    @property
-    def block_reasons(self) -> list[str]:
-        return [r for r in self.reasons if r.startswith("blocked:")]
-
-
-class ShellClassifier:
+class ShellClassifier(Payloads):
     """Classifies commands under one configuration (``[tools.shell]``)."""
 
     def __init__(self, settings: Settings | None = None) -> None:
@@ -141,7 +76,7 @@ class ShellClassifier:
         self.legacy_blocked = [CommandEntry(entry) for entry in shell.blocked_commands if entry.strip()]
         patterns = [p for p in shell.confirm_patterns if p.strip()]
         self.confirm_syntax = [p.strip().lower() for p in patterns if syntax_pattern(p)]
-        self.confirm_commands = [CommandEntry(p) for p in patterns if not syntax_pattern(p)]
+        self.confirm_commands = [CommandEntry(p, phrases=True) for p in patterns if not syntax_pattern(p)]
         self._source = ""
 
     def classify(self, command: str) -> Verdict:
@@ -173,10 +108,13 @@ class ShellClassifier:
             analysis.raise_to("confirm", "the command contains a NUL byte")
             return
         script = decode_ansi_c(script)  # $'\x63url' is curl to bash; bashlex would read it as a variable
-        for match in _DEFINED.finditer(script):
+        for match in DEFINED_NAMES.finditer(script):
             named = match.group(1) or match.group(2) or ""
             listed = [w for w in (match.group(3) or "").split() if not w.startswith("-")]
             analysis.defined.update(n for n in [named, *listed] if n)
+        if "$((" in script:  # bashlex cannot read arithmetic; a number stands in for it, and the line still asks
+            analysis.raise_to("confirm", "uses arithmetic expansion $((…))")
+            script = ARITHMETIC.sub("0", script)
         try:
             trees = bashlex.parse(script)
         except Exception as e:  # bashlex raises ParsingError, NotImplementedError and assorted internal errors
@@ -266,7 +204,7 @@ class ShellClassifier:
                 analysis.raise_to("block", f"blocked: network access through {word} (allow_network = false)")
             if kind in (">", ">>", ">|", "<>", "&>", ">&") and RAW_DISK.match(word):
                 analysis.raise_to("block", f"blocked: writes to the raw disk {word}")
-            use = redirect_use(kind, word) if not any(p.kind in _DYNAMIC for p in parts(target)) else None
+            use = redirect_use(kind, word) if not any(p.kind in DYNAMIC for p in parts(target)) else None
             if use is not None:
                 analysis.paths.append(use)
                 analysis.writes_by_redirect = analysis.writes_by_redirect or use.mode == "write"
@@ -294,12 +232,14 @@ class ShellClassifier:
             return False
         first = words[0]
         if any(p.kind in ("parameter", "commandsubstitution", "processsubstitution") for p in parts(first)):
-            analysis.raise_to("confirm", f"the command name comes from an expansion ({first.word})")
+            # Nothing can be checked about it, so no allow rule covers it either (not even "*").
+            why = "the command name comes from an expansion, so no rule can tell what runs"
+            analysis.ride(None, [Rider(first.word, (first.word,), why)])
         argv = [w.word for w in words]
-        dynamic = {w.word for w in words[1:] if any(p.kind in _DYNAMIC for p in parts(w))}
+        dynamic = {w.word for w in words[1:] if any(p.kind in DYNAMIC for p in parts(w))}
         dynamic |= {w.word for w in words[1:] if self._source[w.pos[0] : w.pos[0] + 1] in ("*", "?", "[")}
         name = self._argv(argv, analysis, depth, env=assignments, dynamic=dynamic)
-        if name in SHELLS or (name and _INTERPRETER.match(name)):
+        if name in SHELLS or (name and INTERPRETER.match(name)):
             inline = inline_script(argv[1:], "c") is not None or inline_script(argv[1:], "e") is not None
             has_script = any(not a.startswith("-") for a in argv[1:])
             if feeds_stdin and not inline and not has_script:
@@ -348,8 +288,8 @@ class ShellClassifier:
             analysis.raise_to("confirm", destructive)
         if name == "env":
             self._env(args, analysis, depth, dynamic)
-        elif name in _LINE_CHANGERS and (name == "alias" or short_flags(args) & {"-p", "-f"}):
-            analysis.ride(None, [Rider(name, (name, *args[:2]), _LINE_CHANGERS[name])])
+        elif name in LINE_CHANGERS and (name == "alias" or short_flags(args) & {"-p", "-f"}):
+            analysis.ride(None, [Rider(name, (name, *args[:2]), LINE_CHANGERS[name])])
             for value in args:  # alias ls='rm -rf ~': the alias's text runs later
                 if name == "alias" and "=" in value:
                     self._script(value.split("=", 1)[1], analysis, depth + 1)
@@ -370,14 +310,7 @@ class ShellClassifier:
             if name == "xargs" and rest:
                 analysis.commands.append(SimpleCommand(("xargs-input",)))
             if name == "parallel":  # parallel 'rm -rf {}' ::: /  — the template is a command line
-                cut = next((i for i, a in enumerate(rest) if a.startswith(":::")), len(rest))
-                template, inputs = " ".join(rest[:cut]), [a for a in rest[cut + 1 :] if not a.startswith(":::")]
-                self._script(template, analysis, depth + 1)
-                for value in inputs if "{}" in template else []:
-                    shadow = ShellAnalysis()
-                    self._script(template.replace("{}", shlex.quote(value)), shadow, depth + 1)
-                    for reason in shadow.block_reasons:
-                        analysis.raise_to("block", reason)
+                self._parallel(rest, analysis, depth)
                 return name
             self._argv(rest, analysis, depth + 1, dynamic=dynamic)
         elif name == "watch":
@@ -392,7 +325,7 @@ class ShellClassifier:
             script = inline_script(args, "c")
             if script is not None:
                 self._script(script, analysis, depth + 1)
-        elif _INTERPRETER.match(name):
+        elif INTERPRETER.match(name):
             self._interpreter(name, args, analysis, depth)
         elif name == "find":
             self._find(args, analysis, depth)
@@ -410,67 +343,6 @@ class ShellClassifier:
                                                 "becomes is not known"))  # fmt: skip
         analysis.ride(command, found)
         analysis.paths.extend(use for use in path_uses(command) if use.word not in dynamic)
-
-    def _env(self, args: list[str], analysis: ShellAnalysis, depth: int, dynamic: frozenset[str] | set[str]) -> None:
-        rest: list[str] = []
-        assignments: list[str] = []
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            if arg in ("-u", "--unset", "-C", "--chdir"):
-                i += 2
-                continue
-            if arg in ("-S", "--split-string") and i + 1 < len(args):
-                self._script(" ".join(args[i + 1 :]), analysis, depth + 1)
-                return
-            if arg.startswith("-S") and len(arg) > 2:
-                self._script(" ".join([arg[2:], *args[i + 1 :]]), analysis, depth + 1)
-                return
-            if arg.startswith("-") or ("=" in arg and not rest):
-                if "=" in arg and not arg.startswith("-"):
-                    assignments.append(arg)
-                i += 1
-                continue
-            rest = args[i:]
-            break
-        if not rest:
-            analysis.ride(None, env_riders(assignments))
-        self._argv(rest, analysis, depth + 1, env=assignments, dynamic=dynamic)
-
-    def _interpreter(self, name: str, args: list[str], analysis: ShellAnalysis, depth: int) -> None:
-        code = inline_script(args, "e" if not name.startswith(("python", "pypy")) else "c")
-        if code is None and name.startswith(("node", "ruby", "perl", "php")):
-            code = inline_script(args, "e") or inline_script(args, "r")
-        if code is None or not _SHELL_CALL.search(code):
-            return
-        analysis.raise_to("confirm", f"{name} code that starts other programs")
-        for match in _STRING_LITERAL.finditer(code):
-            literal = match.group(1) if match.group(1) is not None else match.group(2)
-            if literal and literal.strip():
-                self._script(literal, analysis, depth + 1)
-
-    def _find(self, args: list[str], analysis: ShellAnalysis, depth: int) -> None:
-        # The payload's verdict is the command's: `find / -exec rm -rf {} +` is `rm -rf /` for each start point.
-        start = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
-        roots = args[:start] or ["."]
-        i = start
-        while i < len(args):
-            if args[i] in ("-exec", "-execdir", "-ok", "-okdir"):
-                end = i + 1
-                while end < len(args) and args[end] not in (";", "+", "\\;"):
-                    end += 1
-                payload = args[i + 1 : end]
-                self._argv(payload, analysis, depth + 1)
-                if "{}" in payload and args[i] in ("-exec", "-ok"):
-                    for root in roots:
-                        shadow = ShellAnalysis()
-                        self._argv([root if word == "{}" else word for word in payload], shadow, depth + 1)
-                        for reason in shadow.block_reasons:
-                            analysis.raise_to("block", reason)
-                i = end
-            elif args[i] == "-delete":
-                analysis.raise_to("confirm", "destructive: find -delete")
-            i += 1
 
 
 def classify_shell(command: str, settings: Settings | None = None) -> Verdict:

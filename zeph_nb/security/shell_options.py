@@ -328,6 +328,8 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
                 found.append(Rider(risk.option, (arg, *operands[:2]), risk.why))
                 break
             evidence = (arg, words[i + 1]) if risk.value and arg == risk.option and i + 1 < len(words) else (arg,)
+            if family(name) == "pytest" and risk.option == "-p" and evidence[-1].removeprefix("-p").startswith("no:"):
+                continue  # -p no:cacheprovider turns a plugin off
             found.append(Rider(risk.option, evidence, risk.why))
             break
     return found

@@ -116,12 +116,14 @@ class CommandEntry:
     It matches a simple command whose name (without its path) is the entry's first word — a glob is allowed
     (``mkfs.*``) — and whose arguments include every other word of the entry, in any order, flags however they are
     spelled (``-fr`` is ``-r -f``). It never matches a substring of an argument or of another name: ``nc`` does not
-    match ``ncdu``, ``cat include/nc.h`` or ``grep nc``. A multi-word entry also matches when one argument carries the
-    phrase (``psql -c "DROP TABLE t"`` for ``drop table``), so SQL and similar payloads are still seen.
+    match ``ncdu``, ``cat include/nc.h`` or ``grep nc``. With ``phrases`` (confirm patterns only), a multi-word entry
+    also matches when one argument carries the phrase (``psql -c "DROP TABLE t"`` for ``drop table``), so SQL and
+    similar payloads still ask; a blocklist entry never does (``grep "git push --force" notes`` is not a push).
     """
 
-    def __init__(self, entry: str) -> None:
+    def __init__(self, entry: str, *, phrases: bool = False) -> None:
         self.entry = entry
+        self.phrases = phrases
         self.phrase = " ".join(entry.lower().split())
         try:
             words = shlex.split(entry)
@@ -135,7 +137,11 @@ class CommandEntry:
     def matches(self, command: SimpleCommand) -> bool:
         if not self.name:
             return False
-        if " " in self.phrase and any(self.phrase in " ".join(arg.lower().split()) for arg in command.argv[1:]):
+        if (
+            self.phrases
+            and " " in self.phrase
+            and any(self.phrase in " ".join(arg.lower().split()) for arg in command.argv[1:])
+        ):
             return True
         if not (fnmatch.fnmatch(command.name, self.name) if self.glob else command.name == self.name):
             return False

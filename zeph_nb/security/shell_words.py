@@ -11,7 +11,15 @@ from typing import Any
 from zeph_nb.security.shell_rules import command_name
 
 __all__ = [
+    "ARITHMETIC",
+    "DEFINED_NAMES",
+    "DYNAMIC",
     "HARMLESS_VARIABLES",
+    "INTERPRETER",
+    "LINE_CHANGERS",
+    "SHELLS",
+    "SHELL_CALL",
+    "STRING_LITERAL",
     "WRAPPERS",
     "decode_ansi_c",
     "expanded_names",
@@ -20,6 +28,29 @@ __all__ = [
     "printed_text",
     "skip_options",
 ]
+
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash", "tcsh", "csh"})
+INTERPRETER = re.compile(r"^(python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|php|lua|rscript)$")
+SHELL_CALL = re.compile(
+    r"\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|pty\.spawn|commands\.)|`|\bsystem\s*\(|\bexec\s*\(|child_process|\bspawn\s*\(|\bexecSync\b|\bshell_exec\b|\bpassthru\b"
+)
+STRING_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
+# Names a command line sets itself (x=1, for x in, read x, local x): expanding them reads nothing from outside.
+DEFINED_NAMES = re.compile(
+    r"(?:^|[\s;&|(])(?:([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=|(?:for|select)\s+([A-Za-z_]\w*)\b)"
+    r"|\b(?:read|local|declare|typeset|mapfile|readarray|getopts\s+\S+)((?:\s+-\w+)*(?:\s+[A-Za-z_]\w*)+)"
+)
+
+DYNAMIC = frozenset({"parameter", "commandsubstitution", "processsubstitution"})
+# Builtins that change what later commands of the same line run.
+LINE_CHANGERS = {
+    "alias": "defines an alias, which changes what a later command runs",
+    "hash": "hash -p makes a command name run another program",
+    "enable": "enable -f loads a builtin from a shared library",
+}
+
+# $((…)) with one level of nested parentheses inside.
+ARITHMETIC = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
 
 # Wrappers: (options that take a value, positional arguments before the wrapped command).
 WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
