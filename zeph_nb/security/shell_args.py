@@ -79,6 +79,7 @@ _OUTPUT_OPTION = re.compile(
     r"^--?(output|output-file|output-directory|out|log-file|logfile|dest|destination|target|"
     r"prefix|root|basetemp|junitxml|junit-xml|report-log|html|cov-report|directory-prefix)$"
 )
+_CHDIR = frozenset({"make", "gmake", "tar", "npm", "pnpm", "ninja", "cmake", "bsdtar"})
 _WRITES_O = frozenset({"sort", "gcc", "cc", "clang", "g++", "c++", "curl", "pandoc", "ld", "as", "go", "zip"})
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://|^[\w.-]+@[\w.-]+:", re.IGNORECASE)
 _EXPANSION = re.compile(r"[$`]|^<\(|^>\(")
@@ -174,6 +175,10 @@ def path_uses(command: SimpleCommand) -> list[PathUse]:
             found = _option_path(arg, name)
             if found is not None:
                 uses.append(found)
+            elif arg in ("-C", "--directory") and name in _CHDIR and i + 1 < len(args):
+                if _plain(args[i + 1]):  # make -C DIR, tar -C DIR: where the command reads and writes
+                    uses.append(PathUse(_home_form(args[i + 1]), "use", name))
+                i += 1
             elif _writes_next(arg, name) and i + 1 < len(args):
                 if _plain(args[i + 1]):
                     uses.append(PathUse(args[i + 1], "write", name))

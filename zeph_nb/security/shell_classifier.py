@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import bashlex
 import bracex
+from wcmatch import fnmatch
 
 from zeph_nb.security.shell_analysis import ShellAnalysis, Verdict
 from zeph_nb.security.shell_args import path_uses, redirect_use
@@ -339,8 +340,9 @@ class ShellClassifier(Payloads):
         found = [*env, *riders_of(name, args), *script_riders(name, args)]
         if family(name) in RISKS and any(arg in dynamic for arg in args):
             shown = next(arg for arg in args if arg in dynamic)
-            found.append(Rider(shown, (shown,), "an argument comes from an expansion or a glob, so which option it "
-                                                "becomes is not known"))  # fmt: skip
+            # Its option is the word as a glob would escape it: only a rule (or a grant) with this very word covers it.
+            why = "an argument comes from an expansion or a glob, so which option it becomes is not known"
+            found.append(Rider(str(fnmatch.escape(shown)), (shown,), why))
         analysis.ride(command, found)
         analysis.paths.extend(use for use in path_uses(command) if use.word not in dynamic)
 

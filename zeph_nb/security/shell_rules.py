@@ -117,8 +117,8 @@ class CommandEntry:
     (``mkfs.*``) — and whose arguments include every other word of the entry, in any order, flags however they are
     spelled (``-fr`` is ``-r -f``). It never matches a substring of an argument or of another name: ``nc`` does not
     match ``ncdu``, ``cat include/nc.h`` or ``grep nc``. With ``phrases`` (confirm patterns only), a multi-word entry
-    also matches when one argument carries the phrase (``psql -c "DROP TABLE t"`` for ``drop table``), so SQL and
-    similar payloads still ask; a blocklist entry never does (``grep "git push --force" notes`` is not a push).
+    also matches when an argument of a command that runs text (``psql -c "DROP TABLE t"`` for ``drop table``)
+    carries the phrase; in grep's or echo's arguments it is only text, and a blocklist entry never does.
     """
 
     def __init__(self, entry: str, *, phrases: bool = False) -> None:
@@ -140,6 +140,7 @@ class CommandEntry:
         if (
             self.phrases
             and " " in self.phrase
+            and runs_text(command)
             and any(self.phrase in " ".join(arg.lower().split()) for arg in command.argv[1:])
         ):
             return True
@@ -264,9 +265,23 @@ def destructive_reason(command: SimpleCommand) -> str | None:
         reason = "docker prune"
     elif name == "crontab" and "-r" in flags:
         reason = "crontab -r"
-    if reason is None and SQL_DESTRUCTIVE.search(command.text):
+    if reason is None and runs_text(command) and SQL_DESTRUCTIVE.search(command.text):
         reason = "SQL DROP/TRUNCATE"
     return f"destructive: {reason}" if reason else None
+
+
+# Commands that run an argument as code (SQL clients, interpreters' -c/-e): a phrase in their arguments is a
+# statement, where in grep's or echo's it is only text.
+TEXT_RUNNERS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "sqlcmd", "clickhouse-client", "cqlsh",
+                          "mongo", "mongosh", "redis-cli", "snowsql", "bq", "trino", "presto", "spark-sql", "hive",
+                          "beeline", "osqueryi"})  # fmt: skip
+
+
+def runs_text(command: SimpleCommand) -> bool:
+    name = command.name
+    if name in TEXT_RUNNERS:
+        return True
+    return bool(re.match(r"^(python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|php|lua|bash|sh|zsh|dash)$", name))
 
 
 def _after_sub(name: str, args: Sequence[str]) -> list[str]:

@@ -239,7 +239,8 @@ def scope_of(
     if analysis is None or not analysis.paths or scope.refusal is not None:
         return scope
     work = workdir if workdir is not None else os.getcwd()
-    report = path_report(settings, work, analysis.paths, protected_paths(settings, work))
+    protected = protected_paths(settings, work)
+    report = path_report(settings, work, analysis.paths, protected, private_tmp=scope.sandboxed)
     return dataclasses.replace(scope, outside=report.outside, refusal=report.refusal)
 
 

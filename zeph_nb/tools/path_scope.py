@@ -6,7 +6,8 @@ every link expanded) and sorts them:
 
 * inside the working directory or an ``allowed_paths`` entry: fine;
 * read from a system location a command needs in order to run (``/usr``, ``/bin``, ``/lib``, ``/etc/ssl``, the
-  kernel's Python environment), or ``/tmp`` (private to each sandboxed call), or ``/dev/null`` and friends: fine;
+  kernel's Python environment), or ``/tmp`` when the command runs in the sandbox (its /tmp is its own, empty), or
+  ``/dev/null`` and friends: fine;
 * a protected path (credentials, zeph's state, config and dot-files for writes) or one ``[tools.file] deny_read``
   names: refused, like the file tools refuse it;
 * anything else is *outside*: the call asks (the card names each path and whether it is read or written),
@@ -95,9 +96,15 @@ def _folder(path: Path) -> Path:
 
 
 def path_report(
-    settings: Settings, workdir: str | os.PathLike[str], uses: Sequence[PathUse], protected: ProtectedPaths
+    settings: Settings,
+    workdir: str | os.PathLike[str],
+    uses: Sequence[PathUse],
+    protected: ProtectedPaths,
+    *,
+    private_tmp: bool = True,
 ) -> PathReport:
-    """Sort the path arguments of one command line (see the module's docstring)."""
+    """Sort the path arguments of one command line (see the module's docstring). ``private_tmp``: the command
+    runs in the sandbox, whose /tmp is its own; outside it, /tmp is the machine's and counts as outside."""
     if not uses:
         return PathReport()
     shell, files = settings.tools.shell, settings.tools.file
@@ -124,7 +131,7 @@ def path_report(
                 reader.check_readable(path, use.word)
             except ToolError as e:
                 return PathReport(refusal=("tools.file.deny_read", str(e)))
-        if any(inside(path, root) for root in roots) or inside(path, Path("/tmp")):  # noqa: S108 - private per call
+        if any(inside(path, root) for root in roots) or (private_tmp and inside(path, Path("/tmp"))):  # noqa: S108
             continue
         if use.mode != "write" and any(inside(path, root) for root in readers):
             continue

