@@ -71,11 +71,21 @@ def contain_command(
     if scope.refusal is not None:
         return PolicyDecision("deny", *scope.refusal)
     decision = _contain_outside(decision, scope, grants)
-    extras = (*scope.extras, *decision.extras) if decision.extras else scope.extras
+    decision = _contain_scope(decision, scope, analysis)
+    outside = tuple(line for line in decision.extras if line.endswith("outside the allowed paths"))
+    if outside:  # the network and sandbox lines first, then each path outside
+        lines = [line for line in decision.extras if line not in outside]
+        decision = dataclasses.replace(decision, extras=(*lines, *outside))
+    return decision
+
+
+def _contain_scope(decision: PolicyDecision, scope: CommandScope, analysis: ShellAnalysis | None) -> PolicyDecision:
+    """What the sandbox's scope adds: a command outside it, its network or environment, no sandbox at all."""
+    extras = (*scope.extras, *decision.extras)
     if scope.unsandboxed_requested:
         why = "the model asked for sandbox=false; such a call asks every time and is never kept as Always allow"
         return _ask(decision, "unsandboxed request", why, extras=extras, grantable=False)
-    if extras:
+    if scope.extras:
         if decision.action == "allow" and decision.by_rule:
             return dataclasses.replace(decision, extras=extras, reason=f"{decision.reason} ({'; '.join(extras)})")
         why = (
@@ -86,7 +96,7 @@ def contain_command(
     unguarded = not scope.sandboxed and decision.action == "allow" and not decision.by_rule
     if unguarded and (analysis is None or analysis.may_write):
         why = f"{scope.status.describe()}; commands that may change anything ask first"
-        return _ask(decision, "no OS sandbox", why, extras=(scope.status.describe(),))
+        return _ask(decision, "no OS sandbox", why, extras=(scope.status.describe(), *decision.extras))
     return decision
 
 
