@@ -156,7 +156,7 @@ def path_uses(command: SimpleCommand) -> list[PathUse]:
             if args[i] in ("-newer", "-samefile", "-anewer", "-cnewer"):
                 skip.discard(i + 1)
     mode = _mode(name)
-    if kind == "sed" and any(a.startswith("-i") or a.startswith("--in-place") for a in args):
+    if kind == "sed" and any(re.match(r"^-[A-Za-z]*i", a) or a.startswith("--in-place") for a in args):
         mode = "write"
     if kind == "find" and "-delete" in args:
         mode = "write"

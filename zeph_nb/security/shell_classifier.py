@@ -28,7 +28,7 @@ from wcmatch import fnmatch
 
 from zeph_nb.security.shell_analysis import ShellAnalysis, Verdict
 from zeph_nb.security.shell_args import path_uses, redirect_use
-from zeph_nb.security.shell_options import RISKS, Rider, env_riders, family, riders_of, script_riders
+from zeph_nb.security.shell_options import RISKS, Rider, env_riders, family, riders_of
 from zeph_nb.security.shell_payloads import Payloads
 from zeph_nb.security.shell_rules import (
     RAW_DISK,
@@ -40,20 +40,25 @@ from zeph_nb.security.shell_rules import (
     short_flags,
     syntax_pattern,
 )
+from zeph_nb.security.shell_scripts import script_riders
 from zeph_nb.security.shell_words import (
     ARITHMETIC,
     DEFINED_NAMES,
     DYNAMIC,
     HARMLESS_VARIABLES,
     INTERPRETER,
+    KEYWORDS,
     LINE_CHANGERS,
     SHELLS,
     WRAPPERS,
     decode_ansi_c,
+    heredocs_of,
     inline_script,
     parts,
     printed_text,
+    program_path,
     skip_options,
+    wrapped_script,
 )
 
 if TYPE_CHECKING:  # the security layer sits below config: settings are passed in, never read here
@@ -113,8 +118,15 @@ class ShellClassifier(Payloads):
             named = match.group(1) or match.group(2) or ""
             listed = [w for w in (match.group(3) or "").split() if not w.startswith("-")]
             analysis.defined.update(n for n in [named, *listed] if n)
+            # for HOME in …; read PATH: a loop or read variable that the environment exports changes what runs.
+            loop = [n for n in [match.group(2) or "", *listed] if n]
+            analysis.ride(None, env_riders([f"{n}=" for n in loop]))
         if "$((" in script:  # bashlex cannot read arithmetic; a number stands in for it, and the line still asks
             analysis.raise_to("confirm", "uses arithmetic expansion $((…))")
+            for match in ARITHMETIC.finditer(script):
+                if re.search(r"[A-Za-z_]", match.group(0)[3:-2]):  # $((HOME)) expands HOME: a variable's value
+                    why = "arithmetic that reads variables, whose values no rule can see"
+                    analysis.ride(None, [Rider(match.group(0), (match.group(0),), why)])
             script = ARITHMETIC.sub("0", script)
         try:
             trees = bashlex.parse(script)
@@ -131,9 +143,15 @@ class ShellClassifier(Payloads):
             self._source = outer
 
     def _lexical_fallback(self, script: str, analysis: ShellAnalysis) -> None:
-        """When bashlex gives up (``case`` blocks, odd syntax), still refuse any word that names a blocked command."""
-        for token in re.split(r"[\s;&|()<>`{}]+", script):
-            word = token.strip("'\"\\$")
+        """When bashlex gives up (``case`` blocks, ``[[ ]]``, odd syntax), still refuse a blocked command: the first
+        word of each segment between separators, after keywords (``do echo sudo`` is echo's argument, not sudo)."""
+        for segment in re.split(r"[;&|()`{}\n]+|\$\(", script):
+            words = segment.split()
+            while words and words[0] in KEYWORDS:
+                words = words[1:]
+            if not words:
+                continue
+            word = words[0].strip("'\"\\$")
             if word:
                 command = SimpleCommand((command_name(word),))
                 for reason in blocked_reasons(command, allow_network=self.allow_network, name_only=True):
@@ -178,14 +196,21 @@ class ShellClassifier(Payloads):
     def _function(self, node: Any, analysis: ShellAnalysis, depth: int) -> None:
         name = node.parts[0].word if node.parts and node.parts[0].kind == "word" else ""
         body = [part for part in node.parts[1:] if part.kind not in ("reservedword",)]
-        inner = ShellAnalysis()
+        inner = ShellAnalysis(defined=analysis.defined)
         for part in body:
             self._node(part, inner, depth + 1)
-        if name and any(command.name == name.lower() for command in inner.commands):
+        # `/usr/bin/git` inside a function named git runs the program, not the function: no recursion.
+        if name and any(c.written == name for c in inner.commands):
             analysis.raise_to("block", f"blocked: function {name!r} calls itself (fork bomb pattern)")
         for reason in inner.reasons:
             analysis.raise_to(inner.verdict if reason in inner.block_reasons else "confirm", reason)
         analysis.commands.extend(inner.commands)
+        # What the body does is what calling the function does: its risky options, paths and line changes count.
+        for text, found in inner.riders.items():
+            analysis.riders.setdefault(text, []).extend(r for r in found if r not in analysis.riders.get(text, []))
+        analysis.line_riders.extend(r for r in inner.line_riders if r not in analysis.line_riders)
+        analysis.paths.extend(inner.paths)
+        analysis.writes_by_redirect = analysis.writes_by_redirect or inner.writes_by_redirect
 
     def _parameter(self, node: Any, analysis: ShellAnalysis) -> None:
         match = re.match(r"^[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])", str(getattr(node, "value", "")))
@@ -228,6 +253,11 @@ class ShellClassifier(Payloads):
                 elif part.type == "<<<" and hasattr(part.output, "word"):
                     heredocs.append(part.output.word)
             self._node(part, analysis, depth)
+        for body, quoted in heredocs_of(node, self._source):
+            if not quoted and re.search(r"\$[A-Za-z_{(]|`", body):  # an unquoted here-doc expands what it names
+                why = "a here-document that expands variables or commands, whose values no rule can see"
+                analysis.raise_to("confirm", why)
+                analysis.ride(None, [Rider("<<", ("<<",), why)])
         if not words:
             analysis.ride(None, env_riders(assignments))  # PATH=/tmp/x:$PATH; git … changes what git is
             return False
@@ -248,7 +278,7 @@ class ShellClassifier(Payloads):
                 if name in SHELLS:
                     for body in heredocs:  # a heredoc fed to a shell is a script: look inside it too
                         self._script(body, analysis, depth + 1)
-                return True
+                return name in SHELLS  # what python reads on stdin is python, not a command line
         return False
 
     # -- one simple command ----------------------------------------------------------------------------------
@@ -278,12 +308,17 @@ class ShellClassifier(Payloads):
                 return ""
         env_risks = env_riders(env or [])
         prefix = tuple(word for word in env or [] if any(word in r.evidence for r in env_risks))
-        command = SimpleCommand((command_name(argv[0]), *argv[1:]), prefix)
+        command = SimpleCommand((command_name(argv[0]), *argv[1:]), prefix, program_path(argv[0]), argv[0])
         analysis.commands.append(command)
         name, args = command.name, list(command.argv[1:])
         self._risks(command, env_risks, dynamic, analysis)
         for reason in blocked_reasons(command, allow_network=self.allow_network, legacy=self.legacy_blocked):
             analysis.raise_to("block", reason)
+        if any("{" in arg and "}" in arg for arg in args):  # rm -rf {/,x} and /{,} are rm -rf / to bash
+            expanded = [word for arg in args for word in _braces(arg)]
+            shadow = SimpleCommand((name, *expanded))
+            for reason in blocked_reasons(shadow, allow_network=self.allow_network, legacy=self.legacy_blocked):
+                analysis.raise_to("block", reason)
         destructive = destructive_reason(command)
         if destructive:
             analysis.raise_to("confirm", destructive)
@@ -294,6 +329,8 @@ class ShellClassifier(Payloads):
             for value in args:  # alias ls='rm -rf ~': the alias's text runs later
                 if name == "alias" and "=" in value:
                     self._script(value.split("=", 1)[1], analysis, depth + 1)
+        elif name == "script" and wrapped_script(name, args) is not None:
+            self._script(wrapped_script(name, args) or "", analysis, depth + 1)
         elif name == "trap" and args and not args[0].startswith("-"):
             self._script(args[0], analysis, depth + 1)
         elif name in ("export", "declare", "typeset", "readonly", "local"):
@@ -301,10 +338,9 @@ class ShellClassifier(Payloads):
         elif name in WRAPPERS:
             if name == "command" and short_flags(args[:1]) & {"-v", "-V"}:
                 return name  # `command -v x` only looks x up
-            if name == "flock" and "-c" in args:
-                self._script(
-                    args[args.index("-c") + 1] if args.index("-c") + 1 < len(args) else "", analysis, depth + 1
-                )
+            script = wrapped_script(name, args)
+            if script is not None:  # flock F -c 'cmd', script -qc 'cmd' /dev/null
+                self._script(script, analysis, depth + 1)
                 return name
             values, positional = WRAPPERS[name]
             rest = skip_options(args, values)[positional:]
@@ -345,6 +381,13 @@ class ShellClassifier(Payloads):
             found.append(Rider(str(fnmatch.escape(shown)), (shown,), why))
         analysis.ride(command, found)
         analysis.paths.extend(use for use in path_uses(command) if use.word not in dynamic)
+
+
+def _braces(word: str) -> list[str]:
+    try:
+        return list(bracex.expand(word, limit=1000)) or [word]
+    except Exception:  # bracex refuses huge or malformed expansions; the word stays as it is
+        return [word]
 
 
 def classify_shell(command: str, settings: Settings | None = None) -> Verdict:

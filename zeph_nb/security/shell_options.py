@@ -27,7 +27,6 @@ __all__ = [
     "env_riders",
     "family",
     "riders_of",
-    "script_riders",
     "subcommand",
 ]
 
@@ -273,18 +272,21 @@ def subcommand(name: str, args: Sequence[str]) -> tuple[int, str]:
     return (i, args[i]) if i < len(args) else (-1, "")
 
 
-def _spelled(arg: str, option: str) -> bool:
-    """Whether ``arg`` is ``option``: exactly, as ``--opt=value``, as an unambiguous abbreviation of a long option
-    (git and GNU getopt accept ``--outp``), or as a short option alone, with its value attached, or in a cluster."""
+def _spelled(arg: str, option: str, *, abbreviations: bool = False) -> bool:
+    """Whether ``arg`` is ``option``: exactly, as ``--opt=value``, as an abbreviation of a long option (git accepts
+    ``--outp``), or as a short option alone, with its value attached, or after other flags in a cluster
+    (``-iO'cmd'``, ``-qx'cmd'``). A ``NAME=`` option (make's variables) matches every assignment form make reads:
+    ``SHELL=``, ``SHELL:=``, ``SHELL ::= x``, ``SHELL += x``, ``SHELL ?= x``."""
     if option.endswith("="):
-        return arg.startswith(option)
+        return re.match(rf"^\s*{re.escape(option[:-1])}\s*(?::{{1,3}}|[+?!])?=", arg) is not None
     if option.startswith("--"):
         head = arg.split("=", 1)[0]
-        return head == option or (len(head) >= 4 and head.startswith("--") and option.startswith(head))
+        abbreviated = abbreviations and len(head) >= 4 and head.startswith("--") and option.startswith(head)
+        return head == option or abbreviated
     if option.startswith("-") and len(option) == 2:
         if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2:
             return False
-        return option[1] in arg[1:] if arg[1:].isalpha() else arg.startswith(option)
+        return re.match(rf"^-[A-Za-z]*{re.escape(option[1])}", arg) is not None
     if option.startswith("-"):  # find's -delete, -fprint: one dash, whole word
         return arg == option
     return arg == option  # a subcommand or argument word
@@ -313,10 +315,10 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
         for i, arg in enumerate(words):
             if arg == "--" and risk.option.startswith("-"):
                 break
-            if not _spelled(arg, risk.option):
+            if not _spelled(arg, risk.option, abbreviations=family(name) == "git"):
                 continue
             if risk.only_if:
-                operands = [w for w in words[i + 1 :] if not w.startswith("-")]
+                operands = _operands(words[i + 1 :], _CONFIG_VALUES)
                 if operands[:1] and operands[0] in ("set", "unset", "get", "edit", "list"):  # git 2.46's verbs
                     operands = operands[1:]
                 key = operands[0].lower() if operands else ""
@@ -335,46 +337,18 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
     return found
 
 
-# sed: the `e` command and the `e` flag of `s` run the pattern space as a shell command; `w` writes a file.
-_SED_EXEC = re.compile(r"(?:^|[;\n{}])\s*(?:[0-9$,~+]+|/(?:[^/\\]|\\.)*/)?\s*!?\s*e(?:\s|;|$)")
-_SED_SUBST_FLAGS = re.compile(r"s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1([a-zA-Z0-9]*)")
-_SED_WRITE = re.compile(r"(?:^|[;\n{}])\s*(?:[0-9$,~+]+|/(?:[^/\\]|\\.)*/)?\s*!?\s*[wW]\s+\S")
-# awk: system(), pipes to and from commands, print/printf into files.
-_AWK_RISK = re.compile(r"\bsystem\s*\(|\|\s*getline|\|&|\bprintf?\b[^;{}]*?(?:\||>)")
+_CONFIG_VALUES = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
 
 
-def _scripts(args: Sequence[str], flag: str, long: str) -> list[str]:
-    """The inline scripts of sed/awk: every -e value, else the first operand."""
-    scripts, i, explicit = [], 0, False
-    while i < len(args):
-        arg = args[i]
-        if arg in (flag, long) and i + 1 < len(args):
-            scripts.append(args[i + 1])
-            explicit = True
+def _operands(words: Sequence[str], values: frozenset[str]) -> list[str]:
+    """The words that are not options nor an option's value."""
+    found, i = [], 0
+    while i < len(words):
+        word = words[i]
+        if word in values:
             i += 2
             continue
-        if arg.startswith(long + "="):
-            scripts.append(arg.split("=", 1)[1])
-            explicit = True
-        elif not arg.startswith("-") and not explicit:
-            scripts.append(arg)
-            break
+        if not word.startswith("-"):
+            found.append(word)
         i += 1
-    return scripts
-
-
-def script_riders(name: str, args: Sequence[str]) -> list[Rider]:
-    """What the inline program of sed or awk does beyond filtering text."""
-    kind = family(name)
-    if kind == "sed":
-        for script in _scripts(args, "-e", "--expression"):
-            flags = "".join(match.group(2) for match in _SED_SUBST_FLAGS.finditer(script))
-            if _SED_EXEC.search(script) or "e" in flags:
-                return [Rider("e", (script,), "the sed script runs shell commands (the e command or flag)")]
-            if _SED_WRITE.search(script) or "w" in flags:
-                return [Rider("w", (script,), "the sed script writes files (the w command or flag)")]
-    elif kind == "awk":
-        program = _scripts(args, "--source", "--source")
-        if program and _AWK_RISK.search(program[0]):
-            return [Rider("system", (program[0],), "the awk program runs commands or writes files")]
-    return []
+    return found

@@ -8,6 +8,7 @@ sees ``rm -rf /``.
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from zeph_nb.security.shell_analysis import ShellAnalysis
@@ -15,6 +16,39 @@ from zeph_nb.security.shell_options import env_riders
 from zeph_nb.security.shell_words import SHELL_CALL, STRING_LITERAL, inline_script
 
 __all__ = ["Payloads"]
+
+
+def _literals(text: str) -> list[str]:
+    return [m.group(1) if m.group(1) is not None else m.group(2) for m in STRING_LITERAL.finditer(text)]
+
+
+def _shell_calls(code: str) -> list[str]:
+    """The command lines an interpreter's code hands to a shell or exec: the string literals in the arguments of
+    each call (``os.system('…')``; ``subprocess.run(['sudo', 'id'])`` is read as ``sudo id``), and the text between
+    backticks. Literals elsewhere (``print('sudo is needed')``) are text, not commands."""
+    commands: list[str] = []
+    for match in SHELL_CALL.finditer(code):
+        if match.group(0) == "`":
+            end = code.find("`", match.end())
+            if end > match.end():
+                commands.append(code[match.end() : end])
+            continue
+        start = match.end() - 1 if match.group(0).endswith("(") else code.find("(", match.end())
+        if start < 0 or start - match.end() > 24:  # subprocess.check_output( is the farthest a name runs on
+            continue
+        depth, end = 0, len(code)
+        for i in range(start, len(code)):
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            if depth == 0:
+                end = i
+                break
+        inside = code[start + 1 : end]
+        literals = [text for text in _literals(inside) if text and text.strip()]
+        if inside.lstrip().startswith(("[", "(")) and literals:  # an argv list: one command
+            commands.append(" ".join(shlex.quote(text) for text in literals))
+        else:
+            commands.extend(literals)
+    return commands
 
 
 class Payloads:
@@ -61,8 +95,13 @@ class Payloads:
             if arg in ("-S", "--split-string") and i + 1 < len(args):
                 self._script(" ".join(args[i + 1 :]), analysis, depth + 1)
                 return
-            if arg.startswith("-S") and len(arg) > 2:
-                self._script(" ".join([arg[2:], *args[i + 1 :]]), analysis, depth + 1)
+            if arg.startswith("--split-string="):
+                self._script(" ".join([arg.split("=", 1)[1], *args[i + 1 :]]), analysis, depth + 1)
+                return
+            cluster = re.match(r"^-[A-Za-z0-9]*S", arg) if not arg.startswith("--") else None
+            if cluster:  # -S'cmd', -vS'cmd', -iS 'cmd'
+                inline = arg[cluster.end() :]
+                self._script(" ".join([inline, *args[i + 1 :]] if inline else args[i + 1 :]), analysis, depth + 1)
                 return
             if arg.startswith("-") or ("=" in arg and not rest):
                 if "=" in arg and not arg.startswith("-"):
@@ -82,10 +121,8 @@ class Payloads:
         if code is None or not SHELL_CALL.search(code):
             return
         analysis.raise_to("confirm", f"{name} code that starts other programs")
-        for match in STRING_LITERAL.finditer(code):
-            literal = match.group(1) if match.group(1) is not None else match.group(2)
-            if literal and literal.strip():
-                self._script(literal, analysis, depth + 1)
+        for command in _shell_calls(code):
+            self._script(command, analysis, depth + 1)
 
     def _find(self, args: list[str], analysis: ShellAnalysis, depth: int) -> None:
         # The payload's verdict is the command's: `find / -exec rm -rf {} +` is `rm -rf /` for each start point.

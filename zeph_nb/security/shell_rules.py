@@ -11,7 +11,7 @@ import re
 import shlex
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from wcmatch import fnmatch
 
@@ -32,8 +32,9 @@ __all__ = [
     "syntax_pattern",
 ]
 
-PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "run0"})
-DISK = frozenset({"mkfs", "fdisk", "sfdisk", "cfdisk", "parted", "wipefs", "mkswap", "blkdiscard"})
+PRIVILEGE = frozenset({"sudo", "sudoedit", "su", "doas", "pkexec", "run0"})
+DISK = frozenset({"mkfs", "fdisk", "sfdisk", "cfdisk", "parted", "wipefs", "mkswap", "blkdiscard", "mke2fs", "mkdosfs",
+                  "mkntfs", "mkexfatfs", "mkfs.fat"})  # fmt: skip
 POWER = frozenset({"shutdown", "reboot", "halt", "poweroff"})
 NETWORK = frozenset(
     {
@@ -60,6 +61,10 @@ class SimpleCommand:
     # Assignments in front of it that change what runs (GIT_PAGER=…): part of its text, so a rule for
     # "git *" does not match "GIT_PAGER=sh git log".
     prefix: tuple[str, ...] = ()
+    # The command word as written when it is a path outside the system's folders (``./git``): part of its text,
+    # so a rule for "git *" does not match a program in the working directory that is merely named git.
+    program: str = ""
+    written: str = field(default="", compare=False)  # the command word as written (quotes removed)
 
     @property
     def name(self) -> str:
@@ -67,7 +72,7 @@ class SimpleCommand:
 
     @property
     def text(self) -> str:
-        return " ".join((*self.prefix, *self.argv))
+        return " ".join((*self.prefix, self.program or self.name, *self.argv[1:]))
 
 
 def short_flags(args: Iterable[str]) -> set[str]:
@@ -97,7 +102,10 @@ def operands(args: Sequence[str]) -> list[str]:
 def normal_target(path: str) -> str:
     """``//``, ``/./``, ``/usr/`` and ``/usr/../usr`` all name what they name; ``~`` forms are kept as written."""
     if not path.startswith("/"):
-        return path.rstrip("/") if path.startswith("~/") and path != "~/" else path
+        if path.startswith("~/") and path != "~/":
+            rest = posixpath.normpath(path[2:])  # ~/./* is ~/*, ~/a/.. is ~
+            return "~" if rest == "." else "~/" + rest
+        return path
     glob_suffix = path.endswith("/*")
     base = path[:-2] if glob_suffix else path
     normal = "/" + posixpath.normpath(base or "/").lstrip("/")
@@ -172,14 +180,14 @@ def kill_targets(args: Sequence[str]) -> list[str]:
     while i < len(args):
         arg = args[i]
         if arg == "--":
-            return list(args[i + 1 :])
+            return [a.strip() for a in args[i + 1 :]]
         if arg in _KILL_VALUE:
             i += 2
             continue
         if i == 0 and arg.startswith("-") and len(arg) > 1:
             i += 1  # the first dashed word is the signal: -9, -KILL, -SIGTERM, -1 (HUP)
             continue
-        return list(args[i:])
+        return [a.strip() for a in args[i:]]  # bash's kill reads ' -1' as -1
     return []
 
 
@@ -214,6 +222,8 @@ def blocked_reasons(
         pids = kill_targets(args)
         if "-1" in pids:
             reasons.append("blocked: kill -1 (every process this user may signal)")
+        elif "0" in pids:
+            reasons.append("blocked: kill 0 (the caller's whole process group)")
         elif any(re.fullmatch(r"-\d+", t) for t in pids):
             reasons.append("blocked: kill of a process group (a negative process id)")
     if name == "systemctl" and set(args) & {"poweroff", "reboot", "halt", "kexec"}:

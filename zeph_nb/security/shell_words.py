@@ -16,6 +16,7 @@ __all__ = [
     "DYNAMIC",
     "HARMLESS_VARIABLES",
     "INTERPRETER",
+    "KEYWORDS",
     "LINE_CHANGERS",
     "SHELLS",
     "SHELL_CALL",
@@ -23,10 +24,13 @@ __all__ = [
     "WRAPPERS",
     "decode_ansi_c",
     "expanded_names",
+    "heredocs_of",
     "inline_script",
     "parts",
     "printed_text",
+    "program_path",
     "skip_options",
+    "wrapped_script",
 ]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash", "tcsh", "csh"})
@@ -52,31 +56,175 @@ LINE_CHANGERS = {
 # $((…)) with one level of nested parentheses inside.
 ARITHMETIC = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
 
+KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in", "case",
+                      "esac", "time", "!", "function", "select", "coproc", "{", "}", "[[", "]]"})  # fmt: skip
+# Where the system's programs live: a command word under these is the program its name says.
+_SYSTEM_BIN = ("/usr/", "/bin/", "/sbin/", "/opt/", "/nix/", "/snap/")
+
+
+def program_path(word: str) -> str:
+    """The command word as written when it names a program by a path outside the system's folders (``./git``,
+    ``/tmp/x/git``); such a command is not the program a rule for its name means. "" otherwise."""
+    if "/" not in word or word.startswith(_SYSTEM_BIN):
+        return ""
+    return word
+
+
+def wrapped_script(name: str, args: list[str]) -> str | None:
+    """The command line a wrapper runs through a shell: ``flock F -c CMD``, ``flock F --command CMD``,
+    ``script -qc CMD FILE``, ``script --command CMD``."""
+    if name not in ("flock", "script"):
+        return None
+    for i, arg in enumerate(args):
+        if arg in ("-c", "--command") and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--command="):
+            return arg.split("=", 1)[1]
+        if name == "script" and re.match(r"^-[A-Za-z]*c", arg) and not arg.startswith("--"):
+            rest = arg[arg.index("c") + 1 :]
+            return rest or (args[i + 1] if i + 1 < len(args) else "")
+    return None
+
+
 # Wrappers: (options that take a value, positional arguments before the wrapped command).
 WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "nice": (frozenset({"-n", "--adjustment"}), 0),
     "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "setpriv": (
+        frozenset(
+            {
+                "--reuid",
+                "--regid",
+                "--groups",
+                "--inh-caps",
+                "--ambient-caps",
+                "--bounding-set",
+                "--securebits",
+                "--pdeathsig",
+                "--selinux-label",
+                "--apparmor-profile",
+                "--ruid",
+                "--euid",
+                "--rgid",
+                "--egid",
+                "--landlock-access",
+                "--landlock-rule",
+            }
+        ),
+        0,
+    ),
+    "unshare": (
+        frozenset(
+            {
+                "--map-user",
+                "--map-group",
+                "--map-users",
+                "--map-groups",
+                "-S",
+                "--setuid",
+                "-G",
+                "--setgid",
+                "-w",
+                "--wd",
+                "-R",
+                "--root",
+                "--propagation",
+                "--setgroups",
+            }
+        ),
+        0,
+    ),
+    "chroot": (frozenset({"--userspec", "--groups"}), 1),
     "nohup": (frozenset(), 0),
     "time": (frozenset({"-f", "--format", "-o", "--output"}), 0),
     "command": (frozenset(), 0),
     "builtin": (frozenset(), 0),
     "exec": (frozenset({"-a"}), 0),
-    "stdbuf": (frozenset({"-i", "-o", "-e"}), 0),
-    "ionice": (frozenset({"-c", "-n", "-p", "-t"}), 0),
+    "stdbuf": (frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}), 0),
+    "ionice": (frozenset({"-c", "-n", "-p", "-P", "-u", "--class", "--classdata", "--pid", "--pgid", "--uid"}), 0),
     "setsid": (frozenset(), 0),
     "chrt": (frozenset(), 1),
     "taskset": (frozenset(), 1),
     "unbuffer": (frozenset(), 0),
     "busybox": (frozenset(), 0),
-    "strace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-E"}), 0),
-    "ltrace": (frozenset({"-o", "-e", "-p", "-s", "-u"}), 0),
+    "strace": (
+        frozenset(
+            {
+                "-o",
+                "-e",
+                "-p",
+                "-s",
+                "-u",
+                "-E",
+                "-P",
+                "-a",
+                "-b",
+                "-I",
+                "-X",
+                "-O",
+                "-S",
+                "-U",
+                "--output",
+                "--trace-path",
+                "--signal",
+                "--status",
+                "--user",
+                "--env",
+            }
+        ),
+        0,
+    ),
+    "ltrace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-a", "-A", "-D", "-F", "-l", "-n", "-x", "--output"}), 0),
     "xargs": (
-        frozenset({"-I", "-n", "-P", "-L", "-d", "-s", "-a", "-E", "--max-args", "--max-procs", "--delimiter"}),
+        frozenset(
+            {
+                "-I",
+                "-n",
+                "-P",
+                "-L",
+                "-d",
+                "-s",
+                "-a",
+                "-E",
+                "--max-args",
+                "--max-procs",
+                "--delimiter",
+                "--arg-file",
+                "--max-lines",
+                "--max-chars",
+                "--eof",
+                "--process-slot-var",
+            }
+        ),
         0,
     ),
     "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
     "doas": (frozenset({"-u", "-C"}), 0),
-    "sudo": (frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t"}), 0),
+    "sudo": (
+        frozenset(
+            {
+                "-u",
+                "-g",
+                "-C",
+                "-D",
+                "-h",
+                "-p",
+                "-U",
+                "-r",
+                "-t",
+                "--user",
+                "--group",
+                "--chdir",
+                "--prompt",
+                "--close-from",
+                "--other-user",
+                "--role",
+                "--type",
+                "--host",
+            }
+        ),
+        0,
+    ),
     "parallel": (
         frozenset({"-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "--joblog", "-I"}),
         0,
@@ -159,6 +307,18 @@ def expanded_names(word: Any) -> list[str]:
     return names
 
 
+def heredocs_of(node: Any, source: str) -> list[tuple[str, bool]]:
+    """(body, whether the delimiter is quoted) of each here-document of a command node parsed from ``source``."""
+    found = []
+    for part in node.parts:
+        heredoc = getattr(part, "heredoc", None) if part.kind == "redirect" else None
+        if heredoc is not None:
+            start, end = part.output.pos if hasattr(part.output, "pos") else (0, 0)
+            delimiter = source[start:end]
+            found.append((heredoc.value.rsplit("\n", 1)[0], any(q in delimiter for q in "'\"\\")))
+    return found
+
+
 def printed_text(node: Any) -> list[str]:
     """What a pipeline stage evidently prints: heredoc bodies, and the arguments of echo/printf."""
     texts: list[str] = []
@@ -201,10 +361,21 @@ def skip_options(args: list[str], with_value: frozenset[str]) -> list[str]:
     return args[i:]
 
 
+# Shell options that take a value: bash -o errexit -c …, bash -O extglob -c ….
+_SHELL_VALUES = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+
+
 def inline_script(args: list[str], letter: str) -> str | None:
     """The script of ``sh -c SCRIPT`` / ``sh -lc SCRIPT`` / ``perl -e CODE``: the first operand after the flags."""
     seen_flag = False
+    skip = False
     for arg in args:
+        if skip:
+            skip = False
+            continue
+        if arg in _SHELL_VALUES:
+            skip = True
+            continue
         if arg.startswith("--"):
             continue
         if arg.startswith("-") and len(arg) > 1:
