@@ -702,3 +702,50 @@ def test_repositories_and_config_anywhere_in_the_tree(victim: Victim) -> None:
     assert not _fsmonitor_runs(victim.work / "a" / "b" / "c" / "d" / "e", marker)
     assert not (victim.work / ".git" / "modules" / "sub" / "hooks" / "post-checkout").exists()
     assert not (victim.work / "nb" / "zeph.toml").exists()
+
+
+# -- paths a command names (issue 16) --------------------------------------------------------------------------
+
+
+def test_an_approved_write_outside_opens_that_folder_for_the_call_only(victim: Victim) -> None:
+    data = victim.base / "shared-data"
+    data.mkdir()
+    approver = ScriptedApprover(["approve"])
+    chain = chain_for(victim, approver=approver)
+    outcome = call(chain, "bash", command=f"echo result > {data}/out.txt")
+    assert outcome.status == "ok", outcome.text
+    assert (data / "out.txt").read_text() == "result\n"
+    assert f"writes {data}/out.txt, outside the allowed paths" in approver.requests[0].extras
+    # The next call was not approved: the folder is closed again, and the write asks (and is denied).
+    outcome = call(chain, "bash", command=f"echo again >> {data}/out.txt")
+    assert outcome.status == "denied" and (data / "out.txt").read_text() == "result\n"
+
+
+def test_always_allow_grants_the_folder_and_headless_runs_name_the_setting(victim: Victim) -> None:
+    data = victim.base / "shared-data"
+    data.mkdir()
+    (data / "in.csv").write_text("x\n")
+    chain = chain_for(victim, approver=ScriptedApprover(["always"]))
+    assert call(chain, "bash", command=f"cat {data}/in.csv").status == "ok"
+    # Granted: another file in that folder, read or written, runs without asking; a sibling folder still asks.
+    assert call(chain, "bash", command=f"wc -l {data}/in.csv > {data}/count.txt").status == "ok"
+    assert (data / "count.txt").exists()
+    sibling = victim.base / "shared-data-2"
+    sibling.mkdir()
+    outcome = call(chain, "bash", command=f"ls {sibling}")
+    assert outcome.status == "denied"
+    headless = chain_for(victim)  # DenyAll: the refusal names the folder and the key to change
+    outcome = call(headless, "bash", command=f"ls {sibling}")
+    assert str(sibling) in outcome.text and "[tools.shell] allowed_paths" in outcome.text
+
+
+def test_strict_paths_and_deny_read_refuse_before_anyone_is_asked(victim: Victim) -> None:
+    (victim.work / ".env").write_text("TOKEN=x\n")
+    approver = ScriptedApprover(["approve", "approve"])
+    toml = '[tools.shell]\nstrict_paths = true\n[tools.file]\ndeny_read = ["**/.env"]\n'
+    chain = chain_for(victim, approver=approver, toml=toml)
+    outcome = call(chain, "bash", command="cat /etc/hostname")
+    assert outcome.status == "denied" and "strict_paths" in outcome.text
+    outcome = call(chain, "bash", command="cat .env")
+    assert outcome.status == "denied" and "deny_read" in outcome.text
+    assert approver.requests == []
