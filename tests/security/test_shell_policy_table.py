@@ -24,6 +24,7 @@ import pytest
 from zeph_nb.config import Settings
 from zeph_nb.gates.call import GateCall
 from zeph_nb.gates.chain import Session
+from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.safety import sandbox_status
 from zeph_nb.tools.base import ToolCall, validate_params
 from zeph_nb.tools.builtin import builtin_executor
@@ -491,27 +492,24 @@ def test_the_table_is_large_and_has_no_duplicates() -> None:
     assert len(commands) >= 250 and len(set(commands)) == len(commands)
 
 
-def test_deny_read_applies_to_commands(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", str(world / "home"))
-    settings = Settings.from_toml('[tools.file]\ndeny_read = ["**/.env"]\n')
-    session = Session(settings, tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
-    gc = GateCall(ToolCall("bash", {"command": "cat .env"}))
-    gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze("cat .env")
+def _decision(world: Path, toml: str, command: str, *, wants: bool = False) -> PolicyDecision:
+    session = Session(Settings.from_toml(toml), tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
+    gc = GateCall(ToolCall("bash", {"command": command}))
+    gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze(command)
     gc.args = validate_params(gc.tool, gc.call.params)
     gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
-    decision = session.decide_call(gc.tool, gc, wants_confirmation=False)
+    return session.decide_call(gc.tool, gc, wants_confirmation=wants)
+
+
+def test_deny_read_applies_to_commands(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(world / "home"))
+    decision = _decision(world, '[tools.file]\ndeny_read = ["**/.env"]\n', "cat .env")
     assert decision.action == "deny" and "deny_read" in decision.reason
 
 
 def test_strict_paths_refuses_instead_of_asking(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(world / "home"))
-    settings = Settings.from_toml("[tools.shell]\nstrict_paths = true\n")
-    session = Session(settings, tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
-    gc = GateCall(ToolCall("bash", {"command": "cat /etc/hosts"}))
-    gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze("cat /etc/hosts")
-    gc.args = validate_params(gc.tool, gc.call.params)
-    gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
-    decision = session.decide_call(gc.tool, gc, wants_confirmation=False)
+    decision = _decision(world, "[tools.shell]\nstrict_paths = true\n", "cat /etc/hosts")
     assert decision.action == "deny" and "strict_paths" in decision.reason and "/etc/hosts" in decision.reason
 
 
@@ -519,12 +517,6 @@ def test_a_rule_that_spells_the_option_out_covers_it(world: Path, monkeypatch: p
     monkeypatch.setenv("HOME", str(world / "home"))
     toml = '[tools.permissions]\nbash = [{pattern = "git -c color.ui=* *", action = "allow"}, ' \
            '{pattern = "git *", action = "allow"}]\n'  # fmt: skip
-    session = Session(Settings.from_toml(toml), tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
-    for command, action in [("git -c color.ui=always log", "allow"), ("git -c core.pager=id log", "ask")]:
-        gc = GateCall(ToolCall("bash", {"command": command}))
-        gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze(command)
-        gc.args = validate_params(gc.tool, gc.call.params)
-        gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
-        decision = session.decide_call(gc.tool, gc, wants_confirmation=True)
-        assert decision.action == action, (command, decision)
-    assert "does not cover -c core.pager=id" in decision.reason
+    assert _decision(world, toml, "git -c color.ui=always log", wants=True).action == "allow"
+    decision = _decision(world, toml, "git -c core.pager=id log", wants=True)
+    assert decision.action == "ask" and "does not cover -c core.pager=id" in decision.reason

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 
 from zeph_nb.security.shell_analysis import ShellAnalysis
 from zeph_nb.security.shell_options import env_riders
@@ -52,18 +53,9 @@ def _shell_calls(code: str) -> list[str]:
 
 
 class Payloads:
-    def _argv(
-        self,
-        argv: list[str],
-        analysis: ShellAnalysis,
-        depth: int,
-        env: list[str] | None = None,
-        dynamic: frozenset[str] | set[str] = frozenset(),
-    ) -> str:
-        raise NotImplementedError
-
-    def _script(self, script: str, analysis: ShellAnalysis, depth: int) -> None:
-        raise NotImplementedError
+    # The classifier's own readers, which every payload goes back to (declared here for the type checker).
+    _argv: Callable[..., str]
+    _script: Callable[[str, ShellAnalysis, int], None]
 
     def _blocked_with(self, analysis: ShellAnalysis, depth: int, *, argv: list[str] | None = None,
                       script: str | None = None) -> None:  # fmt: skip
