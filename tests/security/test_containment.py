@@ -469,9 +469,10 @@ def test_network_can_be_forbidden(victim: Victim) -> None:
 
 
 def test_a_sandbox_failure_says_what_to_do(victim: Victim) -> None:
-    chain = chain_for(victim)
-    # Through a variable, so the path check before the call cannot see the target: the sandbox is what stops it.
-    outcome = call(chain, "bash", command="t=/etc/zeph-test; echo x > $t")
+    # Through a command substitution the path check cannot read (so it asks, and is approved): the sandbox is what
+    # stops it, and says so.
+    chain = chain_for(victim, approver=AutoApprove())
+    outcome = call(chain, "bash", command="echo x > $(printf %s /etc/zeph-test)")
     assert "only the working directory" in outcome.text and "sandbox=false" in outcome.text
     outcome = call(chain, "bash", command="python3 -c \"import urllib.request as u; u.urlopen('https://example.org')\"")
     assert "had no network access" in outcome.text and "network=true" in outcome.text
@@ -554,11 +555,11 @@ def test_a_new_repository_keeps_nothing_that_would_run(victim: Victim) -> None:
     command = (
         "mkdir sub && git init -q sub && git -C sub config core.fsmonitor 'echo pwned' && "
         "git -C sub config alias.st '!echo pwned' && git -C sub config user.name Agent && "
-        "h=sub/.git/hooks/post-checkout && printf '#!/bin/sh\\necho pwned\\n' > $h && "
-        "echo 'gitdir: ../.evil' > .git-x && mkdir other && g=other/.git && echo 'gitdir: ../sub/.git' > $g"
+        "printf '#!/bin/sh\\necho pwned\\n' > $(printf %s sub/.git/hooks/post-checkout) && "
+        "echo 'gitdir: ../.evil' > .git-x && mkdir other && echo 'gitdir: ../sub/.git' > $(printf %s other/.git)"
     )
     # `git config core.fsmonitor` asks (a risky option), and the path check refuses a hook it can see (here it
-    # cannot: a variable); approved, the host guard still takes both out afterwards.
+    # cannot: a command substitution, which asks); approved, the host guard still takes both out afterwards.
     outcome = call(chain_for(victim, approver=AutoApprove()), "bash", command=command)
     config = (victim.work / "sub" / ".git" / "config").read_text()
     assert "fsmonitor" not in config and "alias" not in config and "name = Agent" in config
@@ -650,8 +651,8 @@ def test_a_git_link_or_a_config_link_replaced_by_a_command_is_undone(victim: Vic
     command = (
         "unlink .git && mkdir .git && cp -r ../store.git/. .git/ && "
         f"printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > .git/config; "
-        # zeph.toml through a variable: the path check before the call refuses it when it can see it.
-        "f=zeph.toml; unlink $f; printf '[tools.shell]\\nsandbox = \"off\"\\n' > $f"
+        # zeph.toml through a command substitution: the path check before the call refuses it when it can see it.
+        "unlink $(printf %s zeph.toml); printf '[tools.shell]\\nsandbox = \"off\"\\n' > $(printf %s zeph.toml)"
     )
     outcome = call(chain_for(victim, approver=AutoApprove()), "bash", command=command)  # it reads ../store.git
     assert (victim.work / "zeph.toml").is_symlink() and os.readlink(victim.work / "zeph.toml") == str(shared)
@@ -687,13 +688,14 @@ def test_repositories_and_config_anywhere_in_the_tree(victim: Victim) -> None:
     _git("init", "-q", "--bare", str(bare), cwd=victim.base)
     marker = victim.base / "PWNED"
     hook = f"printf '#!/bin/sh\\ntouch {marker}\\n'"
-    # Approved (git config with a risky key asks) and through variables (the path check refuses a hook it can see):
+    # Approved (git config with a risky key asks) and through $(…) (the path check refuses a hook it can see):
     # what stops these is the sandbox and the host guard.
     chain = chain_for(victim, approver=AutoApprove())
     for command in [
-        f"h=.deps/lib/.git/hooks/pre-commit; {hook} > $h; git -C .deps/lib config core.fsmonitor 'touch {marker}'",
+        f"{hook} > $(printf %s .deps/lib/.git/hooks/pre-commit); "
+        f"git -C .deps/lib config core.fsmonitor 'touch {marker}'",
         f"mkdir -p a/b/c/d/e && cd a/b/c/d/e && git init -q && git config core.fsmonitor 'touch {marker}'",
-        f"git clone -q --bare {bare} .git/modules/sub && h=.git/modules/sub/hooks/post-checkout && {hook} > $h",
+        f"git clone -q --bare {bare} .git/modules/sub && {hook} > $(printf %s .git/modules/sub/hooks/post-checkout)",
         "mkdir -p nb && printf '[tools.shell]\\nsandbox = \"off\"\\n' > nb/zeph.toml",
     ]:
         outcome = call(chain, "bash", command=command)
@@ -749,3 +751,16 @@ def test_strict_paths_and_deny_read_refuse_before_anyone_is_asked(victim: Victim
     outcome = call(chain, "bash", command="cat .env")
     assert outcome.status == "denied" and "deny_read" in outcome.text
     assert approver.requests == []
+
+
+def test_always_allow_never_grants_a_broad_folder(victim: Victim) -> None:
+    (victim.home / "notes.txt").write_text("n\n")
+    (victim.home / "other.txt").write_text("o\n")
+    chain = chain_for(victim, approver=ScriptedApprover(["always", "deny", "always", "deny"]))
+    assert call(chain, "bash", command="cat ~/notes.txt").status == "ok"
+    assert call(chain, "bash", command="cat ~/notes.txt").status == "ok"  # the file itself was granted …
+    assert call(chain, "bash", command="cat ~/other.txt").status == "denied"  # … not the whole home
+    # A path that does not exist yet: the grant is that path, never the nearest existing folder (here /var/tmp).
+    missing = victim.base / "not-yet" / "deeper" / "out.txt"
+    assert call(chain, "bash", command=f"ls {missing}").status != "denied"  # approved (ls then finds nothing)
+    assert call(chain, "bash", command=f"ls {victim.base}/other-place").status == "denied"

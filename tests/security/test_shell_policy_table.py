@@ -195,7 +195,7 @@ ROWS: list[tuple[str, str]] = [
     ('read -r line < notes.txt; echo "$line"', "AAQA"),
     ("echo ${#HOME}", "QQQA"),
     ("cat $HOME/.ssh/id_rsa", "BBBB"),  # read as ~/.ssh/id_rsa: a credential
-    ("ls $TMPDIR", "QQQA"),
+    ("ls $TMPDIR", "QQQQ"),  # a path whose value is only known when it runs: no rule can vouch for it
     ("git log $REV", "QQQQ"),  # an argument from an expansion could become any option
     ("X=-c; git $X core.pager=id log", "QQQQ"),
     ('git log -- "$f"', "QQQQ"),
@@ -428,6 +428,66 @@ ROWS: list[tuple[str, str]] = [
     ("echo 'print(\"run nc\")' | python3", "QQQA"),
     ("git() { /usr/bin/git -c x=y status; }; git status", "QQQQ"),
     ("pytest --co", "AAQA"),
+    # -- what the second attack pass found ---------------------------------------------------------------------
+    ("cat $(echo /etc/hostname)", "QQQQ"),  # a path only known when it runs
+    ("cat `echo /etc/hostname`", "QQQQ"),
+    ("f=/etc/hostname; cat $f", "QQQQ"),  # the line's own variable, read as /etc/hostname: outside
+    ("f=notes.txt; cat $f", "AAQA"),
+    ("cat /etc/host$(echo name)", "QQQQ"),
+    ("d=..; echo x > $d/yy", "QQQQ"),
+    ("echo x > $(echo ../zz)", "QQQQ"),
+    ("pushd /etc && cat hostname", "QQQQ"),
+    ("cd $(printf /etc) && cat hostname", "QQQQ"),
+    ("CDPATH=/ cd etc && cat hostname", "QQQQ"),
+    ("cd; cat .profile", "QQQQ"),  # cd alone goes home
+    ("cd - && cat pyproject.toml", "QQQQ"),
+    ("cd src && ls", "AAQA"),
+    ("cd .git && echo '[core]' >> config", "BBBB"),  # a relative path after cd is checked from there too
+    ("cd .git/hooks && echo x > pre-commit", "BBBB"),
+    ("grep -rl x ~-/zeph_nb", "QQQQ"),
+    ("cd ~+/.. && ls", "QQQQ"),
+    ("cat */../../../etc/hostname", "QQQQ"),  # a glob is expanded on disk, as bash would
+    ("cat ?ink_out/hostname", "QQQQ"),
+    ("cat -n /etc/hostname", "QQQQ"),  # -n takes no value: /etc/hostname is still a path
+    ("ls -d /etc", "QQQQ"),
+    ("sort -u /etc/hostname", "QQQQ"),
+    ("diff -u /etc/hostname notes.txt", "QQQQ"),
+    ("cp -t .. notes.txt", "QQQQ"),
+    ("mv -t .. notes.txt", "QQQQ"),
+    ("cp -v notes.txt -v ../cpout", "QQQQ"),
+    ("ln -s /etc/hostname hn && cat hn", "QQQQ"),
+    ("while read l; do echo $l; done < /etc/hostname", "QQQQ"),  # a compound command's own redirections
+    ("if true; then cat; fi < /etc/hostname", "QQQQ"),
+    ("{ echo x; } > ../y1", "QQQQ"),
+    ("(echo x) > ../y2", "QQQQ"),
+    ("for i in 1; do echo x; done > ../y3", "QQQQ"),
+    ("sort -o../sorted notes.txt", "QQQQ"),
+    ("curl -o../curlout https://example.org", "QQQQ"),
+    ("make -C/etc -n", "QQQQ"),
+    ("sed --in s/cfg/x/ zeph.toml", "BBBB"),  # --in is --in-place to sed
+    ("cp -t .git/hooks notes.txt", "BBBB"),
+    ("cp -v notes.txt -v zeph.toml", "BBBB"),
+    ("git init --template=./tpl .", "QQQQ"),
+    ("gawk --lo x.so '{print}'", "QQQQ"),
+    ("pip install --targ ../x requests", "QQQQ"),
+    ("pytest --basete=/root/x", "QQQQ"),
+    ("make --ev='x: ; touch pwn'", "QQQQ"),
+    ("PYTEST_ADDOPTS='-p evil' pytest", "QQQQ"),
+    ("PYTEST_PLUGINS=evil pytest", "QQQQ"),
+    ("RIPGREP_CONFIG_PATH=./rgrc rg foo", "QQQQ"),
+    ("npm_config_script_shell=./evil npm test", "QQQQ"),
+    ("docker container run --privileged alpine", "QBQQ"),
+    ("docker compose run -v /:/h app", "QBQQ"),
+    ("docker exec -it c sh", "QBQQ"),
+    ("git send-email --smtp-server=./evil.sh x.patch", "QQQQ"),
+    ("git config tar.tgz.command ./evil", "QQQQ"),
+    ("pip install --user requests", "QQQQ"),
+    ("npm install --location=global x", "QQQQ"),
+    ("kubectl --user admin get pods", "QQQQ"),
+    ("cut --delimiter=/ -f2 notes.txt", "AAQA"),  # --delimiter=/ is not a path
+    ("sed --expression=/x/d notes.txt", "AAQA"),
+    ("git log --grep=/api", "AAAA"),
+    ("rg --glob=/src/** foo", "AAQA"),
 ]
 
 

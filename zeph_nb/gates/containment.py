@@ -20,6 +20,8 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from wcmatch import glob
+
 from zeph_nb.config import Settings
 from zeph_nb.gates.policy import PolicyDecision, Rule, exact_pattern
 from zeph_nb.security.netproxy import host_allowed
@@ -28,7 +30,7 @@ from zeph_nb.security.secrets import scan_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope
-from zeph_nb.tools.path_scope import grant_patterns
+from zeph_nb.tools.path_scope import PATH_GRANT, grant_patterns
 
 __all__ = ["contain_command", "contain_paths", "contain_search", "contain_web", "web_host"]
 
@@ -107,22 +109,32 @@ def _contain_outside(
     ("Always allow") covers what is under it."""
     if not scope.outside:
         return decision
-    folders = [rule for rule in grants() if rule.tool == "bash" and rule.pattern.startswith("/")]
-    remaining = [o for o in scope.outside if not any(rule.matches("path", str(o.path)) for rule in folders)]
+    folders = [rule for rule in grants() if rule.tool == "bash" and rule.pattern.startswith(PATH_GRANT)]
+    remaining = [
+        o for o in scope.outside
+        if o.unknown or not any(glob_matches(rule.pattern.removeprefix(PATH_GRANT), o.path) for rule in folders)
+    ]  # fmt: skip
     if not remaining:
         return decision
     lines = tuple(o.describe() for o in remaining)
     why = "the command names paths outside the working directory and [tools.shell] allowed_paths: " + "; ".join(lines)
     asked = decision.asking if decision.action == "ask" else ()
     patterns = (*(exact_pattern(subject) for subject in asked), *grant_patterns(remaining))
-    folders_named = ", ".join(dict.fromkeys(str(o.folder) for o in remaining))
+    named = list(dict.fromkeys(str(o.folder or o.path) for o in remaining if not o.unknown))
     remedy = (
-        f"To let commands use {folders_named} without asking, add it to [tools.shell] allowed_paths (or run with "
+        f"To let commands use {', '.join(named)} without asking, add it to [tools.shell] allowed_paths (or run with "
         "an approver that can ask a person)"
+        if named
+        else "A path whose value is only known when the command runs cannot be allowed ahead; write it out"
     )
-    ask = _ask(decision, "path outside allowed_paths", why, extras=lines, asking=(*asked, *folders_named.split(", ")),
-               grant_patterns=patterns)  # fmt: skip
+    grantable = not any(o.unknown for o in remaining)
+    ask = _ask(decision, "path outside allowed_paths", why, extras=lines, asking=(*asked, *named),
+               grant_patterns=patterns, grantable=grantable and decision.grantable)  # fmt: skip
     return dataclasses.replace(ask, remedy=remedy)
+
+
+def glob_matches(pattern: str, path: Path) -> bool:
+    return bool(glob.globmatch(str(path), pattern, flags=glob.GLOBSTAR | glob.DOTGLOB))
 
 
 def contain_paths(

@@ -268,7 +268,7 @@ class PermissionPolicy:
             return None
         used: list[Rule] = []
         for value in asking:
-            hit = next((g for g in mine if g.matches(subjects.kind, value) and not g.pattern.startswith("/")), None)
+            hit = next((g for g in mine if g.matches(subjects.kind, value) and not g.pattern.startswith("path:")), None)
             if hit is None:
                 return None
             used.append(hit)

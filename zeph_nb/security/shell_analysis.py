@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -30,6 +32,26 @@ class ShellAnalysis:
     line_riders: list[Rider] = field(default_factory=list)
     paths: list[PathUse] = field(default_factory=list)  # path arguments and redirect targets, as written
     defined: set[str] = field(default_factory=set)  # variables the line sets itself
+    # What the line sets them to, when it is plain text (x=/etc/hosts, for f in a b): None when unknown.
+    values: dict[str, list[str] | None] = field(default_factory=dict)
+    cd_dirs: list[str] = field(default_factory=list)  # where cd and pushd go, as written
+
+    def resolve(self, use: PathUse) -> list[PathUse]:
+        """A path word with variables the line set to plain text, filled in (every combination, up to 16); a word
+        whose value is still unknown (``$(…)``, a variable from the environment) stays ``unknown``."""
+        if not use.unknown or "`" in use.word or "$(" in use.word:
+            return [use]
+        names = re.findall(r"\$\{?([A-Za-z_]\w*)\}?", use.word)
+        if not names or re.search(r"\$(?![{A-Za-z_])", use.word):
+            return [use]
+        words = [use.word]
+        for name in dict.fromkeys(names):
+            choices = ["."] if name == "PWD" else self.values.get(name)
+            if not choices:
+                return [use]
+            pattern = re.compile(rf"\$(?:\{{{name}\}}|{name}(?![A-Za-z0-9_]))")
+            words = [pattern.sub(_literal(c), w) for w in words for c in choices][:16]
+        return [PathUse(word, use.mode, use.command, unknown="$" in word or "`" in word) for word in words]
 
     @property
     def all_riders(self) -> list[Rider]:
@@ -62,3 +84,8 @@ class ShellAnalysis:
     @property
     def block_reasons(self) -> list[str]:
         return [r for r in self.reasons if r.startswith("blocked:")]
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that inserts ``text`` as it is (no backslash or group processing)."""
+    return lambda _match: text

@@ -189,28 +189,13 @@ class ShellClassifier(Payloads):
             for part in getattr(node, "parts", []):
                 self._node(part, analysis, depth)
         else:  # list, compound, if, for, while, until, reservedword, operator, parameter, tilde, heredoc
-            for child in list(getattr(node, "parts", [])) + list(getattr(node, "list", [])):
+            if kind == "for":
+                self._loop_values(node, analysis)
+            # `{ …; } > f`, `while …; done < f`: a compound command's redirections are its own
+            children = [*getattr(node, "parts", []), *getattr(node, "list", []), *getattr(node, "redirects", [])]
+            for child in children:
                 fed = self._node(child, analysis, depth, stage) or fed
         return fed
-
-    def _function(self, node: Any, analysis: ShellAnalysis, depth: int) -> None:
-        name = node.parts[0].word if node.parts and node.parts[0].kind == "word" else ""
-        body = [part for part in node.parts[1:] if part.kind not in ("reservedword",)]
-        inner = ShellAnalysis(defined=analysis.defined)
-        for part in body:
-            self._node(part, inner, depth + 1)
-        # `/usr/bin/git` inside a function named git runs the program, not the function: no recursion.
-        if name and any(c.written == name for c in inner.commands):
-            analysis.raise_to("block", f"blocked: function {name!r} calls itself (fork bomb pattern)")
-        for reason in inner.reasons:
-            analysis.raise_to(inner.verdict if reason in inner.block_reasons else "confirm", reason)
-        analysis.commands.extend(inner.commands)
-        # What the body does is what calling the function does: its risky options, paths and line changes count.
-        for text, found in inner.riders.items():
-            analysis.riders.setdefault(text, []).extend(r for r in found if r not in analysis.riders.get(text, []))
-        analysis.line_riders.extend(r for r in inner.line_riders if r not in analysis.line_riders)
-        analysis.paths.extend(inner.paths)
-        analysis.writes_by_redirect = analysis.writes_by_redirect or inner.writes_by_redirect
 
     def _parameter(self, node: Any, analysis: ShellAnalysis) -> None:
         match = re.match(r"^[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])", str(getattr(node, "value", "")))
@@ -230,9 +215,9 @@ class ShellClassifier(Payloads):
                 analysis.raise_to("block", f"blocked: network access through {word} (allow_network = false)")
             if kind in (">", ">>", ">|", "<>", "&>", ">&") and RAW_DISK.match(word):
                 analysis.raise_to("block", f"blocked: writes to the raw disk {word}")
-            use = redirect_use(kind, word) if not any(p.kind in DYNAMIC for p in parts(target)) else None
+            use = redirect_use(kind, word)
             if use is not None:
-                analysis.paths.append(use)
+                analysis.paths.extend(analysis.resolve(use))
                 analysis.writes_by_redirect = analysis.writes_by_redirect or use.mode == "write"
             elif kind in (">", ">>", ">|", "<>", "&>") and word not in ("/dev/null", "/dev/stdout", "/dev/stderr"):
                 analysis.writes_by_redirect = True
@@ -240,6 +225,11 @@ class ShellClassifier(Payloads):
     def _command(self, node: Any, analysis: ShellAnalysis, depth: int, stage: int) -> bool:
         words: list[Any] = []
         assignments = [part.word for part in node.parts if part.kind == "assignment"]
+        for part in node.parts:  # x=/etc/hosts; cat $x — the path check reads $x as /etc/hosts
+            if part.kind == "assignment" and "=" in part.word:
+                name, value = part.word.split("=", 1)
+                known = not any(p.kind in DYNAMIC for p in parts(part)) and not name.endswith("+")
+                analysis.values[name] = [value] if known else None
         heredocs: list[str] = []
         feeds_stdin = stage > 0  # a later stage of a pipeline reads the previous one's output
         for part in node.parts:
@@ -380,7 +370,10 @@ class ShellClassifier(Payloads):
             why = "an argument comes from an expansion or a glob, so which option it becomes is not known"
             found.append(Rider(str(fnmatch.escape(shown)), (shown,), why))
         analysis.ride(command, found)
-        analysis.paths.extend(use for use in path_uses(command) if use.word not in dynamic)
+        uses = [resolved for use in path_uses(command) for resolved in analysis.resolve(use)]
+        analysis.paths.extend(uses)
+        if name in ("cd", "pushd"):  # later relative paths may start there
+            analysis.cd_dirs.extend(use.word for use in uses if not use.unknown)
 
 
 def _braces(word: str) -> list[str]:

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 RUNS = "runs a program it names"
-_RUN = "run|create|exec"  # docker's subcommands that start a container
+_RUN = "run|create|exec"  # docker's subcommands that start a container (also as `docker container run`)
 WRITES = "writes files where it says"
 
 
@@ -79,6 +79,7 @@ GLOBAL_VALUES: dict[str, frozenset[str]] = {
 _GIT_KEYS = (
     "alias.*|core.pager|core.editor|core.fsmonitor|core.hookspath|core.sshcommand|core.askpass|core.gitproxy|"
     "core.worktree|diff.external|diff.*.command|diff.*.textconv|merge.*.driver|filter.*|sequence.editor|"
+    "tar.*.command|init.templatedir|core.alternaterefscommand|trailer.*.command|trailer.*.cmd|imap.tunnel|"
     "credential.*|gpg.program|gpg.*.program|pager.*|uploadpack.*|include.path|includeif.*|url.*|protocol.*|"
     "remote.*.uploadpack|remote.*.receivepack|remote.*.proxy|http.proxy|sendemail.*|web.browser|browser.*|man.*|"
     "mergetool.*|difftool.*|interactive.difffilter|submodule.*.update|safe.directory"
@@ -103,7 +104,8 @@ RISKS: dict[str, tuple[Risk, ...]] = {
         Risk("--exec", RUNS, after="archive"),
         Risk("--upload-pack", RUNS), Risk("--receive-pack", RUNS), Risk("--exec", RUNS, after="push"),
         Risk("-u", RUNS, after="clone", value=True), Risk("-u", RUNS, after="fetch", value=True),
-        Risk("--template", "copies hooks (programs) from a template folder", after="clone"),
+        Risk("--template", "copies hooks (programs) from a template folder", after="clone|init"),
+        Risk("--smtp-server", RUNS, after="send-email"), Risk("--sendmail-cmd", RUNS, after="send-email"),
         Risk("--config", "sets configuration for the new repository (hooks, fsmonitor run programs)", after="clone"),
         Risk("-c", "sets configuration for the new repository (hooks, fsmonitor run programs)", after="clone",
              value=True),
@@ -155,6 +157,7 @@ RISKS: dict[str, tuple[Risk, ...]] = {
         Risk("--find-links", "installs from another place", after="install"),
         Risk("-f", "installs from another place", after="install", value=True),
         Risk("--trusted-host", "turns off TLS checks for a host"),
+        Risk("--user", "installs into your home, where every Python you run looks", after="install"),
         Risk("--dest", WRITES, after="download"), Risk("-d", WRITES, after="download", value=True),
         Risk("set", "changes pip's configuration, which every later install reads", after="config"),
         Risk("edit", "opens an editor on pip's configuration", after="config"),
@@ -167,6 +170,8 @@ RISKS: dict[str, tuple[Risk, ...]] = {
         Risk("-g", "installs into the global prefix, outside this project"),
         Risk("--global", "installs into the global prefix, outside this project"),
         Risk("--prefix", WRITES, value=True),
+        Risk("--location", "installs into the global prefix, outside this project"),
+        Risk("link", "links a package into the global prefix"),
         Risk("set", "changes npm's configuration, which every later command reads", after="config"),
         Risk("edit", "opens an editor on npm's configuration", after="config"),
     ),
@@ -207,6 +212,10 @@ RISKS: dict[str, tuple[Risk, ...]] = {
         Risk("--cap-add", "gives the container more privileges", after=_RUN),
         Risk("--device", "gives the container a device of this machine", after=_RUN),
         Risk("--security-opt", "changes the container's confinement", after=_RUN),
+        Risk("--volumes-from", "mounts another container's folders", after=_RUN),
+        Risk("--cgroupns", "shares this machine's cgroups", after=_RUN),
+        Risk("--uts", "shares this machine's host name", after=_RUN),
+        Risk("exec", "runs a command in a container"),
         Risk("cp", "copies files between this machine and a container"),
     ),
     "kubectl": (
@@ -217,6 +226,9 @@ RISKS: dict[str, tuple[Risk, ...]] = {
         Risk("--kubeconfig", "acts with other credentials"), Risk("--token", "acts with other credentials"),
         Risk("-s", "talks to another cluster", value=True), Risk("--server", "talks to another cluster"),
         Risk("--as", "acts as another user"), Risk("--as-group", "acts as another group"),
+        Risk("--user", "acts with other credentials"), Risk("--client-key", "acts with other credentials"),
+        Risk("--client-certificate", "acts with other credentials"),
+        Risk("--certificate-authority", "trusts another certificate authority"),
         Risk("--insecure-skip-tls-verify", "turns off TLS checks"),
     ),
 }  # fmt: skip
@@ -230,7 +242,8 @@ RISKY_ENV = (
     "PIP_*", "UV_*", "PAGER", "*_PAGER", "MANPAGER", "EDITOR", "VISUAL", "*_EDITOR", "SHELL", "BASH_ENV", "ENV",
     "BASH_FUNC_*", "PATH", "IFS", "PS4", "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "*_ASKPASS", "SSH_*", "BROWSER",
     "HOME", "XDG_CONFIG_HOME", "DOCKER_*", "KUBECONFIG", "CC", "CXX", "LDSHARED", "MAKEFLAGS", "MAKEFILES",
-    "CARGO_*", "RUSTC*", "RUSTFLAGS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "TERMINFO",
+    "CARGO_*", "RUSTC*", "CDPATH", "PYTEST_*", "RIPGREP_CONFIG_PATH", "npm_config_*", "GREP_OPTIONS",
+    "RUSTFLAGS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "TERMINFO",
     "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy", "NO_PROXY", "no_proxy",
     "SSL_CERT_*", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GCONV_PATH", "LOCPATH", "MALLOC_*", "GLIBC_TUNABLES",
 )  # fmt: skip
@@ -272,6 +285,10 @@ def subcommand(name: str, args: Sequence[str]) -> tuple[int, str]:
     return (i, args[i]) if i < len(args) else (-1, "")
 
 
+# Long options a command defines as they are, which only look like abbreviations of a risky one.
+_NOT_ABBREVIATIONS = {"pytest": frozenset({"--co", "--col", "--conf", "--cont"})}
+
+
 def _spelled(arg: str, option: str, *, abbreviations: bool = False) -> bool:
     """Whether ``arg`` is ``option``: exactly, as ``--opt=value``, as an abbreviation of a long option (git accepts
     ``--outp``), or as a short option alone, with its value attached, or after other flags in a cluster
@@ -300,6 +317,9 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
     if family(name) == "npx":
         return [Rider("npx", ("npx",), risks[0].why)]
     index, sub = subcommand(name, args)
+    if family(name) == "docker" and sub in ("container", "compose", "image", "buildx") and index >= 0:
+        inner, sub = subcommand(name, args[index + 1 :])  # docker container run: the verb is the next word
+        index = index + 1 + inner if inner >= 0 else index
     before = list(args[: max(index, 0)]) if index >= 0 else list(args)
     after = list(args[index + 1 :]) if index >= 0 else []
     found: list[Rider] = []
@@ -315,7 +335,9 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
         for i, arg in enumerate(words):
             if arg == "--" and risk.option.startswith("-"):
                 break
-            if not _spelled(arg, risk.option, abbreviations=family(name) == "git"):
+            if arg in _NOT_ABBREVIATIONS.get(family(name), ()):
+                continue
+            if not _spelled(arg, risk.option, abbreviations=True):
                 continue
             if risk.only_if:
                 operands = _operands(words[i + 1 :], _CONFIG_VALUES)

@@ -1,4 +1,5 @@
-"""The commands inside other commands: what ``env``, ``find -exec``, ``parallel`` and interpreters' code will run.
+"""The commands inside other commands: what ``env``, ``find -exec``, ``parallel``, interpreters' code and a function's
+body will run, and what a ``for`` loop's variable takes.
 
 A mixin of ``ShellClassifier``: each reader finds the payload and hands it back to the classifier (``_argv`` for an
 argv, ``_script`` for a command line), so a payload is judged exactly like a command typed on its own — and, where
@@ -11,10 +12,11 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
+from typing import Any
 
 from zeph_nb.security.shell_analysis import ShellAnalysis
 from zeph_nb.security.shell_options import env_riders
-from zeph_nb.security.shell_words import SHELL_CALL, STRING_LITERAL, inline_script
+from zeph_nb.security.shell_words import DYNAMIC, SHELL_CALL, STRING_LITERAL, inline_script, parts
 
 __all__ = ["Payloads"]
 
@@ -56,6 +58,7 @@ class Payloads:
     # The classifier's own readers, which every payload goes back to (declared here for the type checker).
     _argv: Callable[..., str]
     _script: Callable[[str, ShellAnalysis, int], None]
+    _node: Callable[..., bool]
 
     def _blocked_with(self, analysis: ShellAnalysis, depth: int, *, argv: list[str] | None = None,
                       script: str | None = None) -> None:  # fmt: skip
@@ -135,3 +138,38 @@ class Payloads:
             elif args[i] == "-delete":
                 analysis.raise_to("confirm", "destructive: find -delete")
             i += 1
+
+    def _function(self, node: Any, analysis: ShellAnalysis, depth: int) -> None:
+        name = node.parts[0].word if node.parts and node.parts[0].kind == "word" else ""
+        body = [part for part in node.parts[1:] if part.kind not in ("reservedword",)]
+        inner = ShellAnalysis(defined=analysis.defined)
+        for part in body:
+            self._node(part, inner, depth + 1)
+        # `/usr/bin/git` inside a function named git runs the program, not the function: no recursion.
+        if name and any(c.written == name for c in inner.commands):
+            analysis.raise_to("block", f"blocked: function {name!r} calls itself (fork bomb pattern)")
+        for reason in inner.reasons:
+            analysis.raise_to(inner.verdict if reason in inner.block_reasons else "confirm", reason)
+        analysis.commands.extend(inner.commands)
+        # What the body does is what calling the function does: its risky options, paths and line changes count.
+        for text, found in inner.riders.items():
+            analysis.riders.setdefault(text, []).extend(r for r in found if r not in analysis.riders.get(text, []))
+        analysis.line_riders.extend(r for r in inner.line_riders if r not in analysis.line_riders)
+        analysis.paths.extend(inner.paths)
+        analysis.writes_by_redirect = analysis.writes_by_redirect or inner.writes_by_redirect
+
+    def _loop_values(self, node: Any, analysis: ShellAnalysis) -> None:
+        """``for f in a b *.txt``: f takes those words (a glob stays a glob, the path check expands it)."""
+        words = [part for part in node.parts if part.kind in ("word", "reservedword")]
+        if len(words) < 3 or words[1].kind != "word" or getattr(words[2], "word", "") != "in":
+            return
+        values: list[str] | None = []
+        for part in words[3:]:
+            if part.kind != "word":
+                break
+            if any(p.kind in DYNAMIC for p in parts(part)):
+                values = None
+                break
+            assert values is not None
+            values.append(part.word)
+        analysis.values[words[1].word] = values

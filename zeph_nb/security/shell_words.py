@@ -234,7 +234,7 @@ WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
 # Expanding these reads nothing from the person's environment: bash's own counters and the special parameters.
 # Every other $VAR (or ${VAR}) outside single quotes asks, unless the command line itself sets it.
 HARMLESS_VARIABLES = frozenset(
-    {"PWD", "OLDPWD", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "UID", "EUID", "?", "#", "$", "!", "-",
+    {"PWD", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "UID", "EUID", "?", "#", "$", "!", "-",
      "@", "*", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 )  # fmt: skip
 _PARAMETER = re.compile(r"^[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")

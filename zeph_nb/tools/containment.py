@@ -174,7 +174,7 @@ class CommandScope:
     @property
     def opened(self) -> tuple[Path, ...]:
         """The folders an approval of this call makes writable in the sandbox: where it writes outside."""
-        return tuple(dict.fromkeys(o.folder for o in self.outside if o.mode != "read"))
+        return tuple(dict.fromkeys(o.folder for o in self.outside if o.mode != "read" and o.folder is not None))
 
     @property
     def refused(self) -> str | None:
@@ -240,7 +240,9 @@ def scope_of(
         return scope
     work = workdir if workdir is not None else os.getcwd()
     protected = protected_paths(settings, work)
-    report = path_report(settings, work, analysis.paths, protected, private_tmp=scope.sandboxed)
+    report = path_report(
+        settings, work, analysis.paths, protected, private_tmp=scope.sandboxed, cd_dirs=analysis.cd_dirs
+    )
     return dataclasses.replace(scope, outside=report.outside, refusal=report.refusal)
 
 

@@ -17,6 +17,7 @@ every link expanded) and sorts them:
 
 from __future__ import annotations
 
+import glob as pyglob
 import os
 import sys
 from collections.abc import Sequence
@@ -31,7 +32,9 @@ from zeph_nb.security.paths import Sandbox, canonicalize
 from zeph_nb.security.protected import ProtectedPaths, inside
 from zeph_nb.security.shell_args import PathUse
 
-__all__ = ["OutsidePath", "PathReport", "grant_patterns", "path_report", "system_read_roots"]
+__all__ = ["PATH_GRANT", "OutsidePath", "PathReport", "grant_patterns", "path_report", "system_read_roots"]
+
+PATH_GRANT = "path:"  # the prefix of a bash grant that names a folder, not a command
 
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ssl", "/etc/ca-certificates",
            "/etc/alternatives")  # fmt: skip
@@ -44,16 +47,30 @@ _VERBS = {"read": "reads", "write": "writes", "use": "uses"}
 @dataclass(frozen=True)
 class OutsidePath:
     """A path outside the allowed paths: where it resolves, how it is used, as written, and the folder an
-    approval opens (the folder itself, or the folder the file is in)."""
+    approval opens and "Always allow" grants (the folder itself, or the folder the file is in; None for a path
+    whose value is not known, or one too broad to grant: the filesystem's root, your home)."""
 
     path: Path
     mode: str
     word: str
-    folder: Path
+    folder: Path | None
+    unknown: bool = False
 
     def describe(self) -> str:
+        if self.unknown:
+            return f"{_VERBS.get(self.mode, 'uses')} {self.word}, a path whose value is only known when it runs"
         shown = self.word if self.word == str(self.path) else f"{self.word} ({self.path})"
         return f"{_VERBS.get(self.mode, 'uses')} {shown}, outside the allowed paths"
+
+    @property
+    def grant(self) -> tuple[str, ...]:
+        """The patterns "Always allow" keeps for it (each prefixed ``path:``, so no command rule matches them)."""
+        if self.unknown:
+            return ()
+        if self.folder is None:
+            return (PATH_GRANT + glob.escape(str(self.path)),)
+        escaped = glob.escape(str(self.folder)).rstrip("/")
+        return (PATH_GRANT + escaped, PATH_GRANT + escaped + "/**")
 
 
 @dataclass(frozen=True)
@@ -86,13 +103,35 @@ def _fixed_part(word: str) -> str:
     return head[: head.rfind("/") + 1] or "." if "/" in head else "."
 
 
-def _folder(path: Path) -> Path:
-    if path.is_dir():
-        return path
-    parent = path.parent
-    while not parent.is_dir() and parent != parent.parent:
-        parent = parent.parent
-    return parent
+def _folder(path: Path, broad: Sequence[Path]) -> Path | None:
+    """The folder an approval of ``path`` opens: itself when it is a folder, else the folder it is in — when that
+    exists and is not too broad to open or grant (/, /home, your home, a system folder)."""
+    folder = path if path.is_dir() else path.parent
+    if not folder.is_dir() or folder in broad:
+        return None
+    return folder
+
+
+_BROAD = ("/", "/home", "/root", "/etc", "/usr", "/var", "/opt", "/srv", "/mnt", "/media", "/boot", "/proc", "/sys",
+          "/dev", "/run", "/var/tmp", "/tmp")  # fmt: skip  # noqa: S108 - names, never written
+
+
+def _candidates(word: str, bases: Sequence[Path]) -> list[str]:
+    """The words a path argument stands for: a glob expanded on disk, from each folder the command may be in
+    (the working directory, and where a cd in the line goes), as bash would; otherwise the word itself."""
+    found: list[str] = []
+    starts = bases if not os.path.isabs(word) else bases[:1]
+    for base in starts:
+        if any(ch in word for ch in _GLOB_CHARS):
+            pattern = word if os.path.isabs(word) else os.path.join(base, word)
+            matches = pyglob.glob(pattern)[:_MAX_MATCHES]
+            found += matches or [os.path.join(base, _fixed_part(word))]
+        else:
+            found.append(word if os.path.isabs(word) else os.path.join(base, word))
+    return list(dict.fromkeys(found))
+
+
+_MAX_MATCHES = 200
 
 
 def path_report(
@@ -102,9 +141,11 @@ def path_report(
     protected: ProtectedPaths,
     *,
     private_tmp: bool = True,
+    cd_dirs: Sequence[str] = (),
 ) -> PathReport:
     """Sort the path arguments of one command line (see the module's docstring). ``private_tmp``: the command
-    runs in the sandbox, whose /tmp is its own; outside it, /tmp is the machine's and counts as outside."""
+    runs in the sandbox, whose /tmp is its own; outside it, /tmp is the machine's and counts as outside.
+    ``cd_dirs``: where a cd in the line goes, so a relative path is checked from there too."""
     if not uses:
         return PathReport()
     shell, files = settings.tools.shell, settings.tools.file
@@ -112,32 +153,24 @@ def path_report(
     roots = [work, *(canonicalize(_expand(p, settings.user_home), work) for p in shell.allowed_paths)]
     readers = system_read_roots(settings)
     reader = Sandbox(roots, workdir=work, deny_read=files.deny_read, allow_read=files.allow_read, protected=protected)
+    broad = [Path(p) for p in _BROAD] + [settings.user_home]
+    bases = [work]
+    for folder in cd_dirs:
+        try:
+            bases.append(canonicalize(_expand(folder, settings.user_home), work))
+        except ToolError:
+            continue
     outside: list[OutsidePath] = []
     for use in uses:
-        word = _fixed_part(_expand(use.word, settings.user_home))
-        try:
-            path = canonicalize(word, work)
-        except ToolError:
-            continue  # a link cycle or an odd name: the command will fail on it as well
-        if str(path) in _DEVICES or str(path).startswith("/dev/fd/"):
+        if use.unknown:
+            unknown = OutsidePath(Path(use.word), use.mode, use.word, None, unknown=True)
+            if unknown not in outside:
+                outside.append(unknown)
             continue
-        wall = protected.hidden_by(path) or (protected.readonly_by(path) if use.mode == "write" else None)
-        if wall is not None:
-            verb = "changed" if use.mode == "write" and protected.hidden_by(path) is None else "read"
-            why = f"{use.word} ({path}) may not be {verb} by any tool: {protected.reason(wall)}"
-            return PathReport(refusal=("protected path", why))
-        if use.mode != "write":
-            try:
-                reader.check_readable(path, use.word)
-            except ToolError as e:
-                return PathReport(refusal=("tools.file.deny_read", str(e)))
-        if any(inside(path, root) for root in roots) or (private_tmp and inside(path, Path("/tmp"))):  # noqa: S108
-            continue
-        if use.mode != "write" and any(inside(path, root) for root in readers):
-            continue
-        found = OutsidePath(path, use.mode, use.word, _folder(path))
-        if found not in outside:
-            outside.append(found)
+        for candidate in _candidates(_expand(use.word, settings.user_home), bases):
+            refusal = _sort(candidate, use, roots, readers, reader, protected, private_tmp, broad, outside)
+            if refusal is not None:
+                return PathReport(refusal=refusal)
     if outside and shell.strict_paths:
         named = "; ".join(o.describe() for o in outside)
         why = (f"{named}. [tools.shell] strict_paths = true refuses paths outside the working directory; add the "
@@ -146,12 +179,45 @@ def path_report(
     return PathReport(tuple(outside))
 
 
+def _sort(
+    candidate: str,
+    use: PathUse,
+    roots: Sequence[Path],
+    readers: Sequence[Path],
+    reader: Sandbox,
+    protected: ProtectedPaths,
+    private_tmp: bool,
+    broad: Sequence[Path],
+    outside: list[OutsidePath],
+) -> tuple[str, str] | None:
+    """One resolved path: fine, a refusal (returned), or one more entry in ``outside``."""
+    try:
+        path = canonicalize(candidate, "/")
+    except ToolError:
+        return None  # a link cycle or an odd name: the command will fail on it as well
+    if str(path) in _DEVICES or str(path).startswith("/dev/fd/"):
+        return None
+    wall = protected.hidden_by(path) or (protected.readonly_by(path) if use.mode == "write" else None)
+    if wall is not None:
+        verb = "changed" if use.mode == "write" and protected.hidden_by(path) is None else "read"
+        why = f"{use.word} ({path}) may not be {verb} by any tool: {protected.reason(wall)}"
+        return ("protected path", why)
+    if use.mode != "write":
+        try:
+            reader.check_readable(path, use.word)
+        except ToolError as e:
+            return ("tools.file.deny_read", str(e))
+    if any(inside(path, root) for root in roots) or (private_tmp and inside(path, Path("/tmp"))):  # noqa: S108
+        return None
+    if use.mode != "write" and any(inside(path, root) for root in readers):
+        return None
+    found = OutsidePath(path, use.mode, use.word, _folder(path, broad))
+    if found not in outside:
+        outside.append(found)
+    return None
+
+
 def grant_patterns(outside: Sequence[OutsidePath]) -> tuple[str, ...]:
-    """What "Always allow" keeps for outside paths: each folder and everything under it."""
-    patterns: list[str] = []
-    for found in outside:
-        escaped = glob.escape(str(found.folder))
-        for pattern in (escaped, escaped.rstrip("/") + "/**"):
-            if pattern not in patterns:
-                patterns.append(pattern)
-    return tuple(patterns)
+    """What "Always allow" keeps for outside paths: each folder and everything under it, or the path alone when
+    its folder is too broad to grant."""
+    return tuple(dict.fromkeys(pattern for found in outside for pattern in found.grant))
