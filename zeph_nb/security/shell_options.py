@@ -85,6 +85,24 @@ _GIT_KEYS = (
     "mergetool.*|difftool.*|interactive.difffilter|submodule.*.update|safe.directory"
 )
 
+# Options of `docker run` (and create, exec) that loosen the container's confinement.
+_DOCKER_RUN = {
+    "--privileged": "gives the container the whole machine",
+    "--volume": "mounts a folder of this machine into the container",
+    "--mount": "mounts a folder of this machine into the container",
+    "--volumes-from": "mounts another container's folders",
+    "--pid": "shares this machine's processes",
+    "--network": "shares this machine's network",
+    "--net": "shares this machine's network",
+    "--ipc": "shares this machine's IPC",
+    "--uts": "shares this machine's host name",
+    "--cgroupns": "shares this machine's cgroups",
+    "--userns": "turns off user namespaces",
+    "--cap-add": "gives the container more privileges",
+    "--device": "gives the container a device of this machine",
+    "--security-opt": "changes the container's confinement",
+}
+
 RISKS: dict[str, tuple[Risk, ...]] = {
     "git": (
         Risk("-c", "sets any configuration for this call: a pager, editor, hook path, alias or fsmonitor runs a "
@@ -200,21 +218,8 @@ RISKS: dict[str, tuple[Risk, ...]] = {
         Risk("--host", "talks to another Docker daemon", after="^"),
         Risk("--context", "talks to another Docker daemon", after="^"),
         Risk("--config", "reads another client configuration", after="^"),
-        Risk("--privileged", "gives the container the whole machine", after=_RUN),
         Risk("-v", "mounts a folder of this machine into the container", after=_RUN, value=True),
-        Risk("--volume", "mounts a folder of this machine into the container", after=_RUN),
-        Risk("--mount", "mounts a folder of this machine into the container", after=_RUN),
-        Risk("--pid", "shares this machine's processes", after=_RUN),
-        Risk("--network", "shares this machine's network", after=_RUN),
-        Risk("--net", "shares this machine's network", after=_RUN),
-        Risk("--ipc", "shares this machine's IPC", after=_RUN),
-        Risk("--userns", "turns off user namespaces", after=_RUN),
-        Risk("--cap-add", "gives the container more privileges", after=_RUN),
-        Risk("--device", "gives the container a device of this machine", after=_RUN),
-        Risk("--security-opt", "changes the container's confinement", after=_RUN),
-        Risk("--volumes-from", "mounts another container's folders", after=_RUN),
-        Risk("--cgroupns", "shares this machine's cgroups", after=_RUN),
-        Risk("--uts", "shares this machine's host name", after=_RUN),
+        *(Risk(option, why, after=_RUN) for option, why in _DOCKER_RUN.items()),
         Risk("exec", "runs a command in a container"),
         Risk("cp", "copies files between this machine and a container"),
     ),
