@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench import audit_bench, filter_bench, gates_bench, grep_bench, inbox_bench, sandbox_bench
+from bench import audit_bench, filter_bench, gates_bench, grep_bench, inbox_bench, sandbox_bench, shell_policy_bench
 
 if __name__ == "__main__":
     grep_bench.main()
@@ -11,3 +11,4 @@ if __name__ == "__main__":
     gates_bench.main()
     inbox_bench.main()
     sandbox_bench.main()
+    shell_policy_bench.main()
