@@ -425,7 +425,8 @@ class ExecutorGate:
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         gc.attempts += 1
-        call = dataclasses.replace(gc.call, opened_paths=gc.opened) if gc.opened else gc.call
+        # Only the gates say which folders a call opens; whatever the call came with is replaced.
+        call = dataclasses.replace(gc.call, opened_paths=gc.opened) if gc.call.opened_paths != gc.opened else gc.call
         output = await self.executor.execute(call)
         if output is None:  # the registry knew the tool, but no executor took it: a wiring bug, said plainly
             raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"no executor runs {gc.call.tool_id!r}")
