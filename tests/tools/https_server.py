@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import gzip
 import json
 import ssl
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,6 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import trustme
+
+
+@functools.cache
+def bomb(mib: int, layers: int = 1) -> bytes:
+    """``mib`` MiB of zeros, gzipped ``layers`` times (made on first use: a 256 MiB one takes a second)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    zeros = b"\0" * (1024 * 1024)
+    body = b"".join(packer.compress(zeros) for _ in range(mib)) + packer.flush()
+    for _ in range(layers - 1):
+        body = gzip.compress(body, 9)
+    return body
+
 
 PAGE = """<!doctype html><html><head><title>Release notes</title><style>body{color:red}</style>
 <script>window.tracker = 'do not show';</script></head><body>
@@ -127,6 +142,20 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             self.close_connection = True
+        elif path in ("/gzip.txt", "/deflate.txt"):
+            encoding = path[1:].split(".")[0]
+            packer = zlib.compressobj(wbits=(16 if encoding == "gzip" else 0) + zlib.MAX_WBITS)
+            body = packer.compress(b"compressed line\n" * 2000) + packer.flush()
+            self.send(200, body, "text/plain", {"Content-Encoding": encoding})
+        elif path == "/bomb":  # 200 MiB of zeros in about 200 KB of gzip
+            self.send(200, bomb(200), "text/plain", {"Content-Encoding": "gzip"})
+        elif path == "/stacked-bomb":  # 256 MiB of zeros in a few KB: gzip of gzip, the shape that blew up
+            self.send(200, bomb(256, layers=2), "text/plain", {"Content-Encoding": "gzip, gzip"})
+        elif path == "/stacked":  # gzip of gzip: refused before anything is inflated
+            inner = gzip.compress(b"x" * 1000)
+            self.send(200, gzip.compress(inner), "text/plain", {"Content-Encoding": "gzip, gzip"})
+        elif path == "/brotli":
+            self.send(200, b"\x0b\x02\x80hello\x03", "text/plain", {"Content-Encoding": "br"})
         elif path.startswith("/status/"):
             status = int(path.rsplit("/", 1)[1])
             headers = {"Retry-After": "7"} if status == 429 else {}

@@ -7,6 +7,8 @@ The server is reached through the opt-in private-host allowlist; names resolve t
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -276,3 +278,52 @@ async def test_allowed_hosts_are_reached_without_asking(server: Server, tmp_path
         assert (outcome.status, outcome.decision) == ("ok", "allow")
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("path", ["/gzip.txt", "/deflate.txt"])
+async def test_compressed_pages_are_decoded(server: Server, path: str) -> None:
+    out = await run(web(server), "fetch", url=server.url(path))
+    assert out.raw["bytes"] == len(b"compressed line\n" * 2000) and not out.truncated
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [("/stacked", "encoded 2 times"), ("/brotli", "'br' content encoding"), ("/bomb", "decompression bomb")],
+)
+async def test_encodings_that_could_blow_up_are_refused(server: Server, path: str, words: str) -> None:
+    error = await refused(web(server), "fetch", url=server.url(path))
+    assert words in error.message
+
+
+BOMB_PROBE = """
+import asyncio, json, resource, sys
+from zeph_nb.config import Settings
+from zeph_nb.tools.base import ToolCall
+from zeph_nb.tools.web import WebExecutor
+port, ca = int(sys.argv[1]), sys.argv[2]
+table = f'allow_private = ["127.0.0.1/32"]\\nextra_ca_bundle = {json.dumps(ca)}\\nallowed_hosts = ["web.test"]\\n'
+web = WebExecutor(Settings.from_toml("[tools.scrape]\\n" + table), resolve=lambda host: ["127.0.0.1"])
+def peak_kb():
+    status = open("/proc/self/status").read()
+    return int(status.split("VmHWM:")[1].split()[0])
+async def main():
+    await web.execute(ToolCall("fetch", {"url": f"https://web.test:{port}/plain.txt"}))  # warm: imports, TLS
+    open("/proc/self/clear_refs", "w").write("5")  # the peak starts again from what is in use now
+    before = peak_kb()
+    try:
+        await web.execute(ToolCall("fetch", {"url": f"https://web.test:{port}/{sys.argv[3]}"}))
+    except Exception as e:
+        print(type(e).__name__, file=sys.stderr)
+    print(before, peak_kb())
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("path", ["bomb", "stacked-bomb"])
+def test_a_decompression_bomb_keeps_the_process_small(server: Server, path: str) -> None:
+    # Another process, whose peak memory is reset just before the fetch: inflated whole, these are 200-256 MB.
+    done = subprocess.run([sys.executable, "-c", BOMB_PROBE, str(server.port), str(server.ca_file), path],
+                          capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    before_kb, after_kb = (int(v) for v in done.stdout.split())
+    assert (after_kb - before_kb) < 50 * 1024, f"peak memory grew {after_kb - before_kb} KB; {done.stderr}"
+    assert "ToolError" in done.stderr

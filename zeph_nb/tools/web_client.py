@@ -6,12 +6,18 @@ still checked against the name and a second lookup cannot swap the address. Redi
 most ``max_redirects``, each one validated and pinned like the first. One deadline covers the whole request,
 redirects and body included (a server trickling bytes is cut there, not per read); the body is counted as it
 arrives and cut at ``max_body_bytes``, whatever Content-Length claimed.
+
+Compressed bodies are decoded here, not by httpx, so the cap holds on the decoded text as it is produced: one
+layer of gzip or deflate at most (``gzip, gzip`` is refused), each wire chunk inflated at most up to what is left
+of the cap, and a ratio of decoded to received bytes past ``MAX_RATIO`` refused as a decompression bomb. A 3 KB
+response cannot make the kernel allocate gigabytes before the cap applies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ssl
+import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
@@ -27,6 +33,12 @@ if TYPE_CHECKING:
 __all__ = ["Fetched", "SafeClient"]
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+# gzip/deflate of ordinary text reaches 5-20x, of a column of zeros ~1000x; a bomb 1000x and more. The ratio is
+# judged once this much has been decoded, so a short repetitive page is not refused for its shape.
+MAX_RATIO = 200
+RATIO_AFTER_BYTES = 256 * 1024
+_WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+_IDENTITY = frozenset({"", "identity"})
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,9 @@ class SafeClient:
         current = url
         while True:
             target = await self._validate(current)
-            headers = {"Host": target.host_header, "User-Agent": self.settings.user_agent, "Accept": accept}
+            # Only the encodings _read can inflate within the cap (httpx would offer br and zstd when installed).
+            headers = {"Host": target.host_header, "User-Agent": self.settings.user_agent, "Accept": accept,
+                       "Accept-Encoding": "gzip, deflate"}  # fmt: skip
             request = self.client().build_request(
                 "GET", target.pinned_url, headers=headers, extensions={"sni_hostname": target.host}
             )
@@ -145,16 +159,51 @@ class SafeClient:
                            tuple(redirects))  # fmt: skip
 
     async def _read(self, response: httpx.Response) -> tuple[bytes, bool]:
+        """The body, decoded, at most ``max_body_bytes`` of it; (body, whether it was cut)."""
         limit = self.settings.max_body_bytes
+        inflater = _inflater(str(response.url), response.headers.get("content-encoding", ""))
         chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():
-            chunks.append(chunk)
-            size += len(chunk)
+        size = received = 0
+        async for raw in response.aiter_raw():  # the bytes on the wire, still encoded
+            received += len(raw)
+            # At most one byte past the cap: input left over (unconsumed_tail) only ever means the cap was reached.
+            data = raw if inflater is None else inflater.decompress(raw, limit - size + 1)
+            chunks.append(data)
+            size += len(data)
+            if inflater is not None and size >= RATIO_AFTER_BYTES:
+                consumed = received - len(inflater.unconsumed_tail)  # the compressed bytes that made `size`
+                if size > MAX_RATIO * max(consumed, 1):
+                    raise ToolError(
+                        ToolErrorCategory.POLICY_BLOCKED,
+                        f"{response.url}: {consumed} compressed bytes inflate to more than {size} "
+                        f"(over {MAX_RATIO}x): refused as a decompression bomb",
+                    )
             if size > limit:
                 return b"".join(chunks)[:limit], True
+            if received > limit and inflater is not None:
+                return b"".join(chunks), True  # the compressed body itself is past the cap
+        if inflater is not None:
+            chunks.append(inflater.flush()[: limit - size])
         return b"".join(chunks), False
 
     async def aclose(self) -> None:
         if self._client.current is not None:
             await self._client.current.aclose()
+
+
+def _inflater(url: str, header: str) -> zlib._Decompress | None:
+    """A decoder for the response's Content-Encoding: None for none; one layer of gzip or deflate; refused else."""
+    layers = [part.strip().lower() for part in header.split(",") if part.strip().lower() not in _IDENTITY]
+    if not layers:
+        return None
+    if len(layers) > 1:
+        raise ToolError(
+            ToolErrorCategory.POLICY_BLOCKED,
+            f"{url}: the response is encoded {len(layers)} times ({header}); at most one layer is decoded",
+        )
+    if layers[0] not in _WBITS:
+        raise ToolError(
+            ToolErrorCategory.PERMANENT_FAILURE,
+            f"{url}: the response uses the {layers[0]!r} content encoding, which is not supported (gzip, deflate)",
+        )
+    return zlib.decompressobj(_WBITS[layers[0]])
