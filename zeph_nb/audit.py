@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 
     from zeph_nb.store.store import Store
 
-__all__ = ["count", "frame", "frame_query", "sql", "where"]
+__all__ = ["count", "csv_safe", "frame", "frame_query", "sql", "where"]
+
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...), +cmd|...).
+_FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
 
 _FILTERS = {
     "tool": "tool",
@@ -93,6 +96,21 @@ def frame_query(
     if offset:
         tail += f" OFFSET {int(offset)}"
     return f"SELECT * FROM tool_calls {clause} ORDER BY ts DESC, seq DESC {tail}", params
+
+
+def csv_safe(rows: pd.DataFrame) -> str:
+    """The rows as CSV a spreadsheet opens as data: a text cell that starts like a formula (``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return) gets a leading apostrophe, as spreadsheets themselves write it. Numbers are
+    left as they are (-9 stays -9); the text the model chose is what needs it."""
+    from pandas.api import types
+
+    safe = rows.copy()
+    for column in safe.columns:
+        if not types.is_numeric_dtype(safe[column]) and not types.is_datetime64_any_dtype(safe[column]):
+            safe[column] = safe[column].map(
+                lambda value: "'" + value if isinstance(value, str) and value.startswith(_FORMULA_LEADS) else value
+            )
+    return str(safe.to_csv(index=False))
 
 
 def count(

@@ -191,7 +191,7 @@ class ExportHandler(ZephHandler):
         def export() -> bytes:
             frame = audit.frame(limit=None, settings=settings, **filters)
             if kind == "csv":
-                return bytes(frame.to_csv(index=False).encode("utf-8"))
+                return audit.csv_safe(frame).encode("utf-8")
             import duckdb
 
             with tempfile.TemporaryDirectory() as tmp:

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from zeph_nb.output.sanitize import visible
+
 if TYPE_CHECKING:
     import ipywidgets
 
@@ -101,7 +103,7 @@ class ToolCard:
 
     def _render_title(self, meta: str = "") -> None:
         color, label = _BADGES[self.status]
-        line = html.escape(_summary(self.tool, self.params))
+        line = html.escape(visible(_summary(self.tool, self.params)).replace("\n", " ⏎ "))
         if len(line) > 160:
             line = line[:157] + "…"
         self.title.value = (
@@ -119,7 +121,11 @@ class ToolCard:
 
         self.status = "waiting"
         self._render_title()
-        what = html.escape(request.summary.split(": ", 1)[-1])
+        command = request.summary.split(": ", 1)[-1]
+        what = html.escape(visible(command))
+        lines = command.count("\n") + 1
+        if lines > 6 or len(command) > 400:  # longer than the box shows at once: say so, so nothing is missed
+            what += f"\n[{lines} lines, {len(command)} characters in all: scroll to read every one]"
         # What the call gets beyond the sandbox (network, the kernel's environment, no sandbox at all) stands out.
         extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
         prompt = w.HTML(

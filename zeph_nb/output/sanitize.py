@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["estimate_tokens", "sanitize"]
+__all__ = ["estimate_tokens", "sanitize", "visible"]
+
+# What must not act on its own where a person reads a command: C0/C1 controls (but newline and tab), DEL, and the
+# bidirectional overrides, embeddings, isolates and marks that reorder what is shown (U+202E shows "exe.txt" for
+# "txt.exe"), plus zero-width characters that hide a difference.
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Three or more line breaks in a row (blank lines in between too): padding that pushes text out of the box.
+_LINE_RUN = re.compile(r"(?:[ \t]*\n){3,}")
 
 # CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks; ended by BEL or ST), and the
 # remaining two-character escapes.
@@ -25,6 +32,13 @@ def sanitize(text: str) -> str:
     if "\n\n\n" in text or "\n \n" in text or "\n\t\n" in text:
         text = _BLANK_RUN.sub("\n\n", text)
     return text
+
+
+def visible(text: str) -> str:
+    """``text`` as a person must see it before approving it: every control, bidi and zero-width character written
+    out (``<U+202E>``), and a run of empty lines shown as how many there are, so nothing hides the rest."""
+    shown = _INVISIBLE.sub(lambda m: f"<U+{ord(m.group(0)):04X}>", text)
+    return _LINE_RUN.sub(lambda m: f"\n[{m.group(0).count(chr(10)) - 1} empty lines]\n", shown)
 
 
 def estimate_tokens(text: str) -> int:
