@@ -148,3 +148,23 @@ def test_denying_with_a_note_tells_the_model_why(dashboard: Dashboard, browser: 
     assert "status=denied" in page.url  # the filters are in the page's address, to share or reload
     shot(page, "dashboard-filtered")
     page.close()
+
+
+def test_the_inbox_card_shows_hidden_characters_and_the_whole_command(dashboard: Dashboard, browser: Any) -> None:
+    # Padding that would push the tail out of the box, and a right-to-left override that would reverse it.
+    command = "echo ok" + "\n" * 30 + "touch \u202etxt.exe"
+    turns = json.dumps([[{"tool": "bash", "params": {"command": command}}], "Done."])
+    run = headless_run(dashboard, "bidi", turns, "Touch a file")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(dashboard.url)
+    card = page.locator("#pending .card", has_text="txt.exe")
+    card.wait_for(timeout=90_000)
+    shown = card.locator("pre").first.inner_text()
+    assert "[29 empty lines]" in shown and "touch <U+202E>txt.exe" in shown and "\u202e" not in shown
+    assert "[31 lines, " in shown
+    assert "<U+202E>" in card.locator("dt:has-text('touches') + dd").inner_text()
+    shot(page, "dashboard-bidi")
+    card.get_by_role("button", name="Deny").click()
+    card.locator(".result", has_text="Denied by").wait_for(timeout=10_000)
+    finished(run, dashboard, "bidi")
+    page.close()

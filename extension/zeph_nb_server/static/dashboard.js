@@ -102,6 +102,18 @@ function until(iso) {
   return seconds < 90 ? `${seconds}s` : `${Math.round(seconds / 60)} min`;
 }
 
+// What a person must see before approving (zeph_nb.output.sanitize.visible, the same rules): control, bidi and
+// zero-width characters written out (<U+202E> would otherwise show "exe.txt" for "txt.exe"), a run of empty lines
+// shown as how many there are, and the length of a command longer than the box.
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+function visible(text) {
+  const shown = String(text)
+    .replace(INVISIBLE, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`)
+    .replace(/(?:[ \t]*\n){3,}/g, (run) => `\n[${run.split("\n").length - 2} empty lines]\n`);
+  const lines = String(text).split("\n").length;
+  return lines > 6 || text.length > 400 ? `${shown}\n[${lines} lines, ${text.length} characters in all: scroll to read every one]` : shown;
+}
+
 function card(item) {
   const note = el("input", { name: "note", type: "text", placeholder: "note for the model (optional, on Deny)", "aria-label": "note" });
   const result = el("span", { class: "result", role: "status" });
@@ -118,13 +130,13 @@ function card(item) {
   const waited = el("dd", { class: "waited" }, `${ago(item.requested_at)} (times out in ${until(item.expires_at)})`);
   const node = el("article", { class: "card", "data-id": item.id, "aria-label": `approval request: ${item.summary}` },
     el("div", {}, el("b", {}, item.requester), " wants to run"),
-    el("pre", {}, item.summary),
+    el("pre", {}, visible(item.summary)),
     el("dl", {},
       el("dt", {}, "why"), el("dd", {}, item.reason),
       // The policy's reasons usually name their rule already ("asked by tools.permissions.bash[0]: …").
       item.reason.includes(item.rule) ? null : el("dt", {}, "rule"),
       item.reason.includes(item.rule) ? null : el("dd", {}, item.rule),
-      el("dt", {}, "touches"), el("dd", {}, item.subjects.join(", ")),
+      el("dt", {}, "touches"), el("dd", {}, visible(item.subjects.join(", "))),
       el("dt", {}, "conversation"), el("dd", {}, item.conversation_id || "—"),
       el("dt", {}, "waiting"), waited),
     el("details", {}, el("summary", {}, "Arguments"), el("pre", {}, JSON.stringify(item.params, null, 2))),
