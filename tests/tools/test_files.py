@@ -366,3 +366,40 @@ def test_allowed_paths_make_several_roots(tree: dict[str, Path]) -> None:
 def test_sandbox_violation_is_a_policy_error(files: FileExecutor) -> None:
     with pytest.raises(SandboxViolation):
         files.run("read", path="/etc/hostname")
+
+
+def test_deny_read_globs_ignore_case(tree: dict[str, Path]) -> None:
+    (tree["work"] / "server.PEM").write_text("-----BEGIN PRIVATE KEY-----\n")
+    files = FileExecutor(Settings.from_toml('[tools.file]\ndeny_read = ["**/*.pem"]\n'), workdir=tree["work"])
+    assert "deny_read" in fails(files, "read", C.POLICY_BLOCKED, path="server.PEM")
+
+
+READ_PROBE = """
+import sys
+from zeph_nb.config import Settings
+from zeph_nb.tools.files import FileExecutor
+files = FileExecutor(Settings(), workdir=sys.argv[1])
+files.run("read", path="notes.txt")  # warm
+open("/proc/self/clear_refs", "w").write("5")  # the peak starts again from what is in use now
+before = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
+out = files.run("read", path="one-line.txt")
+after = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
+print(before, after, len(out.raw["content"]), out.summary[-200:].replace(chr(10), " "))
+"""
+
+
+def test_a_file_without_newlines_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from zeph_nb.tools.files import MAX_READ_BYTES
+
+    (tmp_path / "notes.txt").write_text("x\n")
+    with open(tmp_path / "one-line.txt", "wb") as handle:  # 200 MiB, not one newline
+        for _ in range(200):
+            handle.write(b"a" * (1024 * 1024))
+    done = subprocess.run([sys.executable, "-c", READ_PROBE, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, check=True)  # fmt: skip
+    before, after, size, tail = done.stdout.split(" ", 3)
+    assert int(after) - int(before) < 100 * 1024, f"peak memory grew {int(after) - int(before)} KB"
+    assert int(size) == MAX_READ_BYTES and f"line 1 is longer than {MAX_READ_BYTES} bytes" in tail

@@ -24,7 +24,8 @@ __all__ = ["Sandbox", "canonicalize", "resolve_sandboxed"]
 
 # Linux gives up after 40 links in one lookup (ELOOP); so do we, which also ends link cycles.
 MAX_SYMLINK_HOPS = 40
-_GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.NEGATE | glob.BRACE
+# deny_read/allow_read globs ignore case, as the seeds describe them: **/*.pem also hides server.PEM.
+_GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.NEGATE | glob.BRACE | glob.IGNORECASE
 
 
 def _check_text(path: str) -> None:

@@ -14,9 +14,9 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from wcmatch import glob
 
@@ -133,8 +133,11 @@ class FileExecutor:
             lines: list[str] = []
             total = taken_bytes = 0
             truncated = False
-            for raw in handle:
+            long_lines: list[int] = []
+            for raw, cut in _bounded_lines(handle, MAX_READ_BYTES):
                 total += 1
+                if cut:
+                    long_lines.append(total)
                 if total <= args.offset or (args.limit is not None and len(lines) >= args.limit):
                     continue
                 if taken_bytes + len(raw) > MAX_READ_BYTES:
@@ -148,6 +151,13 @@ class FileExecutor:
         partial = truncated or first > 1 or last < total
         if partial and lines:
             summary = content.rstrip("\n") + f"\n[lines {first}-{last} of {total}; use offset and limit to see more]"
+        shown_long = [n for n in long_lines if first <= n <= last]
+        if shown_long:
+            which = ", ".join(map(str, shown_long[:5])) + (" …" if len(shown_long) > 5 else "")
+            summary = summary.rstrip("\n") + (
+                f"\n[line {which} is longer than {MAX_READ_BYTES} bytes: only its first {MAX_READ_BYTES} bytes are "
+                "shown; use grep or a shell command to look further into it]"
+            )
         return ToolOutput(
             "read",
             summary,
@@ -482,3 +492,20 @@ def _describe_os_error(error: OSError, sandbox: Sandbox) -> str:
         shown = sandbox.display(path) if path.is_absolute() else os.fspath(path)
         return f"{shown}: {reason}"
     return reason
+
+
+def _bounded_lines(handle: BinaryIO, cap: int) -> Iterator[tuple[bytes, bool]]:
+    """The lines of a file, each at most ``cap`` bytes: (line, whether it was cut). A line longer than that (a 1 GiB
+    file with no newline) is read in ``cap``-sized pieces and only its first piece kept, so memory stays bounded."""
+    while True:
+        line = handle.readline(cap)
+        if not line:
+            return
+        if len(line) < cap or line.endswith(b"\n"):
+            yield line, False
+            continue
+        while True:  # skip the rest of this line
+            more = handle.readline(cap)
+            if not more or more.endswith(b"\n"):
+                break
+        yield line, True
