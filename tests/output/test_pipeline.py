@@ -49,8 +49,22 @@ def test_secrets_are_redacted_and_the_model_is_told(store: Store) -> None:
     out = OutputPipeline(settings(), store, "c").process(call, ToolOutput("bash", f"GITHUB_TOKEN={GH}\nHOME=/root\n"))
     assert GH not in out.text
     assert "GITHUB_TOKEN=[REDACTED:github_token]" in out.text
-    assert "1 secret-looking value(s) (github_token) were redacted" in out.text
+    assert "1 secret-looking value(s) (github_token) were in this output; they are redacted" in out.text
     assert out.secret_kinds == ("github_token",)
+
+
+def test_a_secret_in_lines_a_filter_drops_still_warns(store: Store) -> None:
+    # pytest's filter keeps only the summary line; the token was printed in a passing test's output.
+    raw = (
+        "\n".join(f"tests/test_x.py::test_{i} PASSED" for i in range(50))
+        + f"\ndebug: token={GH}\n{'=' * 30} 50 passed in 1.00s {'=' * 30}\n"
+    )
+    call = ToolCall("bash", {"command": "pytest -v"})
+    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+    assert GH not in out.text and out.secret_kinds == ("github_token",)
+    assert "1 secret-looking value(s) (github_token) were in this output, 1 of them in lines the filter left out" in (
+        out.text
+    )
 
 
 async def test_overflow_goes_to_the_store_and_reads_back(store: Store) -> None:

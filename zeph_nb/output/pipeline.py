@@ -1,8 +1,9 @@
 """From a tool's output to what the model reads: filters, secret redaction, overflow.
 
-Order matters: filters first (they need the original lines), then secrets are redacted (so neither the model,
-nor the overflow store, nor the audit log ever holds them), then text over the overflow threshold goes to the
-store and the model gets its head and tail with the ``overflow:<uuid>`` id to read the rest.
+Order matters: the raw output is scanned for secrets first (so a credential a filter drops still produces the
+warning), then filters run (they need the original lines), then secrets are redacted in what is left (so neither
+the model, nor the overflow store, nor the audit log ever holds them), then text over the overflow threshold goes
+to the store and the model gets its head and tail with the ``overflow:<uuid>`` id to read the rest.
 
 Only shell output is filtered: a file read or a fetched page must reach the model as it is.
 """
@@ -53,6 +54,7 @@ class OutputPipeline:
         filtered = None
         stats: list[str] = []
         tools = self.settings.tools
+        raw_findings = scan_secrets(text)
         if output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output and tools.filters.enabled:
             from zeph_nb.filters import filter_output
 
@@ -62,13 +64,16 @@ class OutputPipeline:
             line = filtered.stats_line("shell")
             if line:
                 stats.append(line)
-        findings = scan_secrets(text)
-        kinds = tuple(sorted({finding.kind for finding in findings}))
+        findings = scan_secrets(text) if filtered is not None else raw_findings
+        kinds = tuple(sorted({finding.kind for finding in [*raw_findings, *findings]}))
         if findings:
             text = redact(text, findings)
+        dropped = len(raw_findings) - len(findings)
+        if findings or raw_findings:
+            where = f", {dropped} of them in lines the filter left out" if dropped > 0 else ""
             text += (
-                f"\n[{len(findings)} secret-looking value(s) ({', '.join(kinds)}) were redacted from this output; "
-                "do not try to print or use them]"
+                f"\n[{max(len(findings), len(raw_findings))} secret-looking value(s) ({', '.join(kinds)}) were in "
+                f"this output{where}; they are redacted: do not try to print or use them]"
             )
         overflow_id = None
         threshold = tools.overflow.threshold
