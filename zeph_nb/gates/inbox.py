@@ -218,7 +218,7 @@ class Inbox:
                 raise ApprovalClosed(f"{item.summary} is {item.state}{f' by {who}' if who else ''}; nothing to answer")
             row = {"id": inbox_id, "event": "answered", "ts": utc_now().isoformat(), "outcome": answer,
                    "decided_by": by, "note": note}  # fmt: skip
-            self.store.append(TABLE, {**row, "mac": self.store.signer.sign(TABLE, row, SIGNED)})
+            self.store.append_signed(TABLE, row, SIGNED)
         answered = self.get(inbox_id)
         assert answered is not None
         return answered

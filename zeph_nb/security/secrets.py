@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SecretFinding", "redact", "redact_params", "scan_secrets"]
+__all__ = ["SecretFinding", "redact", "redact_params", "redact_row", "scan_secrets"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,41 @@ def redact(text: str, findings: list[SecretFinding] | None = None) -> str:
         last = finding.end
     pieces.append(text[last:])
     return "".join(pieces)
+
+
+def redact_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row about to be stored, every text value redacted: plain text as text, JSON text (``params``) value by
+    value so it stays JSON. The store's one choke point calls this for every table."""
+    clean: dict[str, Any] = {}
+    for key, value in row.items():
+        if isinstance(value, str) and scan_secrets(value):
+            clean[key] = _redact_text_or_json(value)
+        else:
+            clean[key] = value
+    return clean
+
+
+def _redact_text_or_json(text: str) -> str:
+    if text[:1] in ("{", "["):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return redact(text)
+        return json.dumps(_redact_value(value), ensure_ascii=False, sort_keys=False)
+    return redact(text)
+
+
+def _redact_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        text = json.dumps(value, ensure_ascii=False)  # a key names the secret: {"password": "…"}
+        if scan_secrets(text):
+            return redact_params(value)
+        return value
+    if isinstance(value, list):
+        return [_redact_value(item) for item in value]
+    return value
 
 
 def redact_params(params: Mapping[str, Any]) -> dict[str, Any]:

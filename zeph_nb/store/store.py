@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.security.mac import RowSigner
+from zeph_nb.security.secrets import redact_row
 from zeph_nb.store.schema import COLUMNS, migrate
 from zeph_nb.store.spool import Spool, SpoolRecord, adopt, read_records, spool_files
 
@@ -115,10 +116,17 @@ class Store:
             import concurrent.futures.thread  # noqa: F401
 
             self._exit_hook = True
-        self.spool.append(table, row)
+        # The one choke point for everything stored: no table keeps a credential-shaped value (a deny reason
+        # quoting the command, an inbox subject, a conversation's title), whatever wrote it.
+        self.spool.append(table, redact_row(row))
         self._dirty.set()
         if self._use_flusher and self._thread is None:
             self._start_flusher()
+
+    def append_signed(self, table: str, row: dict[str, Any], signed: Sequence[str]) -> None:
+        """``append`` for a row that carries a MAC of ``signed``: redacted first, so the MAC is of what is kept."""
+        clean = redact_row(row)
+        self.append(table, {**clean, "mac": self.signer.sign(table, clean, signed)})
 
     def put_overflow(
         self, conversation_id: str, content: str, *, tool: str | None = None, call_id: str | None = None,
