@@ -9,7 +9,7 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.output.pipeline import OutputPipeline
+from zeph_nb.output.pipeline import OutputPipeline, ProcessedOutput
 from zeph_nb.store import AuditLog, AuditRecord, Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.overflow import OverflowExecutor
@@ -26,13 +26,18 @@ def settings(threshold: int = 50_000) -> Settings:
     return Settings.from_toml(f"[tools.overflow]\nthreshold = {threshold}\n")
 
 
-def test_shell_output_is_filtered_with_stats(store: Store) -> None:
+def pytest_run(store: Store, passed: int, extra: str = "") -> ProcessedOutput:
+    """``pytest -v`` printing ``passed`` passing tests (and ``extra`` lines), through the pipeline."""
     raw = (
-        "\n".join(f"tests/test_x.py::test_{i} PASSED" for i in range(200))
-        + f"\n{'=' * 30} 200 passed in 1.00s {'=' * 30}\n"
+        "\n".join(f"tests/test_x.py::test_{i} PASSED" for i in range(passed))
+        + f"\n{extra}{'=' * 30} {passed} passed in 1.00s {'=' * 30}\n"
     )
     call = ToolCall("bash", {"command": "pytest -v"})
-    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+    return OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+
+
+def test_shell_output_is_filtered_with_stats(store: Store) -> None:
+    out = pytest_run(store, 200)
     assert out.text == "200 passed in 1.00s"
     assert out.stats == ["[shell] 201 lines -> 1 lines, 99.7% filtered"]
     assert out.tokens_saved > 1000 and out.filtered is not None and out.filtered.rule == "pytest"
@@ -55,12 +60,7 @@ def test_secrets_are_redacted_and_the_model_is_told(store: Store) -> None:
 
 def test_a_secret_in_lines_a_filter_drops_still_warns(store: Store) -> None:
     # pytest's filter keeps only the summary line; the token was printed in a passing test's output.
-    raw = (
-        "\n".join(f"tests/test_x.py::test_{i} PASSED" for i in range(50))
-        + f"\ndebug: token={GH}\n{'=' * 30} 50 passed in 1.00s {'=' * 30}\n"
-    )
-    call = ToolCall("bash", {"command": "pytest -v"})
-    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+    out = pytest_run(store, 50, extra=f"debug: token={GH}\n")
     assert GH not in out.text and out.secret_kinds == ("github_token",)
     assert "1 secret-looking value(s) (github_token) were in this output, 1 of them in lines the filter left out" in (
         out.text
