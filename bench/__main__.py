@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from bench import audit_bench, filter_bench, gates_bench, grep_bench, inbox_bench, sandbox_bench, shell_policy_bench
+from bench import (
+    audit_bench,
+    filter_bench,
+    gates_bench,
+    grep_bench,
+    inbox_bench,
+    sandbox_bench,
+    secrets_bench,
+    shell_policy_bench,
+)
 
 if __name__ == "__main__":
     grep_bench.main()
@@ -12,3 +21,4 @@ if __name__ == "__main__":
     inbox_bench.main()
     sandbox_bench.main()
     shell_policy_bench.main()
+    secrets_bench.main()
