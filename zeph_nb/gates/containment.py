@@ -20,8 +20,6 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from wcmatch import glob
-
 from zeph_nb.config import Settings
 from zeph_nb.gates.policy import PolicyDecision, Rule, exact_pattern
 from zeph_nb.security.netproxy import host_allowed
@@ -112,7 +110,9 @@ def _contain_outside(
     folders = [rule for rule in grants() if rule.tool == "bash" and rule.pattern.startswith(PATH_GRANT)]
     remaining = [
         o for o in scope.outside
-        if o.unknown or not any(glob_matches(rule.pattern.removeprefix(PATH_GRANT), o.path) for rule in folders)
+        if o.unknown
+        or not any(dataclasses.replace(rule, pattern=rule.pattern.removeprefix(PATH_GRANT)).matches("path", str(o.path))
+                   for rule in folders)
     ]  # fmt: skip
     if not remaining:
         return decision
@@ -131,10 +131,6 @@ def _contain_outside(
     ask = _ask(decision, "path outside allowed_paths", why, extras=lines, asking=(*asked, *named),
                grant_patterns=patterns, grantable=grantable and decision.grantable)  # fmt: skip
     return dataclasses.replace(ask, remedy=remedy)
-
-
-def glob_matches(pattern: str, path: Path) -> bool:
-    return bool(glob.globmatch(str(path), pattern, flags=glob.GLOBSTAR | glob.DOTGLOB))
 
 
 def contain_paths(

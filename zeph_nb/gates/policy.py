@@ -34,6 +34,7 @@ from wcmatch import fnmatch, glob
 from zeph_nb.config import Settings
 from zeph_nb.security.shell_options import Rider
 from zeph_nb.tools.base import ToolDef
+from zeph_nb.tools.path_scope import PATH_GRANT
 
 __all__ = ["Action", "PermissionPolicy", "PolicyDecision", "Rule", "Subjects", "TrustLevel", "exact_pattern"]
 
@@ -262,13 +263,14 @@ class PermissionPolicy:
     def _granted(
         self, grants: Sequence[Rule], tool: ToolDef, subjects: Subjects, asking: Iterable[str]
     ) -> PolicyDecision | None:
-        mine = [g for g in grants if g.tool == tool.name]
+        # A folder grant (path:/data/**) is for the shell's path check, never a command pattern.
+        mine = [g for g in grants if g.tool == tool.name and not g.pattern.startswith(PATH_GRANT)]
         asking = list(asking)
         if not mine or not asking:
             return None
         used: list[Rule] = []
         for value in asking:
-            hit = next((g for g in mine if g.matches(subjects.kind, value) and not g.pattern.startswith("path:")), None)
+            hit = next((g for g in mine if g.matches(subjects.kind, value)), None)
             if hit is None:
                 return None
             used.append(hit)

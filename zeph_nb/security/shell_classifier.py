@@ -54,6 +54,7 @@ from zeph_nb.security.shell_words import (
     decode_ansi_c,
     heredocs_of,
     inline_script,
+    parameter_name,
     parts,
     printed_text,
     program_path,
@@ -198,8 +199,7 @@ class ShellClassifier(Payloads):
         return fed
 
     def _parameter(self, node: Any, analysis: ShellAnalysis) -> None:
-        match = re.match(r"^[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])", str(getattr(node, "value", "")))
-        name = match.group(1) if match else ""
+        name = parameter_name(str(getattr(node, "value", "")))
         if name and name not in HARMLESS_VARIABLES and name not in analysis.defined:
             analysis.raise_to("confirm", f"expands ${name}, a variable from the environment")
 

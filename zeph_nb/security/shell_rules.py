@@ -20,7 +20,6 @@ from zeph_nb.security.shell_options import subcommand
 __all__ = [
     "CRITICAL_TARGETS",
     "CommandEntry",
-    "LegacyRule",
     "SimpleCommand",
     "blocked_reasons",
     "command_name",
@@ -160,9 +159,6 @@ class CommandEntry:
         return self.flags <= short_flags(args) and wanted <= present
 
 
-LegacyRule = CommandEntry  # the name the classifier's callers knew
-
-
 def syntax_pattern(entry: str) -> bool:
     """A confirm pattern that names shell syntax (``$(``, a backtick, ``<<<``), not a command."""
     stripped = entry.strip()
@@ -192,7 +188,7 @@ def kill_targets(args: Sequence[str]) -> list[str]:
 
 
 def blocked_reasons(
-    command: SimpleCommand, *, allow_network: bool, legacy: Sequence[LegacyRule] = (), name_only: bool = False
+    command: SimpleCommand, *, allow_network: bool, legacy: Sequence[CommandEntry] = (), name_only: bool = False
 ) -> list[str]:
     """Why the blocklist refuses ``command`` (empty: it does not). ``name_only`` looks at the name alone."""
     reasons: list[str] = []

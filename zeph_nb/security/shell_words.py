@@ -23,9 +23,9 @@ __all__ = [
     "STRING_LITERAL",
     "WRAPPERS",
     "decode_ansi_c",
-    "expanded_names",
     "heredocs_of",
     "inline_script",
+    "parameter_name",
     "parts",
     "printed_text",
     "program_path",
@@ -296,15 +296,10 @@ def decode_ansi_c(script: str) -> str:
     return "".join(out)
 
 
-def expanded_names(word: Any) -> list[str]:
-    """The variables a bashlex word expands (``$HOME``, ``${PATH:-x}``, ``${#A}``), outside single quotes."""
-    names = []
-    for part in parts(word):
-        if getattr(part, "kind", "") == "parameter":
-            match = _PARAMETER.match(str(getattr(part, "value", "")))
-            if match:
-                names.append(match.group(1))
-    return names
+def parameter_name(value: str) -> str:
+    """The variable a bashlex parameter node expands: ``HOME`` for ``$HOME``, ``${HOME:-x}`` and ``${#HOME}``."""
+    match = _PARAMETER.match(value)
+    return match.group(1) if match else ""
 
 
 def heredocs_of(node: Any, source: str) -> list[tuple[str, bool]]:
