@@ -488,6 +488,7 @@ ROWS: list[tuple[str, str]] = [
     ("sed --expression=/x/d notes.txt", "AAQA"),
     ("git log --grep=/api", "AAAA"),
     ("rg --glob=/src/** foo", "AAQA"),
+    ("ls /*/*/*/*/*", "QQQQ"),  # matched lazily, at most 200 paths, 20 named on the card
 ]
 
 

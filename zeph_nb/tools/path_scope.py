@@ -18,6 +18,7 @@ every link expanded) and sorts them:
 from __future__ import annotations
 
 import glob as pyglob
+import itertools
 import os
 import sys
 from collections.abc import Sequence
@@ -57,6 +58,8 @@ class OutsidePath:
     unknown: bool = False
 
     def describe(self) -> str:
+        if self.mode == "more":
+            return f"and {self.word} outside the allowed paths, not listed here"
         if self.unknown:
             return f"{_VERBS.get(self.mode, 'uses')} {self.word}, a path whose value is only known when it runs"
         shown = self.word if self.word == str(self.path) else f"{self.word} ({self.path})"
@@ -124,7 +127,8 @@ def _candidates(word: str, bases: Sequence[Path]) -> list[str]:
     for base in starts:
         if any(ch in word for ch in _GLOB_CHARS):
             pattern = word if os.path.isabs(word) else os.path.join(base, word)
-            matches = pyglob.glob(pattern)[:_MAX_MATCHES]
+            # iglob is lazy: a model's /*/*/*/*/* stops at the cap instead of listing the filesystem first.
+            matches = list(itertools.islice(pyglob.iglob(pattern), _MAX_MATCHES))
             found += matches or [os.path.join(base, _fixed_part(word))]
         else:
             found.append(word if os.path.isabs(word) else os.path.join(base, word))
@@ -132,6 +136,7 @@ def _candidates(word: str, bases: Sequence[Path]) -> list[str]:
 
 
 _MAX_MATCHES = 200
+_MAX_SHOWN = 20
 
 
 def path_report(
@@ -171,6 +176,9 @@ def path_report(
             refusal = _sort(candidate, use, roots, readers, reader, protected, private_tmp, broad, outside)
             if refusal is not None:
                 return PathReport(refusal=refusal)
+    if len(outside) > _MAX_SHOWN:  # a card of 200 lines hides more than it shows: the rest as one line, asked about
+        more = len(outside) - _MAX_SHOWN
+        outside = [*outside[:_MAX_SHOWN], OutsidePath(Path("…"), "more", f"{more} more paths", None, unknown=True)]
     if outside and shell.strict_paths:
         named = "; ".join(o.describe() for o in outside)
         why = (f"{named}. [tools.shell] strict_paths = true refuses paths outside the working directory; add the "
