@@ -154,6 +154,8 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/stacked":  # gzip of gzip: refused before anything is inflated
             inner = gzip.compress(b"x" * 1000)
             self.send(200, gzip.compress(inner), "text/plain", {"Content-Encoding": "gzip, gzip"})
+        elif path == "/corrupt-gzip":
+            self.send(200, b"\x1f\x8b\x08\x00garbage, not deflate data" * 4, "text/plain", {"Content-Encoding": "gzip"})
         elif path == "/brotli":
             self.send(200, b"\x0b\x02\x80hello\x03", "text/plain", {"Content-Encoding": "br"})
         elif path.startswith("/status/"):

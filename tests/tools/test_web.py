@@ -296,7 +296,12 @@ async def test_compressed_pages_are_decoded(server: Server, path: str) -> None:
 
 @pytest.mark.parametrize(
     ("path", "words"),
-    [("/stacked", "encoded 2 times"), ("/brotli", "'br' content encoding"), ("/bomb", "decompression bomb")],
+    [
+        ("/stacked", "encoded 2 times"),
+        ("/brotli", "'br' content encoding"),
+        ("/bomb", "decompression bomb"),
+        ("/corrupt-gzip", "not valid for its Content-Encoding"),
+    ],
 )
 async def test_encodings_that_could_blow_up_are_refused(server: Server, path: str, words: str) -> None:
     error = await refused(web(server), "fetch", url=server.url(path))

@@ -167,7 +167,7 @@ class SafeClient:
         async for raw in response.aiter_raw():  # the bytes on the wire, still encoded
             received += len(raw)
             # At most one byte past the cap: input left over (unconsumed_tail) only ever means the cap was reached.
-            data = raw if inflater is None else inflater.decompress(raw, limit - size + 1)
+            data = raw if inflater is None else _inflate(inflater, raw, limit - size + 1, str(response.url))
             chunks.append(data)
             size += len(data)
             if inflater is not None and size >= RATIO_AFTER_BYTES:
@@ -189,6 +189,15 @@ class SafeClient:
     async def aclose(self) -> None:
         if self._client.current is not None:
             await self._client.current.aclose()
+
+
+def _inflate(inflater: zlib._Decompress, raw: bytes, most: int, url: str) -> bytes:
+    try:
+        return inflater.decompress(raw, most)
+    except zlib.error as e:
+        raise ToolError(
+            ToolErrorCategory.PERMANENT_FAILURE, f"{url}: the body is not valid for its Content-Encoding ({e})"
+        ) from None
 
 
 def _inflater(url: str, header: str) -> zlib._Decompress | None:
