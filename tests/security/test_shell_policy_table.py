@@ -488,7 +488,10 @@ ROWS: list[tuple[str, str]] = [
     ("sed --expression=/x/d notes.txt", "AAQA"),
     ("git log --grep=/api", "AAAA"),
     ("rg --glob=/src/** foo", "AAQA"),
-    ("ls /*/*/*/*/*", "QQQQ"),  # matched lazily, at most 200 paths, 20 named on the card
+    ("ls /*/*/*/*/*", "QQQQ"),
+    # found by the held-out pass: "git *" covers a bare git, as a person writing it means
+    ("git", "AAAA"),
+    ("git | head", "AAQA"),  # matched lazily, at most 200 paths, 20 named on the card
 ]
 
 

@@ -94,6 +94,8 @@ class Rule:
             return True
         if kind == "path":
             return bool(glob.globmatch(value, self.pattern, flags=_PATH_FLAGS))
+        if kind == "command" and self.pattern.endswith(" *") and value.lower() == self.pattern[:-2].lower():
+            return True  # "make *" means make with any arguments, none included
         return bool(fnmatch.fnmatch(value, self.pattern, flags=_TEXT_FLAGS))
 
     def matches_call(self, subjects: Subjects) -> bool:
