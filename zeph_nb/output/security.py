@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from zeph_nb.security.secrets import keyword_spans
+
 __all__ = ["SECURITY_LINE", "preserve_security_lines"]
 
 SECURITY_LINE = re.compile(
@@ -38,18 +40,9 @@ _KEYWORDS = (
 
 def _candidate_lines(text: str) -> list[str]:
     lowered = text.lower()  # same length as text for the ASCII keywords we look for
-    starts: set[int] = set()
-    for keyword in _KEYWORDS:
-        at = lowered.find(keyword)
-        while at >= 0:
-            start = lowered.rfind("\n", 0, at) + 1
-            starts.add(start)
-            end = lowered.find("\n", at)
-            at = lowered.find(keyword, end) if end >= 0 else -1
     lines = []
-    for start in sorted(starts):
-        end = text.find("\n", start)
-        lines.append(text[start : end if end >= 0 else len(text)].rstrip("\r"))
+    for start, end in keyword_spans(text, lowered, _KEYWORDS, merge=False):
+        lines.append(text[start:end].rstrip("\r"))
     return lines
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SecretFinding", "redact", "redact_params", "redact_row", "scan_secrets"]
+__all__ = ["SecretFinding", "keyword_spans", "redact", "redact_params", "redact_row", "scan_secrets"]
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,9 @@ _WHOLE_TEXT = frozenset({"private_key", "netrc_password"})  # may span lines: se
 _LINES_AFTER_BYTES = 4096  # below this, a whole-text search is as fast as finding the lines first
 
 
-def _keyword_spans(text: str, lowered: str, keywords: tuple[str, ...]) -> list[tuple[int, int]]:
-    """The (start, end) of each line of ``text`` that contains one of ``keywords``, in order, merged."""
+def keyword_spans(text: str, lowered: str, keywords: tuple[str, ...], *, merge: bool = True) -> list[tuple[int, int]]:
+    """The (start, end) of each line of ``text`` that contains one of ``keywords`` (looked for in ``lowered``, the
+    text in lower case), in order; with ``merge``, lines next to each other as one span."""
     starts: set[int] = set()
     for keyword in keywords:
         at = lowered.find(keyword)
@@ -102,7 +103,7 @@ def _keyword_spans(text: str, lowered: str, keywords: tuple[str, ...]) -> list[t
     for start in sorted(starts):
         end = text.find("\n", start)
         end = end if end >= 0 else len(text)
-        if spans and start <= spans[-1][1] + 1:  # the next line: one search over both
+        if merge and spans and start <= spans[-1][1] + 1:  # the next line: one search over both
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
@@ -120,7 +121,7 @@ def scan_secrets(text: str) -> list[SecretFinding]:
         if kind in _WHOLE_TEXT or len(text) < _LINES_AFTER_BYTES:
             matches = list(pattern.finditer(text))
         else:
-            matches = [m for start, end in _keyword_spans(text, lowered, keywords)
+            matches = [m for start, end in keyword_spans(text, lowered, keywords)
                        for m in pattern.finditer(text, start, end)]  # fmt: skip
         for match in matches:
             value = match.group(group)
