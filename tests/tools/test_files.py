@@ -392,7 +392,7 @@ def test_a_file_without_newlines_is_read_in_bounded_memory(tmp_path: Path) -> No
     import subprocess
     import sys
 
-    from zeph_nb.tools.files import MAX_READ_BYTES
+    from zeph_nb.tools.file_ops import MAX_READ_BYTES
 
     (tmp_path / "notes.txt").write_text("x\n")
     with open(tmp_path / "one-line.txt", "wb") as handle:  # 200 MiB, not one newline
@@ -403,3 +403,26 @@ def test_a_file_without_newlines_is_read_in_bounded_memory(tmp_path: Path) -> No
     before, after, size, tail = done.stdout.split(" ", 3)
     assert int(after) - int(before) < 100 * 1024, f"peak memory grew {int(after) - int(before)} KB"
     assert int(size) == MAX_READ_BYTES and f"line 1 is longer than {MAX_READ_BYTES} bytes" in tail
+
+
+def test_a_fifo_is_refused_not_waited_on(files: FileExecutor, tree: dict[str, Path]) -> None:
+    # Opening a named pipe for reading blocks until a writer comes: the cell would hang forever.
+    os.mkfifo(tree["work"] / "pipe")
+    assert "not a regular file" in fails(files, "read", C.INVALID_PARAMETERS, path="pipe")
+    assert "not a regular file" in fails(files, "copy_path", C.INVALID_PARAMETERS, source="pipe", destination="p2")
+
+
+def test_nothing_is_created_on_the_way_to_a_refused_path(files: FileExecutor, tree: dict[str, Path]) -> None:
+    fails(files, "write", C.POLICY_BLOCKED, path="made/../../outside/x.txt", content="x")
+    fails(files, "create_directory", C.POLICY_BLOCKED, path="made/../../outside/new")
+    assert not (tree["work"] / "made").exists() and not (tree["outside"] / "x.txt").exists()
+
+
+def test_names_under_deny_read_are_not_listed(tree: dict[str, Path]) -> None:
+    (tree["work"] / "private").mkdir()
+    (tree["work"] / "private" / "customer-names.csv").write_text("x")
+    settings = Settings.from_toml('[tools.file]\ndeny_read = ["private/**"]\n')
+    files = FileExecutor(settings, workdir=tree["work"])
+    listing = files.run("list_directory", path="private").summary
+    assert "customer-names" not in listing and "1 entries not shown: tools.file.deny_read" in listing
+    assert "customer-names" not in files.run("find_path", pattern="**/*.csv").summary

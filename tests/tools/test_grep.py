@@ -9,7 +9,7 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools import files as files_module
+from zeph_nb.tools import file_tree as files_module
 from zeph_nb.tools.files import FileExecutor
 from zeph_nb.tools.grep import find_ripgrep
 

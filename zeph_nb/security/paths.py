@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from wcmatch import glob
 
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
+from zeph_nb.security.beneath import Entry, walk
 from zeph_nb.security.protected import ProtectedPaths
 
 __all__ = ["Sandbox", "canonicalize", "resolve_sandboxed"]
@@ -120,6 +122,28 @@ class Sandbox:
         canonical = canonicalize(path, self.workdir, follow_final=False)
         self._require_inside(canonical, path)
         return canonical
+
+    @contextmanager
+    def entry(
+        self, path: str | os.PathLike[str], *, follow_final: bool = True, create_parents: bool = False
+    ) -> Iterator[Entry]:
+        """The entry ``path`` names, walked with directory descriptors (``beneath.walk``) and checked to be inside
+        the roots: the tools act on ``entry.name`` in ``entry.dir_fd``, the very directory whose path was checked.
+
+        The path is canonicalized first, so a path that leaves the roots is refused before anything is created;
+        ``create_parents`` then makes missing directories on the way, each checked to be inside and writable.
+        """
+        (self.resolve if follow_final else self.locate)(path)
+
+        def may_create(directory: Path) -> None:
+            self._require_inside(directory, path)
+            self.check_writable(directory, path)
+
+        with walk(
+            path, self.workdir, follow_final=follow_final, make_parents=may_create if create_parents else None
+        ) as found:
+            self._require_inside(found.path, path)
+            yield found
 
     def check_readable(self, path: Path, shown: str | os.PathLike[str] | None = None) -> None:
         """Refuse protected paths, then apply ``deny_read`` and ``allow_read`` (which overrides a deny, never a

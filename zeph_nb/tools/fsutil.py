@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_write", "make_dirs", "staging_file"]
+__all__ = ["atomic_write", "current_umask", "make_dirs", "staging_file"]
 
 
 def make_dirs(path: Path) -> None:
@@ -53,7 +53,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         mode = stat.S_IMODE(path.stat().st_mode) if mode is None else mode
     except FileNotFoundError:
         # mkstemp makes 0600 files; a new file should get what open() would have given it.
-        mode = 0o666 & ~_current_umask()
+        mode = 0o666 & ~current_umask()
     with staging_file(path) as staged:
         with open(staged, "wb") as handle:
             handle.write(data)
@@ -62,7 +62,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         os.chmod(staged, mode)
 
 
-def _current_umask() -> int:
+def current_umask() -> int:
     """The process umask, read without setting it (os.umask would race with other threads creating files)."""
     try:
         with open("/proc/self/status", encoding="ascii") as status:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 
-__all__ = ["GrepMatch", "find_ripgrep", "grep_python", "grep_ripgrep", "search"]
+__all__ = ["GrepMatch", "clip", "find_ripgrep", "grep_python", "grep_ripgrep", "search"]
 
 VCS_DIRS = frozenset({".git", ".hg", ".svn"})
 MAX_LINE_CHARS = 500
@@ -45,7 +45,7 @@ def find_ripgrep() -> str | None:
     return shutil.which("rg")
 
 
-def _clip(text: str) -> str:
+def clip(text: str) -> str:
     return text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS] + " […]"
 
 
@@ -79,7 +79,7 @@ def grep_ripgrep(rg: str, pattern: str, root: Path, *, case_sensitive: bool, max
             yield GrepMatch(
                 Path(os.fsdecode(path_bytes)),
                 int(number),
-                _clip(text.rstrip(b"\r\n").decode("utf-8", errors="replace")),
+                clip(text.rstrip(b"\r\n").decode("utf-8", errors="replace")),
             )
             count += 1
             if count >= max_results:
@@ -127,7 +127,7 @@ def grep_python(pattern: str, root: Path, *, case_sensitive: bool, max_results: 
     count = 0
     for path in _walk_files(root):
         for number, line in _matching_lines(path, regex, whole):
-            yield GrepMatch(path, number, _clip(line))
+            yield GrepMatch(path, number, clip(line))
             count += 1
             if count >= max_results:
                 return
