@@ -172,11 +172,37 @@ class OverflowSettings(_Section):
     max_overflow_bytes: int = Field(10 * 1024 * 1024, ge=0, description="0 means no cap")
 
 
+class SecretScanSettings(_Section):
+    """``[tools.filters.security]``: the secret scanner on what the model reads.
+
+    ``enabled = false`` stops redacting tool output *for the model* (a person who wants the agent to see a token);
+    what is stored or shown (audit log, overflow, inbox, cards, dashboard) is redacted whatever this says.
+    ``extra_patterns`` are regular expressions for your own credential formats (group 1 is the value, else the
+    whole match); they apply everywhere, stored and shown included.
+    """
+
+    enabled: bool = True
+    extra_patterns: tuple[str, ...] = ()
+
+    @field_validator("extra_patterns")
+    @classmethod
+    def _compiles(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in patterns:
+            try:
+                compiled = re.compile(pattern)
+            except re.error as e:
+                raise ValueError(f"{pattern!r} is not a valid regular expression ({e}); fix or remove it") from None
+            if compiled.match(""):
+                raise ValueError(f"{pattern!r} matches the empty string; write one that needs at least one character")
+        return patterns
+
+
 class FilterSettings(_Section):
     """``[tools.filters]``: the output filter pipeline."""
 
     enabled: bool = True
     filters_path: str | None = None
+    security: SecretScanSettings = Field(default_factory=SecretScanSettings)
 
 
 class PermissionRule(_Section):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.config import Settings
-from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.output.pipeline import OutputPipeline, ProcessedOutput
 from zeph_nb.store import AuditLog, AuditRecord, Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
@@ -124,3 +124,36 @@ def test_audit_rows_hold_only_redacted_params(store: Store) -> None:
     assert GH not in row["params"] and "[REDACTED:github_token]" in json.loads(row["params"])["command"]
     assert (row["tool"], row["decision"], row["approved_by"], row["exit_code"]) == ("bash", "ask", "alice", 0)
     assert row["duration_ms"] == 12.5 and row["tokens_saved"] == 40
+
+
+def test_own_credential_formats_are_redacted_for_the_model_and_in_the_store(tmp_path: Path) -> None:
+    toml = '[tools.filters.security]\nextra_patterns = ["\\\\bACME-([0-9a-f]{24})\\\\b"]\n'
+    config = Settings.from_toml(toml).model_copy(update={"home": tmp_path})
+    own = "ACME-" + "0123456789abcdef01234567"
+    call = ToolCall("bash", {"command": f"deploy --key {own[5:]}"})
+    out = OutputPipeline(config, None, "c").process(call, ToolOutput("bash", f"using {own}\n"))
+    assert own[5:] not in out.text and "ACME-[REDACTED:custom]" in out.text
+    store = Store(config, flusher=False)
+    store.append("conversations", {"id": "c1", "title": f"deploy with {own}"})
+    spooled = "".join(p.read_text() for p in store.spool_dir.rglob("*") if p.is_file())
+    store.close()
+    assert own[5:] not in spooled
+
+
+def test_turning_the_scanner_off_shows_the_model_but_never_stores(tmp_path: Path) -> None:
+    config = Settings.from_toml("[tools.filters.security]\nenabled = false\n").model_copy(update={"home": tmp_path})
+    call = ToolCall("bash", {"command": "env"})
+    assert GH in OutputPipeline(config, None, "c").process(call, ToolOutput("bash", f"T={GH}\n")).text
+    store = Store(config, flusher=False)
+    store.append("conversations", {"id": "c1", "title": f"T={GH}"})
+    spooled = "".join(p.read_text() for p in store.spool_dir.rglob("*") if p.is_file())
+    store.close()
+    assert GH not in spooled
+
+
+@pytest.mark.parametrize(
+    ("pattern", "says"), [("([a-z", "not a valid regular expression"), ("x*", "matches the empty string")]
+)
+def test_a_bad_extra_pattern_is_a_clear_settings_error(pattern: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        Settings.from_toml(f"[tools.filters.security]\nextra_patterns = [{json.dumps(pattern)}]\n")

@@ -18,7 +18,7 @@ FOUND = [
     (f"GITHUB_TOKEN={GH}", "github_token"),
     ("git clone https://oauth2:glpat-" + "abcdefghij1234567890@gitlab.com/x", "gitlab_token"),
     ("SLACK=xoxb-" + "123456789012-abcdefABCDEF", "slack_token"),
-    ("https://hooks.slack.com/services/T0000000/B0000000/" + "XXXXabcdXXXXabcd1234", "slack_webhook"),
+    ("https://hooks.slack.com/services/T0000000/B0000000/" + "Zq8Vx7Wy6Ut5Rs4Qp3On", "slack_webhook"),
     ("stripe sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "stripe_key"),
     (f"ANTHROPIC_API_KEY={ANT}", "anthropic_key"),
     (f"OPENAI_API_KEY={OAI}", "openai_key"),
@@ -31,6 +31,24 @@ FOUND = [
     ('{"user": "bob", "password": "' + 's3cr3t!x"}', "json_secret"),
     ("db_password = '" + "hunter2hunter'", "assigned_secret"),
     ("API_KEY: " + "9f8e7d6c5b4a", "assigned_secret"),
+    # The forms the second release missed (issue 17): each from the issue's list.
+    ("Authorization: Bearer " + "Zq8Vx7Wy6Ut5Rs4Qp3On2Ml1", "authorization_header"),
+    ("Authorization: Basic " + "YWRtaW46aHVudGVyMnh5eg==", "authorization_header"),
+    ("curl -u deploy:" + "Tr0ub4dor3x https://x.example", "curl_user"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----", "private_key"),
+    ("redis://:" + "S3cretRedisPw@cache:6379/0", "url_credentials"),
+    ("amqp://app:" + "R4bbitPw9x@mq:5672/vhost", "url_credentials"),
+    ("SLACK_APP_TOKEN=xapp-1-" + "A0123456789-1234567890123-abcdef0123456789", "slack_token"),
+    ("//registry.npmjs.org/:_authToken=npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "npm_token"),
+    ("HF_TOKEN=hf_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH", "huggingface_token"),
+    (
+        "SENDGRID_API_KEY=SG." + "a1B2c3D4e5F6g7H8i9J0k1" + "." + "Zq8Vx7Wy6Ut5Rs4Qp3On2Ml1Kk0Jj9Ii8Hh7Gg6Ff5E",
+        "sendgrid_key",
+    ),
+    ("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=" + "a1B2" * 20 + "==;", "azure_key"),
+    ("SECRET_KEY=" + "k7#pq2!zv9x", "assigned_secret"),
+    ("DB_PASS=" + "winter2024x", "assigned_secret"),
+    ("PGPASSWORD=" + "Kestrel2021 psql -h db", "assigned_secret"),
 ]
 
 
@@ -62,6 +80,16 @@ NOT_SECRETS = [
     "the password field is required",
     "docs: set OPENAI_API_KEY=sk-... before running",
     "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----",
+    "xoxo-see-you-soon",
+    'api_key = os.environ["API_KEY"]',
+    "AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX",
+    "OPENAI_API_KEY=sk-...xxxx",
+    "Authorization: Bearer $TOKEN",
+    "TOKEN_EXPIRY=3600",
+    "cache.set(key, value); IDEMPOTENCY_KEY = '193fad4a-114d-4abe-a045-089d78c6c5e6'",
+    "password = getpass.getpass()",
+    "secret_key=settings.SECRET_KEY",
+    "ssh://git@github.com/org/repo.git",
 ]
 
 

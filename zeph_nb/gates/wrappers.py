@@ -22,7 +22,7 @@ from zeph_nb.gates.call import CallOutcome, GateCall, Handler
 from zeph_nb.gates.containment import web_host
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
-from zeph_nb.security.secrets import redact_params
+from zeph_nb.security.secrets import compile_extra, redact_params
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
 
@@ -296,7 +296,9 @@ class ApprovalGate(_Gate):
         request = ApprovalRequest(
             call_id=gc.call.call_id,
             tool=gc.tool.name,
-            params=redact_params(gc.call.params),
+            params=redact_params(
+                gc.call.params, compile_extra(self.session.settings.tools.filters.security.extra_patterns)
+            ),
             subjects=gc.subjects.values,
             rule=decision.rule,
             reason=decision.reason,

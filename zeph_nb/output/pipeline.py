@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from zeph_nb.config import Settings
 from zeph_nb.output.engine import FilteredOutput
-from zeph_nb.security.secrets import redact, scan_secrets
+from zeph_nb.security.secrets import compile_extra, redact, scan_secrets
 from zeph_nb.tools.base import ToolCall, ToolOutput
 
 if TYPE_CHECKING:
@@ -54,7 +54,9 @@ class OutputPipeline:
         filtered = None
         stats: list[str] = []
         tools = self.settings.tools
-        raw_findings = scan_secrets(text)
+        scan = tools.filters.security
+        extra = compile_extra(scan.extra_patterns)
+        raw_findings = scan_secrets(text, extra) if scan.enabled else []
         if output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output and tools.filters.enabled:
             from zeph_nb.filters import filter_output
 
@@ -64,7 +66,7 @@ class OutputPipeline:
             line = filtered.stats_line("shell")
             if line:
                 stats.append(line)
-        findings = scan_secrets(text) if filtered is not None else raw_findings
+        findings = scan_secrets(text, extra) if filtered is not None and scan.enabled else raw_findings
         kinds = tuple(sorted({finding.kind for finding in [*raw_findings, *findings]}))
         if findings:
             text = redact(text, findings)

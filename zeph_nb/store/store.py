@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.security.mac import RowSigner
-from zeph_nb.security.secrets import redact_row
+from zeph_nb.security.secrets import compile_extra, redact_row
 from zeph_nb.store.schema import COLUMNS, migrate
 from zeph_nb.store.spool import Spool, SpoolRecord, adopt, read_records, spool_files
 
@@ -86,6 +86,8 @@ class Store:
         self.lock_timeout = config.lock_timeout_secs
         self.retention = timedelta(days=settings.tools.overflow.retention_days)
         self.spool = Spool(self.spool_dir, durable=config.durable)
+        # The person's own credential formats ([tools.filters.security] extra_patterns) are redacted here too.
+        self.secret_patterns = compile_extra(settings.tools.filters.security.extra_patterns)
         # Signs the rows that change decisions (grants, inbox answers); the key lives beside the database.
         self.signer = RowSigner(self.path.parent)
         self._db_lock = _process_lock(self.path)
@@ -118,14 +120,14 @@ class Store:
             self._exit_hook = True
         # The one choke point for everything stored: no table keeps a credential-shaped value (a deny reason
         # quoting the command, an inbox subject, a conversation's title), whatever wrote it.
-        self.spool.append(table, redact_row(row))
+        self.spool.append(table, redact_row(row, self.secret_patterns))
         self._dirty.set()
         if self._use_flusher and self._thread is None:
             self._start_flusher()
 
     def append_signed(self, table: str, row: dict[str, Any], signed: Sequence[str]) -> None:
         """``append`` for a row that carries a MAC of ``signed``: redacted first, so the MAC is of what is kept."""
-        clean = redact_row(row)
+        clean = redact_row(row, self.secret_patterns)
         self.append(table, {**clean, "mac": self.signer.sign(table, clean, signed)})
 
     def put_overflow(
