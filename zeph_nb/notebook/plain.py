@@ -5,26 +5,39 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
+from zeph_nb.security.secrets import redact
+
 __all__ = ["PlainTranscript"]
 
 
 class PlainTranscript:
+    """Everything written is redacted (it ends up in the saved notebook); the model's text is written a whole line at
+    a time, so a credential split across two streamed pieces is still seen whole."""
+
     def __init__(self, out: TextIO | None = None) -> None:
         self.out = out or sys.stdout
         self._in_text = False
+        self._pending = ""
+
+    def _write(self, text: str) -> None:
+        self.out.write(redact(text))
+        self.out.flush()
 
     def _line(self, text: str) -> None:
+        if self._pending:
+            self._write(self._pending)
+            self._pending = ""
         if self._in_text:
             self.out.write("\n")
             self._in_text = False
-        self.out.write(text + "\n")
-        self.out.flush()
+        self._write(text + "\n")
 
     def handle(self, event: Any) -> None:
         kind = getattr(event, "kind", "")
         if kind == "text_delta":
-            self.out.write(event.text)
-            self.out.flush()
+            lines, _, self._pending = (self._pending + event.text).rpartition("\n")
+            if lines or _:
+                self._write(lines + "\n")
             self._in_text = True
         elif kind == "tool_call_started":
             params = event.call.params

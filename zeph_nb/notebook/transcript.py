@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.output.sanitize import visible
+from zeph_nb.security.secrets import redact
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -66,12 +67,18 @@ _BADGES: dict[str, tuple[str, str]] = {
 
 
 def _pre(text: str, limit: int = 20_000) -> str:
+    text = redact(text)
     shown = text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters)"
     return f'<pre class="zeph-pre">{html.escape(shown)}</pre>'
 
 
 def _summary(tool: str, params: Any) -> str:
-    """The one line a person needs: the command, the path, the URL — else the arguments."""
+    """The one line a person needs: the command, the path, the URL — else the arguments. Redacted: what a widget
+    shows is kept in the saved notebook."""
+    return redact(_summary_of(params))
+
+
+def _summary_of(params: Any) -> str:
     if isinstance(params, Mapping):
         for key in ("command", "path", "url", "source", "pattern", "query"):
             value = params.get(key)
@@ -208,7 +215,7 @@ class ToolCard:
             lines.append(f'<div class="zeph-stats">{html.escape(why)}</div>')
         elif outcome.category is not None:
             lines.append(f'<div class="zeph-error">{html.escape(outcome.category.label)}: '
-                         f"{html.escape(outcome.output.summary[:300])}</div>")  # fmt: skip
+                         f"{html.escape(redact(outcome.output.summary)[:300])}</div>")  # fmt: skip
         for stat in outcome.filter_stats:
             lines.append(f'<div class="zeph-stats">{html.escape(stat)}</div>')
         if outcome.overflow_id:
@@ -321,7 +328,7 @@ class Transcript:
         self._render_status()
         self.body.children = (*self.body.children,
                               w.HTML(f'<div class="zeph-error">{html.escape(type(error).__name__)}: '
-                                     f"{html.escape(str(error))}</div>"))  # fmt: skip
+                                     f"{html.escape(redact(str(error)))}</div>"))  # fmt: skip
 
     # -- rendering -----------------------------------------------------------------------------------------
 
@@ -334,7 +341,7 @@ class Transcript:
             parts.append(f"round {self.iteration}")
         parts.append(f"{self.calls} tool call{'s' if self.calls != 1 else ''}")
         if detail and label != "completed":
-            parts.append(html.escape(detail))
+            parts.append(html.escape(redact(detail)))
         self.status.value = '<div class="zeph-head">' + " · ".join(parts) + "</div>"
 
     def _add_text(self, text: str) -> None:
@@ -351,11 +358,12 @@ class Transcript:
     def _flush_text(self, *, final: bool = False) -> None:
         if self._text is None:
             return
-        # Replacing the outputs re-renders the Markdown in the browser; no cell needs to be executing.
+        # Replacing the outputs re-renders the Markdown in the browser; no cell needs to be executing. The model may
+        # repeat a credential it saw or was given: what is shown (and saved with the notebook) is redacted.
+        shown = redact(self._buffer)
         self._text.outputs = (
-            {"output_type": "display_data", "data": {"text/markdown": self._buffer, "text/plain": self._buffer},
-             "metadata": {}},
-        )  # fmt: skip
+            {"output_type": "display_data", "data": {"text/markdown": shown, "text/plain": shown}, "metadata": {}},
+        )
         self._rendered_at = time.monotonic()
         if final:
             self._text = None

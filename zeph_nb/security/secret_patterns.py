@@ -81,12 +81,13 @@ PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
     ("xml_secret", re.compile(r"(?i)" + _NAME + r"\"\s+value=\"([^\"]{4,})\""), 1),
     ("netrc_password", re.compile(r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)"), 1),
     ("json_secret", re.compile(r"(?i)" + _NAME + r"\"\s*:\s*\"([^\"\s]{4,})\""), 1),
-    # NAME = value / NAME: value / --name=value / export NAME="value" / config['NAME'] = 'value'; the name starts a
-    # word (not a path or an ARN: secret:prod/db). The value is whichever of the three groups matched.
     # define('DB_PASSWORD', '…') (PHP), ("password", "…") tuples: a quoted name, a comma, a quoted value
     ("assigned_secret", re.compile(r"(?i)" + _NAME + r"['\"][ \t]*,[ \t]*(?:\"([^\"\n]{4,}?)\"|'([^'\n]{4,}?)')"), -1),
+    # NAME = value / NAME: value / --name=value / export NAME="value" / config['NAME'] = 'value'; the name starts a
+    # word (not a path or an ARN: secret:prod/db). The value is whichever of the three groups matched; an unquoted one
+    # ends at a backslash, so in JSON-escaped text (`pw=x\\ngitlab=…`) it stops at the line's end.
     ("assigned_secret", re.compile(r"(?i)" + _NAME + r"['\"]?\]?[ \t]*(?::=|=>|[:=])[ \t]*"
-                                   r"(?:\"([^\"\n]{4,}?)\"|'([^'\n]{4,}?)'|([^\s'\",;&<>)\]}]{4,}))"), -1),
+                                   r"(?:\"([^\"\n]{4,}?)\"|'([^'\n]{4,}?)'|([^\s'\",;&<>)\]}\\]{4,}))"), -1),
 ]  # fmt: skip
 
 # Kinds whose value is secret only because of its name: the value must pass plausible_value.
@@ -173,6 +174,8 @@ def name_before(text: str, start: int) -> tuple[str, str]:
     at = start
     while at > 0 and text[at - 1] in _NAME_CHARS:
         at -= 1
+    if at > 0 and text[at - 1] == "\\" and text[at : at + 1] in ("n", "t", "r") and at < start:
+        return text[at + 1 : start], "\n"  # JSON- or repr-escaped text: "…\npassword=…" starts a line
     return text[at:start], text[at - 1 : at] if at > 0 else ""
 
 

@@ -166,7 +166,7 @@ class TreeTools:
             self._refuse_root(source.path, "move")
             self._check_transfer(source, destination, args.source)
             # A rename could carry a file out from under a deny_read rule, so moving counts as reading.
-            self._check_tree_readable(source)
+            self._check_tree_readable(source, args.source)
             try:
                 os.rename(source.name, destination.name, src_dir_fd=source.dir_fd, dst_dir_fd=destination.dir_fd)
             except OSError as e:
@@ -184,7 +184,7 @@ class TreeTools:
         ):
             self.sandbox.check_writable(destination.path, args.destination)
             self._check_transfer(source, destination, args.source)
-            self._check_tree_readable(source)
+            self._check_tree_readable(source, args.source)
             src, dst = self.sandbox.display(source.path), self.sandbox.display(destination.path)
             if not source.is_dir():
                 with open_regular(source, src) as handle:
@@ -303,13 +303,15 @@ class TreeTools:
         if destination.path == source.path or source.path in destination.path.parents:
             raise _invalid("the destination is inside the source; choose a path outside it")
 
-    def _check_tree_readable(self, source: Entry) -> None:
+    def _check_tree_readable(self, source: Entry, given: str) -> None:
         if not self.sandbox.deny_read and not self.sandbox.protected.hidden:
             return
-        self.sandbox.check_readable(source.path)
+        self.sandbox.check_readable(source.path, given)
         if source.is_dir():
+            # A refusal names what was asked for, not the entry inside: names under deny_read are private too.
+            inside = f"something inside {given}"
             for path in walk_tree_at(source.dir_fd, source.name, source.path):
-                self.sandbox.check_readable(path)
+                self.sandbox.check_readable(path, inside)
 
     def _link_stays_inside(self, link: str, copy: Path) -> bool:
         """Whether a link copied to ``copy`` would land inside the sandbox (so copying it brings nothing in)."""
