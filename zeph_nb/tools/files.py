@@ -25,6 +25,7 @@ from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
 from zeph_nb.tools.containment import protected_paths
 from zeph_nb.tools.file_ops import MAX_READ_BYTES, bounded_lines, check_opened, open_regular, write_at
 from zeph_nb.tools.file_tree import TreeTools
+from zeph_nb.tools.untrusted import origin_of, untrusted
 
 __all__ = ["FileExecutor"]
 
@@ -124,6 +125,7 @@ class FileExecutor(TreeTools):
                     raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{shown} is a binary file ({size} bytes)")
                 handle.seek(0)
                 lines, total, truncated, long_lines = _take_lines(handle, args.offset, args.limit)
+                origin = origin_of(handle.fileno())
         content = "".join(lines)
         first, last = args.offset + 1, args.offset + len(lines)
         summary = content if content else ("(empty file)" if total == 0 else f"(no lines after line {args.offset})")
@@ -137,6 +139,8 @@ class FileExecutor(TreeTools):
                 f"\n[line {which} is longer than {MAX_READ_BYTES} bytes: only its first {MAX_READ_BYTES} bytes are "
                 "shown; use grep or a shell command to look further into it]"
             )
+        if origin is not None:  # downloaded (curl/wget --xattr, a browser): as untrusted as the page it came from
+            summary = untrusted(summary, f"{shown}, downloaded from {origin}")
         return ToolOutput(
             "read",
             summary,
