@@ -122,6 +122,22 @@ async def test_cancellation_kills_the_child(tmp_path: Path) -> None:
     assert await gone(int(pid_file.read_text()))
 
 
+@pytest.mark.parametrize("ticks", [0, 1, 2, 5])
+async def test_cancelling_while_the_shell_starts_never_waits_for_a_background_child(tmp_path: Path, ticks: int) -> None:
+    # Cancelled while asyncio is still connecting the pipes: its own clean-up would wait for them to close, and
+    # `sleep 300 &` holds them for five minutes. wait_for turns such a hang into a failure instead of a stuck run.
+    task = asyncio.create_task(run(shell(tmp_path, UNSANDBOXED), "sleep 300 & echo $! > child.pid; wait"))
+    for _ in range(ticks):
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 30)
+    pid_file = tmp_path / "child.pid"
+    await asyncio.sleep(0.2)
+    if pid_file.exists() and pid_file.read_text().strip():
+        assert await gone(int(pid_file.read_text()))
+
+
 async def test_background_child_holding_the_pipes_is_stopped(tmp_path: Path) -> None:
     out = await run(shell(tmp_path, UNSANDBOXED), "sleep 300 & echo $! > child.pid; echo started", timeout=10)
     assert out.summary.startswith("started\n[background processes still writing")

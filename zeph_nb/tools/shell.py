@@ -309,7 +309,19 @@ class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
 async def _start(argv: list[str], **options: Any) -> asyncio.subprocess.Process:
     """``asyncio.create_subprocess_exec``, with the protocol above (the same three steps it takes)."""
     loop = asyncio.get_running_loop()
-    transport, protocol = await loop.subprocess_exec(lambda: _ExitProtocol(limit=2**16, loop=loop), *argv, **options)
+    spawn = asyncio.ensure_future(loop.subprocess_exec(lambda: _ExitProtocol(limit=2**16, loop=loop), *argv, **options))
+    try:
+        transport, protocol = await asyncio.shield(spawn)
+    except asyncio.CancelledError:
+        # Cancelled (Stop, a timeout) while the shell was starting. Left to itself, asyncio would kill the shell and
+        # then wait for its pipes to close, which a background child (`sleep 300 &`) holds open for as long as it
+        # runs: the cell would hang. Let the start finish, stop the whole group, close our ends, then give up.
+        with contextlib.suppress(Exception):
+            transport, _ = await spawn
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(transport.get_pid(), signal.SIGKILL)
+            transport.close()
+        raise
     process = asyncio.subprocess.Process(transport, protocol, loop)
     _EXITS[process] = protocol.exited
     return process
