@@ -216,3 +216,38 @@ def test_a_stale_approval_after_a_kernel_restart_does_nothing(lab: Lab, browser:
     assert not (lab.root / "stale.txt").exists()
     assert page.locator(".jp-Dialog").count() == 0  # and no error pops up
     page.close()
+
+
+def _xss_payloads() -> list[str]:
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "notebook" / "test_render.py"
+    spec = importlib.util.spec_from_file_location("zeph_render_payloads", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.XSS)
+
+
+@pytest.mark.parametrize("front_end", ["lab", "notebook7"])
+def test_the_models_reply_runs_no_script_in_the_page(lab: Lab, browser: Any, front_end: str) -> None:
+    # The model's text, written by whoever injected it: every payload would set window.__zeph_xss or open a dialog.
+    reply = "Here is the summary.\n\n" + "\n\n".join(_xss_payloads()) + "\n\nEnd of the summary."
+    name = f"xss-{front_end}"
+    notebook(lab, name, SETUP.format(turns=[reply]), "%%zeph --provider model\nSummarize")
+    url = f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}" if front_end == "lab" else (
+        f"{lab.url}/notebooks/{name}.ipynb?token={lab.token}")  # fmt: skip
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(url)
+    run_all(page)
+    transcript(page).get_by_text("End of the summary.").wait_for(timeout=60_000)
+    for link in transcript(page).get_by_text("click me").all():  # the javascript: links, if any survived as links
+        link.click()
+    page.wait_for_timeout(1_000)
+    shot(page, f"xss-{front_end}")
+    assert page.evaluate("window.__zeph_xss") is None and page.evaluate("window.parent.__zeph_xss") is None
+    assert dialogs == []
+    assert transcript(page).locator("img, iframe, script, svg, form, object").count() == 0
+    page.close()

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from zeph_nb.notebook.render import markdown_html
 from zeph_nb.output.sanitize import visible
 from zeph_nb.security.secrets import redact
 
@@ -360,10 +361,13 @@ class Transcript:
             return
         # Replacing the outputs re-renders the Markdown in the browser; no cell needs to be executing. The model may
         # repeat a credential it saw or was given: what is shown (and saved with the notebook) is redacted.
+        # Markdown is turned into sanitized HTML here: a text/markdown output would be rendered as trusted, and the
+        # model's words may be an attacker's (render.py).
         shown = redact(self._buffer)
         self._text.outputs = (
-            {"output_type": "display_data", "data": {"text/markdown": shown, "text/plain": shown}, "metadata": {}},
-        )
+            {"output_type": "display_data", "data": {"text/html": markdown_html(shown), "text/plain": shown},
+             "metadata": {}},
+        )  # fmt: skip
         self._rendered_at = time.monotonic()
         if final:
             self._text = None
