@@ -266,8 +266,11 @@ async def test_stop_mid_tool_kills_the_process_and_the_audit_row_says_cancelled(
     rows = store.query("SELECT status, error_category FROM tool_calls WHERE conversation_id = ?",
                        [agent.conversation_id])  # fmt: skip
     assert list(rows.itertuples(index=False, name=None)) == [("cancelled", "cancelled")]
-    # The conversation stays valid: the tool use got a result, and the next run continues it.
-    assert agent.messages[-1].role == "user" and agent.messages[-1].content[0].is_error  # type: ignore[union-attr]
+    # The conversation stays valid: the tool use got a result, and the turn is closed so the next prompt is new.
+    assert agent.messages[-2].role == "user" and agent.messages[-2].content[0].is_error  # type: ignore[union-attr]
+    assert agent.messages[-1].role == "assistant" and "ended before it was finished (cancelled" in str(
+        agent.messages[-1].content[0].text  # type: ignore[union-attr]
+    )
     assert not agent.running
 
 
@@ -316,3 +319,70 @@ def test_callable_turns_see_the_conversation(tmp_path: Path, store: Store) -> No
         return f"you said {messages[-1].text!r}"
 
     assert make([answer], tmp_path, store).run_sync("ping").text == "you said 'ping'"
+
+
+class _Failing(ScriptedProvider):
+    """Answers from its script, except when the next turn is an exception (raised) or "STOP" (Stop is pressed)."""
+
+    agent: Agent
+
+    async def complete(self, request: ModelRequest, on_text: TextSink) -> ModelResponse:
+        self.requests.append(request)
+        turn = self.turns[0] if self.turns else None
+        if isinstance(turn, BaseException):
+            self.turns.pop(0)
+            raise turn
+        if turn == "STOP":  # the person presses Stop while the model is thinking
+            self.turns.pop(0)
+            assert self.agent.stop()
+            await asyncio.sleep(30)
+        self.requests.pop()
+        return await super().complete(request, on_text)
+
+
+def _texts(request: ModelRequest) -> list[str]:
+    return [getattr(block, "text", "") for message in request.messages for block in message.content]
+
+
+@pytest.mark.parametrize("failure", ["model_error", "refused_key", "context_budget", "stop"])
+async def test_a_run_that_failed_before_the_model_answered_leaves_no_trace(
+    tmp_path: Path, store: Store, failure: str
+) -> None:
+    turns: list[Any] = ["First answer."]
+    if failure == "model_error":
+        turns.append(ModelError(ToolErrorCategory.INVALID_PARAMETERS, "bad request"))
+    elif failure == "refused_key":
+        turns.append(ModelError(ToolErrorCategory.PERMANENT_FAILURE, "invalid x-api-key"))
+    elif failure == "stop":
+        turns.append("STOP")
+    turns.append("Files: a.txt")
+    provider = _Failing(turns)
+    settings = Settings().model_copy(update={"home": store.home})
+    agent = provider.agent = Agent(settings, provider, AutoApprove(), tmp_path, store=store)  # type: ignore[arg-type]
+    assert (await agent.run("Say hello.")).text == "First answer."
+    if failure == "context_budget":
+        huge = "x " * 40_000
+        agent.settings = Settings.from_toml("[agent]\ncontext_budget_tokens = 12000").model_copy(
+            update={"home": store.home}
+        )
+        result = await agent.run(f"Remove the scratch directory. {huge}")
+        agent.settings = settings
+    else:
+        result = await agent.run("Remove the scratch directory.")
+    assert result.stop_reason == ("cancelled" if failure == "stop" else failure.replace("refused_key", "model_error"))
+    await agent.run("Just tell me which files are in data/.")
+    last = provider.requests[-1]
+    assert not any("scratch" in text for text in _texts(last)), _texts(last)
+    assert [m.role for m in last.messages] == ["user", "assistant", "user"]
+
+
+async def test_a_run_that_failed_after_an_answer_is_closed_not_repeated(tmp_path: Path, store: Store) -> None:
+    provider = _Failing([bash("echo 1"), ModelError(ToolErrorCategory.INVALID_PARAMETERS, "bad request"), "Done."])
+    settings = Settings().model_copy(update={"home": store.home})
+    agent = Agent(settings, provider, AutoApprove(), tmp_path, store=store)  # type: ignore[arg-type]
+    assert (await agent.run("Remove the scratch directory.")).stop_reason == "model_error"
+    await agent.run("Just tell me which files are in data/.")
+    roles = [m.role for m in provider.requests[-1].messages]
+    # prompt, tool use, tool result, the closing note, the new prompt: a turn of its own
+    assert roles == ["user", "assistant", "user", "assistant", "user"]
+    assert _texts(provider.requests[-1])[-1] == "Just tell me which files are in data/."

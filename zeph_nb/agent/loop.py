@@ -210,10 +210,19 @@ class Agent:
     # -- the loop ------------------------------------------------------------------------------------------
 
     async def _run(self, prompt: str, emit: Callable[[Any], None], max_iterations: int) -> RunResult:
-        settings = self.settings
         self.chain.start_run()
-        self._add_prompt(prompt)
+        before = self._add_prompt(prompt)
         result = RunResult("", "completed", conversation_id=self.conversation_id)
+        try:
+            return await self._loop(before, result, emit, max_iterations)
+        except BaseException:
+            self._settle(before, "error")
+            raise
+
+    async def _loop(
+        self, before: _Mark, result: RunResult, emit: Callable[[Any], None], max_iterations: int
+    ) -> RunResult:
+        settings = self.settings
         outputs: deque[str] = deque(maxlen=settings.agent.doom_loop_threshold)
         reformat_used: set[str] = set()
         try:
@@ -278,11 +287,35 @@ class Agent:
             self._close_open_calls()
             result.stop_reason = "cancelled"
             result.detail = "stopped by the user"
+        self._settle(before, result.stop_reason, result.detail)
         result.conversation_id = self.conversation_id
         emit(Stopped(result.stop_reason, result))
         return result
 
-    def _add_prompt(self, prompt: str) -> None:
+    def _settle(self, before: _Mark, stop_reason: str, detail: str = "") -> None:
+        """Keep the conversation well-formed after a run that failed, so the next request does not carry it along.
+
+        No answer from the model at all (a model error, a refused key, Stop or the context budget before it
+        replied): the prompt is taken back out, as if never sent. An answer, then a failure: the turn is closed
+        with a note in the assistant's place, so the next prompt starts a turn of its own instead of being merged
+        into the old one (and read as more of the same request). Runs that stop to be continued (max_iterations,
+        quota, doom_loop, max_tokens) are left as they are: "run again to continue" means exactly that.
+        """
+        if stop_reason not in _FAILED:
+            return
+        answered = any(m.role == "assistant" for m in self.messages[before.messages :])
+        if not answered:
+            del self.messages[before.messages :]
+            if before.blocks is not None:  # the prompt had joined the previous turn's tool results
+                del self.messages[-1].content[before.blocks :]
+            return
+        if self.messages and self.messages[-1].role == "user":
+            reason = f"{stop_reason}: {detail}" if detail else stop_reason
+            self.messages.append(
+                Message("assistant", [TextBlock(f"[this run ended before it was finished ({reason})]")])
+            )
+
+    def _add_prompt(self, prompt: str) -> _Mark:
         if not self._titled:
             self._titled = True
             from zeph_nb.store.store import utc_now
@@ -294,9 +327,12 @@ class Agent:
         last = self.messages[-1] if self.messages else None
         if last is not None and last.role == "user":
             # The previous run stopped right after tool results: one user turn holds both, keeping roles alternate.
+            mark = _Mark(len(self.messages), len(last.content))
             last.content.append(TextBlock(prompt))
         else:
+            mark = _Mark(len(self.messages), None)
             self.messages.append(Message("user", [TextBlock(prompt)]))
+        return mark
 
     def _close_open_calls(self) -> None:
         """After a Stop mid-tool: every tool use the model made gets a result, so the conversation stays valid."""
@@ -415,6 +451,19 @@ class Agent:
         outcome = await self.chain.execute(call)
         emit(ToolCallFinished(outcome))
         return outcome
+
+
+# Stop reasons of a run that failed (rather than paused to be continued): see Agent._settle.
+_FAILED = frozenset({"model_error", "cancelled", "context_budget", "error"})
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """Where the conversation stood before a prompt was added: its length, and (when the prompt joined the last
+    user turn) how many blocks that turn had."""
+
+    messages: int
+    blocks: int | None
 
 
 _DONE: Any = object()
