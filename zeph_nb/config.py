@@ -305,7 +305,7 @@ class LLMSettings(_Section):
     """
 
     provider: Literal["auto", "anthropic", "openai", "scripted"] = "auto"
-    model: str | None = Field(None, description="default: claude-sonnet-4-5 for anthropic; required for openai")
+    model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
     base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
     max_tokens: int = Field(4096, ge=1, le=200_000)
     timeout_secs: float = Field(120.0, gt=0, le=3600)

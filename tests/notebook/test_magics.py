@@ -285,3 +285,30 @@ def test_the_approval_card_shows_hidden_characters_and_how_long_the_command_is()
     assert "&lt;U+202E&gt;txt.exe" in shown and "\u202e" not in shown
     assert "[41 lines, " in shown and f"{len(command)} characters in all" in shown
     assert "\u202e" not in card.title.value and "\n" not in card.title.value
+
+
+async def test_a_key_set_in_the_kernel_is_used_by_the_next_cell(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real anthropic SDK against a local Messages API stand-in (tests/agent/fake_model_servers.py).
+    sys.path.insert(0, str(Path(__file__).parent.parent / "agent"))
+    from fake_model_servers import serve, stream, text
+
+    ip, magics = shell
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    await ip.run_cell_magic("zeph", "--approve auto", "hello")  # no key: the offline stand-in says so
+    assert magics.agent is not None and magics.agent.provider.name == "scripted"
+    ip.run_line_magic("zeph", "status")
+    assert "offline stand-in; set one (%env ANTHROPIC_API_KEY=" in capsys.readouterr().out
+    with serve([stream([text("Hello from Claude.")])]) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-" + "k" * 8 + "Zq8Vx7Wy6Ut5Rs4Qp3On2Ml1")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        conversation = magics.agent.conversation_id
+        await ip.run_cell_magic("zeph", "--approve auto", "hello again")
+        assert magics.agent.provider.name == "anthropic" and magics.agent.conversation_id == conversation
+        assert magics.last_run is not None and magics.last_run.result is not None
+        assert magics.last_run.result.text == "Hello from Claude."
+        assert len(server.bodies) == 1 and server.bodies[0]["messages"][-1]["content"][-1]["text"] == "hello again"
+    ip.run_line_magic("zeph", "status")
+    status = capsys.readouterr().out
+    assert "provider:     anthropic" in status and "auto: ANTHROPIC_API_KEY is set" in status

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import os
 import shlex
 import sys
@@ -107,6 +108,7 @@ class ZephMagics(Magics):
         super().__init__(shell, **kwargs)
         self.agent: Agent | None = None
         self._agent_key: tuple[Any, ...] | None = None
+        self._provider_from: tuple[str, ...] = ()
         self.approver: WidgetApprover | None = None
         self.last_run: Run | None = None
         self.runs = 0
@@ -224,6 +226,18 @@ class ZephMagics(Magics):
             settings = self._settings(options)
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
             self._agent_key = key
+            self._provider_from = _provider_signature(settings)
+        elif provider_name in ("auto", "anthropic", "openai", "scripted"):
+            # Chosen from the settings and the environment: look again, so a key set with %env (or removed) since
+            # the last cell is used by this one. The conversation goes on with the new provider.
+            settings = self._settings(options)
+            signature = _provider_signature(settings)
+            if signature != self._provider_from:
+                self.agent.provider = self._provider(options, settings)
+                self.agent.settings = self.agent.settings.model_copy(update={
+                    "llm": settings.llm, "anthropic_api_key": settings.anthropic_api_key,
+                    "openai_api_key": settings.openai_api_key})  # fmt: skip
+                self._provider_from = signature
         self.agent.approver = self._approver(approve, self.agent)
         return self.agent
 
@@ -340,7 +354,8 @@ class ZephMagics(Magics):
             _print_sandbox(describe_sandbox(Settings.load(), os.getcwd()))
             return
         settings = agent.settings
-        print(f"model:        {_model_name(agent)} ({agent.provider.name})")
+        for line in describe_provider(agent):
+            print(line)
         print(f"conversation: {agent.conversation_id} ({len(agent.messages)} messages, {self.runs} runs)")
         print(f"state:        {'running' if agent.running else 'idle'}")
         print(f"limits:       {self.max_iterations or settings.agent.max_tool_iterations} rounds per run, "
@@ -370,6 +385,43 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def _provider_signature(settings: Settings) -> tuple[str, ...]:
+    """What decides which provider ``auto`` picks, with the keys as digests (never kept in the clear)."""
+
+    def digest(secret: Any) -> str:
+        return hashlib.sha256(secret.get_secret_value().encode()).hexdigest()[:16] if secret is not None else ""
+
+    llm = settings.llm
+    return (llm.provider, llm.model or "", llm.base_url or "", digest(settings.anthropic_api_key),
+            digest(settings.openai_api_key))  # fmt: skip
+
+
+def describe_provider(agent: Agent) -> list[str]:
+    """Which provider, model and endpoint the next run uses, and why: the lines of ``%zeph status``."""
+    settings, provider = agent.settings, agent.provider
+    llm = settings.llm
+    name = provider.name
+    endpoint = str(getattr(provider, "base_url", "") or llm.base_url or "")
+    if name == "anthropic" and not endpoint:
+        endpoint = "https://api.anthropic.com"
+    if llm.provider != "auto":
+        why = f"[llm] provider = {llm.provider!r}"
+    elif name == "anthropic":
+        why = "auto: ANTHROPIC_API_KEY is set"
+    elif name == "openai":
+        why = "auto: [llm] base_url is set"
+    elif name == "scripted" and not getattr(provider, "turns", None):
+        why = (
+            "auto: no ANTHROPIC_API_KEY and no [llm] base_url, so the offline stand-in; set one "
+            "(%env ANTHROPIC_API_KEY=…) and the next run uses it"
+        )
+    else:
+        why = "a provider object passed with --provider"
+    lines = [f"provider:     {name}, model {_model_name(agent)}" + (f", {endpoint}" if endpoint else "")]
+    lines.append(f"              ({why})")
+    return lines
 
 
 def _model_name(agent: Agent) -> str:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_MODEL", "AnthropicProvider", "translate_error"]
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-5"  # claude-sonnet-4-5 reaches end of life on 2026-11-30
 
 # Error classes the SDK raises without an HTTP status, most specific first (APIStatusError goes by its status).
 _CLASS_CATEGORIES: tuple[tuple[str, ToolErrorCategory | None], ...] = (
