@@ -218,3 +218,35 @@ async def test_console_approver_reads_answers_until_one_makes_sense() -> None:
         raise EOFError
 
     assert not (await ConsoleApprover(ask=closed).decide(request)).approved
+
+
+class _SlowPerson:
+    """Approves after 'thinking' for 100 s of a fake clock: the gates' perf_counter jumps while it decides."""
+
+    def __init__(self, clock: list[float]) -> None:
+        self.clock = clock
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        self.clock[0] += 100.0
+        return Decision.approve("alice")
+
+
+async def test_the_wait_for_a_person_is_its_own_clock(
+    tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from zeph_nb.gates import wrappers
+
+    clock = [0.0]
+    real = time.perf_counter
+    monkeypatch.setattr(wrappers.time, "perf_counter", lambda: real() + clock[0])
+    chain = chain_for(ASK_ECHO, tmp_path, store, _SlowPerson(clock))
+    outcome = await chain.execute(bash("echo quick"))
+    assert outcome.status == "ok" and 100_000 <= outcome.waited_ms < 100_000 + 60_000
+    assert outcome.duration_ms < 60_000  # the instant command is not charged the person's 100 s
+    store.flush()
+    row = store.query("SELECT duration_ms, waited_ms FROM tool_calls").iloc[0]
+    assert row["waited_ms"] == outcome.waited_ms and row["duration_ms"] == outcome.duration_ms
+    allowed = await chain_for("", tmp_path, store, _SlowPerson(clock)).execute(ToolCall("time", {}))
+    assert allowed.waited_ms == 0.0  # nobody was asked

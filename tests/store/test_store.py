@@ -87,6 +87,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (2, "m002_gates"),
         (3, "m003_approvals"),
         (4, "m004_containment"),
+        (5, "m005_waited_ms"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

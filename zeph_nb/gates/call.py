@@ -30,6 +30,7 @@ class GateCall:
     scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
     decision: PolicyDecision | None = None
     approved_by: str | None = None
+    waited_ms: float = 0.0  # time spent waiting for a person's answer (not part of duration_ms)
     blocked_by: str | None = None  # the gate that refused it: quota, blocklist, policy, approval
     cached: bool = False
     attempts: int = 0  # times the tool actually ran
@@ -61,7 +62,7 @@ class CallOutcome:
     approved_by: str | None
     category: ToolErrorCategory | None
     exit_code: int | None
-    duration_ms: float
+    duration_ms: float  # checks and execution; the wait for an approval is waited_ms
     raw_chars: int
     model_chars: int
     overflow_id: str | None = None
@@ -70,6 +71,7 @@ class CallOutcome:
     cached: bool = False
     attempts: int = 0
     blocked_by: str | None = None
+    waited_ms: float = 0.0
 
     @property
     def tool(self) -> str:

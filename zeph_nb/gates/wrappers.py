@@ -90,7 +90,7 @@ class AuditGate(_Gate):
     def _finish(self, gc: GateCall, output: ToolOutput, started: float, *, cancelled: bool = False) -> None:
         from zeph_nb.store.audit_log import AuditRecord
 
-        duration_ms = (time.perf_counter() - started) * 1000
+        duration_ms = max(0.0, (time.perf_counter() - started) * 1000 - gc.waited_ms)
         category = output.error.category if output.error is not None else None
         decision = gc.decision
         if cancelled or category is ToolErrorCategory.CANCELLED:
@@ -126,6 +126,7 @@ class AuditGate(_Gate):
             cached=gc.cached,
             attempts=gc.attempts,
             blocked_by=gc.blocked_by,
+            waited_ms=gc.waited_ms,
         )
         self.session.observe(gc)
         if self.audit is None:
@@ -147,6 +148,7 @@ class AuditGate(_Gate):
                 truncated=output.truncated,
                 error_category=category.label if category is not None else None,
                 duration_ms=duration_ms,
+                waited_ms=gc.waited_ms if gc.waited_ms else None,
                 raw_bytes=outcome.raw_chars,
                 filtered_bytes=outcome.model_chars,
                 tokens_saved=outcome.tokens_saved,
@@ -310,7 +312,11 @@ class ApprovalGate(_Gate):
             expires_at=utc_now() + timedelta(seconds=self.timeout),
         )
         self.session.notify(ApprovalRequested(request))
-        answer = await self._ask(request)
+        asked = time.perf_counter()
+        try:
+            answer = await self._ask(request)
+        finally:  # a person's thinking time is not the call's duration: two clocks (also when stopped while asking)
+            gc.waited_ms = (time.perf_counter() - asked) * 1000
         gc.approved_by = answer.by
         self.session.notify(ApprovalAnswered(request, answer))
         if not answer.approved:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import json
 import os
 import shlex
 import sys
@@ -305,9 +306,11 @@ class ZephMagics(Magics):
 
         settings = self.agent.settings if self.agent is not None else None
         limit = int(args[0]) if args and args[0].isdigit() else 20
-        columns = ["ts", "tool", "status", "decision", "matched_rule", "approved_by", "exit_code", "error_category",
-                   "duration_ms"]  # fmt: skip
-        return audit.frame(limit=limit, settings=settings)[columns]
+        frame = audit.frame(limit=limit, settings=settings)
+        frame["what"] = frame["params"].map(_what)  # the command, path or URL: what a person scans for
+        columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
+                   "duration_ms", "waited_ms"]  # fmt: skip
+        return frame[columns]
 
     def _cmd_tools(self, args: list[str]) -> None:
         # The session's agent as it is: rebuilding it from default options would drop its conversation.
@@ -385,6 +388,20 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def _what(params: Any) -> str:
+    """The one thing a call was about, from its audit params (JSON): the command, path, URL or query, cut short."""
+    try:
+        value = json.loads(params) if isinstance(params, str) else params
+    except ValueError:
+        return str(params)[:80]
+    if isinstance(value, dict):
+        for key in ("command", "path", "url", "source", "pattern", "query", "id"):
+            if isinstance(value.get(key), str):
+                text = str(value[key]).replace("\n", " ⏎ ")
+                return text if len(text) <= 80 else text[:79] + "…"
+    return json.dumps(value, ensure_ascii=False)[:80]
 
 
 def _provider_signature(settings: Settings) -> tuple[str, ...]:

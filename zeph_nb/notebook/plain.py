@@ -47,7 +47,8 @@ class PlainTranscript:
             outcome = event.outcome
             extra = f" exit {outcome.exit_code}" if outcome.exit_code is not None else ""
             error = f" ({outcome.category.label})" if outcome.category is not None else ""
-            self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s")
+            waited = f" (waited {outcome.waited_ms / 1000:.1f} s for approval)" if outcome.waited_ms else ""
+            self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s{waited}")
             for stat in outcome.filter_stats:
                 self._line(f"  {stat}")
         elif kind == "stopped":

@@ -29,7 +29,8 @@ class AuditRecord:
     exit_code: int | None = None
     truncated: bool = False
     error_category: str | None = None
-    duration_ms: float | None = None
+    duration_ms: float | None = None  # checks and execution
+    waited_ms: float | None = None  # waiting for a person's approval; None when nobody was asked
     raw_bytes: int | None = None
     filtered_bytes: int | None = None
     tokens_saved: int | None = None

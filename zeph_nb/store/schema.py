@@ -37,6 +37,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "reason": "VARCHAR",  # why the decision was what it was
         "sandbox": "VARCHAR",  # commands: bwrap | none (no sandbox here) | unsandboxed (approved outside it)
         "network_hosts": "VARCHAR",  # commands granted the network: JSON list of host:port reached
+        "waited_ms": "DOUBLE",  # waiting for a person's approval (duration_ms excludes it); NULL: nobody asked
     },
     "overflow": {
         "id": "VARCHAR",
@@ -214,6 +215,13 @@ ALTER TABLE tool_calls ADD COLUMN network_hosts VARCHAR;
 ALTER TABLE permission_rules ADD COLUMN mac VARCHAR;
 ALTER TABLE approvals ADD COLUMN mac VARCHAR;
 ALTER TABLE approvals ADD COLUMN grantable BOOLEAN;
+""",
+    ),
+    (
+        5,
+        "m005_waited_ms",
+        """\
+ALTER TABLE tool_calls ADD COLUMN waited_ms DOUBLE;
 """,
     ),
 ]

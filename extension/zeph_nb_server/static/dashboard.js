@@ -253,7 +253,8 @@ function drawCalls(page) {
       cell(row.sandbox, row.sandbox === "bwrap" || !row.sandbox ? null : "sandbox-off"),
       cell(row.exit_code, "num"),
       cell(row.error_category),
-      cell(row.duration_ms === null ? "" : Math.round(row.duration_ms), "num"),
+      el("td", { class: "num", title: row.waited_ms ? `plus ${Math.round(row.waited_ms / 100) / 10} s waiting for approval` : "" },
+        row.duration_ms === null ? "" : String(Math.round(row.duration_ms)) + (row.waited_ms ? ` (+${Math.round(row.waited_ms / 1000)} s wait)` : "")),
       cell(row.tokens_saved, "num"));
   });
   state.seenCalls = seen;
