@@ -308,7 +308,14 @@ class LLMSettings(_Section):
     model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
     base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
     max_tokens: int = Field(4096, ge=1, le=200_000)
-    timeout_secs: float = Field(120.0, gt=0, le=3600)
+    timeout_secs: float = Field(120.0, gt=0, le=3600, description="connecting and waiting for the first byte")
+    idle_timeout_secs: float = Field(
+        60.0, gt=0, le=3600, description="a streamed reply with no new content for this long is retried"
+    )
+    deadline_secs: float = Field(600.0, gt=0, le=7200, description="one request, however it streams, ends by then")
+    retry_budget_secs: float = Field(
+        120.0, ge=0, le=3600, description="overloads, rate limits, 5xx and timeouts are retried within this time"
+    )
     stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
     system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,6 +22,9 @@ class Reply:
     body: Any = None  # JSON body, or a list of (event, data) pairs for SSE
     headers: dict[str, str] = field(default_factory=dict)
     sse: bool = False
+    # SSE only: after the events, send a ping every this many seconds and never finish (a stalled stream), until
+    # the client hangs up or 60 s pass.
+    stall_ping_secs: float | None = None
 
 
 @dataclass
@@ -40,6 +44,19 @@ class FakeServer:
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 return
 
+            def _stall(self, reply: Reply) -> None:
+                assert reply.stall_ping_secs is not None
+                try:
+                    for event, data in reply.body:
+                        self.wfile.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+                    self.wfile.flush()
+                    for _ in range(int(60 / reply.stall_ping_secs)):
+                        time.sleep(reply.stall_ping_secs)
+                        self.wfile.write(b'event: ping\ndata: {"type": "ping"}\n\n')
+                        self.wfile.flush()
+                except OSError:
+                    return  # the client gave up: what a stalled stream should make it do
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 raw = self.rfile.read(length)
@@ -49,6 +66,11 @@ class FakeServer:
                 self.send_response(reply.status)
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
+                if reply.sse and reply.stall_ping_secs is not None:
+                    self.send_header("content-type", "text/event-stream")
+                    self.end_headers()
+                    self._stall(reply)
+                    return
                 if reply.sse:
                     payload = "".join(f"event: {event}\ndata: {json.dumps(data)}\n\n" for event, data in reply.body)
                     data = payload.encode()
@@ -136,6 +158,12 @@ def stream(
                    "stop_sequence": None}, "usage": {"output_tokens": 30}}))  # fmt: skip
     events.append(("message_stop", {"type": "message_stop"}))
     return Reply(200, events, sse=True)
+
+
+def stalled(ping_secs: float = 0.2) -> Reply:
+    """A stream that starts (message_start) and then sends only pings: no content, ever."""
+    head = stream([]).body[:1]
+    return Reply(200, head, sse=True, stall_ping_secs=ping_secs)
 
 
 def api_error(status: int, kind: str, note: str, headers: dict[str, str] | None = None) -> Reply:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from fake_model_servers import Reply, api_error, completion, message, serve, stream, text, tool_use
+from fake_model_servers import Reply, api_error, completion, message, serve, stalled, stream, text, tool_use
 
 from zeph_nb.agent import Agent
 from zeph_nb.agent.providers.anthropic import AnthropicProvider, translate_error
@@ -67,13 +68,53 @@ async def test_rate_limits_are_retried_honouring_retry_after(tmp_path: Path, sto
     assert (result.stop_reason, result.text, len(server.received)) == ("completed", "ok", 2)
 
 
-async def test_an_overloaded_api_stops_the_run_after_the_retries(tmp_path: Path, store: Store) -> None:
-    replies = [api_error(529, "overloaded_error", "Overloaded")] * 3
+@pytest.fixture
+def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zeph_nb.agent import loop
+
+    monkeypatch.setattr(loop, "_MODEL_BACKOFF_BASE", 0.1)
+
+
+async def test_an_overloaded_api_is_retried_until_the_budget_and_says_what_to_do(
+    tmp_path: Path, store: Store, quick_backoff: None
+) -> None:
+    replies = [api_error(529, "overloaded_error", "Overloaded")] * 40
+    events: list[Any] = []
     with serve(replies) as server:
         provider = AnthropicProvider("claude-test", api_key="sk-test", base_url=server.url)
-        result = await agent_for(provider, tmp_path, store).run("hi")
+        agent = agent_for(provider, tmp_path, store, "[llm]\nretry_budget_secs = 2\n")
+        result = await agent.run("hi", on_event=events.append)
     assert result.stop_reason == "model_error" and "overloaded_error: Overloaded" in result.detail
-    assert len(server.received) == 3  # the first try and max_attempts = 2 retries
+    assert "tries over" in result.detail and "retry_budget_secs = 2); run again later" in result.detail
+    assert len(server.received) >= 3  # not three quick tries in a second: backoff within the budget
+    retrying = [e for e in events if e.kind == "retrying"]
+    assert retrying and {e.reason for e in retrying} == {"overloaded"}
+
+
+async def test_a_retry_after_beyond_the_budget_says_when_to_come_back(tmp_path: Path, store: Store) -> None:
+    with serve([api_error(429, "rate_limit_error", "slow down", {"retry-after": "60"})]) as server:
+        provider = AnthropicProvider("claude-test", api_key="sk-test", base_url=server.url)
+        result = await agent_for(provider, tmp_path, store, "[llm]\nretry_budget_secs = 5\n").run("hi")
+    assert result.stop_reason == "model_error" and len(server.received) == 1
+    assert "asked to wait 60 s (retry-after)" in result.detail and "run again after " in result.detail
+
+
+async def test_a_stalled_stream_ends_with_a_clear_error(tmp_path: Path, store: Store, quick_backoff: None) -> None:
+    # message_start, then only pings: without an idle timeout the cell said "running" for ever.
+    toml = "[llm]\nidle_timeout_secs = 1\nretry_budget_secs = 2\n"
+    with serve([stalled()] * 5) as server:
+        provider = AnthropicProvider("claude-test", api_key="sk-test", base_url=server.url)
+        result = await agent_for(provider, tmp_path, store, toml).run("hi")
+    assert result.stop_reason == "model_error"
+    assert "no reply for 1 s ([llm] idle_timeout_secs)" in result.detail and "run again later" in result.detail
+    assert len(server.received) >= 2  # a stall is retried, like an overload
+
+
+async def test_a_stall_then_a_reply_completes(tmp_path: Path, store: Store, quick_backoff: None) -> None:
+    with serve([stalled(), stream([text("here at last")])]) as server:
+        provider = AnthropicProvider("claude-test", api_key="sk-test", base_url=server.url)
+        result = await agent_for(provider, tmp_path, store, "[llm]\nidle_timeout_secs = 1\n").run("hi")
+    assert (result.stop_reason, result.text, len(server.received)) == ("completed", "here at last", 2)
 
 
 async def test_refused_credentials_are_a_configuration_error(tmp_path: Path, store: Store) -> None:
@@ -211,5 +252,5 @@ async def test_openai_compatible_errors(tmp_path: Path, store: Store) -> None:
         with pytest.raises(ConfigError, match="API key"):
             await agent_for(provider, tmp_path, store).run("go")
     closed = OpenAICompatibleProvider("http://127.0.0.1:9/v1", "m", timeout=5)
-    result = await agent_for(closed, tmp_path, store, "[tools.retry]\nmax_attempts = 0").run("go")
+    result = await agent_for(closed, tmp_path, store, "[llm]\nretry_budget_secs = 0").run("go")
     assert result.stop_reason == "model_error" and "network_error" in result.detail

@@ -16,6 +16,7 @@ __all__ = [
     "ApprovalAnswered",
     "ApprovalRequested",
     "IterationStarted",
+    "Retrying",
     "StopReason",
     "Stopped",
     "TextDelta",
@@ -48,6 +49,17 @@ class IterationStarted:
 
 
 @dataclass(frozen=True)
+class Retrying:
+    """The model request failed in a way that may pass (overloaded, rate limited, a stalled stream) and is tried
+    again in ``seconds``; sent once a second while waiting, so a front-end can count down."""
+
+    seconds: int
+    reason: str  # "overloaded", "rate limited", "no reply for 60 s", …
+    attempt: int  # the try that comes next, 2-based
+    kind: str = "retrying"
+
+
+@dataclass(frozen=True)
 class ToolCallFinished:
     outcome: CallOutcome  # status, decision, category, filter stats, sizes, duration
     kind: str = "tool_call_finished"
@@ -61,5 +73,12 @@ class Stopped:
 
 
 AgentEvent = (
-    TextDelta | IterationStarted | ToolCallStarted | ApprovalRequested | ApprovalAnswered | ToolCallFinished | Stopped
+    TextDelta
+    | IterationStarted
+    | Retrying
+    | ToolCallStarted
+    | ApprovalRequested
+    | ApprovalAnswered
+    | ToolCallFinished
+    | Stopped
 )

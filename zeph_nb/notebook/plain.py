@@ -18,6 +18,7 @@ class PlainTranscript:
         self.out = out or sys.stdout
         self._in_text = False
         self._pending = ""
+        self._retry_shown = 0
 
     def _write(self, text: str) -> None:
         self.out.write(redact(text))
@@ -39,6 +40,10 @@ class PlainTranscript:
             if lines or _:
                 self._write(lines + "\n")
             self._in_text = True
+        elif kind == "retrying":
+            if event.attempt != self._retry_shown:  # once per try, not once a second
+                self._retry_shown = event.attempt
+                self._line(f"  retrying in {event.seconds} s ({event.reason}), try {event.attempt}")
         elif kind == "tool_call_started":
             params = event.call.params
             shown = params.get("command") or params.get("path") if isinstance(params, dict) else None

@@ -281,6 +281,8 @@ class Transcript:
             self._flush_text(final=True)
             self.iteration = event.iteration
             self._render_status()
+        elif kind == "retrying":  # a countdown, one event a second, until the model is asked again
+            self._render_status(f"retrying in {event.seconds} s ({event.reason}), try {event.attempt}")
         elif kind == "approval_requested":
             self._flush_text(final=True)
             self.card(event.request.call_id, event.request.tool, event.request.params).waiting(
