@@ -50,6 +50,10 @@ async def test_claude_tool_use_then_text(tmp_path: Path, store: Store, streaming
     assert first["system"][0]["cache_control"] == {"type": "ephemeral"}
     assert first["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert all("cache_control" not in tool for tool in first["tools"][:-1])
+    # ... and the newest message: the growing conversation is read from the cache by the next request.
+    assert first["messages"][-1]["content"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert second["messages"][-1]["content"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert all("cache_control" not in block for m in second["messages"][:-1] for block in m["content"])
     result_block = second["messages"][-1]["content"][0]
     assert result_block["type"] == "tool_result" and result_block["tool_use_id"] == "toolu_1"
     assert "alpha" in result_block["content"] and result_block["is_error"] is False

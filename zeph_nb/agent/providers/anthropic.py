@@ -144,8 +144,10 @@ class AnthropicProvider:
         return self._client.get()
 
     def request_body(self, request: ModelRequest) -> dict[str, Any]:
-        """The Messages API parameters: cache breakpoints on the system prompt and on the last tool, which stay
-        the same from one request to the next, so only the conversation is paid for in full."""
+        """The Messages API parameters, with three cache breakpoints: the system prompt and the last tool (the same
+        in every request) and the newest message. The conversation only grows, so the next request — the next
+        round of tools, or the next cell — reads everything up to that breakpoint from Anthropic's cache instead
+        of paying for it again (``usage`` shows cache reads and writes)."""
         tools = [dict(schema) for schema in request.tool_schemas]
         if tools:
             tools[-1]["cache_control"] = {"type": "ephemeral"}
@@ -155,6 +157,9 @@ class AnthropicProvider:
             "system": [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}],
             "messages": [_message(m) for m in request.messages],
         }
+        last = body["messages"][-1]["content"] if body["messages"] else []
+        if last:
+            last[-1] = {**last[-1], "cache_control": {"type": "ephemeral"}}
         if tools:
             body["tools"] = tools
         return body
