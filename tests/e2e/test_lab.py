@@ -251,3 +251,32 @@ def test_the_models_reply_runs_no_script_in_the_page(lab: Lab, browser: Any, fro
     assert dialogs == []
     assert transcript(page).locator("img, iframe, script, svg, form, object").count() == 0
     page.close()
+
+
+def test_after_a_kernel_restart_the_saved_notebook_shows_what_the_agent_did(lab: Lab, browser: Any) -> None:
+    turns = [[{"tool": "bash", "params": {"command": "echo kept > kept.txt"}}], "Wrote kept.txt for you."]
+    url = notebook(lab, "snapshot", SETUP.format(turns=turns), "%%zeph --provider model\nWrite kept.txt")
+    page = open_and_run(browser, url)
+    approve = transcript(page).get_by_role("button", name="Approve")
+    approve.wait_for(timeout=60_000)
+    approve.click()
+    page.locator(".zeph-snapshot").first.wait_for(timeout=60_000)  # the run ended: the output froze
+    page.keyboard.press("Control+s")
+    saved = lab.root / "snapshot.ipynb"
+    deadline = time.monotonic() + 30
+    while "Wrote kept.txt for you." not in saved.read_text():
+        assert time.monotonic() < deadline, "the notebook was not saved with the transcript"
+        page.wait_for_timeout(250)
+    sessions = json.load(urllib.request.urlopen(f"{lab.url}/api/sessions?token={lab.token}"))  # noqa: S310
+    kernel = next(s["kernel"]["id"] for s in sessions if s["path"].endswith("snapshot.ipynb"))
+    restart = f"{lab.url}/api/kernels/{kernel}/restart?token={lab.token}"
+    request = urllib.request.Request(restart, method="POST", headers={"Content-Type": "application/json"}, data=b"{}")  # noqa: S310
+    urllib.request.urlopen(request, timeout=60)  # noqa: S310 - loopback
+    page.reload()
+    page.locator(".jp-NotebookPanel").first.wait_for(timeout=60_000)
+    frozen = page.locator(".zeph-snapshot").first
+    frozen.get_by_text("Wrote kept.txt for you.").wait_for(timeout=30_000)
+    frozen.get_by_text("echo kept > kept.txt").first.wait_for()
+    assert page.get_by_text("Error displaying widget").count() == 0
+    frozen.screenshot(path=str(ARTIFACTS / "snapshot-after-restart.png"))
+    page.close()

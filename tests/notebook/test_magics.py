@@ -95,6 +95,11 @@ async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
     rows = zeph_nb.audit.frame(conversation=magics.agent.conversation_id)
     assert list(rows["approved_by"]) == [user] and list(rows["status"]) == ["ok"]
     assert result.text == "Done." and "done" in card.title.value
+    # What the saved notebook keeps once the run is over: the transcript as static HTML, no buttons.
+    snapshot = run.transcript.snapshot()
+    assert "echo approved &gt; out.txt" in snapshot and f"Approved by <b>{user}</b>" in snapshot
+    assert "<p>Done.</p>" in snapshot and "<details><summary>What the model saw</summary>" in snapshot
+    assert "<button" not in snapshot and "zeph-run" in snapshot and "completed" in snapshot
 
 
 async def test_approve_inbox_waits_for_an_answer_given_elsewhere(shell: tuple[InteractiveShell, ZephMagics]) -> None:

@@ -62,14 +62,33 @@ class Run:
         return self.agent.stop()
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
+        from IPython.display import display, update_display
 
-        # The widget, with a plain-text stand-in for viewers that cannot render it (GitHub, a saved notebook):
-        # ipywidgets' own is the VBox repr, which tells a reader nothing.
+        # The live widget while the run goes on. When it ends, the same output becomes a static HTML snapshot of
+        # the transcript: a saved notebook keeps that, and reopening it after a kernel restart shows what the agent
+        # did instead of "Error displaying widget: model not found".
         bundle = self.transcript.widget._repr_mimebundle_()
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data["text/plain"] = f"[zeph transcript: {self.transcript.prompt[:80]!r}; a live widget in Jupyter]"
-        display(data, raw=True)
+        display_id = f"zeph-{id(self)}"
+        display(data, raw=True, display_id=display_id)
+
+        def freeze(_task: asyncio.Task[RunResult]) -> None:
+            snapshot = {"text/html": self.transcript.snapshot(), "text/plain": self._plain()}
+            update_display(snapshot, raw=True, display_id=display_id)
+
+        if self.task.done():
+            freeze(self.task)
+        else:
+            self.task.add_done_callback(freeze)
+
+    def _plain(self) -> str:
+        from zeph_nb.security.secrets import redact
+
+        result = self.result
+        state = result.stop_reason if result is not None else "stopped"
+        text = f"\n{redact(result.text)}" if result is not None and result.text else ""
+        return f"[zeph run: {self.transcript.prompt[:80]!r}, {state}, {len(self.transcript.cards)} tool calls]{text}"
 
     def __repr__(self) -> str:
         state = "done" if self.done else "running"

@@ -335,6 +335,12 @@ class Transcript:
                               w.HTML(f'<div class="zeph-error">{html.escape(type(error).__name__)}: '
                                      f"{html.escape(redact(str(error)))}</div>"))  # fmt: skip
 
+    def snapshot(self) -> str:
+        """The transcript as static HTML, for the saved notebook: what every widget shows now, the accordions as
+        <details>, no buttons. Made only of the HTML the widgets already hold, which is escaped, redacted and (for
+        the model's text) sanitized, so nothing new needs trusting."""
+        return f'<div class="zeph-snapshot">{STYLE}{_static(self.widget)}</div>'
+
     # -- rendering -----------------------------------------------------------------------------------------
 
     def _render_status(self, detail: str = "") -> None:
@@ -375,3 +381,25 @@ class Transcript:
         self._rendered_at = time.monotonic()
         if final:
             self._text = None
+
+
+def _static(widget: Any) -> str:
+    """One widget (and its children) as the HTML it shows."""
+    import ipywidgets as w
+
+    if isinstance(widget, w.Button):
+        return ""
+    if isinstance(widget, w.HTML):
+        return "" if widget.value == STYLE else str(widget.value)
+    if isinstance(widget, w.Output):
+        return "".join(str(o.get("data", {}).get("text/html", "")) for o in widget.outputs)
+    if isinstance(widget, w.Accordion):
+        return "".join(
+            f"<details><summary>{html.escape(str(title or ''))}</summary>{_static(child)}</details>"
+            for title, child in zip(widget.titles, widget.children, strict=False)
+        )
+    if isinstance(widget, w.Box):
+        inner = "".join(_static(child) for child in widget.children)
+        classes = " ".join(c for c in widget._dom_classes if c.startswith("zeph-"))
+        return f'<div class="{html.escape(classes)}">{inner}</div>' if classes else inner
+    return ""
