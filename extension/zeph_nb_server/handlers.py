@@ -111,7 +111,8 @@ def _aggregate_queries(filters: dict[str, Any]) -> list[tuple[str, list[Any]]]:
     clause, params = audit.where(**filters)
     by_tool = (
         "SELECT tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, "
-        "count(*) FILTER (WHERE status = 'denied') AS denied, sum(duration_ms) AS duration_ms, "
+        "count(*) FILTER (WHERE status = 'denied') AS denied, "
+        "count(*) FILTER (WHERE status IN ('cancelled', 'abandoned')) AS cancelled, sum(duration_ms) AS duration_ms, "
         f"sum(tokens_saved) AS tokens_saved FROM tool_calls {clause} GROUP BY tool ORDER BY calls DESC, tool"
     )
     by_category = (

@@ -108,6 +108,7 @@ def test_aggregates(server: Server) -> None:
     data = get_json(server, "audit/aggregates")
     tools = {row["tool"]: row for row in data["by_tool"]}
     assert (tools["read"]["calls"], tools["read"]["errors"], tools["bash"]["errors"]) == (13, 3, 2)
+    assert tools["read"]["cancelled"] == 0  # stopped calls have a count (and a colour) of their own
     assert {row["category"]: row["calls"] for row in data["by_category"]} == {"none": 20, "permanent_failure": 5}
 
 

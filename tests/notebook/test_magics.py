@@ -84,6 +84,7 @@ async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
     assert isinstance(run, Run) and not run.done  # the cell returned at once; the run goes on in the loop
     card = await first_card(run)
     assert "echo approved &gt; out.txt" in card.ask_box.children[0].value  # shown escaped, as text
+    assert "waiting for approval" in run.transcript.status.value
     card.buttons["approve"].click()
     result = await run
     assert (Path.cwd() / "out.txt").read_text() == "approved\n"
@@ -301,8 +302,10 @@ async def test_a_key_set_in_the_kernel_is_used_by_the_next_cell(
 
     ip, magics = shell
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
-    await ip.run_cell_magic("zeph", "--approve auto", "hello")  # no key: the offline stand-in says so
+    run = ip.run_cell_magic("zeph", "--approve auto", "hello")  # no key: the offline stand-in says so
+    await run
     assert magics.agent is not None and magics.agent.provider.name == "scripted"
+    assert "no model configured" in run.transcript.status.value and "#1a7f37" not in run.transcript.status.value
     ip.run_line_magic("zeph", "status")
     assert "offline stand-in; set one (%env ANTHROPIC_API_KEY=" in capsys.readouterr().out
     with serve([stream([text("Hello from Claude.")])]) as server:

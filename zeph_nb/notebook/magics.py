@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import json
 import os
+import re
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any
@@ -176,7 +177,12 @@ class ZephMagics(Magics):
         status = sandbox_status(agent.settings)
         warning = None if status.active else f"{status.describe()}. Commands that may change anything ask first."
         transcript = Transcript(
-            prompt, on_stop=agent.stop, model=_model_name(agent), approver_where=where, warning=warning
+            prompt,
+            on_stop=agent.stop,
+            model=_model_name(agent),
+            approver_where=where,
+            warning=warning,
+            offline=bool(getattr(agent.provider, "unconfigured", False)),
         )
         if self.approver is not None:
             self.approver.transcript = transcript
@@ -347,7 +353,8 @@ class ZephMagics(Magics):
         if grants:
             print("Always allowed:")
             for grant in grants:
-                print(f"  {grant.tool:6} {grant.pattern}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
+                shown = re.sub(r"\\(.)", r"\1", grant.pattern)  # patterns are glob-escaped: rm \-rf reads as rm -rf
+                print(f"  {grant.tool:6} {shown}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
 
     def _cmd_config(self, args: list[str]) -> Any:
         import pandas as pd
@@ -448,7 +455,7 @@ def describe_provider(agent: Agent) -> list[str]:
         why = "auto: ANTHROPIC_API_KEY is set"
     elif name == "openai":
         why = "auto: [llm] base_url is set"
-    elif name == "scripted" and not getattr(provider, "turns", None):
+    elif name == "scripted" and getattr(provider, "unconfigured", False):
         why = (
             "auto: no ANTHROPIC_API_KEY and no [llm] base_url, so the offline stand-in; set one "
             "(%env ANTHROPIC_API_KEY=…) and the next run uses it"

@@ -245,12 +245,14 @@ class Transcript:
         model: str = "",
         approver_where: str | None = None,
         warning: str | None = None,
+        offline: bool = False,
     ) -> None:
         import ipywidgets as w
 
         self.prompt = prompt
         self.model = model
         self.approver_where = approver_where  # where an approver other than the buttons takes its answers
+        self.offline = offline  # the stand-in model, because none is configured: a run "completes" doing nothing
         self.cards: dict[str, ToolCard] = {}
         self.calls = 0
         self.iteration = 0
@@ -285,6 +287,8 @@ class Transcript:
             self._render_status(f"retrying in {event.seconds} s ({event.reason}), try {event.attempt}")
         elif kind == "approval_requested":
             self._flush_text(final=True)
+            self._state = ("#9a6700", "waiting for approval")  # not "running": nothing runs until someone answers
+            self._render_status()
             self.card(event.request.call_id, event.request.tool, event.request.params).waiting(
                 event.request, self.approver_where
             )
@@ -292,6 +296,8 @@ class Transcript:
             decision = event.decision
             card = self.card(event.request.call_id, event.request.tool, event.request.params)
             card.answered(decision.approved, decision.by, decision.remember)
+            self._state = ("#0969da", "running")
+            self._render_status()
         elif kind == "tool_call_started":
             self._flush_text(final=True)
             card = self.card(event.call.call_id, event.call.tool_id, event.call.params)
@@ -320,7 +326,12 @@ class Transcript:
                 card.cancelled()
         colors = {"completed": "#1a7f37", "cancelled": "#6e7781", "model_error": "#cf222e"}
         label = result.stop_reason.replace("_", " ")
-        self._state = (colors.get(result.stop_reason, "#9a6700"), label)
+        if self.offline and result.stop_reason == "completed":  # the stand-in answered: nothing was done
+            label = "no model configured"
+        self._state = (
+            colors.get(result.stop_reason, "#9a6700") if label != "no model configured" else "#9a6700",
+            label,
+        )
         self._render_status(result.detail)
 
     def failed(self, error: BaseException) -> None:

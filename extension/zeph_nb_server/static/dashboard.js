@@ -298,7 +298,8 @@ async function refresh() {
     addOptions(form.elements.namedItem("tool"), aggregates.by_tool.map((r) => r.tool), state.tools);
     addOptions(form.elements.namedItem("category"), aggregates.by_category.map((r) => r.category).filter((c) => c !== "none"), state.categories);
     bars("by-tool", aggregates.by_tool,
-      (r) => [["ok", r.calls - r.errors - r.denied], ["err", r.errors], ["den", r.denied]], (r) => r.tool);
+      (r) => [["ok", r.calls - r.errors - r.denied - (r.cancelled || 0)], ["err", r.errors], ["den", r.denied],
+        ["can", r.cancelled || 0]], (r) => r.tool);  // a stopped call is not a success: grey, not green
     bars("by-category", aggregates.by_category, (r) => [["cat", r.calls]],
       (r) => (r.category === "none" ? "(no error)" : r.category));
     drawCalls(page);
