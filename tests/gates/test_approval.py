@@ -250,3 +250,24 @@ async def test_the_wait_for_a_person_is_its_own_clock(
     assert row["waited_ms"] == outcome.waited_ms and row["duration_ms"] == outcome.duration_ms
     allowed = await chain_for("", tmp_path, store, _SlowPerson(clock)).execute(ToolCall("time", {}))
     assert allowed.waited_ms == 0.0  # nobody was asked
+
+
+async def test_a_write_or_edit_approval_shows_what_the_file_will_become(tmp_path: Path, store: Store) -> None:
+    (tmp_path / "notes.txt").write_text("alpha\nbeta\ngamma\n")
+    (tmp_path / "private.pem").write_text("KEEP OUT\n")
+    toml = (
+        '[tools.permissions]\nwrite = [{pattern = "*", action = "ask"}]\nedit = [{pattern = "*", action = "ask"}]\n'
+        '[tools.file]\ndeny_read = ["**/*.pem"]\n'
+    )
+    approver = ScriptedApprover(["deny", "deny", "deny", "deny"])
+    chain = chain_for(toml, tmp_path, store, approver)
+    token = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+    await chain.execute(ToolCall("write", {"path": "notes.txt", "content": f"alpha\nBETA\ngamma\ntoken={token}\n"}))
+    await chain.execute(ToolCall("edit", {"path": "notes.txt", "old_string": "gamma", "new_string": "delta"}))
+    await chain.execute(ToolCall("write", {"path": "new.txt", "content": "fresh\n"}))
+    await chain.execute(ToolCall("write", {"path": "private.pem", "content": "replaced\n"}))
+    write, edit, new, private = (r.preview for r in approver.requests)
+    assert "-beta\n+BETA\n" in write and "+token=[REDACTED:github_token]" in write and token not in write
+    assert "-gamma\n+delta\n" in edit and "+fresh" in new
+    assert private == ""  # a preview never shows what the file tools would refuse to read
+    assert (tmp_path / "notes.txt").read_text() == "alpha\nbeta\ngamma\n"  # all denied: nothing changed

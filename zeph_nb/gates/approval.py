@@ -53,6 +53,8 @@ class ApprovalRequest:
     extras: tuple[str, ...] = ()
     # What to change so this call runs when no person is there to ask ("add /data to [tools.shell] allowed_paths").
     remedy: str = ""
+    # write/edit: a diff of what the file will become (gates/preview.py); "" for other tools.
+    preview: str = ""
 
     @property
     def summary(self) -> str:

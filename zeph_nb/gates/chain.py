@@ -18,6 +18,7 @@ import logging
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from zeph_nb.config import Settings
@@ -47,6 +48,7 @@ from zeph_nb.gates.wrappers import (
     ValidationGate,
 )
 from zeph_nb.output.pipeline import OutputPipeline
+from zeph_nb.security.paths import Sandbox
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.store.audit_log import AuditLog
 from zeph_nb.store.store import Store
@@ -79,6 +81,12 @@ class Session:
         self.workdir = canonical_workdir(workdir)
         self.policy = PermissionPolicy(settings, workdir=self.workdir)
         self.protected = protected_paths(settings, self.workdir)
+        # What an approval card may read to show a write's diff: the file tools' own sandbox and read rules.
+        files = settings.tools.file
+        self.preview_sandbox = Sandbox(
+            [Path(self.workdir) / p for p in files.allowed_paths] or [self.workdir], workdir=self.workdir,
+            deny_read=files.deny_read, allow_read=files.allow_read, protected=self.protected,
+        )  # fmt: skip
         self.grants = PermissionGrants(store)
         self.classifier = ShellClassifier(settings)
         self.conversation_id = conversation_id

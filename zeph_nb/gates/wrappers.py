@@ -22,6 +22,7 @@ from zeph_nb.gates.call import CallOutcome, GateCall, Handler
 from zeph_nb.gates.containment import web_host
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
+from zeph_nb.gates.preview import change_preview
 from zeph_nb.security.secrets import compile_extra, redact_params
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolExecutor, ToolOutput, validate_params
@@ -307,6 +308,7 @@ class ApprovalGate(_Gate):
             asking=(decision.asking or gc.subjects.values) if decision.grantable else (),
             extras=decision.extras,
             remedy=decision.remedy,
+            preview=change_preview(gc.tool.name, gc.call.params, self.session.preview_sandbox),
             conversation_id=self.session.conversation_id,
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
             expires_at=utc_now() + timedelta(seconds=self.timeout),

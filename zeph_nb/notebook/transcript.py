@@ -136,8 +136,9 @@ class ToolCard:
             what += f"\n[{lines} lines, {len(command)} characters in all: scroll to read every one]"
         # What the call gets beyond the sandbox (network, the kernel's environment, no sandbox at all) stands out.
         extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
+        change = f"<b>What changes:</b>{_diff_html(request.preview)}" if request.preview else ""
         prompt = w.HTML(
-            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:<pre>{what}</pre>{extras}'
+            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:<pre>{what}</pre>{extras}{change}'
             f"<b>Why it asks:</b> {html.escape(request.reason)}</div>"
         )
         grant = ", ".join(request.asking) or what
@@ -392,6 +393,20 @@ class Transcript:
         self._rendered_at = time.monotonic()
         if final:
             self._text = None
+
+
+def _diff_html(diff: str) -> str:
+    """A unified diff, escaped, its added and removed lines coloured."""
+    lines = []
+    for line in diff.splitlines():
+        escaped = html.escape(visible(line))
+        if line.startswith("+") and not line.startswith("+++"):
+            lines.append(f'<span style="color:#1a7f37">{escaped}</span>')
+        elif line.startswith("-") and not line.startswith("---"):
+            lines.append(f'<span style="color:#cf222e">{escaped}</span>')
+        else:
+            lines.append(escaped)
+    return '<pre class="zeph-diff">' + "\n".join(lines) + "</pre>"
 
 
 def _static(widget: Any) -> str:

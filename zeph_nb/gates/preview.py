@@ -1,0 +1,55 @@
+"""What a ``write`` or ``edit`` will change, as a diff for the approval card: a person approves content, not a path."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from zeph_nb.errors import ToolError
+from zeph_nb.security.paths import Sandbox
+from zeph_nb.security.secrets import redact
+
+__all__ = ["MAX_PREVIEW_LINES", "change_preview"]
+
+MAX_PREVIEW_LINES = 80
+_MAX_OLD_BYTES = 1024 * 1024  # a larger file is not read for a preview: the card says so
+
+
+def change_preview(tool: str, params: Any, sandbox: Sandbox) -> str:
+    """A unified diff of the file before and after the call (secrets redacted, at most ``MAX_PREVIEW_LINES``
+    lines), or "" for other tools. The current content is read only from a readable path inside the sandbox: a
+    preview never shows what the file tools would refuse to read."""
+    if tool not in ("write", "edit") or not isinstance(params, dict) or not isinstance(params.get("path"), str):
+        return ""
+    given = params["path"]
+    try:
+        path = sandbox.resolve(given)
+        sandbox.check_readable(path, given)
+        old = _current(path)
+    except (ToolError, OSError, UnicodeError):
+        return ""
+    if old is None:
+        return f"(current content of {given} not shown: larger than {_MAX_OLD_BYTES // 1024} KB)"
+    if tool == "write":
+        new = str(params.get("content", ""))
+    else:
+        before, after = str(params.get("old_string", "")), str(params.get("new_string", ""))
+        if not before or old.count(before) != 1:
+            return ""  # the edit will fail and say why; nothing to preview
+        new = old.replace(before, after, 1)
+    diff = list(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{given}", f"b/{given}", n=2))
+    if not diff:
+        return "(no change)"
+    shown = "".join(line if line.endswith("\n") else line + "\n" for line in diff[:MAX_PREVIEW_LINES])
+    if len(diff) > MAX_PREVIEW_LINES:
+        shown += f"… {len(diff) - MAX_PREVIEW_LINES} more diff lines\n"
+    return redact(shown)
+
+
+def _current(path: Path) -> str | None:
+    if not path.exists():
+        return ""
+    if path.stat().st_size > _MAX_OLD_BYTES:
+        return None
+    return path.read_text(encoding="utf-8")
