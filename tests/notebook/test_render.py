@@ -67,8 +67,9 @@ def test_the_approval_card_shows_a_writes_diff_escaped() -> None:
     from zeph_nb.gates.approval import ApprovalRequest
     from zeph_nb.notebook.transcript import ToolCard
 
+    diff = "--- a/a.html\n+++ b/a.html\n-old\n+<script>x()</script>\n"
     request = ApprovalRequest(call_id="c", tool="write", params={"path": "a.html"}, subjects=("a.html",), rule="*",
-                              reason="asked", preview="--- a/a.html\n+++ b/a.html\n-old\n+<script>x()</script>\n")  # fmt: skip
+                              reason="asked", preview=diff)  # fmt: skip
     card = ToolCard("write", {"path": "a.html"})
     card.ask(request, lambda choice: None)
     shown = card.ask_box.children[0].value
