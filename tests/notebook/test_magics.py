@@ -207,6 +207,8 @@ async def test_subcommands(shell: tuple[InteractiveShell, ZephMagics], capsys: p
     audit_rows = ip.run_line_magic("zeph", "audit")
     assert list(audit_rows["tool"]) == ["bash"]
     config = ip.run_line_magic("zeph", "config")
+    assert "provider:     scripted" in capsys.readouterr().out  # what auto resolved to, above the table
+    assert len(config) > 60 and config._repr_html_().count("<tr>") >= len(config)  # every row, not 10 of them
     origin = config.set_index("key").loc["tools.permissions", "from"]
     assert origin.startswith("file:") and origin.endswith("zeph.toml")
     old = magics.agent.conversation_id

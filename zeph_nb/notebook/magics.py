@@ -364,7 +364,10 @@ class ZephMagics(Magics):
         settings = self.agent.settings if self.agent is not None else Settings.load()
         rows = [(key, value, origin) for key, (value, origin) in settings.describe().items()]
         print(f"config file: {settings.source or '(none: defaults and environment)'}")
-        return pd.DataFrame(rows, columns=["key", "value", "from"])
+        if self.agent is not None:  # what "auto" resolved to, which no single key says
+            for line in describe_provider(self.agent):
+                print(line)
+        return _every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
 
     def _cmd_clear(self, args: list[str]) -> None:
         if self.agent is None:
@@ -414,6 +417,26 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def _every_row(frame: Any) -> Any:
+    """``frame``, shown whole: pandas cuts a 67-row table to its first and last five, hiding most settings."""
+    import pandas as pd
+
+    class EveryRow(pd.DataFrame):  # type: ignore[misc]  # pandas is untyped here (ignore_missing_imports)
+        @property
+        def _constructor(self) -> Any:
+            return pd.DataFrame  # derived frames (set_index, filters) are ordinary again
+
+        def _repr_html_(self) -> Any:
+            with pd.option_context("display.max_rows", None):
+                return super()._repr_html_()
+
+        def __repr__(self) -> Any:
+            with pd.option_context("display.max_rows", None):
+                return super().__repr__()
+
+    return EveryRow(frame)
 
 
 def _what(params: Any) -> str:
