@@ -74,9 +74,10 @@ async def test_rate_limits_are_retried_honouring_retry_after(tmp_path: Path, sto
 
 @pytest.fixture
 def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
-    from zeph_nb.agent import loop
+    from zeph_nb.agent import model_calls
+    from zeph_nb.config import RetrySettings
 
-    monkeypatch.setattr(loop, "_MODEL_BACKOFF_BASE", 0.1)
+    monkeypatch.setattr(model_calls, "MODEL_BACKOFF", RetrySettings(base_ms=100, max_ms=30_000))
 
 
 async def test_an_overloaded_api_is_retried_until_the_budget_and_says_what_to_do(

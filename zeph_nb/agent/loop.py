@@ -13,15 +13,11 @@ import concurrent.futures
 import contextlib
 import hashlib
 import json
-import math
 import os
-import random
-import time
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +25,6 @@ from zeph_nb.agent import tafc
 from zeph_nb.agent.events import (
     AgentEvent,
     IterationStarted,
-    Retrying,
     Stopped,
     StopReason,
     TextDelta,
@@ -42,13 +37,13 @@ from zeph_nb.agent.messages import (
     ModelResponse,
     Provider,
     TextBlock,
-    TextSink,
     ToolResultBlock,
     ToolUseBlock,
     Usage,
 )
+from zeph_nb.agent.model_calls import call_model
 from zeph_nb.config import Settings
-from zeph_nb.errors import ModelError, ToolErrorCategory, ZephError
+from zeph_nb.errors import ModelError, ZephError
 from zeph_nb.gates.call import CallOutcome
 from zeph_nb.gates.chain import build_chain
 from zeph_nb.output.sanitize import estimate_tokens
@@ -385,54 +380,12 @@ class Agent:
         return estimate_tokens(text) + request.max_tokens
 
     async def _complete(self, request: ModelRequest, emit: Callable[[Any], None]) -> ModelResponse:
-        """One model request that never hangs and does not give up early.
-
-        Each try ends by [llm] deadline_secs, and a stream with no new content for idle_timeout_secs is a timeout
-        (a connection that only sends pings). Overloads, rate limits, 5xx and timeouts are tried again with
-        jittered exponential backoff, honouring retry-after, within retry_budget_secs; while waiting, a Retrying
-        event each second lets the transcript count down. The error at the end says what to do.
-        """
-        llm = self.settings.llm
-        started = time.monotonic()
-        give_up_at = started + llm.retry_budget_secs
+        """One model request that never hangs and does not give up early (``model_calls.call_model``)."""
 
         async def on_text(text: str) -> None:
             emit(TextDelta(text))
 
-        attempt = 0
-        while True:
-            try:
-                return await self._try_once(request, on_text)
-            except ModelError as e:
-                if not e.category.is_retryable:
-                    raise
-                pause = min(_MODEL_BACKOFF_MAX, _MODEL_BACKOFF_BASE * 2**attempt) * random.uniform(0.5, 1.0)  # noqa: S311 - jitter
-                if e.retry_after is not None:
-                    pause = max(pause, e.retry_after)
-                left = give_up_at - time.monotonic()
-                if pause > left:
-                    raise _gave_up(
-                        e, attempt + 1, time.monotonic() - started, pause, left, llm.retry_budget_secs
-                    ) from e
-                attempt += 1
-                await _count_down(pause, _why(e), attempt + 1, emit)
-
-    async def _try_once(self, request: ModelRequest, on_text: TextSink) -> ModelResponse:
-        llm = self.settings.llm
-        idle = _IdleWatch(llm.idle_timeout_secs)
-
-        async def watched(text: str) -> None:
-            idle.touch()
-            await on_text(text)
-
-        task = asyncio.ensure_future(self.provider.complete(request, watched))
-        try:
-            return await idle.run(task, llm.deadline_secs)
-        finally:
-            if not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        return await call_model(self.provider, request, on_text, emit, self.settings.llm)
 
     async def _run_tools(
         self,
@@ -488,70 +441,6 @@ class Agent:
         outcome = await self.chain.execute(call)
         emit(ToolCallFinished(outcome))
         return outcome
-
-
-_MODEL_BACKOFF_BASE = 1.0  # seconds before the second try; doubles each time, with jitter
-_MODEL_BACKOFF_MAX = 30.0
-
-
-class _IdleWatch:
-    """Ends a model request that stops producing content: a stream that sends nothing (or only pings) for
-    ``idle`` seconds, or any request past its deadline, becomes a retryable timeout."""
-
-    def __init__(self, idle: float) -> None:
-        self.idle = idle
-        self.last = time.monotonic()
-
-    def touch(self) -> None:
-        self.last = time.monotonic()
-
-    async def run(self, task: asyncio.Future[ModelResponse], deadline: float) -> ModelResponse:
-        ends = time.monotonic() + deadline
-        while True:
-            now = time.monotonic()
-            wait = min(self.last + self.idle, ends) - now
-            if wait <= 0:
-                if now >= ends:
-                    raise ModelError(
-                        ToolErrorCategory.TIMEOUT, f"no complete reply within {deadline:g} s ([llm] deadline_secs)"
-                    )
-                raise ModelError(ToolErrorCategory.TIMEOUT, f"no reply for {self.idle:g} s ([llm] idle_timeout_secs)")
-            done, _ = await asyncio.wait({task}, timeout=wait)
-            if done:
-                return task.result()
-
-
-def _why(error: ModelError) -> str:
-    text = error.message.lower()
-    if "529" in text or "overloaded" in text:
-        return "overloaded"
-    if error.category is ToolErrorCategory.RATE_LIMITED:
-        return "rate limited"
-    if error.category is ToolErrorCategory.TIMEOUT:
-        return error.message.split(" ([")[0]
-    if error.category is ToolErrorCategory.NETWORK_ERROR:
-        return "network trouble"
-    return "server error"
-
-
-async def _count_down(pause: float, reason: str, attempt: int, emit: Callable[[Any], None]) -> None:
-    """Sleep ``pause`` seconds, saying each second how many are left."""
-    ends = time.monotonic() + pause
-    while (left := ends - time.monotonic()) > 0:
-        emit(Retrying(math.ceil(left), reason, attempt))
-        await asyncio.sleep(min(1.0, left))
-
-
-def _gave_up(error: ModelError, tries: int, spent: float, pause: float, left: float, budget: float) -> ModelError:
-    """The last error, saying what happened over all the tries and what to do now."""
-    if error.retry_after is not None and error.retry_after > left:
-        when = (datetime.now(UTC) + timedelta(seconds=error.retry_after)).strftime("%H:%M:%S UTC")
-        advice = (f"the API asked to wait {error.retry_after:g} s (retry-after), more than the {max(left, 0):.0f} s "
-                  f"left of [llm] retry_budget_secs = {budget:g}; run again after {when}")  # fmt: skip
-    else:
-        advice = (f"gave up after {tries} tr{'y' if tries == 1 else 'ies'} over {spent:.0f} s ([llm] "
-                  f"retry_budget_secs = {budget:g}); run again later, or raise the budget")  # fmt: skip
-    return ModelError(error.category, f"{error.message}; {advice}", retry_after=error.retry_after)
 
 
 # Stop reasons of a run that failed (rather than paused to be continued): see Agent._settle.
