@@ -86,8 +86,9 @@ class Run:
     def _plain(self) -> str:
         from zeph_nb.security.secrets import redact
 
-        result = self.result
-        state = result.stop_reason if result is not None else "stopped"
+        failed = self.task.done() and not self.task.cancelled() and self.task.exception() is not None
+        result = None if failed else self.result  # a run that raised has no result: .result would raise again
+        state = result.stop_reason if result is not None else ("error" if failed else "stopped")
         text = f"\n{redact(result.text)}" if result is not None and result.text else ""
         return f"[zeph run: {self.transcript.prompt[:80]!r}, {state}, {len(self.transcript.cards)} tool calls]{text}"
 
@@ -440,17 +441,15 @@ def _every_row(frame: Any) -> Any:
 
 
 def _what(params: Any) -> str:
-    """The one thing a call was about, from its audit params (JSON): the command, path, URL or query, cut short."""
+    """The one thing a call was about, from its audit params (JSON), as the transcript's card titles it, cut short."""
+    from zeph_nb.notebook.transcript import call_summary
+
     try:
         value = json.loads(params) if isinstance(params, str) else params
     except ValueError:
-        return str(params)[:80]
-    if isinstance(value, dict):
-        for key in ("command", "path", "url", "source", "pattern", "query", "id"):
-            if isinstance(value.get(key), str):
-                text = str(value[key]).replace("\n", " ⏎ ")
-                return text if len(text) <= 80 else text[:79] + "…"
-    return json.dumps(value, ensure_ascii=False)[:80]
+        value = params
+    text = call_summary(value).replace("\n", " ⏎ ")
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _provider_signature(settings: Settings) -> tuple[str, ...]:
@@ -470,8 +469,8 @@ def describe_provider(agent: Agent) -> list[str]:
     llm = settings.llm
     name = provider.name
     endpoint = str(getattr(provider, "base_url", "") or llm.base_url or "")
-    if name == "anthropic" and not endpoint:
-        endpoint = "https://api.anthropic.com"
+    if name == "anthropic" and not endpoint:  # the SDK's own choice: ANTHROPIC_BASE_URL, else Anthropic's API
+        endpoint = os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
     if llm.provider != "auto":
         why = f"[llm] provider = {llm.provider!r}"
     elif name == "anthropic":

@@ -76,10 +76,11 @@ def _pre(text: str, limit: int = 20_000) -> str:
 def _summary(tool: str, params: Any) -> str:
     """The one line a person needs: the command, the path, the URL — else the arguments. Redacted: what a widget
     shows is kept in the saved notebook."""
-    return redact(_summary_of(params))
+    return redact(call_summary(params))
 
 
-def _summary_of(params: Any) -> str:
+def call_summary(params: Any) -> str:
+    """The argument a call is about (command, path, URL, source → destination, pattern, query), else them all."""
     if isinstance(params, Mapping):
         for key in ("command", "path", "url", "source", "pattern", "query"):
             value = params.get(key)
