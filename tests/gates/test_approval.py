@@ -260,7 +260,7 @@ async def test_a_write_or_edit_approval_shows_what_the_file_will_become(tmp_path
         '[tools.permissions]\nwrite = [{pattern = "*", action = "ask"}]\nedit = [{pattern = "*", action = "ask"}]\n'
         '[tools.file]\ndeny_read = ["**/*.pem"]\n'
     )
-    approver = ScriptedApprover(["deny", "deny", "deny", "deny"])
+    approver = ScriptedApprover(["deny"] * 5)
     chain = chain_for(toml, tmp_path, store, approver)
     token = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
     await chain.execute(ToolCall("write", {"path": "notes.txt", "content": f"alpha\nBETA\ngamma\ntoken={token}\n"}))
@@ -271,4 +271,9 @@ async def test_a_write_or_edit_approval_shows_what_the_file_will_become(tmp_path
     assert "-beta\n+BETA\n" in write and "+token=[REDACTED:github_token]" in write and token not in write
     assert "-gamma\n+delta\n" in edit and "+fresh" in new
     assert private == ""  # a preview never shows what the file tools would refuse to read
+    import os
+
+    os.mkfifo(tmp_path / "pipe.txt")  # read as the file tools read: a named pipe is refused, not waited on
+    await chain.execute(ToolCall("write", {"path": "pipe.txt", "content": "x\n"}))
+    assert approver.requests[-1].preview == ""
     assert (tmp_path / "notes.txt").read_text() == "alpha\nbeta\ngamma\n"  # all denied: nothing changed

@@ -48,7 +48,6 @@ from zeph_nb.gates.wrappers import (
     ValidationGate,
 )
 from zeph_nb.output.pipeline import OutputPipeline
-from zeph_nb.security.paths import Sandbox
 from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.store.audit_log import AuditLog
 from zeph_nb.store.store import Store
@@ -56,6 +55,7 @@ from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.containment import protected_paths, scope_of
+from zeph_nb.tools.files import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
 
 __all__ = ["GateChain", "Session", "build_chain"]
@@ -82,11 +82,7 @@ class Session:
         self.policy = PermissionPolicy(settings, workdir=self.workdir)
         self.protected = protected_paths(settings, self.workdir)
         # What an approval card may read to show a write's diff: the file tools' own sandbox and read rules.
-        files = settings.tools.file
-        self.preview_sandbox = Sandbox(
-            [Path(self.workdir) / p for p in files.allowed_paths] or [self.workdir], workdir=self.workdir,
-            deny_read=files.deny_read, allow_read=files.allow_read, protected=self.protected,
-        )  # fmt: skip
+        self.preview_sandbox = file_sandbox(settings, Path(self.workdir))
         self.grants = PermissionGrants(store)
         self.classifier = ShellClassifier(settings)
         self.conversation_id = conversation_id

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 from typing import Any
 
 from zeph_nb.errors import ToolError
 from zeph_nb.security.paths import Sandbox
 from zeph_nb.security.secrets import redact
+from zeph_nb.tools.file_ops import open_regular
 
 __all__ = ["MAX_PREVIEW_LINES", "change_preview"]
 
@@ -24,9 +24,7 @@ def change_preview(tool: str, params: Any, sandbox: Sandbox) -> str:
         return ""
     given = params["path"]
     try:
-        path = sandbox.resolve(given)
-        sandbox.check_readable(path, given)
-        old = _current(path)
+        old = _current(sandbox, given)
     except (ToolError, OSError, UnicodeError):
         return ""
     if old is None:
@@ -47,9 +45,16 @@ def change_preview(tool: str, params: Any, sandbox: Sandbox) -> str:
     return redact(shown)
 
 
-def _current(path: Path) -> str | None:
-    if not path.exists():
-        return ""
-    if path.stat().st_size > _MAX_OLD_BYTES:
-        return None
-    return path.read_text(encoding="utf-8")
+def _current(sandbox: Sandbox, given: str) -> str | None:
+    """The file's text now, read as the ``read`` tool reads it: walked by descriptor (a link swapped in cannot lead
+    outside), pipes and devices refused (a FIFO would block the approval gate). "" when there is no file yet, None
+    when it is too large to show."""
+    with sandbox.entry(given) as entry:
+        sandbox.check_readable(entry.path, given)
+        found = entry.lstat()
+        if found is None:
+            return ""
+        if found.st_size > _MAX_OLD_BYTES:
+            return None
+        with open_regular(entry, given) as handle:
+            return handle.read(_MAX_OLD_BYTES + 1).decode("utf-8")

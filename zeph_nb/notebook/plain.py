@@ -36,9 +36,9 @@ class PlainTranscript:
     def handle(self, event: Any) -> None:
         kind = getattr(event, "kind", "")
         if kind == "text_delta":
-            lines, _, self._pending = (self._pending + event.text).rpartition("\n")
-            if lines or _:
-                self._write(lines + "\n")
+            lines, newline, self._pending = (self._pending + event.text).rpartition("\n")
+            if newline:
+                self._write(lines + newline)
             self._in_text = True
         elif kind == "retrying":
             if event.attempt != self._retry_shown:  # once per try, not once a second

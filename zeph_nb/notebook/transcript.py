@@ -327,13 +327,9 @@ class Transcript:
             if card.status in ("running", "waiting"):
                 card.cancelled()
         colors = {"completed": "#1a7f37", "cancelled": "#6e7781", "model_error": "#cf222e"}
-        label = result.stop_reason.replace("_", " ")
+        self._state = (colors.get(result.stop_reason, "#9a6700"), result.stop_reason.replace("_", " "))
         if self.offline and result.stop_reason == "completed":  # the stand-in answered: nothing was done
-            label = "no model configured"
-        self._state = (
-            colors.get(result.stop_reason, "#9a6700") if label != "no model configured" else "#9a6700",
-            label,
-        )
+            self._state = ("#9a6700", "no model configured")
         self._render_status(result.detail)
 
     def failed(self, error: BaseException) -> None:

@@ -27,7 +27,7 @@ from zeph_nb.tools.file_ops import MAX_READ_BYTES, bounded_lines, check_opened, 
 from zeph_nb.tools.file_tree import TreeTools
 from zeph_nb.tools.untrusted import origin_of, untrusted
 
-__all__ = ["FileExecutor"]
+__all__ = ["FileExecutor", "file_sandbox"]
 
 MAX_DIFF_LINES = 60
 _MUTATING = frozenset({"write", "edit", "create_directory", "delete_path", "move_path", "copy_path"})
@@ -36,6 +36,19 @@ _BY_NAME: dict[str, ToolDef] = {tool.name: tool for tool in A.FILE_TOOLS}
 
 def _invalid(message: str) -> ToolError:
     return ToolError(ToolErrorCategory.INVALID_PARAMETERS, message)
+
+
+def file_sandbox(settings: Settings, workdir: Path) -> Sandbox:
+    """The file tools' sandbox: ``[tools.file] allowed_paths`` (relative ones under ``workdir``; none means the
+    working directory alone), their read rules, and the protected paths. Also what an approval card may read."""
+    files = settings.tools.file
+    return Sandbox(
+        [workdir / path for path in files.allowed_paths] or [workdir],
+        workdir=workdir,
+        deny_read=files.deny_read,
+        allow_read=files.allow_read,
+        protected=protected_paths(settings, workdir),
+    )
 
 
 class FileExecutor(TreeTools):
@@ -47,17 +60,8 @@ class FileExecutor(TreeTools):
 
     def __init__(self, settings: Settings | None = None, *, workdir: str | os.PathLike[str] | None = None) -> None:
         settings = settings or Settings()
-        file_settings = settings.tools.file
-        work = Path(workdir) if workdir is not None else Path.cwd()
-        roots = [work / path for path in file_settings.allowed_paths] or [work]
-        self.sandbox = Sandbox(
-            roots,
-            workdir=work,
-            deny_read=file_settings.deny_read,
-            allow_read=file_settings.allow_read,
-            protected=protected_paths(settings, work),
-        )
-        self.grep_engine = file_settings.grep_engine
+        self.sandbox = file_sandbox(settings, Path(workdir) if workdir is not None else Path.cwd())
+        self.grep_engine = settings.tools.file.grep_engine
         self._handlers: dict[str, Callable[[Any], ToolOutput]] = {
             "read": self._read,
             "write": self._write,
