@@ -104,3 +104,10 @@ def test_several_secrets_in_one_text() -> None:
     assert [f.kind for f in scan_secrets(text)] == ["github_token", "openai_key", "url_credentials"]
     redacted = redact(text)
     assert redacted.count("[REDACTED:") == 3 and "a=[REDACTED:github_token]" in redacted
+
+
+def test_a_key_repeated_many_times_is_redacted_everywhere() -> None:
+    # A hostile output can repeat one key endlessly; every copy goes (bench/secrets_bench.py times this case).
+    text = f"x {GH} " * 25_000
+    findings = scan_secrets(text)
+    assert len(findings) == 25_000 and GH not in redact(text, findings)

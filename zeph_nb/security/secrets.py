@@ -8,6 +8,7 @@ of its literal keywords, or not at all.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import string
@@ -72,7 +73,7 @@ def keyword_spans(text: str, lowered: str, keywords: tuple[str, ...], *, merge: 
 def scan_secrets(text: str, extra: Sequence[re.Pattern[str]] = ()) -> list[SecretFinding]:
     """Every credential-shaped value in ``text``, in order, without overlaps. ``extra`` are the person's own
     patterns (``[tools.filters.security] extra_patterns``): group 1 is the value, or the whole match without one."""
-    found: list[SecretFinding] = []
+    found = _Found()
     lowered = text.translate(_ASCII_LOWER)  # the keywords are ASCII; str.lower() could change lengths (İ → i̇)
     named_at: list[int] | None = None
     for kind, pattern, group in PATTERNS:
@@ -95,25 +96,25 @@ def scan_secrets(text: str, extra: Sequence[re.Pattern[str]] = ()) -> list[Secre
             value = match.group(which)
             if not value or not _is_secret(kind, match, which, value):
                 continue
-            _add(found, SecretFinding(kind, *match.span(which)))
+            found.add(SecretFinding(kind, *match.span(which)))
     for pattern in extra:
         for match in pattern.finditer(text):
             group = 1 if pattern.groups else 0
             if match.group(group):
-                _add(found, SecretFinding("custom", *match.span(group)))
+                found.add(SecretFinding("custom", *match.span(group)))
     _add_repeats(text, found)
-    return sorted(found, key=lambda f: f.start)
+    return found.items
 
 
-def _add_repeats(text: str, found: list[SecretFinding]) -> None:
+def _add_repeats(text: str, found: _Found) -> None:
     """A value found once is secret everywhere in the text: `--password X` makes the `echo X | base64` two lines
     up secret too, though nothing there names it."""
-    for value, kind in {text[f.start : f.end]: f.kind for f in found}.items():
+    for value, kind in {text[f.start : f.end]: f.kind for f in found.items}.items():
         if len(value) < _REPEAT_MIN:
             continue
         at = text.find(value)
         while at >= 0:
-            _add(found, SecretFinding(kind, at, at + len(value)))
+            found.add(SecretFinding(kind, at, at + len(value)))
             at = text.find(value, at + 1)
 
 
@@ -152,9 +153,23 @@ _KEYED: dict[str, tuple[str, ...]] = {
 }
 
 
-def _add(found: list[SecretFinding], finding: SecretFinding) -> None:
-    if not any(finding.start < other.end and other.start < finding.end for other in found):
-        found.append(finding)  # else an earlier, more specific pattern already covers it
+class _Found:
+    """Findings in order of position, none overlapping: a finding that overlaps one already there is dropped (an
+    earlier, more specific pattern covers it). Kept sorted, so each addition looks only at its two neighbours: a
+    hostile output repeating one key 100,000 times is scanned in linear time, not quadratic."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.items: list[SecretFinding] = []
+
+    def add(self, finding: SecretFinding) -> None:
+        at = bisect.bisect_left(self.starts, finding.start)
+        if at > 0 and self.items[at - 1].end > finding.start:
+            return
+        if at < len(self.items) and self.items[at].start < finding.end:
+            return
+        self.starts.insert(at, finding.start)
+        self.items.insert(at, finding)
 
 
 def compile_extra(patterns: Sequence[str]) -> tuple[re.Pattern[str], ...]:
