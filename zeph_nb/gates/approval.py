@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from zeph_nb.gates.explain import plain_reason
+
 __all__ = [
     "ApprovalRequest",
     "Approver",
@@ -55,6 +57,11 @@ class ApprovalRequest:
     remedy: str = ""
     # write/edit: a diff of what the file will become (gates/preview.py); "" for other tools.
     preview: str = ""
+
+    @property
+    def why(self) -> str:
+        """Why it asks, in one plain sentence for the person deciding (``reason`` keeps the rules' own words)."""
+        return plain_reason(self.tool, self.subjects, self.reason, self.extras)
 
     @property
     def summary(self) -> str:
@@ -156,7 +163,8 @@ class ConsoleApprover:
     async def decide(self, request: ApprovalRequest) -> Decision:
         lines = [
             f"zeph-nb wants to run {request.summary}",
-            f"  because: {request.reason}",
+            f"  why: {request.why}",
+            f"  rule: {request.reason}",
             "  [y]es / [n]o / [a]lways allow: ",
         ]
         prompt = "\n".join(lines)

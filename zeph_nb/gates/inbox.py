@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.gates.explain import plain_reason
 from zeph_nb.security.journal import process_alive
 from zeph_nb.store.store import Store, StoreBusy, utc_now
 
@@ -92,6 +93,8 @@ class InboxItem:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; times as ISO 8601 UTC with a ``Z``."""
         data = asdict(self)
+        # The plain sentence the dashboard leads with; the reason (extras first, see ``request``) stays as written.
+        data["why"] = plain_reason(self.tool, self.subjects, self.reason, (self.reason,))
         for key, value in data.items():
             if isinstance(value, datetime):
                 data[key] = value.isoformat(timespec="milliseconds") + "Z"
@@ -317,8 +320,10 @@ class InboxApprover:
         self.poll_interval = poll_interval
         self.requester = requester
         self.name = "InboxApprover"
-        # Shown by front-ends while a call waits (the notebook transcript): where a person gives the answer.
-        self.where = "in the approval inbox of the zeph dashboard, <jupyter server>/zeph/"
+        # Shown by front-ends while a call waits (the notebook transcript): where a person gives the answer, and
+        # that place under the Jupyter server's base URL (the transcript makes it a link when it knows the server).
+        self.where = "in the approval inbox of the zeph dashboard (zeph/ on your Jupyter server)"
+        self.link = "zeph/#inbox"
 
     async def decide(self, request: ApprovalRequest) -> Decision:
         inbox = self.inbox
@@ -330,7 +335,7 @@ class InboxApprover:
         # transcript's card already says it waits and where).
         until = expires_at.strftime("%H:%M:%S")
         log.info("zeph-nb: %s waits for approval in the inbox until %s UTC; answer it on the dashboard, "
-                 "<jupyter server>/zeph/ (request %s)", request.summary, until, inbox_id)  # fmt: skip
+                 "<base URL of the Jupyter server>/zeph/ (request %s)", request.summary, until, inbox_id)  # fmt: skip
         try:
             while utc_now() < expires_at:
                 try:

@@ -171,10 +171,13 @@ class ZephMagics(Magics):
         return self._run_plain(agent, prompt, max_iterations)
 
     def _start(self, agent: Agent, prompt: str, max_iterations: int | None, loop: asyncio.AbstractEventLoop) -> Run:
+        from zeph_nb.notebook.server import jupyter_base_url
         from zeph_nb.notebook.transcript import Transcript
         from zeph_nb.tools.containment import sandbox_status
 
-        where = getattr(agent.approver, "where", None)  # e.g. the inbox approver: "on the zeph dashboard, …"
+        where = getattr(agent.approver, "where", None)  # e.g. the inbox approver: "in the approval inbox of …"
+        link = getattr(agent.approver, "link", None)  # …and that page under the Jupyter server's base URL
+        base = jupyter_base_url() if link else None
         status = sandbox_status(agent.settings)
         warning = None if status.active else f"{status.describe()}. Commands that may change anything ask first."
         transcript = Transcript(
@@ -182,6 +185,7 @@ class ZephMagics(Magics):
             on_stop=agent.stop,
             model=_model_name(agent),
             approver_where=where,
+            approver_link=base + link if base and link else None,
             warning=warning,
             offline=bool(getattr(agent.provider, "unconfigured", False)),
         )
@@ -189,12 +193,15 @@ class ZephMagics(Magics):
             self.approver.transcript = transcript
 
         async def go() -> RunResult:
+            transcript.start_clock(loop)
             try:
                 return await agent.run(prompt, on_event=transcript.handle, max_iterations=max_iterations)
             except BaseException as e:
                 if not isinstance(e, asyncio.CancelledError):
                     transcript.failed(e)
                 raise
+            finally:
+                transcript.stop_clock()  # already stopped by the "stopped" event, unless the run raised
 
         run = Run(loop.create_task(go()), transcript, agent)
         self.last_run = run

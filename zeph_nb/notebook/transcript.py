@@ -7,231 +7,21 @@ printed by a background task lands in whichever cell happens to be executing.
 
 from __future__ import annotations
 
+import asyncio
 import html
-import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from zeph_nb.notebook import cards
+from zeph_nb.notebook.cards import STYLE, ToolCard, call_summary, elapsed
 from zeph_nb.notebook.render import markdown_html
-from zeph_nb.output.sanitize import visible
 from zeph_nb.security.secrets import redact
 
 if TYPE_CHECKING:
     import ipywidgets
 
-    from zeph_nb.gates.approval import ApprovalRequest
-    from zeph_nb.gates.call import CallOutcome
-
-__all__ = ["ToolCard", "Transcript"]
-
-# Rendered once per transcript; class names are prefixed so nothing else on the page is touched.
-STYLE = """
-<style>
-.zeph-run { border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 12px; background: #fff;
-  font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 980px; }
-.zeph-head { font-size: 13px; color: #57606a; }
-.zeph-head b { color: #24292f; }
-.zeph-dot { display: inline-block; width: 8px; height: 8px; border-radius: 4px; margin-right: 6px; }
-.zeph-card { border: 1px solid #d8dee4; border-left: 4px solid #8c959f; border-radius: 6px; margin: 6px 0;
-  padding: 6px 10px; background: #f6f8fa; }
-.zeph-card.zeph-running { border-left-color: #0969da; }
-.zeph-card.zeph-done { border-left-color: #1a7f37; }
-.zeph-card.zeph-failed { border-left-color: #cf222e; }
-.zeph-card.zeph-denied { border-left-color: #9a6700; }
-.zeph-card.zeph-waiting { border-left-color: #bf8700; background: #fff8c5; }
-.zeph-title { font-size: 13px; line-height: 1.5; }
-.zeph-title code { background: #eaeef2; padding: 1px 5px; border-radius: 4px; font-size: 12px; }
-.zeph-tool { font-weight: 600; color: #24292f; margin-right: 6px; }
-.zeph-badge { display: inline-block; font-size: 11px; font-weight: 600; padding: 0 7px; border-radius: 10px;
-  margin-left: 8px; color: #fff; }
-.zeph-meta { font-size: 12px; color: #57606a; margin-left: 8px; }
-.zeph-stats { font-size: 12px; color: #57606a; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
-.zeph-error { font-size: 12px; color: #cf222e; }
-.zeph-ask { font-size: 13px; margin: 4px 0; }
-.zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0;
-  font-weight: 600; }
-.zeph-ask pre, .zeph-pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px; padding: 6px 8px;
-  margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; max-height: 360px; overflow: auto; }
-.zeph-who { font-size: 12px; color: #57606a; margin-top: 2px; }
-</style>
-"""
-
-_BADGES: dict[str, tuple[str, str]] = {
-    "waiting": ("#bf8700", "waiting for you"),
-    "running": ("#0969da", "running"),
-    "done": ("#1a7f37", "done"),
-    "failed": ("#cf222e", "failed"),
-    "denied": ("#9a6700", "denied"),
-    "cancelled": ("#6e7781", "cancelled"),
-}
-
-
-def _pre(text: str, limit: int = 20_000) -> str:
-    text = redact(text)
-    shown = text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters)"
-    return f'<pre class="zeph-pre">{html.escape(shown)}</pre>'
-
-
-def _summary(tool: str, params: Any) -> str:
-    """The one line a person needs: the command, the path, the URL — else the arguments. Redacted: what a widget
-    shows is kept in the saved notebook."""
-    return redact(call_summary(params))
-
-
-def call_summary(params: Any) -> str:
-    """The argument a call is about (command, path, URL, source → destination, pattern, query), else them all."""
-    if isinstance(params, Mapping):
-        for key in ("command", "path", "url", "source", "pattern", "query"):
-            value = params.get(key)
-            if isinstance(value, str):
-                extra = f" → {params['destination']}" if key == "source" and "destination" in params else ""
-                return value + extra
-        return json.dumps(params, ensure_ascii=False, default=str)
-    return repr(params)
-
-
-class ToolCard:
-    """One tool call: what it is, its status, its output, and — while it waits — the approval buttons."""
-
-    def __init__(self, tool: str, params: Any) -> None:
-        import ipywidgets as w
-
-        self.tool = tool
-        self.params = params
-        self.status = "running"
-        self.started = time.monotonic()
-        self.title = w.HTML()
-        self.stats = w.HTML()
-        self.ask_box = w.VBox([])
-        self.details = w.Accordion(children=[])
-        self.widget = w.VBox([self.title, self.ask_box, self.stats, self.details])
-        self.widget.add_class("zeph-card")
-        self.buttons: dict[str, ipywidgets.Button] = {}
-        self._render_title()
-
-    def _render_title(self, meta: str = "") -> None:
-        color, label = _BADGES[self.status]
-        line = html.escape(visible(_summary(self.tool, self.params)).replace("\n", " ⏎ "))
-        if len(line) > 160:
-            line = line[:157] + "…"
-        self.title.value = (
-            f'<div class="zeph-title"><span class="zeph-tool">{html.escape(self.tool)}</span><code>{line}</code>'
-            f'<span class="zeph-badge" style="background:{color}">{label}</span>'
-            f'<span class="zeph-meta">{meta}</span></div>'
-        )
-        for state in _BADGES:
-            self.widget.remove_class(f"zeph-{state}")
-        self.widget.add_class(f"zeph-{self.status}")
-
-    def ask(self, request: ApprovalRequest, answer: Callable[[str], None]) -> None:
-        """Show the approval prompt; ``answer`` gets "approve", "deny" or "always" once, from the first click."""
-        import ipywidgets as w
-
-        self.status = "waiting"
-        self._render_title()
-        command = request.summary.split(": ", 1)[-1]
-        what = html.escape(visible(command))
-        lines = command.count("\n") + 1
-        if lines > 6 or len(command) > 400:  # longer than the box shows at once: say so, so nothing is missed
-            what += f"\n[{lines} lines, {len(command)} characters in all: scroll to read every one]"
-        # What the call gets beyond the sandbox (network, the kernel's environment, no sandbox at all) stands out.
-        extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
-        change = f"<b>What changes:</b>{_diff_html(request.preview)}" if request.preview else ""
-        prompt = w.HTML(
-            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:<pre>{what}</pre>{extras}{change}'
-            f"<b>Why it asks:</b> {html.escape(request.reason)}</div>"
-        )
-        grant = ", ".join(request.asking) or what
-        self.buttons = {
-            "approve": w.Button(description="Approve", button_style="success", icon="check"),
-            "deny": w.Button(description="Deny", button_style="danger", icon="times"),
-        }
-        if request.asking:  # nothing to keep for a command outside the sandbox: it asks every time
-            also = " — with the access above, each time" if request.extras else ""
-            self.buttons["always"] = w.Button(
-                description="Always allow", icon="unlock", tooltip=f"Allow from now on: {grant}{also}"
-            )
-        for choice, button in self.buttons.items():
-            button.on_click(lambda _button, choice=choice: answer(choice))
-        self.ask_box.children = (prompt, w.HBox(list(self.buttons.values())))
-
-    def waiting(self, request: ApprovalRequest, where: str | None) -> None:
-        """The call waits for an approver that is not this cell's buttons (the dashboard's inbox, a script):
-        say so, and where the answer is given. Buttons shown later (the widget approver) replace this."""
-        import ipywidgets as w
-
-        self.status = "waiting"
-        self._render_title()
-        until = f" Denied if nobody answers by {request.expires_at:%H:%M:%S} UTC." if request.expires_at else ""
-        place = f" Answer it {html.escape(where)}." if where else ""
-        self.ask_box.children = (
-            w.HTML(f'<div class="zeph-ask"><b>Waiting for approval.</b> {html.escape(request.reason)}.{place}'
-                   f"{until}</div>"),
-        )  # fmt: skip
-
-    def answered(self, approved: bool, by: str, remember: bool = False) -> None:
-        """Close the prompt to one line saying who decided (by click, by %zeph approve, by the inbox, by timeout)."""
-        import ipywidgets as w
-
-        for button in self.buttons.values():
-            button.disabled = True
-        if self.buttons or self.ask_box.children:
-            verdict = "Always allowed" if remember else ("Approved" if approved else "Denied")
-            self.ask_box.children = (w.HTML(f'<div class="zeph-who">{verdict} by <b>{html.escape(by)}</b></div>'),)
-        self.status = "running" if approved else "denied"
-        self._render_title()
-
-    def cancelled(self) -> None:
-        """The run stopped while this call was running or waiting."""
-        for button in self.buttons.values():
-            button.disabled = True
-        self.status = "cancelled"
-        self._render_title()
-
-    def running(self) -> None:
-        self.status = "running"
-        self.started = time.monotonic()
-        self._render_title()
-
-    def finished(self, outcome: CallOutcome) -> None:
-        import ipywidgets as w
-
-        if outcome.status == "ok":
-            self.status = "done"
-        elif outcome.status in ("denied", "cancelled"):
-            self.status = outcome.status
-        else:
-            self.status = "failed"
-        meta = [f"{outcome.duration_ms / 1000:.1f} s"] if outcome.attempts else []
-        if outcome.waited_ms:  # the person's thinking time, apart from what the call took
-            meta.append(f"waited {outcome.waited_ms / 1000:.1f} s for approval")
-        if outcome.exit_code is not None:
-            meta.append(f"exit {outcome.exit_code}")
-        if outcome.cached:
-            meta.append("from cache")
-        if outcome.attempts > 1:
-            meta.append(f"{outcome.attempts} tries")
-        self._render_title(" · ".join(meta))
-        lines = []
-        if outcome.status == "denied":
-            # Who said no is on the card already; say which rule was involved, not the whole error again.
-            why = outcome.reason or (outcome.category.label if outcome.category else "")
-            lines.append(f'<div class="zeph-stats">{html.escape(why)}</div>')
-        elif outcome.category is not None:
-            lines.append(f'<div class="zeph-error">{html.escape(outcome.category.label)}: '
-                         f"{html.escape(redact(outcome.output.summary)[:300])}</div>")  # fmt: skip
-        for stat in outcome.filter_stats:
-            lines.append(f'<div class="zeph-stats">{html.escape(stat)}</div>')
-        if outcome.overflow_id:
-            lines.append(f'<div class="zeph-stats">full output stored as {html.escape(outcome.overflow_id)}</div>')
-        self.stats.value = "".join(lines)
-        raw = outcome.output.raw
-        raw_text = json.dumps(dict(raw), indent=2, ensure_ascii=False, default=str) if raw else outcome.output.summary
-        self.details.children = [w.HTML(_pre(outcome.text)), w.HTML(_pre(raw_text))]
-        self.details.set_title(0, "What the model saw")
-        self.details.set_title(1, "Raw output")
-        self.details.selected_index = None
+__all__ = ["ToolCard", "Transcript", "call_summary"]
 
 
 class Transcript:
@@ -246,6 +36,7 @@ class Transcript:
         on_stop: Callable[[], Any],
         model: str = "",
         approver_where: str | None = None,
+        approver_link: str | None = None,
         warning: str | None = None,
         offline: bool = False,
     ) -> None:
@@ -254,11 +45,12 @@ class Transcript:
         self.prompt = prompt
         self.model = model
         self.approver_where = approver_where  # where an approver other than the buttons takes its answers
+        self.approver_link = approver_link  # that place as a URL path on the page's own server, when known
         self.offline = offline  # the stand-in model, because none is configured: a run "completes" doing nothing
         self.cards: dict[str, ToolCard] = {}
         self.calls = 0
         self.iteration = 0
-        self.started = time.monotonic()
+        self.started = cards.clock()
         self.status = w.HTML()
         self.stop_button = w.Button(description="Stop", icon="stop", button_style="warning",
                                     layout=w.Layout(width="90px", margin="0 0 0 auto"))  # fmt: skip
@@ -272,7 +64,28 @@ class Transcript:
         self._buffer = ""
         self._rendered_at = 0.0
         self._state = ("#0969da", "running")
+        self._detail = ""  # what the header adds after the counts (a retry's countdown, why a run stopped)
+        self._ended: float | None = None  # when the run stopped: the clock stands still from then on
+        self._clock: asyncio.Task[None] | None = None
         self._render_status()
+
+    def start_clock(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Redraw the elapsed times once a second until the run stops: the header's, and a waiting or running
+        card's. A long wait for approval or a slow command is never a still picture that looks hung."""
+        self._clock = loop.create_task(self._tick())
+
+    async def _tick(self) -> None:
+        while self._ended is None:
+            await asyncio.sleep(1)
+            self._draw()
+            for card in self.cards.values():
+                card.tick()
+
+    def stop_clock(self) -> None:
+        if self._ended is None:
+            self._ended = cards.clock()
+        if self._clock is not None:
+            self._clock.cancel()
 
     # -- events --------------------------------------------------------------------------------------------
 
@@ -292,7 +105,7 @@ class Transcript:
             self._state = ("#9a6700", "waiting for approval")  # not "running": nothing runs until someone answers
             self._render_status()
             self.card(event.request.call_id, event.request.tool, event.request.params).waiting(
-                event.request, self.approver_where
+                event.request, self.approver_where, self.approver_link
             )
         elif kind == "approval_answered":
             decision = event.decision
@@ -320,6 +133,7 @@ class Transcript:
         return card
 
     def stopped(self, result: Any) -> None:
+        self.stop_clock()
         self._flush_text(final=True)
         self.stop_button.disabled = True
         self.stop_button.layout.display = "none"
@@ -336,6 +150,7 @@ class Transcript:
         """The run raised (bad configuration, a bug): say so in the transcript, where the person is looking."""
         import ipywidgets as w
 
+        self.stop_clock()
         self.stop_button.disabled = True
         self.stop_button.layout.display = "none"
         self._state = ("#cf222e", "error")
@@ -353,15 +168,21 @@ class Transcript:
     # -- rendering -----------------------------------------------------------------------------------------
 
     def _render_status(self, detail: str = "") -> None:
+        self._detail = detail
+        self._draw()
+
+    def _draw(self) -> None:
         color, label = self._state
-        parts = [f'<span class="zeph-dot" style="background:{color}"></span><b>{html.escape(label)}</b>']
+        live = " zeph-live" if self._ended is None else ""  # the dot pulses while the run goes on
+        parts = [f'<span class="zeph-dot{live}" style="background:{color}"></span><b>{html.escape(label)}</b>']
         if self.model:
             parts.append(html.escape(self.model))
         if self.iteration:
             parts.append(f"round {self.iteration}")
         parts.append(f"{self.calls} tool call{'s' if self.calls != 1 else ''}")
-        if detail and label != "completed":
-            parts.append(html.escape(redact(detail)))
+        parts.append(elapsed((self._ended or cards.clock()) - self.started))
+        if self._detail and label != "completed":
+            parts.append(html.escape(redact(self._detail)))
         self.status.value = '<div class="zeph-head">' + " · ".join(parts) + "</div>"
 
     def _add_text(self, text: str) -> None:
@@ -390,20 +211,6 @@ class Transcript:
         self._rendered_at = time.monotonic()
         if final:
             self._text = None
-
-
-def _diff_html(diff: str) -> str:
-    """A unified diff, escaped, its added and removed lines coloured."""
-    lines = []
-    for line in diff.splitlines():
-        escaped = html.escape(visible(line))
-        if line.startswith("+") and not line.startswith("+++"):
-            lines.append(f'<span style="color:#1a7f37">{escaped}</span>')
-        elif line.startswith("-") and not line.startswith("---"):
-            lines.append(f'<span style="color:#cf222e">{escaped}</span>')
-        else:
-            lines.append(escaped)
-    return '<pre class="zeph-diff">' + "\n".join(lines) + "</pre>"
 
 
 def _static(widget: Any) -> str:

@@ -132,10 +132,9 @@ function card(item) {
     el("div", {}, el("b", {}, item.requester), " wants to run"),
     el("pre", {}, visible(item.summary)),
     el("dl", {},
-      el("dt", {}, "why"), el("dd", {}, item.reason),
-      // The policy's reasons usually name their rule already ("asked by tools.permissions.bash[0]: …").
-      item.reason.includes(item.rule) ? null : el("dt", {}, "rule"),
-      item.reason.includes(item.rule) ? null : el("dd", {}, item.rule),
+      // One plain sentence first; then the rules' own words, for whoever tunes the configuration.
+      el("dt", {}, "why"), el("dd", {}, item.why || item.reason),
+      el("dt", {}, "rule"), el("dd", { class: "muted" }, item.reason.includes(item.rule) ? item.reason : `${item.rule}: ${item.reason}`),
       el("dt", {}, "touches"), el("dd", {}, visible(item.subjects.join(", "))),
       el("dt", {}, "conversation"), el("dd", {}, item.conversation_id || "—"),
       el("dt", {}, "waiting"), waited),

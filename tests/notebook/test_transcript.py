@@ -1,0 +1,95 @@
+"""The transcript widget between events: elapsed times that move while a run or a wait goes on, the inbox link,
+and the plain reason on the approval card."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+import pytest
+
+from zeph_nb.agent import RunResult
+from zeph_nb.gates.approval import ApprovalRequest
+from zeph_nb.notebook import cards
+from zeph_nb.notebook.cards import ToolCard, elapsed
+from zeph_nb.notebook.transcript import Transcript
+
+
+class Clock:
+    """The widgets' clock, moved by hand (the event loop keeps the real one)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    fake = Clock()
+    monkeypatch.setattr(cards, "clock", fake)
+    return fake
+
+
+def request(command: str = "rm -rf scratch") -> ApprovalRequest:
+    reason = "the command classifier asks: destructive: rm -r/-f; matches confirm pattern 'rm '"
+    return ApprovalRequest("c1", "bash", {"command": command}, (command,), "shell classifier", reason,
+                           expires_at=datetime(2026, 1, 1, 12, 30))  # fmt: skip
+
+
+def test_elapsed_reads_at_a_glance() -> None:
+    assert [elapsed(s) for s in (0.4, 7, 125, 3725)] == ["0 s", "7 s", "2 min 05 s", "1 h 02 min"]
+
+
+def test_the_header_and_a_waiting_card_count_the_seconds(clock: Clock) -> None:
+    view = Transcript("go", on_stop=lambda: None, model="claude-x")
+    assert "0 s" in view.status.value and "zeph-live" in view.status.value  # the dot pulses while it runs
+    card = view.card("c1", "bash", {"command": "rm -rf scratch"})
+    card.ask(request(), lambda choice: None)
+    clock.now += 125
+    view._draw()
+    card.tick()
+    assert "2 min 05 s" in view.status.value and "waiting 2 min 05 s" in card.title.value
+
+
+def test_the_clock_stands_still_once_the_run_stopped(clock: Clock) -> None:
+    view = Transcript("go", on_stop=lambda: None)
+    clock.now += 12
+    view.stopped(RunResult(text="done", stop_reason="completed", iterations=1))
+    clock.now += 600
+    view._draw()
+    assert "12 s" in view.status.value and "zeph-live" not in view.status.value
+
+
+async def test_the_clock_redraws_by_itself_until_the_run_stops(clock: Clock) -> None:
+    view = Transcript("go", on_stop=lambda: None)
+    view.start_clock(asyncio.get_running_loop())
+    clock.now += 42
+    for _ in range(30):  # redrawn within about a second of real time; waited for, not timed
+        await asyncio.sleep(0.1)
+        if "42 s" in view.status.value:
+            break
+    assert "42 s" in view.status.value
+    view.stop_clock()
+    await asyncio.sleep(0)
+    assert view._clock is not None and view._clock.cancelled()
+
+
+def test_the_card_leads_with_the_plain_reason_and_keeps_the_rules_words_under_it() -> None:
+    card = ToolCard("bash", {"command": "rm -rf scratch"})
+    card.ask(request(), lambda choice: None)
+    shown = card.ask_box.children[0].value
+    assert "<b>Why it asks:</b> `rm -r`/`rm -f` deletes files and whole folders" in shown
+    assert '<div class="zeph-rule">the command classifier asks: destructive: rm -r/-f;' in shown
+
+
+def test_waiting_on_the_inbox_links_to_it_on_the_pages_own_server() -> None:
+    card = ToolCard("bash", {"command": "make"})
+    where = "in the approval inbox of the zeph dashboard (zeph/ on your Jupyter server)"
+    card.waiting(request("make"), where, "/user/ann/zeph/#inbox")
+    shown = card.ask_box.children[0].value
+    assert '<a href="/user/ann/zeph/#inbox" target="_blank" rel="noopener noreferrer">in the approval inbox' in shown
+    card.waiting(request("make"), where, None)  # no server known: the words, never a guessed link
+    shown = card.ask_box.children[0].value
+    assert "<a " not in shown and "(zeph/ on your Jupyter server)" in shown

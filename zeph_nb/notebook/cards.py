@@ -1,0 +1,282 @@
+"""What the transcript draws: its stylesheet, and one card per tool call (its status, output and, while it
+waits, the approval prompt or where the answer is given).
+
+Everything a card shows is escaped and redacted here, because a widget's HTML is kept in the saved notebook and
+rendered as the person's own page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from zeph_nb.output.sanitize import visible
+from zeph_nb.security.secrets import redact
+
+if TYPE_CHECKING:
+    import ipywidgets
+
+    from zeph_nb.gates.approval import ApprovalRequest
+    from zeph_nb.gates.call import CallOutcome
+
+__all__ = ["STYLE", "ToolCard", "call_summary", "clock", "elapsed"]
+
+
+def clock() -> float:
+    """The widgets' clock (monotonic seconds); tests move it by hand without touching the event loop's."""
+    return time.monotonic()
+
+
+def elapsed(seconds: float) -> str:
+    """``7 s``, ``2 min 05 s``, ``1 h 02 min``: how long a run or a wait has lasted, for a glance."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+
+
+# Rendered once per transcript; class names are prefixed so nothing else on the page is touched.
+STYLE = """
+<style>
+.zeph-run { border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 12px; background: #fff;
+  font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 980px; }
+.zeph-head { font-size: 13px; color: #57606a; }
+.zeph-head b { color: #24292f; }
+.zeph-dot { display: inline-block; width: 8px; height: 8px; border-radius: 4px; margin-right: 6px; }
+.zeph-live { animation: zeph-pulse 1.2s ease-in-out infinite; }
+@keyframes zeph-pulse { 50% { opacity: 0.25; } }
+.zeph-card { border: 1px solid #d8dee4; border-left: 4px solid #8c959f; border-radius: 6px; margin: 6px 0;
+  padding: 6px 10px; background: #f6f8fa; }
+.zeph-card.zeph-running { border-left-color: #0969da; }
+.zeph-card.zeph-done { border-left-color: #1a7f37; }
+.zeph-card.zeph-failed { border-left-color: #cf222e; }
+.zeph-card.zeph-denied { border-left-color: #9a6700; }
+.zeph-card.zeph-waiting { border-left-color: #bf8700; background: #fff8c5; }
+.zeph-title { font-size: 13px; line-height: 1.5; }
+.zeph-title code { background: #eaeef2; padding: 1px 5px; border-radius: 4px; font-size: 12px; }
+.zeph-tool { font-weight: 600; color: #24292f; margin-right: 6px; }
+.zeph-badge { display: inline-block; font-size: 11px; font-weight: 600; padding: 0 7px; border-radius: 10px;
+  margin-left: 8px; color: #fff; }
+.zeph-meta { font-size: 12px; color: #57606a; margin-left: 8px; }
+.zeph-stats { font-size: 12px; color: #57606a; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.zeph-error { font-size: 12px; color: #cf222e; }
+.zeph-ask { font-size: 13px; margin: 4px 0; }
+.zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0;
+  font-weight: 600; }
+.zeph-ask pre, .zeph-pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px; padding: 6px 8px;
+  margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; max-height: 360px; overflow: auto; }
+.zeph-who { font-size: 12px; color: #57606a; margin-top: 2px; }
+.zeph-rule { font-size: 11px; color: #57606a; margin-top: 2px; }
+</style>
+"""
+
+_BADGES: dict[str, tuple[str, str]] = {
+    "waiting": ("#bf8700", "waiting for you"),
+    "running": ("#0969da", "running"),
+    "done": ("#1a7f37", "done"),
+    "failed": ("#cf222e", "failed"),
+    "denied": ("#9a6700", "denied"),
+    "cancelled": ("#6e7781", "cancelled"),
+}
+
+
+def _pre(text: str, limit: int = 20_000) -> str:
+    text = redact(text)
+    shown = text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters)"
+    return f'<pre class="zeph-pre">{html.escape(shown)}</pre>'
+
+
+def _summary(tool: str, params: Any) -> str:
+    """The one line a person needs: the command, the path, the URL — else the arguments. Redacted: what a widget
+    shows is kept in the saved notebook."""
+    return redact(call_summary(params))
+
+
+def call_summary(params: Any) -> str:
+    """The argument a call is about (command, path, URL, source → destination, pattern, query), else them all."""
+    if isinstance(params, Mapping):
+        for key in ("command", "path", "url", "source", "pattern", "query"):
+            value = params.get(key)
+            if isinstance(value, str):
+                extra = f" → {params['destination']}" if key == "source" and "destination" in params else ""
+                return value + extra
+        return json.dumps(params, ensure_ascii=False, default=str)
+    return repr(params)
+
+
+class ToolCard:
+    """One tool call: what it is, its status, its output, and — while it waits — the approval buttons."""
+
+    def __init__(self, tool: str, params: Any) -> None:
+        import ipywidgets as w
+
+        self.tool = tool
+        self.params = params
+        self.status = "running"
+        self.started = clock()
+        self.asked = self.started  # when it started waiting for a person
+        self.title = w.HTML()
+        self.stats = w.HTML()
+        self.ask_box = w.VBox([])
+        self.details = w.Accordion(children=[])
+        self.widget = w.VBox([self.title, self.ask_box, self.stats, self.details])
+        self.widget.add_class("zeph-card")
+        self.buttons: dict[str, ipywidgets.Button] = {}
+        self._render_title()
+
+    def _render_title(self, meta: str = "") -> None:
+        color, label = _BADGES[self.status]
+        line = html.escape(visible(_summary(self.tool, self.params)).replace("\n", " ⏎ "))
+        if len(line) > 160:
+            line = line[:157] + "…"
+        self.title.value = (
+            f'<div class="zeph-title"><span class="zeph-tool">{html.escape(self.tool)}</span><code>{line}</code>'
+            f'<span class="zeph-badge" style="background:{color}">{label}</span>'
+            f'<span class="zeph-meta">{meta}</span></div>'
+        )
+        for state in _BADGES:
+            self.widget.remove_class(f"zeph-{state}")
+        self.widget.add_class(f"zeph-{self.status}")
+
+    def ask(self, request: ApprovalRequest, answer: Callable[[str], None]) -> None:
+        """Show the approval prompt; ``answer`` gets "approve", "deny" or "always" once, from the first click."""
+        import ipywidgets as w
+
+        self.status = "waiting"
+        self.asked = clock()
+        self._render_title()
+        command = request.summary.split(": ", 1)[-1]
+        what = html.escape(visible(command))
+        lines = command.count("\n") + 1
+        if lines > 6 or len(command) > 400:  # longer than the box shows at once: say so, so nothing is missed
+            what += f"\n[{lines} lines, {len(command)} characters in all: scroll to read every one]"
+        # What the call gets beyond the sandbox (network, the kernel's environment, no sandbox at all) stands out.
+        extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
+        change = f"<b>What changes:</b>{_diff_html(request.preview)}" if request.preview else ""
+        prompt = w.HTML(
+            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:<pre>{what}</pre>{extras}{change}'
+            f"<b>Why it asks:</b> {html.escape(request.why)}"
+            # The rules' own words, for whoever tunes the configuration (and what the audit log keeps).
+            f'<div class="zeph-rule">{html.escape(request.reason)}</div></div>'
+        )
+        grant = ", ".join(request.asking) or what
+        self.buttons = {
+            "approve": w.Button(description="Approve", button_style="success", icon="check"),
+            "deny": w.Button(description="Deny", button_style="danger", icon="times"),
+        }
+        if request.asking:  # nothing to keep for a command outside the sandbox: it asks every time
+            also = " — with the access above, each time" if request.extras else ""
+            self.buttons["always"] = w.Button(
+                description="Always allow", icon="unlock", tooltip=f"Allow from now on: {grant}{also}"
+            )
+        for choice, button in self.buttons.items():
+            button.on_click(lambda _button, choice=choice: answer(choice))
+        self.ask_box.children = (prompt, w.HBox(list(self.buttons.values())))
+
+    def waiting(self, request: ApprovalRequest, where: str | None, link: str | None = None) -> None:
+        """The call waits for an approver that is not this cell's buttons (the dashboard's inbox, a script):
+        say so, and where the answer is given. Buttons shown later (the widget approver) replace this."""
+        import ipywidgets as w
+
+        self.status = "waiting"
+        self.asked = clock()
+        self._render_title()
+        until = f" Denied if nobody answers by {request.expires_at:%H:%M:%S} UTC." if request.expires_at else ""
+        place = f" Answer it {html.escape(where)}." if where else ""
+        if where and link:  # a path on this page's own server (notebook/server.py): opens beside the notebook
+            words = html.escape(where.split(" (", 1)[0])
+            href = html.escape(link, quote=True)
+            place = f' Answer it <a href="{href}" target="_blank" rel="noopener noreferrer">{words}</a>.'
+        self.ask_box.children = (
+            w.HTML(f'<div class="zeph-ask"><b>Waiting for approval.</b> {html.escape(request.why)}{place}'
+                   f"{until}</div>"),
+        )  # fmt: skip
+
+    def answered(self, approved: bool, by: str, remember: bool = False) -> None:
+        """Close the prompt to one line saying who decided (by click, by %zeph approve, by the inbox, by timeout)."""
+        import ipywidgets as w
+
+        for button in self.buttons.values():
+            button.disabled = True
+        if self.buttons or self.ask_box.children:
+            verdict = "Always allowed" if remember else ("Approved" if approved else "Denied")
+            self.ask_box.children = (w.HTML(f'<div class="zeph-who">{verdict} by <b>{html.escape(by)}</b></div>'),)
+        self.status = "running" if approved else "denied"
+        self._render_title()
+
+    def cancelled(self) -> None:
+        """The run stopped while this call was running or waiting."""
+        for button in self.buttons.values():
+            button.disabled = True
+        self.status = "cancelled"
+        self._render_title()
+
+    def tick(self) -> None:
+        """Once a second from the transcript's clock: how long it has waited for a person, or run."""
+        if self.status == "waiting":
+            self._render_title(f"waiting {elapsed(clock() - self.asked)}")
+        elif self.status == "running":
+            self._render_title(elapsed(clock() - self.started))
+
+    def running(self) -> None:
+        self.status = "running"
+        self.started = clock()
+        self._render_title()
+
+    def finished(self, outcome: CallOutcome) -> None:
+        import ipywidgets as w
+
+        if outcome.status == "ok":
+            self.status = "done"
+        elif outcome.status in ("denied", "cancelled"):
+            self.status = outcome.status
+        else:
+            self.status = "failed"
+        meta = [f"{outcome.duration_ms / 1000:.1f} s"] if outcome.attempts else []
+        if outcome.waited_ms:  # the person's thinking time, apart from what the call took
+            meta.append(f"waited {outcome.waited_ms / 1000:.1f} s for approval")
+        if outcome.exit_code is not None:
+            meta.append(f"exit {outcome.exit_code}")
+        if outcome.cached:
+            meta.append("from cache")
+        if outcome.attempts > 1:
+            meta.append(f"{outcome.attempts} tries")
+        self._render_title(" · ".join(meta))
+        lines = []
+        if outcome.status == "denied":
+            # Who said no is on the card already; say which rule was involved, not the whole error again.
+            why = outcome.reason or (outcome.category.label if outcome.category else "")
+            lines.append(f'<div class="zeph-stats">{html.escape(why)}</div>')
+        elif outcome.category is not None:
+            lines.append(f'<div class="zeph-error">{html.escape(outcome.category.label)}: '
+                         f"{html.escape(redact(outcome.output.summary)[:300])}</div>")  # fmt: skip
+        for stat in outcome.filter_stats:
+            lines.append(f'<div class="zeph-stats">{html.escape(stat)}</div>')
+        if outcome.overflow_id:
+            lines.append(f'<div class="zeph-stats">full output stored as {html.escape(outcome.overflow_id)}</div>')
+        self.stats.value = "".join(lines)
+        raw = outcome.output.raw
+        raw_text = json.dumps(dict(raw), indent=2, ensure_ascii=False, default=str) if raw else outcome.output.summary
+        self.details.children = [w.HTML(_pre(outcome.text)), w.HTML(_pre(raw_text))]
+        self.details.set_title(0, "What the model saw")
+        self.details.set_title(1, "Raw output")
+        self.details.selected_index = None
+
+
+def _diff_html(diff: str) -> str:
+    """A unified diff, escaped, its added and removed lines coloured."""
+    lines = []
+    for line in diff.splitlines():
+        escaped = html.escape(visible(line))
+        if line.startswith("+") and not line.startswith("+++"):
+            lines.append(f'<span style="color:#1a7f37">{escaped}</span>')
+        elif line.startswith("-") and not line.startswith("---"):
+            lines.append(f'<span style="color:#cf222e">{escaped}</span>')
+        else:
+            lines.append(escaped)
+    return '<pre class="zeph-diff">' + "\n".join(lines) + "</pre>"

@@ -1,0 +1,35 @@
+"""Which Jupyter server started this kernel, so the transcript can link to the zeph dashboard on it.
+
+A link in cell output is followed by the person's browser, on the page's own origin: only the server's base URL
+path (``/``, ``/user/ann/`` under JupyterHub) is needed, never its host, which the kernel cannot know (proxies,
+port forwarding). ``None`` when no local server started this kernel (a script, nbval, a remote kernel gateway);
+then the transcript names the place in words instead of guessing a link.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["DASHBOARD", "jupyter_base_url"]
+
+DASHBOARD = "zeph/"  # the server extension's page, under the base URL (extension/zeph_nb_server)
+
+
+def jupyter_base_url() -> str | None:
+    """The base URL path of the Jupyter server whose kernel this is, ending in "/", or None."""
+    prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX")  # a JupyterHub single-user server says it outright
+    if prefix:
+        return prefix if prefix.endswith("/") else prefix + "/"
+    try:
+        from jupyter_server.serverapp import list_running_servers
+    except ImportError:  # a kernel in an environment without jupyter_server: no local server to link to
+        return None
+    parent = os.getppid()  # jupyter_client starts kernels as the server's own children
+    try:
+        for info in list_running_servers():
+            if info.get("pid") == parent:
+                base = str(info.get("base_url") or "/")
+                return base if base.endswith("/") else base + "/"
+    except (OSError, ValueError):  # an unreadable or half-written runtime file: no link, not a failed run
+        return None
+    return None
