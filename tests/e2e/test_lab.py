@@ -12,101 +12,24 @@ import os
 import shutil
 import time
 import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import ARTIFACTS, needs_chromium, write_notebook
+from e2e_support import (
+    ARTIFACTS,
+    SETUP,
+    Lab,
+    audit_rows,
+    needs_chromium,
+    notebook,
+    open_and_run,
+    run_all,
+    shot,
+    transcript,
+)
 
 pytestmark = needs_chromium
-
-
-@dataclass
-class Lab:
-    url: str
-    token: str
-    root: Path
-    home: Path
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) -> Iterator[Lab]:
-    base = tmp_path_factory.mktemp("lab")
-    root, home = base / "notebooks", base / "zeph-home"
-    root.mkdir()
-    (root / "zeph.toml").write_text('[tools.permissions]\nbash = [{pattern = "*", action = "ask"}]\n')
-    # No "get notified about Jupyter news?" toast over the page (it would also try the network).
-    settings = base / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-    # Start the notebook's kernel without asking which one (the dialog would take the first keystrokes).
-    tracker = base / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
-    tracker.mkdir(parents=True)
-    (tracker / "tracker.jupyterlab-settings").write_text('{"autoStartDefaultKernel": true}')
-    args = [f"--notebook-dir={root}", "--LabApp.news_url=",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]  # fmt: skip
-    with running_jupyter("lab", base=base, zeph_home=home, cwd=root, args=args) as server:
-        yield Lab(server.url, server.token, root, home)
-
-
-def notebook(lab: Lab, name: str, setup: str, cell: str) -> str:
-    write_notebook(lab.root / f"{name}.ipynb", setup, cell)
-    # ?reset: a fresh workspace, so notebooks of earlier tests are not reopened behind this one.
-    return f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}"
-
-
-def open_and_run(browser: Any, url: str) -> Any:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(url)
-    run_all(page)
-    return page
-
-
-def run_all(page: Any) -> None:
-    """Run every cell from the Run menu (JupyterLab and Notebook 7 share it), once the kernel answers.
-
-    A click that arrives while the kernel is still connecting is dropped; the first cell's prompt turning into
-    [1] is the proof it ran, and the menu is used again if it did not.
-    """
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    page.locator(".jp-NotebookPanel").first.wait_for(timeout=60_000)
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=60_000)
-    if "/lab/" in page.url:  # JupyterLab's status bar names the kernel once its connection is up
-        page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=60_000)
-    for _ in range(4):
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        try:
-            page.locator(".jp-InputPrompt", has_text="[1]").first.wait_for(timeout=10_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    raise AssertionError("the notebook's cells never ran")
-
-
-def transcript(page: Any) -> Any:
-    """The %%zeph output: every locator is scoped to it (the file browser has an "approve.ipynb" button too)."""
-    return page.locator(".zeph-run").first
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator(".zeph-run").first.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
-def audit_rows(lab: Lab) -> Any:
-    from zeph_nb import audit
-    from zeph_nb.config import Settings
-
-    return audit.frame(settings=Settings().model_copy(update={"home": lab.home}), limit=None)
-
-
-SETUP = """%load_ext zeph_nb
-import zeph_nb
-model = zeph_nb.ScriptedProvider({turns})"""
 
 
 def test_approve_runs_the_command_and_the_audit_row_says_who(lab: Lab, browser: Any) -> None:
