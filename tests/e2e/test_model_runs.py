@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import ARTIFACTS, Lab, needs_chromium, run_cell, wait_for_kernel, write_notebook
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "agent"))
@@ -31,10 +32,11 @@ def setup(url: str, *, key: bool = True, **settings: object) -> str:
     return "\n".join(lines)
 
 
-def open_notebook(lab: Lab, browser: Any, name: str, *cells: str) -> Any:
+def open_notebook(lab: Lab, browser: Any, name: str, *cells: str, front_end: str = "lab") -> Any:
     write_notebook(lab.root / f"{name}.ipynb", *cells)
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    page.goto(f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}")
+    page.goto(f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}" if front_end == "lab" else
+              f"{lab.url}/notebooks/{name}.ipynb?token={lab.token}")  # fmt: skip
     wait_for_kernel(page)
     return page
 
@@ -67,7 +69,8 @@ def user_texts(body: Any) -> list[str]:
     return texts
 
 
-def test_after_each_failure_the_next_request_carries_no_stale_prompt(lab: Lab, browser: Any) -> None:
+@pytest.mark.parametrize("front_end", ["lab", "notebook7"])
+def test_after_each_failure_the_next_request_carries_no_stale_prompt(lab: Lab, browser: Any, front_end: str) -> None:
     replies = [
         api_error(400, "invalid_request_error", "messages: text content blocks must be non-empty"),
         api_error(401, "authentication_error", "invalid x-api-key"),
@@ -76,24 +79,24 @@ def test_after_each_failure_the_next_request_carries_no_stale_prompt(lab: Lab, b
     ]
     with serve(replies) as server:
         asks = [f"%%zeph\nRemove the scratch directory ({n})." for n in ("one", "two", "three")]
-        page = open_notebook(lab, browser, "failures", setup(server.url), *asks,
-                             "%%zeph\nJust tell me which files are in data/.")  # fmt: skip
+        page = open_notebook(lab, browser, f"failures-{front_end}", setup(server.url), *asks,
+                             "%%zeph\nJust tell me which files are in data/.", front_end=front_end)  # fmt: skip
         run_cell(page, 0)
         first = run(page, 1)
         assert "model error" in head(first, "model error")
-        shot(first, "failure-model-error")
+        shot(first, f"failure-model-error-{front_end}")
         second = run(page, 2)
         said = head(second, "error")
-        shot(second, "failure-refused-key")
+        shot(second, f"failure-refused-key-{front_end}")
         third = run(page, 3)
         head(third, "running")
         page.wait_for_timeout(1_500)  # the stream has started and sends only pings
         third.get_by_role("button", name="Stop").click()
         head(third, "cancelled", 30_000)
-        shot(third, "failure-stopped")
+        shot(third, f"failure-stopped-{front_end}")
         last = run(page, 4)
         last.get_by_text("data/ holds nothing yet.").wait_for(timeout=60_000)
-        shot(last, "failure-then-a-clean-request")
+        shot(last, f"failure-then-a-clean-request-{front_end}")
         final = server.bodies[-1]
     texts = user_texts(final)
     assert any("Just tell me which files are in data/." in t for t in texts), texts
