@@ -43,7 +43,7 @@ _EXPORTS: dict[str, str] = {
     "GateChain": "zeph_nb.gates.chain",
     "CallOutcome": "zeph_nb.gates.call",
     "Agent": "zeph_nb.agent.loop",
-    "RunResult": "zeph_nb.agent.loop",
+    "RunResult": "zeph_nb.agent.result",
     "ScriptedProvider": "zeph_nb.agent.providers.scripted",
     "AnthropicProvider": "zeph_nb.agent.providers.anthropic",
     "OpenAICompatibleProvider": "zeph_nb.agent.providers.openai_compat",
@@ -97,10 +97,11 @@ __all__ = [
 
 if TYPE_CHECKING:
     from zeph_nb import agent, audit, filters, gates, safety
-    from zeph_nb.agent.loop import Agent, RunResult
+    from zeph_nb.agent.loop import Agent
     from zeph_nb.agent.providers.anthropic import AnthropicProvider
     from zeph_nb.agent.providers.openai_compat import OpenAICompatibleProvider
     from zeph_nb.agent.providers.scripted import ScriptedProvider
+    from zeph_nb.agent.result import RunResult
     from zeph_nb.config import Settings
     from zeph_nb.errors import (
         ConfigError,

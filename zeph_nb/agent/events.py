@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
+from zeph_nb.agent.result import RunResult, StopReason
 from zeph_nb.gates.call import CallOutcome
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
-
-if TYPE_CHECKING:
-    from zeph_nb.agent.loop import RunResult
 
 __all__ = [
     "AgentEvent",
@@ -22,17 +19,6 @@ __all__ = [
     "TextDelta",
     "ToolCallFinished",
     "ToolCallStarted",
-]
-
-StopReason = Literal[
-    "completed",  # the model answered without asking for tools
-    "max_tokens",  # the model's reply was cut at [llm] max_tokens
-    "max_iterations",  # [agent] max_tool_iterations rounds of tool calls
-    "doom_loop",  # [agent] doom_loop_threshold rounds in a row with identical tool output
-    "context_budget",  # the next request would pass 80% of [agent] context_budget_tokens
-    "quota",  # [tools] max_tool_calls_per_session used up
-    "cancelled",  # Stop / agent.stop()
-    "model_error",  # the model could not be asked (after retries)
 ]
 
 

@@ -17,7 +17,7 @@ import os
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,6 @@ from zeph_nb.agent.events import (
     AgentEvent,
     IterationStarted,
     Stopped,
-    StopReason,
     TextDelta,
     ToolCallFinished,
 )
@@ -39,9 +38,9 @@ from zeph_nb.agent.messages import (
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
-    Usage,
 )
 from zeph_nb.agent.model_calls import call_model
+from zeph_nb.agent.result import RunResult
 from zeph_nb.config import Settings
 from zeph_nb.errors import ModelError, ZephError
 from zeph_nb.gates.call import CallOutcome
@@ -69,25 +68,6 @@ approval; if one is refused, say what you wanted to do and why instead of retryi
 [tool_error] block with a category and a suggestion: follow the suggestion. Long outputs are shortened; an \
 overflow:<id> in a result can be read in full with read_overflow. When you are done, answer briefly with what you \
 did and what you found."""
-
-
-@dataclass
-class RunResult:
-    """What one run did. ``tool_calls`` holds every call with its decision, category, sizes and duration."""
-
-    text: str
-    stop_reason: StopReason
-    tool_calls: list[CallOutcome] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    iterations: int = 0
-    conversation_id: str = ""
-    detail: str = ""  # why it stopped, in words a person reads
-
-    def __repr__(self) -> str:
-        return (
-            f"RunResult(stop_reason={self.stop_reason!r}, tool_calls={len(self.tool_calls)}, "
-            f"iterations={self.iterations}, text={self.text[:60]!r})"
-        )
 
 
 class Agent:

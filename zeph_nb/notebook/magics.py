@@ -28,8 +28,9 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from traitlets import Bool, Enum, Int, Unicode
 
 if TYPE_CHECKING:
-    from zeph_nb.agent.loop import Agent, RunResult
+    from zeph_nb.agent.loop import Agent
     from zeph_nb.agent.messages import Provider
+    from zeph_nb.agent.result import RunResult
     from zeph_nb.config import Settings
     from zeph_nb.notebook.approver import WidgetApprover
     from zeph_nb.notebook.transcript import Transcript
