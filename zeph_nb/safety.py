@@ -17,7 +17,7 @@ from zeph_nb.security.env import scrub_env
 from zeph_nb.security.os_sandbox import SandboxStatus, probe
 from zeph_nb.security.paths import resolve_sandboxed
 from zeph_nb.security.secrets import SecretFinding, redact, scan_secrets
-from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier, classify_shell
+from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier, Verdict
 from zeph_nb.security.urls import ValidatedURL, validate_url
 
 __all__ = [
@@ -37,7 +37,12 @@ __all__ = [
 
 def analyze_shell(command: str, settings: Settings | None = None) -> ShellAnalysis:
     """The verdict with its reasons and the simple commands found (nested ones included)."""
-    return ShellClassifier(settings).analyze(command)
+    return ShellClassifier(settings or Settings()).analyze(command)
+
+
+def classify_shell(command: str, settings: Settings | None = None) -> Verdict:
+    """``"allow"``, ``"confirm"`` or ``"block"`` for a shell command under ``settings`` (defaults if None)."""
+    return ShellClassifier(settings or Settings()).classify(command)
 
 
 def sandbox_status(settings: Settings | None = None) -> SandboxStatus:

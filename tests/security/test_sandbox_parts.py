@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from zeph_nb.config import Settings
 from zeph_nb.errors import SandboxViolation
 from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
 from zeph_nb.security.netproxy import NetworkProxy, host_allowed
@@ -23,7 +24,7 @@ PYPI = ("pypi.org", "files.pythonhosted.org")
 
 
 def needs(command: str) -> Escalation:
-    return merge(escalation_of(c) for c in ShellClassifier().analyze(command).commands)
+    return merge(escalation_of(c) for c in ShellClassifier(Settings()).analyze(command).commands)
 
 
 @pytest.mark.parametrize(

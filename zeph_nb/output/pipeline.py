@@ -58,7 +58,7 @@ class OutputPipeline:
         extra = compile_extra(scan.extra_patterns)
         raw_findings = scan_secrets(text, extra) if scan.enabled else []
         if output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output and tools.filters.enabled:
-            from zeph_nb.filters import filter_output
+            from zeph_nb.output.loading import filter_output
 
             command = str(call.params.get("command", ""))
             filtered = filter_output(command, text, output.exit_code, self.settings)

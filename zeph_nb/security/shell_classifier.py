@@ -65,7 +65,7 @@ from zeph_nb.security.shell_words import (
 if TYPE_CHECKING:  # the security layer sits below config: settings are passed in, never read here
     from zeph_nb.config import Settings
 
-__all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict", "classify_shell"]
+__all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict"]
 
 MAX_DEPTH = 8
 
@@ -73,11 +73,7 @@ MAX_DEPTH = 8
 class ShellClassifier(Payloads):
     """Classifies commands under one configuration (``[tools.shell]``)."""
 
-    def __init__(self, settings: Settings | None = None) -> None:
-        if settings is None:
-            from zeph_nb.config import Settings  # defaults only; a caller with settings never reaches this
-
-            settings = Settings()
+    def __init__(self, settings: Settings) -> None:
         shell = settings.tools.shell
         self.allow_network = shell.allow_network
         self.legacy_blocked = [CommandEntry(entry) for entry in shell.blocked_commands if entry.strip()]
@@ -381,8 +377,3 @@ def _braces(word: str) -> list[str]:
         return list(bracex.expand(word, limit=1000)) or [word]
     except Exception:  # bracex refuses huge or malformed expansions; the word stays as it is
         return [word]
-
-
-def classify_shell(command: str, settings: Settings | None = None) -> Verdict:
-    """``"allow"``, ``"confirm"`` or ``"block"`` for a shell command under ``settings`` (defaults if None)."""
-    return ShellClassifier(settings).classify(command)

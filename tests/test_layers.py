@@ -1,0 +1,100 @@
+"""The package's imports point one way: every module imports only its own layer and the layers below it, as the
+README's "Layout" section lists them, and no runtime import goes in a circle.
+
+Every ``import`` counts, at module level or inside a function (a lazy import is still a dependency); only those
+under ``if TYPE_CHECKING:`` do not, since they never run. Third-party front-end libraries (IPython, ipywidgets,
+jupyter_server) are imported only by the notebook layer.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "zeph_nb"
+FRONT_END = ("IPython", "ipywidgets", "jupyter_server", "ipykernel")
+
+
+def layers() -> list[list[str]]:
+    """The README's numbered list under "Imports point one way", bottom first."""
+    text = (ROOT / "README.md").read_text()
+    block = text[text.index("Imports point one way") :].split("\n\n", 2)[1]
+    found = [re.match(r"\d+\. (.+)", line.strip()) for line in block.splitlines()]
+    return [[name.strip().strip("`") for name in m.group(1).split(",")] for m in found if m]
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        found[name] = path
+    return found
+
+
+def imports(path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
+    """(module imported, line) for every import that runs, resolved to a module of the package or a top name."""
+    tree = ast.parse(path.read_text())
+    guards = [node for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)]
+    typing_only = {id(n) for guard in guards for n in ast.walk(guard)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                yield (full if full in known else node.module), node.lineno
+
+
+def layer_of(module: str, table: list[list[str]]) -> int:
+    """The index of the layer a module of the package belongs to (its first name under zeph_nb)."""
+    parts = module.split(".")
+    top = parts[1] if len(parts) > 1 else "zeph_nb"
+    for index, names in enumerate(table):
+        if top in names or (top == "zeph_nb" and "zeph_nb" in names):
+            return index
+    raise AssertionError(f"{module}: its layer '{top}' is not in the README's list; add it there")
+
+
+def test_the_readme_lists_the_layers() -> None:
+    table = layers()
+    assert table[0] == ["errors", "aio"] and table[-1] == ["zeph_nb"], table
+    tops = {p.name.removesuffix(".py") for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
+    listed = {name for names in table for name in names}
+    assert tops - {"__init__"} <= listed, f"not in the README's layer list: {sorted(tops - listed - {'__init__'})}"
+
+
+def test_nothing_imports_upward() -> None:
+    table, known = layers(), modules()
+    upward = []
+    for name, path in known.items():
+        mine = layer_of(name, table)
+        for target, line in imports(path, known):
+            if target.startswith("zeph_nb") and layer_of(target, table) > mine:
+                upward.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+            if target.split(".")[0] in FRONT_END and not name.startswith("zeph_nb.notebook"):
+                upward.append(f"{path.relative_to(ROOT)}:{line} imports {target} (only notebook/ may)")
+    assert upward == []
+
+
+def test_no_import_goes_in_a_circle() -> None:
+    known = modules()
+    graph = {name: {t for t, _ in imports(path, known) if t in known and t != name} for name, path in known.items()}
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            raise AssertionError("import circle: " + " -> ".join([*trail[trail.index(name) :], name]))
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            visit(target, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
