@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from zeph_nb.config import Settings
-from zeph_nb.tools.files import FileExecutor
-from zeph_nb.tools.grep import find_ripgrep
+from zeph_nb.tools.files.executor import FileExecutor
+from zeph_nb.tools.files.grep import find_ripgrep
 
 WORDS = [
     "alpha",

@@ -24,7 +24,7 @@ from zeph_nb.config import Settings
 from zeph_nb.security.escalations import Escalation
 from zeph_nb.security.os_sandbox import probe
 from zeph_nb.tools.containment import command_scope
-from zeph_nb.tools.shell import ShellExecutor
+from zeph_nb.tools.shell.executor import ShellExecutor
 
 N = 30
 COMMANDS = [("true", "true"), ("~50 ms (sleep 0.05)", "sleep 0.05"), ("python -c pass", f"{sys.executable} -c pass")]

@@ -19,7 +19,7 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.store import Store
-from zeph_nb.tools.files import FileExecutor
+from zeph_nb.tools.files.executor import FileExecutor
 
 
 @pytest.fixture

@@ -84,7 +84,13 @@ def test_nothing_imports_upward() -> None:
 
 def test_no_import_goes_in_a_circle() -> None:
     known = modules()
-    graph = {name: {t for t, _ in imports(path, known) if t in known and t != name} for name, path in known.items()}
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        targets = {t for t, _ in imports(path, known) if t in known}
+        # Importing zeph_nb.tools.shell.x runs zeph_nb/tools/shell/__init__.py first: a package's __init__ is in
+        # the circle too (not the root's, whose imports all wait inside functions).
+        parents = {".".join(t.split(".")[:i]) for t in targets for i in range(2, t.count(".") + 1)}
+        graph[name] = {t for t in targets | parents if t in known and t != name and not name.startswith(t + ".")}
     done: set[str] = set()
 
     def visit(name: str, trail: list[str]) -> None:

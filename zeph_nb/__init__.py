@@ -26,10 +26,10 @@ _EXPORTS: dict[str, str] = {
     "ToolExecutor": "zeph_nb.tools.base",
     "CompositeExecutor": "zeph_nb.tools.composite",
     "ToolRegistry": "zeph_nb.tools.registry",
-    "FileExecutor": "zeph_nb.tools.files",
-    "ShellExecutor": "zeph_nb.tools.shell",
+    "FileExecutor": "zeph_nb.tools.files.executor",
+    "ShellExecutor": "zeph_nb.tools.shell.executor",
     "DiagnosticsExecutor": "zeph_nb.tools.diagnostics",
-    "TimeExecutor": "zeph_nb.tools.clock",
+    "TimeExecutor": "zeph_nb.tools.time",
     "builtin_executor": "zeph_nb.tools.builtin",
     "ApprovalRequest": "zeph_nb.gates.approval",
     "Approver": "zeph_nb.gates.approval",
@@ -126,12 +126,12 @@ if TYPE_CHECKING:
     from zeph_nb.gates.inbox import InboxApprover
     from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
     from zeph_nb.tools.builtin import builtin_executor
-    from zeph_nb.tools.clock import TimeExecutor
     from zeph_nb.tools.composite import CompositeExecutor
     from zeph_nb.tools.diagnostics import DiagnosticsExecutor
-    from zeph_nb.tools.files import FileExecutor
+    from zeph_nb.tools.files.executor import FileExecutor
     from zeph_nb.tools.registry import ToolRegistry
-    from zeph_nb.tools.shell import ShellExecutor
+    from zeph_nb.tools.shell.executor import ShellExecutor
+    from zeph_nb.tools.time import TimeExecutor
 
 
 def load_ipython_extension(ipython: Any) -> None:

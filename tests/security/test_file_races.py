@@ -26,7 +26,7 @@ from zeph_nb.gates.chain import build_chain
 from zeph_nb.security.os_sandbox import probe
 from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall
-from zeph_nb.tools.files import FileExecutor
+from zeph_nb.tools.files.executor import FileExecutor
 
 # How long the swapping runs; the bar is 10 s. A run with a shorter budget still has to pass.
 SECONDS = float(os.environ.get("ZEPH_RACE_SECONDS", "10"))

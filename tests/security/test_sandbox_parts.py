@@ -274,7 +274,7 @@ def test_a_port_in_a_url_is_part_of_the_host_it_needs() -> None:
 def test_hosts_that_are_not_hosts_are_a_clear_error(hosts: list[str]) -> None:
     from zeph_nb.errors import ToolError
     from zeph_nb.tools.base import validate_params
-    from zeph_nb.tools.shell import BASH
+    from zeph_nb.tools.shell.executor import BASH
 
     with pytest.raises(ToolError) as info:
         validate_params(BASH, {"command": "python fetch.py", "hosts": hosts})
@@ -283,7 +283,7 @@ def test_hosts_that_are_not_hosts_are_a_clear_error(hosts: list[str]) -> None:
 
 def test_hosts_the_proxy_can_match_are_accepted() -> None:
     from zeph_nb.tools.base import validate_params
-    from zeph_nb.tools.shell import BASH
+    from zeph_nb.tools.shell.executor import BASH
 
     args = validate_params(BASH, {"command": "x", "hosts": ["pypi.org", "mirror.corp:8443", "*.example.org", "*"]})
     assert args.hosts == ["pypi.org", "mirror.corp:8443", "*.example.org", "*"]  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from pydantic import Field
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.tools import CompositeExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput, ToolRegistry
 from zeph_nb.tools.base import validate_params
-from zeph_nb.tools.file_args import FILE_TOOLS
+from zeph_nb.tools.files.args import FILE_TOOLS
 
 
 class EchoArgs(ToolArgs):

@@ -12,8 +12,8 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.tools.base import ToolCall
-from zeph_nb.tools.clock import TimeExecutor, format_time
 from zeph_nb.tools.diagnostics import DiagnosticsExecutor
+from zeph_nb.tools.time import TimeExecutor, format_time
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from zeph_nb.config import Settings
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
 from zeph_nb.tools.base import ToolCall
-from zeph_nb.tools.files import FileExecutor
+from zeph_nb.tools.files.executor import FileExecutor
 
 C = ToolErrorCategory
 
@@ -377,7 +377,7 @@ def test_deny_read_globs_ignore_case(tree: dict[str, Path]) -> None:
 READ_PROBE = """
 import sys
 from zeph_nb.config import Settings
-from zeph_nb.tools.files import FileExecutor
+from zeph_nb.tools.files.executor import FileExecutor
 files = FileExecutor(Settings(), workdir=sys.argv[1])
 files.run("read", path="notes.txt")  # warm
 open("/proc/self/clear_refs", "w").write("5")  # the peak starts again from what is in use now
@@ -392,7 +392,7 @@ def test_a_file_without_newlines_is_read_in_bounded_memory(tmp_path: Path) -> No
     import subprocess
     import sys
 
-    from zeph_nb.tools.file_ops import MAX_READ_BYTES
+    from zeph_nb.tools.files.ops import MAX_READ_BYTES
 
     (tmp_path / "notes.txt").write_text("x\n")
     with open(tmp_path / "one-line.txt", "wb") as handle:  # 200 MiB, not one newline

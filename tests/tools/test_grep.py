@@ -9,9 +9,9 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools import file_tree as files_module
-from zeph_nb.tools.files import FileExecutor
-from zeph_nb.tools.grep import find_ripgrep
+from zeph_nb.tools.files import tree as files_module
+from zeph_nb.tools.files.executor import FileExecutor
+from zeph_nb.tools.files.grep import find_ripgrep
 
 ENGINES = ["ripgrep", "python"]
 
@@ -130,13 +130,13 @@ def test_engines_agree_on_a_generated_tree(tmp_path: Path) -> None:
 def test_large_files_are_streamed_with_the_same_answer(
     corpus: Path, engine: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("zeph_nb.tools.grep._WHOLE_FILE_LIMIT", 10)
+    monkeypatch.setattr("zeph_nb.tools.files.grep._WHOLE_FILE_LIMIT", 10)
     out = executor(corpus, engine).run("grep", pattern="hello", path="crlf.txt")
     assert out.summary == "crlf.txt:1: hello"
 
 
 def test_ripgrep_insisted_on_but_missing(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("zeph_nb.tools.grep.find_ripgrep", lambda: None)
+    monkeypatch.setattr("zeph_nb.tools.files.grep.find_ripgrep", lambda: None)
     with pytest.raises(ToolError, match="no rg binary"):
         executor(corpus, "ripgrep").run("grep", pattern="x")
     assert executor(corpus, "auto").run("grep", pattern="hidden").summary == ".hidden:1: hello hidden"

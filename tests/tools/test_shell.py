@@ -11,9 +11,9 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools import shell as shell_module
 from zeph_nb.tools.base import ToolCall, ToolOutput
-from zeph_nb.tools.shell import ShellExecutor
+from zeph_nb.tools.shell import executor as shell_module
+from zeph_nb.tools.shell.executor import ShellExecutor
 
 C = ToolErrorCategory
 BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}

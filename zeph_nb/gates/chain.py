@@ -55,7 +55,7 @@ from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.containment import protected_paths, scope_of
-from zeph_nb.tools.files import file_sandbox
+from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
 
 __all__ = ["GateChain", "Session", "build_chain"]

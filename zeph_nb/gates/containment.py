@@ -28,7 +28,7 @@ from zeph_nb.security.secrets import scan_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope
-from zeph_nb.tools.path_scope import PATH_GRANT, grant_patterns
+from zeph_nb.tools.shell.path_scope import PATH_GRANT, grant_patterns
 
 __all__ = ["contain_command", "contain_paths", "contain_search", "contain_web", "web_host"]
 

@@ -34,7 +34,7 @@ from wcmatch import fnmatch, glob
 from zeph_nb.config import Settings
 from zeph_nb.security.shell_options import Rider
 from zeph_nb.tools.base import ToolDef
-from zeph_nb.tools.path_scope import PATH_GRANT
+from zeph_nb.tools.shell.path_scope import PATH_GRANT
 
 __all__ = ["Action", "PermissionPolicy", "PolicyDecision", "Rule", "Subjects", "TrustLevel", "exact_pattern"]
 

@@ -8,7 +8,7 @@ from typing import Any
 from zeph_nb.errors import ToolError
 from zeph_nb.security.paths import Sandbox
 from zeph_nb.security.secrets import redact
-from zeph_nb.tools.file_ops import open_regular
+from zeph_nb.tools.files.ops import open_regular
 
 __all__ = ["MAX_PREVIEW_LINES", "change_preview"]
 

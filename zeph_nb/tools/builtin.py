@@ -8,12 +8,12 @@ from collections.abc import Mapping
 from zeph_nb.config import Settings
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import ToolExecutor
-from zeph_nb.tools.clock import TimeExecutor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.diagnostics import DiagnosticsExecutor
-from zeph_nb.tools.files import FileExecutor
-from zeph_nb.tools.shell import ShellExecutor
-from zeph_nb.tools.web import WebExecutor
+from zeph_nb.tools.files.executor import FileExecutor
+from zeph_nb.tools.shell.executor import ShellExecutor
+from zeph_nb.tools.time import TimeExecutor
+from zeph_nb.tools.web.executor import WebExecutor
 
 __all__ = ["builtin_executor"]
 

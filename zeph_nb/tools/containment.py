@@ -24,7 +24,7 @@ from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, prob
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.tools.base import ToolArgs, ToolOutput
-from zeph_nb.tools.path_scope import OutsidePath, path_report
+from zeph_nb.tools.shell.path_scope import OutsidePath, path_report
 
 __all__ = [
     "CommandScope",

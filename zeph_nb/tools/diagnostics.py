@@ -26,7 +26,7 @@ from zeph_nb.security.env import scrub_env
 from zeph_nb.security.os_sandbox import private_tmp, wrap
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.containment import sandbox_spec, sandbox_status
-from zeph_nb.tools.host_guard import HostGuard
+from zeph_nb.tools.shell.host_guard import HostGuard
 
 __all__ = ["DIAGNOSTICS", "Diagnostic", "DiagnosticsExecutor"]
 

@@ -21,7 +21,7 @@ from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
 from zeph_nb.tools.untrusted import untrusted
-from zeph_nb.tools.web_client import Fetched, SafeClient
+from zeph_nb.tools.web.client import Fetched, SafeClient
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup

@@ -39,8 +39,8 @@ from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.containment import CommandScope, command_scope, sandbox_hints, sandbox_spec, scope_of
-from zeph_nb.tools.host_guard import HostGuard
-from zeph_nb.tools.transaction import Snapshot, SnapshotFailed
+from zeph_nb.tools.shell.host_guard import HostGuard
+from zeph_nb.tools.shell.transaction import Snapshot, SnapshotFailed
 
 __all__ = ["BASH", "ShellExecutor"]
 

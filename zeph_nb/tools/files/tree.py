@@ -19,10 +19,10 @@ from wcmatch import glob
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
 from zeph_nb.security.beneath import Entry, open_dir
 from zeph_nb.security.paths import Sandbox, canonicalize
-from zeph_nb.tools import file_args as A
-from zeph_nb.tools import grep as grep_engines
 from zeph_nb.tools.base import ToolOutput
-from zeph_nb.tools.file_ops import (
+from zeph_nb.tools.files import args as A
+from zeph_nb.tools.files import grep as grep_engines
+from zeph_nb.tools.files.ops import (
     MAX_READ_BYTES,
     bounded_lines,
     check_opened,

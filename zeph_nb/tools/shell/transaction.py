@@ -20,7 +20,7 @@ from pathlib import Path
 from wcmatch import glob
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.fsutil import atomic_write, make_dirs
+from zeph_nb.tools.files.fsutil import atomic_write, make_dirs
 
 __all__ = ["Rollback", "Snapshot", "SnapshotFailed"]
 

@@ -1,6 +1,6 @@
 """FileExecutor: read, write, edit, find_path, list_directory, create/delete/move/copy and grep, in a sandbox.
 
-The tree tools live in ``file_tree.py``; what both do to an entry once walked to, in ``file_ops.py``.
+The tree tools live in ``tree.py``; what both do to an entry once walked to, in ``ops.py``.
 
 Writes are atomic (a temporary sibling, fsync, rename), so a failure or a kill never leaves a half-written file;
 copies of directories are built beside the destination and renamed into place for the same reason.
@@ -20,11 +20,11 @@ from typing import Any, BinaryIO
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_io_error
 from zeph_nb.security.paths import Sandbox
-from zeph_nb.tools import file_args as A
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
 from zeph_nb.tools.containment import protected_paths
-from zeph_nb.tools.file_ops import MAX_READ_BYTES, bounded_lines, check_opened, open_regular, write_at
-from zeph_nb.tools.file_tree import TreeTools
+from zeph_nb.tools.files import args as A
+from zeph_nb.tools.files.ops import MAX_READ_BYTES, bounded_lines, check_opened, open_regular, write_at
+from zeph_nb.tools.files.tree import TreeTools
 from zeph_nb.tools.untrusted import origin_of, untrusted
 
 __all__ = ["FileExecutor", "file_sandbox"]

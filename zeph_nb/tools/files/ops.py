@@ -19,7 +19,7 @@ from typing import BinaryIO
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
 from zeph_nb.security.beneath import Entry
 from zeph_nb.security.paths import Sandbox
-from zeph_nb.tools.fsutil import current_umask
+from zeph_nb.tools.files.fsutil import current_umask
 
 __all__ = [
     "bounded_lines",
