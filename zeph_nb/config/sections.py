@@ -1,0 +1,321 @@
+"""The tables of the configuration, one pydantic model each (``[agent]``, ``[tools.shell]``, ``[llm]``, …) with
+their defaults and checks; ``Settings`` (in ``__init__.py``) puts them together and loads them."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+)
+
+__all__ = [
+    "MAX_PATTERN_LEN",
+    "AgentSettings",
+    "AnomalySettings",
+    "AuthorizationRule",
+    "AuthorizationSettings",
+    "DependencyRule",
+    "DependencySettings",
+    "FileSettings",
+    "FilterSettings",
+    "LLMSettings",
+    "OverflowSettings",
+    "PermissionRule",
+    "Regex",
+    "ResultCacheSettings",
+    "RetrySettings",
+    "ScrapeSettings",
+    "SecretScanSettings",
+    "ShellSettings",
+    "StoreSettings",
+    "TafcSettings",
+    "ToolsSettings",
+]
+
+MAX_PATTERN_LEN = 512
+
+
+def _compiles(pattern: str) -> str:
+    if len(pattern) > MAX_PATTERN_LEN:
+        raise ValueError(f"regex is {len(pattern)} characters; at most {MAX_PATTERN_LEN} are allowed")
+    try:
+        re.compile(pattern)
+    except re.error as e:
+        raise ValueError(f"invalid regex {pattern!r}: {e}") from None
+    return pattern
+
+
+Regex = Annotated[str, AfterValidator(_compiles)]
+
+
+def _unit_interval(default: float) -> Any:
+    """A float in [0, 1]; NaN or infinity fall back to ``default``, anything else is clamped."""
+
+    def fix(value: float) -> float:
+        if not math.isfinite(value):
+            return default
+        return min(1.0, max(0.0, value))
+
+    return AfterValidator(fix)
+
+
+class _Section(BaseModel):
+    # Unknown keys are errors (a typo must not be silently ignored); settings are values, not mutable state.
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+
+class AgentSettings(_Section):
+    """``[agent]``: how long one run may go on."""
+
+    max_tool_iterations: int = Field(10, ge=1, le=1000)
+    context_budget_tokens: int = Field(200_000, ge=0, description="0 disables the budget check")
+    doom_loop_threshold: int = Field(3, ge=2, le=100)
+
+
+def _default_confirm_patterns() -> list[str]:
+    return [
+        "rm ",
+        "git push -f",
+        "git push --force",
+        "drop table",
+        "drop database",
+        "truncate ",
+        "$(",
+        "`",
+        "<(",
+        ">(",
+        "<<<",
+        "eval ",
+    ]
+
+
+class ShellSettings(_Section):
+    """``[tools.shell]``."""
+
+    timeout: int = Field(30, ge=1, le=86_400)
+    allowed_paths: list[str] = Field(default_factory=list)
+    blocked_commands: list[str] = Field(default_factory=list)
+    allowed_commands: list[str] = Field(default_factory=list)
+    confirm_patterns: list[str] = Field(default_factory=_default_confirm_patterns)
+    allow_network: bool = True
+    transactional: bool = False
+    transaction_scope: list[str] = Field(default_factory=list)
+    auto_rollback: bool = False
+    auto_rollback_exit_codes: list[int] = Field(default_factory=list)
+    snapshot_required: bool = False
+    max_snapshot_bytes: int = Field(0, ge=0, description="0 means no cap")
+    scrub_env: list[str] = Field(default_factory=list, description="more variable-name globs to hide from commands")
+    keep_env: list[str] = Field(default_factory=list, description="variable-name globs to pass through anyway")
+    sandbox: Literal["auto", "bwrap", "off"] = Field(
+        "auto", description="auto: bubblewrap when it works here; bwrap: required (commands fail without it); off"
+    )
+    hidden_paths: list[str] = Field(
+        default_factory=list, description="more paths commands and file tools may neither read nor write"
+    )
+    allow_unsandboxed: bool = Field(True, description="whether the model may ask to run a command outside the sandbox")
+    strict_paths: bool = Field(
+        False, description="refuse, instead of asking about, path arguments outside the workdir and allowed_paths"
+    )
+    max_processes: int = Field(4096, ge=0, description="processes per user while a command runs; 0: no limit")
+    max_file_size_mb: int = Field(8192, ge=0, description="largest file a command may write; 0: no limit")
+    max_memory_mb: int | None = Field(
+        None, ge=0, description="address space of each process; default half the machine's memory; 0: no limit"
+    )
+
+
+class FileSettings(_Section):
+    """``[tools.file]``: the sandbox of the file tools."""
+
+    allowed_paths: list[str] = Field(default_factory=list, description="empty means the working directory")
+    deny_read: list[str] = Field(default_factory=list)
+    allow_read: list[str] = Field(default_factory=list)
+    grep_engine: Literal["auto", "ripgrep", "python"] = "auto"
+
+
+class ScrapeSettings(_Section):
+    """``[tools.scrape]``: fetch, web_scrape and web_search."""
+
+    timeout: int = Field(15, ge=1, le=600, description="seconds for the whole request, redirects included")
+    max_body_bytes: int = Field(1024 * 1024, ge=1, description="counted on the bytes received")
+    max_redirects: int = Field(3, ge=0, le=10)
+    allow_private: list[str] = Field(default_factory=list, description="host names or networks to allow anyway")
+    extra_ca_bundle: str | None = Field(None, description="a PEM file of extra CAs to trust")
+    search_url: str = Field(
+        "https://html.duckduckgo.com/html/?q={query}", description="HTML search endpoint; {query} is replaced"
+    )
+    user_agent: str = "zeph-nb/0.1"
+    allowed_hosts: list[str] = Field(
+        default_factory=list, description="hosts (or *.domain) fetch and web_scrape reach without asking"
+    )
+
+
+class OverflowSettings(_Section):
+    """``[tools.overflow]``: very large output goes to the store with an opaque id."""
+
+    threshold: int = Field(50_000, ge=1)
+    retention_days: int = Field(7, ge=0)
+    max_overflow_bytes: int = Field(10 * 1024 * 1024, ge=0, description="0 means no cap")
+
+
+class SecretScanSettings(_Section):
+    """``[tools.filters.security]``: the secret scanner on what the model reads.
+
+    ``enabled = false`` stops redacting tool output *for the model* (a person who wants the agent to see a token);
+    what is stored or shown (audit log, overflow, inbox, cards, dashboard) is redacted whatever this says.
+    ``extra_patterns`` are regular expressions for your own credential formats (group 1 is the value, else the
+    whole match); they apply everywhere, stored and shown included.
+    """
+
+    enabled: bool = True
+    extra_patterns: tuple[str, ...] = ()
+
+    @field_validator("extra_patterns")
+    @classmethod
+    def _compiles(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in patterns:
+            try:
+                compiled = re.compile(pattern)
+            except re.error as e:
+                raise ValueError(f"{pattern!r} is not a valid regular expression ({e}); fix or remove it") from None
+            if compiled.match(""):
+                raise ValueError(f"{pattern!r} matches the empty string; write one that needs at least one character")
+        return patterns
+
+
+class FilterSettings(_Section):
+    """``[tools.filters]``: the output filter pipeline."""
+
+    enabled: bool = True
+    filters_path: str | None = None
+    security: SecretScanSettings = Field(default_factory=SecretScanSettings)
+
+
+class PermissionRule(_Section):
+    """One ``[[tools.permissions.<tool>]]`` entry; first match wins."""
+
+    pattern: str = Field(min_length=1, max_length=MAX_PATTERN_LEN)
+    action: Literal["allow", "ask", "deny"]
+
+
+class ResultCacheSettings(_Section):
+    """``[tools.result_cache]``."""
+
+    enabled: bool = True
+    ttl_secs: int = Field(300, ge=0, description="0 means entries never expire")
+
+
+class RetrySettings(_Section):
+    """``[tools.retry]``: backoff for RateLimited, ServerError, NetworkError and Timeout."""
+
+    max_attempts: int = Field(2, ge=0, le=10, description="retries after the first attempt; 0 disables")
+    base_ms: int = Field(500, ge=0)
+    max_ms: int = Field(5_000, ge=0)
+    budget_secs: float = Field(30.0, ge=0)
+
+
+class TafcSettings(_Section):
+    """``[tools.tafc]``: think-augmented function calling for complex tool schemas."""
+
+    enabled: bool = False
+    complexity_threshold: Annotated[float, _unit_interval(0.6)] = 0.6
+
+
+class DependencyRule(_Section):
+    requires: list[str] = Field(default_factory=list)
+    prefers: list[str] = Field(default_factory=list)
+
+
+class DependencySettings(_Section):
+    """``[tools.dependencies]``: tools hidden until their prerequisites have run."""
+
+    enabled: bool = False
+    rules: dict[str, DependencyRule] = Field(default_factory=dict)
+    always_on: list[str] = Field(default_factory=list, description="tools never hidden by unmet requirements")
+
+
+class AnomalySettings(_Section):
+    """``[tools.anomaly]``: block a tool whose recent calls mostly fail."""
+
+    enabled: bool = False
+    window_size: int = Field(10, ge=1, le=10_000)
+    error_threshold: Annotated[float, _unit_interval(0.5)] = 0.5
+    critical_threshold: Annotated[float, _unit_interval(0.8)] = 0.8
+
+
+class AuthorizationRule(_Section):
+    effect: Literal["allow", "ask", "deny"]
+    tool: str = Field(min_length=1)
+    args_match: Regex | None = None
+    paths: list[str] = Field(default_factory=list)
+
+
+class AuthorizationSettings(_Section):
+    """``[tools.authorization]``: rules merged after the permission rules."""
+
+    enabled: bool = False
+    rules: list[AuthorizationRule] = Field(default_factory=list)
+
+
+class ToolsSettings(_Section):
+    """``[tools]``."""
+
+    enabled: bool = True
+    summarize_output: bool = True
+    max_tool_calls_per_session: int = Field(0, ge=0, description="0 means no quota")
+    trust_level: Literal["untrusted", "provisional", "trusted"] = Field(
+        "trusted", description="which calls run without asking when no permission rule decides"
+    )
+    approval_timeout_secs: float = Field(
+        300.0, gt=0, le=7 * 86_400, description="an approval nobody answers is denied after this long"
+    )
+    shell: ShellSettings = Field(default_factory=ShellSettings)
+    file: FileSettings = Field(default_factory=FileSettings)
+    scrape: ScrapeSettings = Field(default_factory=ScrapeSettings)
+    overflow: OverflowSettings = Field(default_factory=OverflowSettings)
+    filters: FilterSettings = Field(default_factory=FilterSettings)
+    permissions: dict[str, list[PermissionRule]] | None = None
+    result_cache: ResultCacheSettings = Field(default_factory=ResultCacheSettings)
+    retry: RetrySettings = Field(default_factory=RetrySettings)
+    tafc: TafcSettings = Field(default_factory=TafcSettings)
+    dependencies: DependencySettings = Field(default_factory=DependencySettings)
+    anomaly: AnomalySettings = Field(default_factory=AnomalySettings)
+    authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
+
+
+class LLMSettings(_Section):
+    """``[llm]``: which model the agent asks.
+
+    ``provider = "auto"`` picks Claude when an Anthropic API key is set, else an OpenAI-compatible server when
+    ``base_url`` is set, else the offline scripted model (which says plainly that no model is configured).
+    """
+
+    provider: Literal["auto", "anthropic", "openai", "scripted"] = "auto"
+    model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
+    base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    max_tokens: int = Field(4096, ge=1, le=200_000)
+    timeout_secs: float = Field(120.0, gt=0, le=3600, description="connecting and waiting for the first byte")
+    idle_timeout_secs: float = Field(
+        60.0, gt=0, le=3600, description="a streamed reply with no new content for this long is retried"
+    )
+    deadline_secs: float = Field(600.0, gt=0, le=7200, description="one request, however it streams, ends by then")
+    retry_budget_secs: float = Field(
+        120.0, ge=0, le=3600, description="overloads, rate limits, 5xx and timeouts are retried within this time"
+    )
+    stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
+    system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
+
+
+class StoreSettings(_Section):
+    """``[store]``: where the audit log, overflow and conversations live, and how they are written."""
+
+    path: str | None = Field(None, description="the DuckDB file; default: zeph.duckdb in the zeph home")
+    flush_interval_ms: int = Field(500, ge=1, le=60_000, description="how often spooled rows are copied in")
+    lock_timeout_secs: float = Field(10.0, gt=0, description="how long to wait for another process's lock")
+    durable: bool = Field(True, description="fdatasync each spooled row (survives a machine crash, ~0.25 ms)")
