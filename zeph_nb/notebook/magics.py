@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
-import json
 import os
 import re
 import shlex
@@ -33,69 +31,13 @@ if TYPE_CHECKING:
     from zeph_nb.agent.result import RunResult
     from zeph_nb.config import Settings
     from zeph_nb.notebook.approver import WidgetApprover
-    from zeph_nb.notebook.transcript import Transcript
+
+from zeph_nb.notebook.run import Run
+from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature, what
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
 SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status")
-
-
-class Run:
-    """A ``%%zeph`` run in progress: displays as its transcript, ``await run`` gives the ``RunResult``."""
-
-    def __init__(self, task: asyncio.Task[RunResult], transcript: Transcript, agent: Agent) -> None:
-        self.task = task
-        self.transcript = transcript
-        self.agent = agent
-
-    def __await__(self) -> Any:
-        return self.task.__await__()
-
-    @property
-    def done(self) -> bool:
-        return self.task.done()
-
-    @property
-    def result(self) -> RunResult | None:
-        """The result once finished (None while running)."""
-        return self.task.result() if self.task.done() and not self.task.cancelled() else None
-
-    def stop(self) -> bool:
-        return self.agent.stop()
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display, update_display
-
-        # The live widget while the run goes on. When it ends, the same output becomes a static HTML snapshot of
-        # the transcript: a saved notebook keeps that, and reopening it after a kernel restart shows what the agent
-        # did instead of "Error displaying widget: model not found".
-        bundle = self.transcript.widget._repr_mimebundle_()
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/plain"] = f"[zeph transcript: {self.transcript.prompt[:80]!r}; a live widget in Jupyter]"
-        display_id = f"zeph-{id(self)}"
-        display(data, raw=True, display_id=display_id)
-
-        def freeze(_task: asyncio.Task[RunResult]) -> None:
-            snapshot = {"text/html": self.transcript.snapshot(), "text/plain": self._plain()}
-            update_display(snapshot, raw=True, display_id=display_id)
-
-        if self.task.done():
-            freeze(self.task)
-        else:
-            self.task.add_done_callback(freeze)
-
-    def _plain(self) -> str:
-        from zeph_nb.security.secrets import redact
-
-        failed = self.task.done() and not self.task.cancelled() and self.task.exception() is not None
-        result = None if failed else self.result  # a run that raised has no result: .result would raise again
-        state = result.stop_reason if result is not None else ("error" if failed else "stopped")
-        text = f"\n{redact(result.text)}" if result is not None and result.text else ""
-        return f"[zeph run: {self.transcript.prompt[:80]!r}, {state}, {len(self.transcript.cards)} tool calls]{text}"
-
-    def __repr__(self) -> str:
-        state = "done" if self.done else "running"
-        return f"<zeph run, {state}: {self.transcript.prompt[:60]!r}>"
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -184,7 +126,7 @@ class ZephMagics(Magics):
         transcript = Transcript(
             prompt,
             on_stop=agent.stop,
-            model=_model_name(agent),
+            model=model_name(agent),
             approver_where=where,
             approver_link=base + link if base and link else None,
             warning=warning,
@@ -261,12 +203,12 @@ class ZephMagics(Magics):
             settings = self._settings(options)
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
             self._agent_key = key
-            self._provider_from = _provider_signature(settings)
+            self._provider_from = provider_signature(settings)
         elif provider_name in ("auto", "anthropic", "openai", "scripted"):
             # Chosen from the settings and the environment: look again, so a key set with %env (or removed) since
             # the last cell is used by this one. The conversation goes on with the new provider.
             settings = self._settings(options)
-            signature = _provider_signature(settings)
+            signature = provider_signature(settings)
             if signature != self._provider_from:
                 self.agent.provider = self._provider(options, settings)
                 self.agent.settings = self.agent.settings.model_copy(update={
@@ -341,7 +283,7 @@ class ZephMagics(Magics):
         settings = self.agent.settings if self.agent is not None else None
         limit = int(args[0]) if args and args[0].isdigit() else 20
         frame = audit.frame(limit=limit, settings=settings)
-        frame["what"] = frame["params"].map(_what)  # the command, path or URL: what a person scans for
+        frame["what"] = frame["params"].map(what)  # the command, path or URL: what a person scans for
         columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
                    "duration_ms", "waited_ms"]  # fmt: skip
         return frame[columns]
@@ -376,7 +318,7 @@ class ZephMagics(Magics):
         if self.agent is not None:  # what "auto" resolved to, which no single key says
             for line in describe_provider(self.agent):
                 print(line)
-        return _every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
+        return every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
 
     def _cmd_clear(self, args: list[str]) -> None:
         if self.agent is None:
@@ -392,7 +334,7 @@ class ZephMagics(Magics):
             from zeph_nb.config import Settings
 
             print("no run yet; the first %%zeph cell creates the agent")
-            _print_sandbox(describe_sandbox(Settings.load(), os.getcwd()))
+            print_sandbox(describe_sandbox(Settings.load(), os.getcwd()))
             return
         settings = agent.settings
         for line in describe_provider(agent):
@@ -406,19 +348,11 @@ class ZephMagics(Magics):
             usage = self.last_run.result.usage
             print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
                   f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
-        _print_sandbox(describe_sandbox(settings, agent.chain.session.workdir))
+        print_sandbox(describe_sandbox(settings, agent.chain.session.workdir))
         pending = agent.chain.pending_approvals
         print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
         for request in pending:
             print(f"  {request.summary}  ({request.reason})")
-
-
-def _print_sandbox(description: str) -> None:
-    """The sandbox line of ``%zeph status``, one clause a line, so a narrow output never breaks it mid-word."""
-    first, *rest = description.split("; ")
-    print(f"sandbox:      {first}")
-    for clause in rest:
-        print(f"              {clause}")
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -426,79 +360,6 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
-
-
-def _every_row(frame: Any) -> Any:
-    """``frame``, shown whole: pandas cuts a 67-row table to its first and last five, hiding most settings."""
-    import pandas as pd
-
-    class EveryRow(pd.DataFrame):  # type: ignore[misc]  # pandas is untyped here (ignore_missing_imports)
-        @property
-        def _constructor(self) -> Any:
-            return pd.DataFrame  # derived frames (set_index, filters) are ordinary again
-
-        def _repr_html_(self) -> Any:
-            with pd.option_context("display.max_rows", None):
-                return super()._repr_html_()
-
-        def __repr__(self) -> Any:
-            with pd.option_context("display.max_rows", None):
-                return super().__repr__()
-
-    return EveryRow(frame)
-
-
-def _what(params: Any) -> str:
-    """The one thing a call was about, from its audit params (JSON), as the transcript's card titles it, cut short."""
-    from zeph_nb.notebook.transcript import call_summary
-
-    try:
-        value = json.loads(params) if isinstance(params, str) else params
-    except ValueError:
-        value = params
-    text = call_summary(value).replace("\n", " ⏎ ")
-    return text if len(text) <= 80 else text[:79] + "…"
-
-
-def _provider_signature(settings: Settings) -> tuple[str, ...]:
-    """What decides which provider ``auto`` picks, with the keys as digests (never kept in the clear)."""
-
-    def digest(secret: Any) -> str:
-        return hashlib.sha256(secret.get_secret_value().encode()).hexdigest()[:16] if secret is not None else ""
-
-    llm = settings.llm
-    return (llm.provider, llm.model or "", llm.base_url or "", digest(settings.anthropic_api_key),
-            digest(settings.openai_api_key))  # fmt: skip
-
-
-def describe_provider(agent: Agent) -> list[str]:
-    """Which provider, model and endpoint the next run uses, and why: the lines of ``%zeph status``."""
-    settings, provider = agent.settings, agent.provider
-    llm = settings.llm
-    name = provider.name
-    endpoint = str(getattr(provider, "base_url", "") or llm.base_url or "")
-    if name == "anthropic" and not endpoint:  # the SDK's own choice: ANTHROPIC_BASE_URL, else Anthropic's API
-        endpoint = os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
-    if llm.provider != "auto":
-        why = f"[llm] provider = {llm.provider!r}"
-    elif name == "anthropic":
-        why = "auto: ANTHROPIC_API_KEY is set"
-    elif name == "openai":
-        why = "auto: [llm] base_url is set"
-    elif name == "scripted" and getattr(provider, "unconfigured", False):
-        why = (
-            "auto: no ANTHROPIC_API_KEY and no [llm] base_url, so the offline stand-in; set one "
-            "(%env ANTHROPIC_API_KEY=…) and the next run uses it"
-        )
-    else:
-        why = "a provider object passed with --provider"
-    lines = [f"provider:     {name}, model {_model_name(agent)}" + (f", {endpoint}" if endpoint else "")]
-    lines.append(f"              ({why})")
-    return lines
-
-
-def _model_name(agent: Agent) -> str:
-    return str(getattr(agent.provider, "model", agent.provider.name))
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -1,0 +1,72 @@
+"""``Run``: what a ``%%zeph`` cell returns while its agent works in the background — it displays as the live
+transcript, can be awaited for the ``RunResult`` (``result = await _``) and stopped."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from zeph_nb.agent.loop import Agent
+    from zeph_nb.agent.result import RunResult
+    from zeph_nb.notebook.transcript import Transcript
+
+__all__ = ["Run"]
+
+
+class Run:
+    """A ``%%zeph`` run in progress: displays as its transcript, ``await run`` gives the ``RunResult``."""
+
+    def __init__(self, task: asyncio.Task[RunResult], transcript: Transcript, agent: Agent) -> None:
+        self.task = task
+        self.transcript = transcript
+        self.agent = agent
+
+    def __await__(self) -> Any:
+        return self.task.__await__()
+
+    @property
+    def done(self) -> bool:
+        return self.task.done()
+
+    @property
+    def result(self) -> RunResult | None:
+        """The result once finished (None while running)."""
+        return self.task.result() if self.task.done() and not self.task.cancelled() else None
+
+    def stop(self) -> bool:
+        return self.agent.stop()
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display, update_display
+
+        # The live widget while the run goes on. When it ends, the same output becomes a static HTML snapshot of
+        # the transcript: a saved notebook keeps that, and reopening it after a kernel restart shows what the agent
+        # did instead of "Error displaying widget: model not found".
+        bundle = self.transcript.widget._repr_mimebundle_()
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data["text/plain"] = f"[zeph transcript: {self.transcript.prompt[:80]!r}; a live widget in Jupyter]"
+        display_id = f"zeph-{id(self)}"
+        display(data, raw=True, display_id=display_id)
+
+        def freeze(_task: asyncio.Task[RunResult]) -> None:
+            snapshot = {"text/html": self.transcript.snapshot(), "text/plain": self._plain()}
+            update_display(snapshot, raw=True, display_id=display_id)
+
+        if self.task.done():
+            freeze(self.task)
+        else:
+            self.task.add_done_callback(freeze)
+
+    def _plain(self) -> str:
+        from zeph_nb.security.secrets import redact
+
+        failed = self.task.done() and not self.task.cancelled() and self.task.exception() is not None
+        result = None if failed else self.result  # a run that raised has no result: .result would raise again
+        state = result.stop_reason if result is not None else ("error" if failed else "stopped")
+        text = f"\n{redact(result.text)}" if result is not None and result.text else ""
+        return f"[zeph run: {self.transcript.prompt[:80]!r}, {state}, {len(self.transcript.cards)} tool calls]{text}"
+
+    def __repr__(self) -> str:
+        state = "done" if self.done else "running"
+        return f"<zeph run, {state}: {self.transcript.prompt[:60]!r}>"

@@ -1,0 +1,100 @@
+"""What the ``%zeph`` line commands show: the provider a run will use and why (status), every setting (config),
+the audit rows' "what" column, the sandbox line.
+
+Kept apart from the magics so ``%load_ext zeph_nb`` stays cheap: pandas and the transcript are imported when a
+command needs them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from zeph_nb.agent.loop import Agent
+    from zeph_nb.config import Settings
+
+__all__ = ["describe_provider", "every_row", "model_name", "print_sandbox", "provider_signature", "what"]
+
+
+def print_sandbox(description: str) -> None:
+    """The sandbox line of ``%zeph status``, one clause a line, so a narrow output never breaks it mid-word."""
+    first, *rest = description.split("; ")
+    print(f"sandbox:      {first}")
+    for clause in rest:
+        print(f"              {clause}")
+
+
+def every_row(frame: Any) -> Any:
+    """``frame``, shown whole: pandas cuts a 67-row table to its first and last five, hiding most settings."""
+    import pandas as pd
+
+    class EveryRow(pd.DataFrame):  # type: ignore[misc]  # pandas is untyped here (ignore_missing_imports)
+        @property
+        def _constructor(self) -> Any:
+            return pd.DataFrame  # derived frames (set_index, filters) are ordinary again
+
+        def _repr_html_(self) -> Any:
+            with pd.option_context("display.max_rows", None):
+                return super()._repr_html_()
+
+        def __repr__(self) -> Any:
+            with pd.option_context("display.max_rows", None):
+                return super().__repr__()
+
+    return EveryRow(frame)
+
+
+def what(params: Any) -> str:
+    """The one thing a call was about, from its audit params (JSON), as the transcript's card titles it, cut short."""
+    from zeph_nb.notebook.transcript import call_summary
+
+    try:
+        value = json.loads(params) if isinstance(params, str) else params
+    except ValueError:
+        value = params
+    text = call_summary(value).replace("\n", " ⏎ ")
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def provider_signature(settings: Settings) -> tuple[str, ...]:
+    """What decides which provider ``auto`` picks, with the keys as digests (never kept in the clear)."""
+
+    def digest(secret: Any) -> str:
+        return hashlib.sha256(secret.get_secret_value().encode()).hexdigest()[:16] if secret is not None else ""
+
+    llm = settings.llm
+    return (llm.provider, llm.model or "", llm.base_url or "", digest(settings.anthropic_api_key),
+            digest(settings.openai_api_key))  # fmt: skip
+
+
+def describe_provider(agent: Agent) -> list[str]:
+    """Which provider, model and endpoint the next run uses, and why: the lines of ``%zeph status``."""
+    settings, provider = agent.settings, agent.provider
+    llm = settings.llm
+    name = provider.name
+    endpoint = str(getattr(provider, "base_url", "") or llm.base_url or "")
+    if name == "anthropic" and not endpoint:  # the SDK's own choice: ANTHROPIC_BASE_URL, else Anthropic's API
+        endpoint = os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+    if llm.provider != "auto":
+        why = f"[llm] provider = {llm.provider!r}"
+    elif name == "anthropic":
+        why = "auto: ANTHROPIC_API_KEY is set"
+    elif name == "openai":
+        why = "auto: [llm] base_url is set"
+    elif name == "scripted" and getattr(provider, "unconfigured", False):
+        why = (
+            "auto: no ANTHROPIC_API_KEY and no [llm] base_url, so the offline stand-in; set one "
+            "(%env ANTHROPIC_API_KEY=…) and the next run uses it"
+        )
+    else:
+        why = "a provider object passed with --provider"
+    lines = [f"provider:     {name}, model {model_name(agent)}" + (f", {endpoint}" if endpoint else "")]
+    lines.append(f"              ({why})")
+    return lines
+
+
+def model_name(agent: Agent) -> str:
+    return str(getattr(agent.provider, "model", agent.provider.name))
