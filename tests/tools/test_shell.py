@@ -13,6 +13,7 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.shell import executor as shell_module
+from zeph_nb.tools.shell import process as process_module
 from zeph_nb.tools.shell.executor import ShellExecutor
 
 C = ToolErrorCategory
@@ -179,7 +180,7 @@ async def test_credentials_are_absent_in_the_child(tmp_path: Path) -> None:
 
 
 async def test_output_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shell_module, "MAX_CAPTURE_BYTES", 1000)
+    monkeypatch.setattr(process_module, "MAX_CAPTURE_BYTES", 1000)
     out = await run(shell(tmp_path), "yes | head -c 100000")
     assert out.truncated and len(out.raw["stdout"]) == 1000
 

@@ -15,13 +15,10 @@ The command classifier runs first: a blocked command never starts, whatever else
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import os
-import signal
 import sys
-import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -40,19 +37,13 @@ from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.containment import CommandScope, command_scope, sandbox_hints, sandbox_spec, scope_of
 from zeph_nb.tools.shell.host_guard import HostGuard
+from zeph_nb.tools.shell.process import PIPE_GRACE_SECS, Capture, exited, finish, kill_group, pump, start
 from zeph_nb.tools.shell.transaction import Snapshot, SnapshotFailed
 
 __all__ = ["BASH", "ShellExecutor"]
 
 log = logging.getLogger("zeph_nb.tools")
 
-MAX_CAPTURE_BYTES = 16 * 1024 * 1024  # per stream; the overflow store takes what the model should not read
-TERM_GRACE_SECS = 1.0  # between SIGTERM and SIGKILL
-PIPE_GRACE_SECS = 0.5
-# Polling for the exit: from 1 ms, backing off to 20 ms, so a short command is seen to end within a millisecond or
-# two and a long one costs 50 wake-ups a second.
-EXIT_POLL_FIRST_SECS = 0.001
-EXIT_POLL_SECS = 0.02
 ERROR_TAIL_CHARS = 4000
 
 
@@ -88,32 +79,6 @@ BASH = ToolDef(
     subject_kind="command",
     mutates=True,
 )
-
-
-class _Capture:
-    """Both pipes, kept apart and interleaved in arrival order, each capped at MAX_CAPTURE_BYTES."""
-
-    def __init__(self) -> None:
-        self.streams: dict[str, bytearray] = {"stdout": bytearray(), "stderr": bytearray()}
-        self.combined: list[bytes] = []
-        self.truncated = False
-
-    def add(self, name: str, chunk: bytes) -> None:
-        buffer = self.streams[name]
-        room = MAX_CAPTURE_BYTES - len(buffer)
-        if room <= 0:
-            self.truncated = True
-            return
-        if len(chunk) > room:
-            chunk, self.truncated = chunk[:room], True
-        buffer.extend(chunk)
-        self.combined.append(chunk)
-
-    def text(self, name: str) -> str:
-        return self.streams[name].decode("utf-8", errors="replace")
-
-    def interleaved(self) -> str:
-        return b"".join(self.combined).decode("utf-8", errors="replace")
 
 
 class ShellExecutor(SingleToolExecutor):
@@ -221,7 +186,7 @@ class ShellExecutor(SingleToolExecutor):
             if proxy is not None:
                 argv = [sys.executable, "-I", relay.__file__, PROXY_SOCKET, "--", *argv]
             argv = wrap(argv, spec, scope.status)
-        process = await _start(
+        process = await start(
             argv,
             cwd=self.workdir,
             env=env,
@@ -230,16 +195,16 @@ class ShellExecutor(SingleToolExecutor):
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,  # its own process group, so a kill reaches every child
         )
-        capture = _Capture()
+        capture = Capture()
         pumps = [
-            asyncio.create_task(_pump(process.stdout, "stdout", capture)),
-            asyncio.create_task(_pump(process.stderr, "stderr", capture)),
+            asyncio.create_task(pump(process.stdout, "stdout", capture)),
+            asyncio.create_task(pump(process.stderr, "stderr", capture)),
         ]
         try:
-            exit_code = await asyncio.wait_for(_exited(process), timeout)
+            exit_code = await asyncio.wait_for(exited(process), timeout)
         except TimeoutError:
-            await _kill_group(process)
-            await _finish(pumps)
+            await kill_group(process)
+            await finish(pumps)
             envelope = _envelope(capture, None)
             tail = capture.interleaved()[-ERROR_TAIL_CHARS:]
             raise ToolError(
@@ -249,14 +214,14 @@ class ShellExecutor(SingleToolExecutor):
                 details=envelope,
             ) from None
         except BaseException:  # cancelled (Stop, kernel shutdown): leave nothing running behind us
-            await asyncio.shield(_kill_group(process))
-            await _finish(pumps)
+            await asyncio.shield(kill_group(process))
+            await finish(pumps)
             raise
-        held_open = not await _finish(pumps, grace=PIPE_GRACE_SECS, cancel=False)
+        held_open = not await finish(pumps, grace=PIPE_GRACE_SECS, cancel=False)
         if held_open:
             # Background children still hold our pipes: their output would never end. Stop the group.
-            await _kill_group(process)
-            await _finish(pumps)
+            await kill_group(process)
+            await finish(pumps)
         envelope = _envelope(capture, exit_code)
         text = capture.interleaved()
         summary = text if text else "(no output)"
@@ -290,93 +255,7 @@ class ShellExecutor(SingleToolExecutor):
         return exit_code in codes if codes else exit_code != 0
 
 
-class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
-    """The usual stream protocol, plus an event set the moment the process exits.
-
-    ``Process.wait()`` on Python 3.11 also waits for both pipes to close, which a background child
-    (``sleep 60 &``) keeps open long after the shell itself has exited; the exit itself is known earlier.
-    """
-
-    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(limit=limit, loop=loop)
-        self.exited = asyncio.Event()
-
-    def process_exited(self) -> None:
-        super().process_exited()
-        self.exited.set()
-
-
-async def _start(argv: list[str], **options: Any) -> asyncio.subprocess.Process:
-    """``asyncio.create_subprocess_exec``, with the protocol above (the same three steps it takes)."""
-    loop = asyncio.get_running_loop()
-    spawn = asyncio.ensure_future(loop.subprocess_exec(lambda: _ExitProtocol(limit=2**16, loop=loop), *argv, **options))
-    try:
-        transport, protocol = await asyncio.shield(spawn)
-    except asyncio.CancelledError:
-        # Cancelled (Stop, a timeout) while the shell was starting. Left to itself, asyncio would kill the shell and
-        # then wait for its pipes to close, which a background child (`sleep 300 &`) holds open for as long as it
-        # runs: the cell would hang. Let the start finish, stop the whole group, close our ends, then give up.
-        with contextlib.suppress(Exception):
-            transport, _ = await spawn
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(transport.get_pid(), signal.SIGKILL)
-            transport.close()
-        raise
-    process = asyncio.subprocess.Process(transport, protocol, loop)
-    _EXITS[process] = protocol.exited
-    return process
-
-
-_EXITS: weakref.WeakKeyDictionary[asyncio.subprocess.Process, asyncio.Event] = weakref.WeakKeyDictionary()
-
-
-async def _exited(process: asyncio.subprocess.Process) -> int:
-    """The exit code as soon as the shell exits (not when its pipes close)."""
-    exited = _EXITS.get(process)
-    if exited is not None:
-        await exited.wait()
-    delay = EXIT_POLL_FIRST_SECS
-    while process.returncode is None:  # a process started elsewhere, or the code not stored yet
-        await asyncio.sleep(delay)
-        delay = min(EXIT_POLL_SECS, delay * 1.5)
-    return process.returncode
-
-
-async def _pump(stream: asyncio.StreamReader | None, name: str, capture: _Capture) -> None:
-    if stream is None:
-        return
-    while chunk := await stream.read(65536):
-        capture.add(name, chunk)
-
-
-async def _finish(pumps: list[asyncio.Task[None]], grace: float = PIPE_GRACE_SECS, *, cancel: bool = True) -> bool:
-    """Let the readers drain for up to ``grace`` seconds; True when both pipes reached end of file.
-
-    With ``cancel`` the readers still waiting are stopped; without it they are left running.
-    """
-    _, pending = await asyncio.wait(pumps, timeout=grace)
-    if cancel:
-        for task in pending:
-            task.cancel()
-        for task in pending:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-    return not pending
-
-
-async def _kill_group(process: asyncio.subprocess.Process) -> None:
-    """SIGTERM to the whole group, then SIGKILL to whatever is left of it."""
-    pgid = process.pid  # start_new_session made the shell its group's leader
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, sig)
-        if sig == signal.SIGTERM:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(_exited(process), TERM_GRACE_SECS)
-    await _exited(process)
-
-
-def _envelope(capture: _Capture, exit_code: int | None) -> dict[str, Any]:
+def _envelope(capture: Capture, exit_code: int | None) -> dict[str, Any]:
     return {
         "stdout": capture.text("stdout"),
         "stderr": capture.text("stderr"),
