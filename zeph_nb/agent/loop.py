@@ -11,17 +11,15 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import hashlib
-import json
 import os
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.agent import tafc
+from zeph_nb.agent.conversation import Conversation, Mark, estimate_request, fingerprint, without_thinking
 from zeph_nb.agent.events import (
     AgentEvent,
     IterationStarted,
@@ -45,7 +43,6 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ModelError, ZephError
 from zeph_nb.gates.call import CallOutcome
 from zeph_nb.gates.chain import build_chain
-from zeph_nb.output.sanitize import estimate_tokens
 from zeph_nb.tools.base import ToolCall
 
 if TYPE_CHECKING:
@@ -70,6 +67,9 @@ overflow:<id> in a result can be read in full with read_overflow. When you are d
 did and what you found."""
 
 
+_DONE: Any = object()  # what stream() finds in its queue when the run ended
+
+
 class Agent:
     """An agent with one conversation. ``await agent.run(prompt)`` or ``agent.run_sync(prompt)``."""
 
@@ -89,12 +89,17 @@ class Agent:
         self.provider: Provider = provider or provider_from_settings(self.settings)
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor)
         self.workdir = Path(self.chain.session.workdir)
-        self.messages: list[Message] = []
+        self.conversation = Conversation()
         self._task: asyncio.Task[Any] | None = None
         self._stopping = False
         self._titled = False
 
     # -- the conversation ----------------------------------------------------------------------------------
+
+    @property
+    def messages(self) -> list[Message]:
+        """The conversation's messages, as the next request sends them."""
+        return self.conversation.messages
 
     @property
     def conversation_id(self) -> str:
@@ -116,7 +121,7 @@ class Agent:
         """Start a new conversation: history, quota, cache and completed tools reset; returns the new id."""
         if self.running:
             raise ZephError("a run is in progress: stop it first (agent.stop())")
-        self.messages = []
+        self.conversation = Conversation()
         self._titled = False
         return self.chain.new_conversation()
 
@@ -202,11 +207,11 @@ class Agent:
         try:
             return await self._loop(before, result, emit, max_iterations)
         except BaseException:
-            self._settle(before, "error")
+            self.conversation.settle(before, "error")
             raise
 
     async def _loop(
-        self, before: _Mark, result: RunResult, emit: Callable[[Any], None], max_iterations: int
+        self, before: Mark, result: RunResult, emit: Callable[[Any], None], max_iterations: int
     ) -> RunResult:
         settings = self.settings
         outputs: deque[str] = deque(maxlen=settings.agent.doom_loop_threshold)
@@ -222,7 +227,7 @@ class Agent:
                     break
                 request = self._request()
                 budget = settings.agent.context_budget_tokens
-                estimate = self._estimate(request)
+                estimate = estimate_request(request)
                 if budget and estimate > BUDGET_SHARE * budget:
                     result.stop_reason = "context_budget"
                     result.detail = (
@@ -233,7 +238,7 @@ class Agent:
                 emit(IterationStarted(result.iterations + 1))
                 response = await self._complete(request, emit)
                 result.usage.add(response.usage)
-                content = [_without_thinking(block) for block in response.content]
+                content = [without_thinking(block) for block in response.content]
                 self.messages.append(Message("assistant", content))
                 reply = "".join(b.text for b in content if isinstance(b, TextBlock))
                 if reply.strip():
@@ -255,7 +260,7 @@ class Agent:
                         "([tools] max_tool_calls_per_session); clear it to start a new count"
                     )
                     break
-                outputs.append(_fingerprint(results))
+                outputs.append(fingerprint(results))
                 if len(outputs) == outputs.maxlen and len(set(outputs)) == 1:
                     result.stop_reason = "doom_loop"
                     result.detail = (
@@ -270,38 +275,15 @@ class Agent:
             if not self._stopping or task is None:
                 raise
             task.uncancel()  # our own Stop: end the run normally, with its reason
-            self._close_open_calls()
+            self.conversation.close_open_calls()
             result.stop_reason = "cancelled"
             result.detail = "stopped by the user"
-        self._settle(before, result.stop_reason, result.detail)
+        self.conversation.settle(before, result.stop_reason, result.detail)
         result.conversation_id = self.conversation_id
         emit(Stopped(result.stop_reason, result))
         return result
 
-    def _settle(self, before: _Mark, stop_reason: str, detail: str = "") -> None:
-        """Keep the conversation well-formed after a run that failed, so the next request does not carry it along.
-
-        No answer from the model at all (a model error, a refused key, Stop or the context budget before it
-        replied): the prompt is taken back out, as if never sent. An answer, then a failure: the turn is closed
-        with a note in the assistant's place, so the next prompt starts a turn of its own instead of being merged
-        into the old one (and read as more of the same request). Runs that stop to be continued (max_iterations,
-        quota, doom_loop, max_tokens) are left as they are: "run again to continue" means exactly that.
-        """
-        if stop_reason not in _FAILED:
-            return
-        answered = any(m.role == "assistant" for m in self.messages[before.messages :])
-        if not answered:
-            del self.messages[before.messages :]
-            if before.blocks is not None:  # the prompt had joined the previous turn's tool results
-                del self.messages[-1].content[before.blocks :]
-            return
-        if self.messages and self.messages[-1].role == "user":
-            reason = f"{stop_reason}: {detail}" if detail else stop_reason
-            self.messages.append(
-                Message("assistant", [TextBlock(f"[this run ended before it was finished ({reason})]")])
-            )
-
-    def _add_prompt(self, prompt: str) -> _Mark:
+    def _add_prompt(self, prompt: str) -> Mark:
         if not self._titled:
             self._titled = True
             from zeph_nb.store.store import utc_now
@@ -310,27 +292,7 @@ class Agent:
                 "conversations",
                 {"id": self.conversation_id, "created_at": utc_now().isoformat(), "title": prompt.strip()[:200]},
             )
-        last = self.messages[-1] if self.messages else None
-        if last is not None and last.role == "user":
-            # The previous run stopped right after tool results: one user turn holds both, keeping roles alternate.
-            mark = _Mark(len(self.messages), len(last.content))
-            last.content.append(TextBlock(prompt))
-        else:
-            mark = _Mark(len(self.messages), None)
-            self.messages.append(Message("user", [TextBlock(prompt)]))
-        return mark
-
-    def _close_open_calls(self) -> None:
-        """After a Stop mid-tool: every tool use the model made gets a result, so the conversation stays valid."""
-        if not self.messages or self.messages[-1].role != "assistant":
-            return
-        uses = self.messages[-1].tool_uses
-        if uses:
-            cancelled: list[Block] = [
-                ToolResultBlock(use.id, "[tool_error]\ncategory: cancelled\nerror: the user stopped the run", True)
-                for use in uses
-            ]
-            self.messages.append(Message("user", cancelled))
+        return self.conversation.add_prompt(prompt)
 
     def _request(self) -> ModelRequest:
         tools = self.chain.tool_definitions()
@@ -345,19 +307,6 @@ class Agent:
         if self.settings.llm.system_prompt:
             system += "\n\n" + self.settings.llm.system_prompt
         return ModelRequest(system, list(self.messages), tools, schemas, self.settings.llm.max_tokens)
-
-    @staticmethod
-    def _estimate(request: ModelRequest) -> int:
-        text = request.system + json.dumps(list(request.tool_schemas))
-        for message in request.messages:
-            for block in message.content:
-                if isinstance(block, TextBlock):
-                    text += block.text
-                elif isinstance(block, ToolUseBlock):
-                    text += block.name + json.dumps(block.input, default=str)
-                else:
-                    text += block.content
-        return estimate_tokens(text) + request.max_tokens
 
     async def _complete(self, request: ModelRequest, emit: Callable[[Any], None]) -> ModelResponse:
         """One model request that never hangs and does not give up early (``model_calls.call_model``)."""
@@ -421,32 +370,3 @@ class Agent:
         outcome = await self.chain.execute(call)
         emit(ToolCallFinished(outcome))
         return outcome
-
-
-# Stop reasons of a run that failed (rather than paused to be continued): see Agent._settle.
-_FAILED = frozenset({"model_error", "cancelled", "context_budget", "error"})
-
-
-@dataclass(frozen=True)
-class _Mark:
-    """Where the conversation stood before a prompt was added: its length, and (when the prompt joined the last
-    user turn) how many blocks that turn had."""
-
-    messages: int
-    blocks: int | None
-
-
-_DONE: Any = object()
-
-
-def _without_thinking(block: Block) -> Block:
-    """Tool uses as kept in the conversation: the TAFC think field is dropped, never stored or logged."""
-    if isinstance(block, ToolUseBlock):
-        params, _ = tafc.strip(block.input)
-        return ToolUseBlock(block.id, block.name, params)
-    return block
-
-
-def _fingerprint(results: Sequence[Block]) -> str:
-    parts = [f"{b.is_error}:{b.content}" for b in results if isinstance(b, ToolResultBlock)]
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()
