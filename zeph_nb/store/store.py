@@ -28,6 +28,7 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.security.mac import RowSigner
 from zeph_nb.security.secrets import compile_extra, redact_row
+from zeph_nb.store.reading import frame_of, read_with_spools
 from zeph_nb.store.schema import COLUMNS, migrate
 from zeph_nb.store.spool import Spool, SpoolRecord, adopt, read_records, spool_files
 
@@ -313,52 +314,15 @@ class Store:
             return self._query(statements)
 
     def _query(self, statements: Sequence[tuple[str, list[Any] | None]]) -> list[pd.DataFrame]:
-        con, database, in_file = self._open_for_reading()
-        try:
-            progress: dict[str, int] = {}
-            if database is not None:
-                progress = dict(con.execute("SELECT spool, offset_bytes FROM spool_progress").fetchall())
-            pending: dict[str, list[dict[str, Any]]] = defaultdict(list)
-            for path in spool_files(self.spool_dir):
-                records, _ = read_records(path, progress.get(path.name, 0))
-                for record in records:
-                    pending[record.table].append(record.row)
-            for table, columns in COLUMNS.items():
-                # A file written by an older version may lack a table or columns (its next writer migrates it).
-                missing = [name for name in columns if name not in in_file.get(table, columns)]
-                if table in in_file and not pending[table] and not missing:
-                    continue  # the file's own table answers; no view needed
-                typed = ", ".join(f"CAST({name} AS {kind}) AS {name}" for name, kind in columns.items())
-                added = "".join(f", CAST(NULL AS {columns[name]}) AS {name}" for name in missing)
-                parts = [f'SELECT *{added} FROM "{database}".main.{table}'] if table in in_file else []
-                if pending[table]:
-                    con.register(f"pending_{table}", _frame(table, pending[table]))
-                    parts.append(f"SELECT {typed} FROM pending_{table}")
-                else:
-                    nulls = ", ".join(f"NULL AS {name}" for name in columns)
-                    parts.append(f"SELECT {typed} FROM (SELECT {nulls}) WHERE false")
-                # A temp view shadows the file's table of the same name; the file's is reached fully qualified.
-                con.execute(f"CREATE TEMP VIEW {table} AS {' UNION ALL BY NAME '.join(parts)}")
-            return [con.execute(sql, params or []).df() for sql, params in statements]
-        finally:
-            con.close()
+        def connect() -> duckdb.DuckDBPyConnection:
+            import duckdb
 
-    def _open_for_reading(self) -> tuple[duckdb.DuckDBPyConnection, str | None, dict[str, set[str]]]:
-        """A read-only connection to the file, its database name and its tables with their columns; in memory
-        when there is no usable file yet."""
-        import duckdb
-
-        if self.path.exists():
             con: duckdb.DuckDBPyConnection = self._take_turn(
                 lambda: duckdb.connect(str(self.path), read_only=True), mine="readers", theirs="writers", max_delay=0.01
             )
-            tables: dict[str, set[str]] = defaultdict(set)
-            for table, column in con.execute("SELECT table_name, column_name FROM duckdb_columns()").fetchall():
-                tables[table].add(column)
-            if "tool_calls" in tables:  # created and migrated
-                return con, str(con.execute("SELECT current_database()").fetchall()[0][0]), dict(tables)
-            con.close()
-        return duckdb.connect(), None, {}
+            return con
+
+        return read_with_spools(self.path, connect, self.spool_dir, statements)
 
     def _connect(self, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         import duckdb
@@ -402,15 +366,9 @@ def _insert(con: duckdb.DuckDBPyConnection, records: list[SpoolRecord]) -> int:
     return len(records)
 
 
-def _frame(table: str, rows: list[dict[str, Any]]) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.DataFrame.from_records(rows, columns=list(COLUMNS[table]))
-
-
 def _insert_rows(con: duckdb.DuckDBPyConnection, target: str, table: str, rows: list[dict[str, Any]]) -> None:
     """One INSERT … SELECT from a frame: row-at-a-time inserts cost ~1.2 ms each, a frame 100k rows in ~0.3 s."""
-    con.register("zeph_rows", _frame(table, rows))
+    con.register("zeph_rows", frame_of(table, rows))
     try:
         con.execute(f"INSERT INTO {target} BY NAME SELECT * FROM zeph_rows")
     finally:
