@@ -104,3 +104,8 @@ def test_no_import_goes_in_a_circle() -> None:
 
     for name in sorted(graph):
         visit(name, [])
+
+
+def test_no_module_is_over_400_lines() -> None:
+    long = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 400}
+    assert long == {}

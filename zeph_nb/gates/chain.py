@@ -32,11 +32,11 @@ from zeph_nb.gates.events import GateEvent
 from zeph_nb.gates.grants import PermissionGrants
 from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision, Subjects
 from zeph_nb.gates.quota import Quota
+from zeph_nb.gates.recording import AuditGate
 from zeph_nb.gates.subjects import canonical_workdir, subjects_of
 from zeph_nb.gates.trust import AnomalyDetector, TrustState, default_decision
 from zeph_nb.gates.wrappers import (
     ApprovalGate,
-    AuditGate,
     BlocklistGate,
     CacheGate,
     ExecutorGate,

@@ -1,0 +1,131 @@
+"""The outermost gate: it records every call, whatever became of it, as one audit row and one ``CallOutcome``
+(with the anomaly detector's sample), even when a gate inside refused it or the run was stopped mid-call."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.wrappers import _Gate
+from zeph_nb.tools.base import ToolOutput
+
+if TYPE_CHECKING:
+    from zeph_nb.gates.chain import Session
+    from zeph_nb.store.audit_log import AuditLog
+
+__all__ = ["AuditGate"]
+
+log = logging.getLogger("zeph_nb.gates")
+
+
+class AuditGate(_Gate):
+    """Outermost: times the call, builds its outcome and writes the audit row — also when the run is cancelled."""
+
+    def __init__(self, inner: Handler, session: Session, audit: AuditLog | None) -> None:
+        super().__init__(inner, session)
+        self.audit = audit
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        started = time.perf_counter()
+        try:
+            output = await self.inner.handle(gc)
+        except asyncio.CancelledError:
+            error = ToolError(ToolErrorCategory.CANCELLED, "the run was stopped while this call was in progress")
+            self._finish(gc, ToolOutput.from_error(gc.call, error), started, cancelled=True)
+            raise
+        self._finish(gc, output, started)
+        return output
+
+    def _finish(self, gc: GateCall, output: ToolOutput, started: float, *, cancelled: bool = False) -> None:
+        from zeph_nb.store.audit_log import AuditRecord
+
+        duration_ms = max(0.0, (time.perf_counter() - started) * 1000 - gc.waited_ms)
+        category = output.error.category if output.error is not None else None
+        decision = gc.decision
+        if cancelled or category is ToolErrorCategory.CANCELLED:
+            status = "cancelled"
+        elif (
+            category in (ToolErrorCategory.POLICY_BLOCKED, ToolErrorCategory.CONFIRMATION_REQUIRED) and gc.attempts == 0
+        ):
+            status = "denied"
+        elif category is not None:
+            status = "error"
+        else:
+            status = "ok"
+        processed = gc.processed
+        text = processed.text if processed is not None else output.text_for_model
+        filtered = processed.filtered if processed is not None else None
+        gc.outcome = CallOutcome(
+            call=gc.call,
+            output=output,
+            text=text,
+            status=status,
+            decision=decision.action if decision is not None else None,
+            matched_rule=decision.rule if decision is not None else None,
+            reason=decision.reason if decision is not None else None,
+            approved_by=gc.approved_by,
+            category=category,
+            exit_code=output.exit_code,
+            duration_ms=duration_ms,
+            raw_chars=processed.raw_chars if processed is not None else len(output.text_for_model),
+            model_chars=len(text),
+            overflow_id=processed.overflow_id if processed is not None else None,
+            filter_stats=tuple(processed.stats) if processed is not None else (),
+            tokens_saved=processed.tokens_saved if processed is not None else 0,
+            cached=gc.cached,
+            attempts=gc.attempts,
+            blocked_by=gc.blocked_by,
+            waited_ms=gc.waited_ms,
+        )
+        self.session.observe(gc)
+        if self.audit is None:
+            return
+        outcome = gc.outcome
+        self.audit.record(
+            AuditRecord(
+                tool=gc.call.tool_id,
+                params=dict(gc.call.params) if isinstance(gc.call.params, dict) else {"params": gc.call.params},
+                call_id=gc.call.call_id,
+                conversation_id=self.session.conversation_id,
+                caller_id=gc.call.caller_id,
+                status=status,
+                decision=outcome.decision,
+                matched_rule=outcome.matched_rule,
+                reason=outcome.reason,
+                approved_by=outcome.approved_by,
+                exit_code=outcome.exit_code,
+                truncated=output.truncated,
+                error_category=category.label if category is not None else None,
+                duration_ms=duration_ms,
+                waited_ms=gc.waited_ms if gc.waited_ms else None,
+                raw_bytes=outcome.raw_chars,
+                filtered_bytes=outcome.model_chars,
+                tokens_saved=outcome.tokens_saved,
+                overflow_id=outcome.overflow_id,
+                filter_rule=filtered.rule if filtered is not None else None,
+                cached=gc.cached,
+                attempts=gc.attempts,
+                sandbox=_sandbox_label(gc, output),
+                network_hosts=_network_hosts(output),
+            )
+        )
+
+
+def _sandbox_label(gc: GateCall, output: ToolOutput) -> str | None:
+    """bwrap, none or unsandboxed for a command that ran (or was about to); None for other tools."""
+    label = output.raw.get("sandbox") if isinstance(output.raw, dict) else None
+    if isinstance(label, str):
+        return label
+    return gc.scope.label if gc.scope is not None and gc.attempts else None
+
+
+def _network_hosts(output: ToolOutput) -> str | None:
+    network = output.raw.get("network") if isinstance(output.raw, dict) else None
+    if not isinstance(network, dict):
+        return None
+    return json.dumps(network.get("reached", []))
