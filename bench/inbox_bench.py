@@ -17,7 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.gates.inbox import Inbox, InboxApprover
 from zeph_nb.store import Store
 from zeph_nb.store.store import utc_now
@@ -57,12 +57,12 @@ async def _future_latency() -> list[float]:
     loop = asyncio.get_running_loop()
     samples = []
     for _ in range(ROUNDS):
-        future: asyncio.Future[Decision] = loop.create_future()
+        future: asyncio.Future[ApprovalDecision] = loop.create_future()
         clicked: list[float] = []
 
-        def click(f: asyncio.Future[Decision] = future, at: list[float] = clicked) -> None:
+        def click(f: asyncio.Future[ApprovalDecision] = future, at: list[float] = clicked) -> None:
             at.append(time.perf_counter())
-            loop.call_soon_threadsafe(f.set_result, Decision.approve("bench"))
+            loop.call_soon_threadsafe(f.set_result, ApprovalDecision.approve("bench"))
 
         threading.Timer(0.01, click).start()
         await future

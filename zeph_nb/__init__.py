@@ -7,131 +7,124 @@ pydantic (or, later, anthropic, pandas and duckdb) until something needs them.
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-# public name -> module that defines it
+# The public names, each with the module that defines it: __all__ is made from this and _FACES, and
+# tests/test_public_api.py checks against them. Everything else is reached through its own module.
 _EXPORTS: dict[str, str] = {
+    # running an agent
+    "Agent": "zeph_nb.agent.loop",
+    "RunResult": "zeph_nb.agent.result",
+    "CallOutcome": "zeph_nb.gates.call",
     "Settings": "zeph_nb.config",
-    "ZephError": "zeph_nb.errors",
-    "ConfigError": "zeph_nb.errors",
-    "ToolError": "zeph_nb.errors",
-    "SandboxViolation": "zeph_nb.errors",
-    "ToolErrorCategory": "zeph_nb.errors",
-    "ToolErrorFeedback": "zeph_nb.errors",
-    "ToolCall": "zeph_nb.tools.base",
-    "ToolDef": "zeph_nb.tools.base",
-    "ToolOutput": "zeph_nb.tools.base",
-    "ToolExecutor": "zeph_nb.tools.base",
-    "CompositeExecutor": "zeph_nb.tools.composite",
-    "ToolRegistry": "zeph_nb.tools.registry",
-    "FileExecutor": "zeph_nb.tools.files.executor",
-    "ShellExecutor": "zeph_nb.tools.shell.executor",
-    "DiagnosticsExecutor": "zeph_nb.tools.diagnostics",
-    "TimeExecutor": "zeph_nb.tools.time",
-    "builtin_executor": "zeph_nb.tools.builtin",
+    # models
+    "AnthropicProvider": "zeph_nb.agent.providers.anthropic",
+    "OpenAICompatibleProvider": "zeph_nb.agent.providers.openai_compat",
+    "ScriptedProvider": "zeph_nb.agent.providers.scripted",
+    # who answers an approval
     "ApprovalRequest": "zeph_nb.gates.approval",
+    "ApprovalDecision": "zeph_nb.gates.approval",
     "Approver": "zeph_nb.gates.approval",
     "AutoApprove": "zeph_nb.gates.approval",
     "ConsoleApprover": "zeph_nb.gates.approval",
-    "Decision": "zeph_nb.gates.approval",
     "DenyAll": "zeph_nb.gates.approval",
-    "ScriptedApprover": "zeph_nb.gates.approval",
     "InboxApprover": "zeph_nb.gates.inbox",
+    "ScriptedApprover": "zeph_nb.gates.approval",
+    # calling tools without a model (the tutorials' first steps)
+    "ToolCall": "zeph_nb.tools.base",
+    "FileExecutor": "zeph_nb.tools.files.executor",
+    "builtin_executor": "zeph_nb.tools.builtin",
     "build_chain": "zeph_nb.gates.chain",
-    "GateChain": "zeph_nb.gates.chain",
-    "CallOutcome": "zeph_nb.gates.call",
-    "Agent": "zeph_nb.agent.loop",
-    "RunResult": "zeph_nb.agent.result",
-    "ScriptedProvider": "zeph_nb.agent.providers.scripted",
-    "AnthropicProvider": "zeph_nb.agent.providers.anthropic",
-    "OpenAICompatibleProvider": "zeph_nb.agent.providers.openai_compat",
+    # errors
+    "ZephError": "zeph_nb.errors",
+    "ConfigError": "zeph_nb.errors",
     "ModelError": "zeph_nb.errors",
+    "ToolError": "zeph_nb.errors",
+    "ToolErrorCategory": "zeph_nb.errors",
 }
-_SUBMODULES = frozenset({"safety", "errors", "config", "tools", "audit", "store", "filters", "gates", "agent"})
+# The public faces of the layers below: zeph_nb.audit (pandas over the audit log), zeph_nb.filters, zeph_nb.safety
+# (the validators), zeph_nb.tools (the types a custom tool is written with).
+_FACES = frozenset({"audit", "filters", "safety", "tools"})
+# Names this module had before it kept to the ones above: they still work, with a DeprecationWarning that says
+# where each lives now.
+_MOVED: dict[str, tuple[str, str]] = {
+    "Decision": ("zeph_nb.gates.approval", "ApprovalDecision"),
+    "CompositeExecutor": ("zeph_nb.tools", "CompositeExecutor"),
+    "ToolDef": ("zeph_nb.tools", "ToolDef"),
+    "ToolExecutor": ("zeph_nb.tools", "ToolExecutor"),
+    "ToolOutput": ("zeph_nb.tools", "ToolOutput"),
+    "ToolRegistry": ("zeph_nb.tools", "ToolRegistry"),
+    "ShellExecutor": ("zeph_nb.tools.shell.executor", "ShellExecutor"),
+    "DiagnosticsExecutor": ("zeph_nb.tools.diagnostics", "DiagnosticsExecutor"),
+    "TimeExecutor": ("zeph_nb.tools.time", "TimeExecutor"),
+    "GateChain": ("zeph_nb.gates.chain", "GateChain"),
+    "SandboxViolation": ("zeph_nb.errors", "SandboxViolation"),
+    "ToolErrorFeedback": ("zeph_nb.errors", "ToolErrorFeedback"),
+}
+_MOVED_MODULES = frozenset({"agent", "gates", "errors", "config", "store"})
 
+# What `from zeph_nb import *` gives: the names above, the faces, the version and the extension hook
+# (tests/test_public_api.py checks it against _EXPORTS and _FACES).
 __all__ = [
     "Agent",
     "AnthropicProvider",
+    "ApprovalDecision",
     "ApprovalRequest",
     "Approver",
     "AutoApprove",
     "CallOutcome",
-    "CompositeExecutor",
     "ConfigError",
     "ConsoleApprover",
-    "Decision",
     "DenyAll",
-    "DiagnosticsExecutor",
     "FileExecutor",
-    "GateChain",
     "InboxApprover",
     "ModelError",
     "OpenAICompatibleProvider",
     "RunResult",
-    "SandboxViolation",
     "ScriptedApprover",
     "ScriptedProvider",
     "Settings",
-    "ShellExecutor",
-    "TimeExecutor",
     "ToolCall",
-    "ToolDef",
     "ToolError",
     "ToolErrorCategory",
-    "ToolErrorFeedback",
-    "ToolExecutor",
-    "ToolOutput",
-    "ToolRegistry",
     "ZephError",
     "__version__",
-    "agent",
     "audit",
     "build_chain",
     "builtin_executor",
     "filters",
-    "gates",
+    "load_ipython_extension",
     "safety",
+    "tools",
 ]
 
 if TYPE_CHECKING:
-    from zeph_nb import agent, audit, filters, gates, safety
+    from zeph_nb import audit, filters, safety, tools
     from zeph_nb.agent.loop import Agent
     from zeph_nb.agent.providers.anthropic import AnthropicProvider
     from zeph_nb.agent.providers.openai_compat import OpenAICompatibleProvider
     from zeph_nb.agent.providers.scripted import ScriptedProvider
     from zeph_nb.agent.result import RunResult
     from zeph_nb.config import Settings
-    from zeph_nb.errors import (
-        ConfigError,
-        ModelError,
-        SandboxViolation,
-        ToolError,
-        ToolErrorCategory,
-        ToolErrorFeedback,
-        ZephError,
-    )
+    from zeph_nb.errors import ConfigError, ModelError, ToolError, ToolErrorCategory, ZephError
     from zeph_nb.gates.approval import (
+        ApprovalDecision,
         ApprovalRequest,
         Approver,
         AutoApprove,
         ConsoleApprover,
-        Decision,
         DenyAll,
         ScriptedApprover,
     )
     from zeph_nb.gates.call import CallOutcome
-    from zeph_nb.gates.chain import GateChain, build_chain
+    from zeph_nb.gates.chain import build_chain
     from zeph_nb.gates.inbox import InboxApprover
-    from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
+    from zeph_nb.tools.base import ToolCall
     from zeph_nb.tools.builtin import builtin_executor
-    from zeph_nb.tools.composite import CompositeExecutor
-    from zeph_nb.tools.diagnostics import DiagnosticsExecutor
     from zeph_nb.tools.files.executor import FileExecutor
-    from zeph_nb.tools.registry import ToolRegistry
-    from zeph_nb.tools.shell.executor import ShellExecutor
-    from zeph_nb.tools.time import TimeExecutor
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -146,7 +139,14 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(_EXPORTS[name]), name)
         globals()[name] = value
         return value
-    if name in _SUBMODULES:
+    if name in _FACES:
+        return importlib.import_module(f"zeph_nb.{name}")
+    if name in _MOVED:
+        module, new = _MOVED[name]
+        said = f"{module}.{new}" if new != name else f"from {module} import {name}"
+        warnings.warn(f"zeph_nb.{name} is no longer a top-level name; use {said}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(module), new)
+    if name in _MOVED_MODULES:  # a subpackage, not a public face: reached as zeph_nb.<name> by import, quietly
         return importlib.import_module(f"zeph_nb.{name}")
     raise AttributeError(f"module 'zeph_nb' has no attribute {name!r}")
 

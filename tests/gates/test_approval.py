@@ -13,10 +13,10 @@ import pytest
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.gates import (
+    ApprovalDecision,
     ApprovalRequest,
     AutoApprove,
     ConsoleApprover,
-    Decision,
     DenyAll,
     PermissionGrants,
     ScriptedApprover,
@@ -33,10 +33,10 @@ class FutureApprover:
     """Like the notebook's buttons: each request becomes a future that someone else resolves (or cancels)."""
 
     def __init__(self) -> None:
-        self.futures: asyncio.Queue[tuple[ApprovalRequest, asyncio.Future[Decision]]] = asyncio.Queue()
+        self.futures: asyncio.Queue[tuple[ApprovalRequest, asyncio.Future[ApprovalDecision]]] = asyncio.Queue()
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
-        future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
+        future: asyncio.Future[ApprovalDecision] = asyncio.get_running_loop().create_future()
         await self.futures.put((request, future))
         return await future
 
@@ -59,7 +59,7 @@ async def test_a_person_approves_through_a_future_while_the_call_waits(tmp_path:
     assert request.tool == "bash" and request.rule == 'tools.permissions.bash[0]: ask "echo *"'
     assert request.subjects == ("echo approved",) and request.summary == "bash: echo approved > out.txt"
     assert not (tmp_path / "out.txt").exists()  # nothing runs before the answer
-    future.set_result(Decision.approve("alice"))
+    future.set_result(ApprovalDecision.approve("alice"))
     outcome = await running
     assert (outcome.status, outcome.approved_by) == ("ok", "alice")
     assert (tmp_path / "out.txt").read_text() == "approved\n"
@@ -71,7 +71,7 @@ async def test_a_denial_is_explained_to_the_model_and_nothing_runs(tmp_path: Pat
     chain = chain_for(ASK_ECHO, tmp_path, store, approver)
     running = asyncio.create_task(chain.execute(bash("echo no > out.txt")))
     _, future = await approver.futures.get()
-    future.set_result(Decision.deny("bob", "not now"))
+    future.set_result(ApprovalDecision.deny("bob", "not now"))
     outcome = await running
     assert outcome.category is ToolErrorCategory.CONFIRMATION_REQUIRED
     assert "not approved by bob (not now)" in outcome.text and outcome.status == "denied"
@@ -210,7 +210,7 @@ async def test_console_approver_reads_answers_until_one_makes_sense() -> None:
     request = ApprovalRequest("c1", "bash", {"command": "rm -rf build"}, ("rm -rf build",), "shell classifier",
                               "destructive: rm -r/-f")  # fmt: skip
     decision = await ConsoleApprover(user="frank", ask=ask).decide(request)
-    assert decision == Decision(True, "frank", remember=True)
+    assert decision == ApprovalDecision(True, "frank", remember=True)
     assert "rm -rf build" in prompts[0] and "destructive" in prompts[0]
     assert "please answer" in prompts[1]
 
@@ -226,9 +226,9 @@ class _SlowPerson:
     def __init__(self, clock: list[float]) -> None:
         self.clock = clock
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         self.clock[0] += 100.0
-        return Decision.approve("alice")
+        return ApprovalDecision.approve("alice")
 
 
 async def test_the_wait_for_a_person_is_its_own_clock(

@@ -5,11 +5,11 @@ dependencies are plain values; approvers are the one place a person comes in.
 """
 
 from zeph_nb.gates.approval import (
+    ApprovalDecision,
     ApprovalRequest,
     Approver,
     AutoApprove,
     ConsoleApprover,
-    Decision,
     DenyAll,
     ScriptedApprover,
 )
@@ -20,12 +20,12 @@ from zeph_nb.gates.grants import Grant, PermissionGrants
 from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision, Rule
 
 __all__ = [
+    "ApprovalDecision",
     "ApprovalRequest",
     "Approver",
     "AutoApprove",
     "CallOutcome",
     "ConsoleApprover",
-    "Decision",
     "DenyAll",
     "GateChain",
     "Grant",

@@ -1,6 +1,6 @@
 """Approvers: who answers when the policy says *ask*.
 
-One protocol, ``async decide(request) -> Decision``. The request shows what would run (arguments with secrets
+One protocol, ``async decide(request) -> ApprovalDecision``. The request shows what would run (arguments with secrets
 redacted), the rule that asked and why; the decision says approved or not, by whom, and whether to remember it
 ("Always allow", which the approval gate persists as a permission grant).
 
@@ -26,6 +26,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from zeph_nb.gates.explain import plain_reason
 
 __all__ = [
+    "ApprovalDecision",
     "ApprovalRequest",
     "Approver",
     "AutoApprove",
@@ -71,7 +72,7 @@ class ApprovalRequest:
 
 
 @dataclass(frozen=True)
-class Decision:
+class ApprovalDecision:
     """An approver's answer. ``by`` names who decided (a person, ``DenyAll``, ``timeout``)."""
 
     approved: bool
@@ -80,19 +81,23 @@ class Decision:
     note: str | None = None
 
     @classmethod
-    def approve(cls, by: str, *, remember: bool = False) -> Decision:
+    def approve(cls, by: str, *, remember: bool = False) -> ApprovalDecision:
         return cls(True, by, remember)
 
     @classmethod
-    def deny(cls, by: str, note: str | None = None) -> Decision:
+    def deny(cls, by: str, note: str | None = None) -> ApprovalDecision:
         return cls(False, by, False, note)
+
+
+# The name it had before PolicyDecision (the rules' answer) and this one (a person's) could be told apart.
+Decision = ApprovalDecision
 
 
 @runtime_checkable
 class Approver(Protocol):
     """Something that answers approval requests."""
 
-    async def decide(self, request: ApprovalRequest) -> Decision: ...
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision: ...
 
 
 class DenyAll:
@@ -100,12 +105,12 @@ class DenyAll:
 
     name = "DenyAll"
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         remedy = request.remedy or (
             f"To let it run, add an allow rule under [tools.permissions.{request.tool}] or run with an approver "
             "that can ask a person"
         )
-        return Decision.deny(
+        return ApprovalDecision.deny(
             self.name, f"no one is here to approve it (headless run; DenyAll is the default approver). {remedy}"
         )
 
@@ -116,15 +121,15 @@ class AutoApprove:
     def __init__(self, name: str = "AutoApprove") -> None:
         self.name = name
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
-        return Decision.approve(self.name)
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
+        return ApprovalDecision.approve(self.name)
 
 
-Answer = bool | Literal["approve", "deny", "always"] | Decision
+Answer = bool | Literal["approve", "deny", "always"] | ApprovalDecision
 
 
 class ScriptedApprover:
-    """Answers requests in order from ``decisions``: True/"approve", False/"deny", "always", or a Decision.
+    """Answers requests in order from ``decisions``: True/"approve", False/"deny", "always", or a ApprovalDecision.
 
     When the list runs out every further request is denied (and says so). ``requests`` keeps what was asked.
     """
@@ -134,21 +139,21 @@ class ScriptedApprover:
         self.name = name
         self.requests: list[ApprovalRequest] = []
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         self.requests.append(request)
         if not self.decisions:
-            return Decision.deny(self.name, "the scripted approver has no decisions left")
+            return ApprovalDecision.deny(self.name, "the scripted approver has no decisions left")
         answer = self.decisions.pop(0)
-        if isinstance(answer, Decision):
+        if isinstance(answer, ApprovalDecision):
             return answer
         if answer is True or answer == "approve":
-            return Decision.approve(self.name)
+            return ApprovalDecision.approve(self.name)
         if answer == "always":
-            return Decision.approve(self.name, remember=True)
+            return ApprovalDecision.approve(self.name, remember=True)
         if answer is False or answer == "deny":
-            return Decision.deny(self.name)
+            return ApprovalDecision.deny(self.name)
         raise ValueError(f"ScriptedApprover: {answer!r} is not a decision; use True, False, 'approve', 'deny', "
-                         "'always' or a Decision")  # fmt: skip
+                         "'always' or an ApprovalDecision")  # fmt: skip
 
 
 @dataclass
@@ -160,7 +165,7 @@ class ConsoleApprover:
     ask: Callable[[str], str] | None = None  # default: the builtin input() at the time of asking
     attempts: int = 3
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         lines = [
             f"zeph-nb wants to run {request.summary}",
             f"  why: {request.why}",
@@ -172,12 +177,12 @@ class ConsoleApprover:
             try:
                 answer = (await asyncio.to_thread(self.ask or builtins.input, prompt)).strip().lower()
             except EOFError:  # stdin closed: nobody can answer
-                return Decision.deny(self.user, "no terminal input to read an answer from")
+                return ApprovalDecision.deny(self.user, "no terminal input to read an answer from")
             if answer in ("y", "yes"):
-                return Decision.approve(self.user)
+                return ApprovalDecision.approve(self.user)
             if answer in ("a", "always"):
-                return Decision.approve(self.user, remember=True)
+                return ApprovalDecision.approve(self.user, remember=True)
             if answer in ("n", "no"):
-                return Decision.deny(self.user)
+                return ApprovalDecision.deny(self.user)
             prompt = "  please answer y, n or a: "
-        return Decision.deny(self.user, "no valid answer was given")
+        return ApprovalDecision.deny(self.user, "no valid answer was given")

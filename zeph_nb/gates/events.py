@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.tools.base import ToolCall
 
@@ -30,7 +30,7 @@ class ApprovalRequested:
 @dataclass(frozen=True)
 class ApprovalAnswered:
     request: ApprovalRequest
-    decision: Decision
+    decision: ApprovalDecision
     kind: str = "approval_answered"
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
-from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.gates.explain import plain_reason
 from zeph_nb.security.journal import process_alive
 from zeph_nb.store.store import Store, StoreBusy, utc_now
@@ -325,7 +325,7 @@ class InboxApprover:
         self.where = "in the approval inbox of the zeph dashboard (zeph/ on your Jupyter server)"
         self.link = "zeph/#inbox"
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         inbox = self.inbox
         requester = self.requester or self.settings.user
         timeout = self.settings.tools.approval_timeout_secs
@@ -347,8 +347,8 @@ class InboxApprover:
                     answer, by, note = found
                     inbox.close(inbox_id, answer, by=by, note=note)
                     if answer == "deny":
-                        return Decision.deny(by, note)
-                    return Decision.approve(by, remember=answer == "always")
+                        return ApprovalDecision.deny(by, note)
+                    return ApprovalDecision.approve(by, remember=answer == "always")
                 await asyncio.sleep(self.poll_interval)
         except asyncio.CancelledError:
             # The approval gate's deadline (wait_for cancels us) or the run being stopped.
@@ -356,6 +356,6 @@ class InboxApprover:
             inbox.close(inbox_id, "expired" if expired else "cancelled", by="timeout" if expired else requester)
             raise
         inbox.close(inbox_id, "expired", by="timeout")
-        return Decision.deny(
+        return ApprovalDecision.deny(
             "timeout", f"nobody answered in the inbox within {timeout:g}s (tools.approval_timeout_secs)"
         )

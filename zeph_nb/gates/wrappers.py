@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.gates.call import GateCall, Handler
 from zeph_nb.gates.containment import web_host
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
@@ -236,12 +236,14 @@ class ApprovalGate(_Gate):
         self.session.notify(ToolCallStarted(gc.call, decision, answer.by))
         return await self.inner.handle(gc)
 
-    async def _ask(self, request: ApprovalRequest) -> Decision:
+    async def _ask(self, request: ApprovalRequest) -> ApprovalDecision:
         self.session.pending[request.call_id] = request
         try:
             return await asyncio.wait_for(self.session.approver.decide(request), self.timeout)
         except TimeoutError:
-            return Decision.deny("timeout", f"nobody answered within {self.timeout:g}s (tools.approval_timeout_secs)")
+            return ApprovalDecision.deny(
+                "timeout", f"nobody answered within {self.timeout:g}s (tools.approval_timeout_secs)"
+            )
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and task.cancelling():

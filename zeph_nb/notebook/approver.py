@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from zeph_nb.gates.approval import ApprovalRequest, Decision
+from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 
 if TYPE_CHECKING:
     from zeph_nb.notebook.transcript import ToolCard, Transcript
@@ -23,7 +23,7 @@ __all__ = ["WidgetApprover"]
 @dataclass
 class _Pending:
     request: ApprovalRequest
-    future: asyncio.Future[Decision]
+    future: asyncio.Future[ApprovalDecision]
     card: ToolCard
 
 
@@ -35,11 +35,11 @@ class WidgetApprover:
         self.transcript: Transcript | None = None  # the running cell's transcript, set for each run
         self.pending: list[_Pending] = []
 
-    async def decide(self, request: ApprovalRequest) -> Decision:
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         transcript = self.transcript
         if transcript is None:
-            return Decision.deny(self.user, "no transcript is showing, so nobody can be asked")
-        future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+            return ApprovalDecision.deny(self.user, "no transcript is showing, so nobody can be asked")
+        future: asyncio.Future[ApprovalDecision] = asyncio.get_running_loop().create_future()
         card = transcript.card(request.call_id, request.tool, request.params)
         entry = _Pending(request, future, card)
 
@@ -62,9 +62,9 @@ class WidgetApprover:
         if entry.future.done():
             return False
         if choice == "deny":
-            entry.future.set_result(Decision.deny(self.user))
+            entry.future.set_result(ApprovalDecision.deny(self.user))
         else:
-            entry.future.set_result(Decision.approve(self.user, remember=choice == "always"))
+            entry.future.set_result(ApprovalDecision.approve(self.user, remember=choice == "always"))
         return True
 
     def answer_oldest(self, choice: str) -> ApprovalRequest | None:
