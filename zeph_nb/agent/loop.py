@@ -46,7 +46,8 @@ from zeph_nb.gates.chain import build_chain
 from zeph_nb.tools.base import ToolCall
 
 if TYPE_CHECKING:
-    from zeph_nb.gates.approval import Approver
+    from zeph_nb.gates.approval import ApprovalRequest, Approver
+    from zeph_nb.gates.chain import ToolsView
     from zeph_nb.gates.events import GateEvent
     from zeph_nb.store.store import Store
     from zeph_nb.tools.base import ToolExecutor
@@ -112,6 +113,20 @@ class Agent:
     @approver.setter
     def approver(self, approver: Approver) -> None:
         self.chain.session.approver = approver
+
+    @property
+    def store(self) -> Store:
+        """Where this agent's calls are audited (the inbox and the dashboard read the same one)."""
+        return self.chain.store
+
+    @property
+    def pending_approvals(self) -> list[ApprovalRequest]:
+        """The calls waiting for a person's answer, oldest first."""
+        return self.chain.pending_approvals
+
+    def describe_tools(self) -> ToolsView:
+        """What the model may call now, what is hidden from it, and the Always-allow grants in force."""
+        return self.chain.describe_tools()
 
     @property
     def running(self) -> bool:

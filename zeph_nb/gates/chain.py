@@ -18,6 +18,7 @@ import logging
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from zeph_nb.gates.call import CallOutcome, GateCall, Handler
 from zeph_nb.gates.containment import contain_command, contain_paths, contain_search, contain_web
 from zeph_nb.gates.dependencies import DependencyGraph
 from zeph_nb.gates.events import GateEvent
-from zeph_nb.gates.grants import PermissionGrants
+from zeph_nb.gates.grants import Grant, PermissionGrants
 from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision, Subjects
 from zeph_nb.gates.quota import Quota
 from zeph_nb.gates.recording import AuditGate
@@ -58,9 +59,28 @@ from zeph_nb.tools.containment import protected_paths, scope_of
 from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
 
-__all__ = ["GateChain", "Session", "build_chain"]
+__all__ = ["GateChain", "Session", "ToolInfo", "ToolsView", "build_chain"]
 
 log = logging.getLogger("zeph_nb.gates")
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """One tool the model may call, as ``%zeph tools`` lists it."""
+
+    name: str
+    summary: str  # the first sentence of its description
+    rules: int  # how many permission rules name it
+
+
+@dataclass(frozen=True)
+class ToolsView:
+    """What the model may call right now, what it may not, and the Always-allow grants in force: a front-end's
+    view of the chain (``Agent.describe_tools()``), so none needs to reach into the session."""
+
+    visible: tuple[ToolInfo, ...]
+    hidden: tuple[str, ...]  # denied by a blanket rule, blocked by the trust level, or waiting on a dependency
+    grants: tuple[Grant, ...]
 
 
 class Session:
@@ -244,6 +264,15 @@ class GateChain:
     @property
     def pending_approvals(self) -> list[ApprovalRequest]:
         return list(self.session.pending.values())
+
+    def describe_tools(self) -> ToolsView:
+        session = self.session
+        visible = self.tool_definitions()
+        shown = {tool.name for tool in visible}
+        infos = tuple(ToolInfo(tool.name, tool.description.split(".")[0], len(session.policy.rules_for(tool)))
+                      for tool in visible)  # fmt: skip
+        hidden = tuple(name for name in session.tools if name not in shown)
+        return ToolsView(infos, hidden, tuple(session.grants.active()))
 
 
 def build_chain(

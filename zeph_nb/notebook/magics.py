@@ -241,7 +241,7 @@ class ZephMagics(Magics):
             current = agent.approver
             if isinstance(current, InboxApprover):
                 return current
-            return InboxApprover(settings, store=agent.chain.store)
+            return InboxApprover(settings, store=agent.store)
         if not self.widgets or _running_loop() is None:
             return ConsoleApprover(user=settings.user)
         if self.approver is None:
@@ -291,19 +291,16 @@ class ZephMagics(Magics):
     def _cmd_tools(self, args: list[str]) -> None:
         # The session's agent as it is: rebuilding it from default options would drop its conversation.
         agent = self.agent if self.agent is not None else self._agent_for(_arguments().parse_args([]))
-        session = agent.chain.session
+        view = agent.describe_tools()
         print("The model may call:")
-        for tool in agent.chain.tool_definitions():
-            rules = session.policy.rules_for(tool)
-            note = f"  ({len(rules)} rule{'s' if len(rules) != 1 else ''})" if rules else ""
-            print(f"  {tool.name:17} {tool.description.split('.')[0]}{note}")
-        hidden = [name for name in session.tools if name not in {t.name for t in agent.chain.tool_definitions()}]
-        if hidden:
-            print("Hidden (denied or blocked): " + ", ".join(hidden))
-        grants = session.grants.active()
-        if grants:
+        for tool in view.visible:
+            note = f"  ({tool.rules} rule{'s' if tool.rules != 1 else ''})" if tool.rules else ""
+            print(f"  {tool.name:17} {tool.summary}{note}")
+        if view.hidden:
+            print("Hidden (denied or blocked): " + ", ".join(view.hidden))
+        if view.grants:
             print("Always allowed:")
-            for grant in grants:
+            for grant in view.grants:
                 shown = re.sub(r"\\(.)", r"\1", grant.pattern)  # patterns are glob-escaped: rm \-rf reads as rm -rf
                 print(f"  {grant.tool:6} {shown}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
 
@@ -348,8 +345,8 @@ class ZephMagics(Magics):
             usage = self.last_run.result.usage
             print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
                   f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
-        print_sandbox(describe_sandbox(settings, agent.chain.session.workdir))
-        pending = agent.chain.pending_approvals
+        print_sandbox(describe_sandbox(settings, agent.workdir))
+        pending = agent.pending_approvals
         print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
         for request in pending:
             print(f"  {request.summary}  ({request.reason})")

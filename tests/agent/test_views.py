@@ -1,0 +1,30 @@
+"""What a front-end may read from an agent without reaching into its chain: the tools it shows the model, the
+ones hidden from it, the grants in force, the calls waiting for a person."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zeph_nb.agent import Agent, ScriptedProvider
+from zeph_nb.config import Settings
+from zeph_nb.store import Store
+
+RULES = """
+[tools.permissions]
+web_search = [{pattern = "*", action = "deny"}]
+bash = [{pattern = "git *", action = "allow"}, {pattern = "rm *", action = "ask"}]
+"""
+
+
+def test_describe_tools_shows_what_the_model_may_call_and_what_is_hidden(tmp_path: Path, store: Store) -> None:
+    settings = Settings.from_toml(RULES).model_copy(update={"home": store.home})
+    agent = Agent(settings, ScriptedProvider([]), workdir=tmp_path, store=store)
+    agent.chain.session.grants.grant("bash", ("make test",), by="ann")  # as an Always allow click makes one
+    view = agent.describe_tools()
+    names = [tool.name for tool in view.visible]
+    assert "web_search" in view.hidden and "web_search" not in names
+    assert {"read", "bash", "read_overflow"} <= set(names)
+    bash = next(tool for tool in view.visible if tool.name == "bash")
+    assert bash.rules == 2 and "." not in bash.summary
+    assert [(g.tool, g.pattern, g.granted_by) for g in view.grants] == [("bash", "make test", "ann")]
+    assert agent.pending_approvals == [] and agent.store is store
