@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 from pydantic import Field
 
-from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.tools import CompositeExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput, ToolRegistry
 from zeph_nb.tools.base import validate_params
 from zeph_nb.tools.files.args import FILE_TOOLS
@@ -91,14 +91,19 @@ def test_params_must_be_an_object() -> None:
         validate_params(ECHO, ["text"])  # type: ignore[arg-type]  # the model sent an array
 
 
-async def test_composite_first_owner_wins_in_order() -> None:
-    first, second, other = Echo("first"), Echo("second"), Echo("other", name="shout")
-    composite = CompositeExecutor([first, second, other])
+async def test_composite_runs_each_call_on_the_toolset_that_defines_it() -> None:
+    first, other = Echo("first"), Echo("other", name="shout")
+    composite = CompositeExecutor([first, other])
     assert isinstance(first, ToolExecutor)
     assert [t.name for t in composite.tool_definitions()] == ["echo", "shout"]
-    out = await composite.execute(ToolCall("echo", {"text": "hi"}))
-    assert out.summary == "first:hi" and (first.calls, second.calls) == (1, 0)
+    assert (await composite.execute(ToolCall("echo", {"text": "hi"}))).summary == "first:hi"
     assert (await composite.execute(ToolCall("shout", {"text": "yo", "times": 2}))).summary == "other:yoyo"
+
+
+def test_two_toolsets_may_not_define_one_name() -> None:
+    # Which one the model reached would depend on an order nobody sees.
+    with pytest.raises(ConfigError, match="two toolsets define a tool named 'echo'"):
+        CompositeExecutor([Echo("first"), Echo("second")])
 
 
 async def test_composite_unknown_tool_is_tool_not_found() -> None:

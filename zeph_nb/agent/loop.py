@@ -83,12 +83,14 @@ class Agent:
         *,
         store: Store | None = None,
         executor: ToolExecutor | None = None,
+        tools: Sequence[ToolExecutor] = (),
     ) -> None:
         from zeph_nb.agent.providers import provider_from_settings
 
         self.settings = settings or Settings.load()
         self.provider: Provider = provider or provider_from_settings(self.settings)
-        self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor)
+        self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
+                                 tools=tools)  # fmt: skip
         self.workdir = Path(self.chain.session.workdir)
         self.conversation = Conversation()
         self._task: asyncio.Task[Any] | None = None

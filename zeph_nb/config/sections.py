@@ -275,6 +275,9 @@ class ToolsSettings(_Section):
     approval_timeout_secs: float = Field(
         300.0, gt=0, le=7 * 86_400, description="an approval nobody answers is denied after this long"
     )
+    entry_points: bool = Field(
+        True, description="add the tools installed packages offer under the zeph_nb.tools entry-point group"
+    )
     shell: ShellSettings = Field(default_factory=ShellSettings)
     file: FileSettings = Field(default_factory=FileSettings)
     scrape: ScrapeSettings = Field(default_factory=ScrapeSettings)

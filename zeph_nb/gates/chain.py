@@ -17,7 +17,7 @@ import asyncio
 import logging
 import os
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,7 @@ from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.containment import protected_paths, scope_of
 from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
+from zeph_nb.tools.toolsets import installed_toolsets
 
 __all__ = ["GateChain", "Session", "ToolInfo", "ToolsView", "build_chain"]
 
@@ -282,26 +283,36 @@ def build_chain(
     approver: Approver | None = None,
     store: Store | None = None,
     executor: ToolExecutor | None = None,
+    tools: Sequence[ToolExecutor] = (),
     conversation_id: str | None = None,
     env: Mapping[str, str] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> GateChain:
     """Build the executor the agent uses.
 
-    ``executor`` defaults to every built-in tool plus ``read_overflow``; ``approver`` to ``DenyAll`` (nothing
-    that needs approval runs unless someone can approve it); ``store`` to the store under the zeph home.
+    The model's tools: the built-in families and those installed packages offer (``tools/toolsets.py``), plus
+    ``tools`` (more toolsets, added to them), plus ``read_overflow``. ``executor`` replaces the built-in and
+    installed ones (``tools`` and ``read_overflow`` are still added). Two toolsets defining one tool name is a
+    ConfigError. ``approver`` defaults to ``DenyAll`` (nothing that needs approval runs unless someone can approve
+    it); ``store`` to the store under the zeph home.
     """
     settings = settings or Settings.load()
     if workdir is not None and not os.path.isdir(workdir):
         raise ConfigError(f"the working directory {os.fspath(workdir)!r} is not a directory; create it or pass another")
     store = store if store is not None else Store(settings)
     conversation_id = conversation_id or uuid.uuid4().hex
-    overflow: OverflowExecutor | None = None
     if executor is None:
+        toolsets = [builtin_executor(settings, workdir=workdir, env=env), *installed_toolsets(settings, workdir)]
+    else:
+        toolsets = [executor]
+    toolsets += tools
+    overflow: OverflowExecutor | None = None
+    if not any(t.name == "read_overflow" for toolset in toolsets for t in toolset.tool_definitions()):
         overflow = OverflowExecutor(store, conversation_id)
-        executor = CompositeExecutor([builtin_executor(settings, workdir=workdir, env=env), overflow])
-    tools = {tool.name: tool for tool in executor.tool_definitions()}
-    session = Session(settings, tools=tools, workdir=workdir, store=store, conversation_id=conversation_id)
+        toolsets.append(overflow)
+    executor = toolsets[0] if len(toolsets) == 1 else CompositeExecutor(toolsets)
+    by_name = {tool.name: tool for tool in executor.tool_definitions()}
+    session = Session(settings, tools=by_name, workdir=workdir, store=store, conversation_id=conversation_id)
     session.approver = approver or DenyAll()
     pipeline = OutputPipeline(settings, store, conversation_id)
 

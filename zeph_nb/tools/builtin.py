@@ -1,4 +1,4 @@
-"""The built-in executors, in the fixed order the composite asks them (first owner of a tool wins)."""
+"""Every built-in tool family behind one executor (tools/toolsets.py lists them and finds installed ones)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,8 @@ from collections.abc import Mapping
 
 from zeph_nb.config import Settings
 from zeph_nb.security.urls import Resolver
-from zeph_nb.tools.base import ToolExecutor
 from zeph_nb.tools.composite import CompositeExecutor
-from zeph_nb.tools.diagnostics import DiagnosticsExecutor
-from zeph_nb.tools.files.executor import FileExecutor
-from zeph_nb.tools.shell.executor import ShellExecutor
-from zeph_nb.tools.time import TimeExecutor
-from zeph_nb.tools.web.executor import WebExecutor
+from zeph_nb.tools.toolsets import BUILTIN
 
 __all__ = ["builtin_executor"]
 
@@ -29,11 +24,4 @@ def builtin_executor(
 
     ``resolve`` replaces DNS for the web tools (tests only)."""
     settings = settings or Settings()
-    executors: list[ToolExecutor] = [
-        FileExecutor(settings, workdir=workdir),
-        ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve),
-        DiagnosticsExecutor(settings, workdir=workdir),
-        TimeExecutor(),
-        WebExecutor(settings, resolve=resolve),
-    ]
-    return CompositeExecutor(executors)
+    return CompositeExecutor([make(settings, workdir, env=env, resolve=resolve) for make in BUILTIN.values()])

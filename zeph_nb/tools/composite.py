@@ -4,21 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
 
 __all__ = ["CompositeExecutor"]
 
 
 class CompositeExecutor:
-    """Runs a call on the first executor that owns it.
+    """Several executors (toolsets) as one: a call runs on the executor that defines its tool.
 
-    Order is fixed at construction and is the tie-breaker: when two executors define a tool of the same name,
-    the earlier one owns it and the later definition is never shown to the model.
+    Two executors may not define a tool of the same name: which one the model reached would depend on an order
+    nobody sees, so that is a ConfigError here, naming both.
     """
 
     def __init__(self, executors: Sequence[ToolExecutor]) -> None:
         self.executors: tuple[ToolExecutor, ...] = tuple(executors)
+        owners: dict[str, ToolExecutor] = {}
+        for executor in self.executors:
+            for tool in executor.tool_definitions():
+                first = owners.setdefault(tool.name, executor)
+                if first is not executor:
+                    raise ConfigError(
+                        f"two toolsets define a tool named {tool.name!r} ({_name(first)} and {_name(executor)}); "
+                        "rename one of them, or leave one out"
+                    )
 
     def tool_definitions(self) -> list[ToolDef]:
         seen: dict[str, ToolDef] = {}
@@ -51,3 +60,7 @@ class CompositeExecutor:
     def requires_confirmation(self, call: ToolCall) -> bool:
         owner = self.owner_of(call.tool_id)
         return owner.requires_confirmation(call) if owner is not None else False
+
+
+def _name(executor: ToolExecutor) -> str:
+    return type(executor).__name__

@@ -1,0 +1,92 @@
+"""Where an agent's toolsets come from: the built-in families, then what installed packages offer.
+
+The one registration path. A family is a factory ``(settings, workdir) -> ToolExecutor``; the built-in ones are
+listed in ``BUILTIN`` below, and any installed package adds its own under the ``zeph_nb.tools`` entry-point group
+(``[project.entry-points."zeph_nb.tools"] mytools = "mypkg.tools:toolset"``), unless ``[tools] entry_points =
+false``. Whatever they add passes the same gates as the built-ins. A package whose entry point fails to load or
+build is left out with a warning naming it: one broken plugin never stops the agent.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from zeph_nb.config import Settings
+from zeph_nb.security.urls import Resolver
+from zeph_nb.tools.base import ToolExecutor
+
+__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "installed_toolsets"]
+
+ENTRY_POINT_GROUP = "zeph_nb.tools"
+
+Factory = Callable[..., ToolExecutor]
+
+
+def _files(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.files.executor import FileExecutor
+
+    return FileExecutor(settings, workdir=workdir)
+
+
+def _shell(
+    settings: Settings, workdir: Any, *, env: Mapping[str, str] | None, resolve: Resolver | None
+) -> ToolExecutor:
+    from zeph_nb.tools.shell.executor import ShellExecutor
+
+    return ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve)
+
+
+def _diagnostics(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.diagnostics import DiagnosticsExecutor
+
+    return DiagnosticsExecutor(settings, workdir=workdir)
+
+
+def _time(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.time import TimeExecutor
+
+    return TimeExecutor()
+
+
+def _web(settings: Settings, workdir: Any, *, resolve: Resolver | None, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.web.executor import WebExecutor
+
+    return WebExecutor(settings, resolve=resolve)
+
+
+# The built-in families, in the order the model sees their tools.
+BUILTIN: dict[str, Factory] = {
+    "files": _files,
+    "shell": _shell,
+    "diagnostics": _diagnostics,
+    "time": _time,
+    "web": _web,
+}
+
+
+def installed_toolsets(settings: Settings, workdir: str | os.PathLike[str] | None) -> list[ToolExecutor]:
+    """The toolsets installed packages offer (their entry point: a factory ``(settings, workdir)``, or a toolset
+    itself); none when ``[tools] entry_points = false``."""
+    if not settings.tools.entry_points:
+        return []
+    found: list[ToolExecutor] = []
+    for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        where = f"{entry.name} = {entry.value}" + (f" (from {entry.dist.name})" if entry.dist else "")
+        try:
+            offered = entry.load()
+            toolset = offered if hasattr(offered, "tool_definitions") else offered(settings, workdir)
+            if not (hasattr(toolset, "tool_definitions") and hasattr(toolset, "execute")):
+                raise TypeError(f"it gave {type(toolset).__name__}, not a toolset (tool_definitions, execute)")
+        except Exception as e:  # a plugin's bug, not ours: say which, and go on without it
+            warnings.warn(
+                f"zeph-nb: the {ENTRY_POINT_GROUP} entry point {where} was left out: {type(e).__name__}: {e}. "
+                "Fix or uninstall that package, or set [tools] entry_points = false",
+                stacklevel=2,
+            )
+            continue
+        found.append(toolset)
+    return found
