@@ -7,7 +7,6 @@ Errors a caller can fix are 400s that say what to send instead; everything needs
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import math
 import re
@@ -19,26 +18,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jupyter_server.base.handlers import APIHandler, JupyterHandler
+from jupyter_server.extension.handler import ExtensionHandlerJinjaMixin, ExtensionHandlerMixin
 from jupyter_server.utils import url_path_join
 from tornado import web
 
 if TYPE_CHECKING:
+    from zeph_nb.config import Settings
     from zeph_nb.gates.inbox import Inbox
 
-__all__ = ["handlers"]
+__all__ = ["routes"]
 
 FILTERS = ("tool", "decision", "status", "category", "conversation", "approved_by", "caller")
 MAX_LIMIT = 10_000
 MAX_NOTE = 2_000  # a reason for the model, not a document: it goes into the tool result the model reads
 
 
-def _settings() -> Any:
-    from zeph_nb.config import Settings
+class ZephHandler(ExtensionHandlerMixin, APIHandler):
+    @property
+    def zeph(self) -> Settings:
+        """The zeph settings ZephExtension read when the server started (never re-read per request)."""
+        settings: Settings = self.settings["zeph_settings"]
+        return settings
 
-    return Settings.load()
-
-
-class ZephHandler(APIHandler):
     def filters(self) -> dict[str, Any]:
         """The query's filters, checked: a bad value is a 400 that names it."""
         unknown = set(self.request.arguments) - {*FILTERS, "since", "until", "limit", "offset", "token"}
@@ -81,18 +82,18 @@ def _records(frame: Any) -> list[dict[str, Any]]:
     return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
 
 
-def _sandbox() -> dict[str, Any]:
+def _sandbox(settings: Settings) -> dict[str, Any]:
     """Whether shell commands are contained on this machine (the kernels run here too), in words."""
     from zeph_nb.tools.containment import sandbox_status
 
-    status = sandbox_status(_settings())
+    status = sandbox_status(settings)
     return {"active": status.active, "kind": status.kind, "description": status.describe()}
 
 
-def _reader() -> Any:
+def _reader(settings: Settings) -> Any:
     from zeph_nb.store.store import Store
 
-    return Store(_settings(), flusher=False)
+    return Store(settings, flusher=False)
 
 
 def _audit_queries(filters: dict[str, Any], limit: int, offset: int) -> list[tuple[str, list[Any]]]:
@@ -123,8 +124,13 @@ def _aggregate_queries(filters: dict[str, Any]) -> list[tuple[str, list[Any]]]:
 
 
 def _audit_page(frames: list[Any], limit: int, offset: int) -> dict[str, Any]:
+    from zeph_nb.tools.base import call_summary
+
     rows, total = frames
-    return {"rows": _records(rows), "total": int(total["n"][0]), "limit": limit, "offset": offset}
+    records = _records(rows)
+    for row in records:  # the call's one-line summary, the same function the notebook's cards title with
+        row["what"] = call_summary(row.get("params") or "")
+    return {"rows": records, "total": int(total["n"][0]), "limit": limit, "offset": offset}
 
 
 def _aggregates(frames: list[Any]) -> dict[str, Any]:
@@ -138,7 +144,7 @@ class AuditHandler(ZephHandler):
     @web.authenticated
     async def get(self) -> None:
         filters, (limit, offset) = self.filters(), self.paging()
-        frames = await self.off_loop(lambda: _reader().query_many(_audit_queries(filters, limit, offset)))
+        frames = await self.off_loop(lambda: _reader(self.zeph).query_many(_audit_queries(filters, limit, offset)))
         self.finish(json.dumps(_audit_page(frames, limit, offset)))
 
 
@@ -148,7 +154,7 @@ class AggregatesHandler(ZephHandler):
     @web.authenticated
     async def get(self) -> None:
         filters = self.filters()
-        frames = await self.off_loop(lambda: _reader().query_many(_aggregate_queries(filters)))
+        frames = await self.off_loop(lambda: _reader(self.zeph).query_many(_aggregate_queries(filters)))
         self.finish(json.dumps(_aggregates(frames)))
 
 
@@ -160,12 +166,12 @@ class DashboardDataHandler(ZephHandler):
     @web.authenticated
     async def get(self) -> None:
         filters, (limit, offset) = self.filters(), self.paging()
-        inbox = _inbox()
+        inbox = _inbox(self.zeph)
 
         def read() -> dict[str, Any]:
             statements = [*_audit_queries(filters, limit, offset), *_aggregate_queries(filters),
                           inbox.pending_query(), inbox.recent_query(20)]  # fmt: skip
-            frames = _reader().query_many(statements)
+            frames = _reader(self.zeph).query_many(statements)
             return {
                 "audit": _audit_page(frames[0:2], limit, offset),
                 "aggregates": _aggregates(frames[2:4]),
@@ -173,7 +179,7 @@ class DashboardDataHandler(ZephHandler):
                     "pending": [i.to_json() for i in inbox.items(frames[4], pending_only=True)],
                     "recent": [i.to_json() for i in inbox.items(frames[5])],
                 },
-                "sandbox": _sandbox(),
+                "sandbox": _sandbox(self.zeph),
             }
 
         self.finish(json.dumps(await self.off_loop(read)))
@@ -187,7 +193,7 @@ class ExportHandler(ZephHandler):
         from zeph_nb import audit
 
         filters = self.filters()
-        settings = _settings()
+        settings = self.zeph
 
         def export() -> bytes:
             frame = audit.frame(limit=None, settings=settings, **filters)
@@ -216,7 +222,7 @@ class OverflowHandler(ZephHandler):
             raise web.HTTPError(
                 400, "conversation=<id> is required: an overflow is only served within its conversation"
             )
-        text = await self.off_loop(lambda: _reader().get_overflow(f"overflow:{overflow_id}", conversation))
+        text = await self.off_loop(lambda: _reader(self.zeph).get_overflow(f"overflow:{overflow_id}", conversation))
         if text is None:
             raise web.HTTPError(404, f"no overflow:{overflow_id} in conversation {conversation}")
         self.finish(text, set_content_type="text/plain; charset=utf-8")
@@ -228,12 +234,12 @@ _INBOXES: dict[Path, Inbox] = {}
 _INBOXES_GUARD = threading.Lock()
 
 
-def _inbox() -> Inbox:
+def _inbox(settings: Settings) -> Inbox:
     """This server's inbox: one Store (so one spool for its answers) per store file, for the server's lifetime."""
     from zeph_nb.gates.inbox import Inbox
     from zeph_nb.store.store import Store
 
-    store = Store(_settings())
+    store = Store(settings)
     with _INBOXES_GUARD:
         if store.path not in _INBOXES:
             _INBOXES[store.path] = Inbox(store)
@@ -243,14 +249,14 @@ def _inbox() -> Inbox:
 _ANONYMOUS = re.compile(r"[0-9a-f]{32}")
 
 
-def decided_by(user: Any) -> str:
+def decided_by(user: Any, settings: Settings) -> str:
     """Who answered, as the audit log should name them. On a hub or with a login, that is the Jupyter user name.
     A token-only server makes up an anonymous user per browser ("Anonymous Io"); the token belongs to whoever runs
     the server, so the record names that person and the browser's made-up name."""
     username = str(getattr(user, "username", "") or "")
     name = str(getattr(user, "name", "") or username)
     if _ANONYMOUS.fullmatch(username) and name.startswith("Anonymous "):
-        return f"{_settings().user} ({name}, token)"
+        return f"{settings.user} ({name}, token)"
     return username or "unknown"
 
 
@@ -266,7 +272,7 @@ class ApprovalsHandler(ZephHandler):
         if state not in ("pending", "all"):
             raise web.HTTPError(400, f"state={state!r}: use pending (the default) or all")
         limit, _ = self.paging()
-        inbox = _inbox()
+        inbox = _inbox(self.zeph)
         items = await self.off_loop(inbox.pending if state == "pending" else lambda: inbox.recent(limit))
         self.finish(json.dumps({"items": [item.to_json() for item in items]}))
 
@@ -276,7 +282,7 @@ class ApprovalHandler(ZephHandler):
 
     @web.authenticated
     async def get(self, inbox_id: str) -> None:
-        item = await self.off_loop(lambda: _inbox().get(inbox_id))
+        item = await self.off_loop(lambda: _inbox(self.zeph).get(inbox_id))
         if item is None:
             raise web.HTTPError(404, f"no approval request {inbox_id} in the inbox")
         self.finish(json.dumps(item.to_json()))
@@ -298,9 +304,11 @@ class ApprovalHandler(ZephHandler):
             raise web.HTTPError(
                 400, f'"note" must be a string of at most {MAX_NOTE} characters (the reason the model reads on a deny)'
             )
-        who = decided_by(self.current_user)
+        who = decided_by(self.current_user, self.zeph)
         try:
-            item = await self.off_loop(lambda: _inbox().answer(inbox_id, body["answer"], by=who, note=note or None))
+            item = await self.off_loop(
+                lambda: _inbox(self.zeph).answer(inbox_id, body["answer"], by=who, note=note or None)
+            )
         except UnknownApproval as e:
             raise web.HTTPError(404, str(e)) from None
         except ApprovalClosed as e:
@@ -311,28 +319,30 @@ class ApprovalHandler(ZephHandler):
 
 # -- the dashboard page -----------------------------------------------------------------------------------------
 
-STATIC = Path(__file__).parent / "static"
 
-
-class DashboardHandler(JupyterHandler):
-    """GET zeph/: one self-contained page (its CSS and script inlined), which polls the API above."""
+class DashboardHandler(ExtensionHandlerJinjaMixin, ExtensionHandlerMixin, JupyterHandler):
+    """GET zeph/: the page (templates/dashboard.html, its CSS and ES module from the extension's static files),
+    which polls the API above."""
 
     @web.authenticated
     def get(self) -> None:
-        page = (STATIC / "dashboard.html").read_text(encoding="utf-8")
-        page = page.replace("/*STYLE*/", (STATIC / "dashboard.css").read_text(encoding="utf-8"))
-        page = page.replace("/*SCRIPT*/", (STATIC / "dashboard.js").read_text(encoding="utf-8"))
-        # The page's POSTs send this back in X-XSRFToken (reading it here also sets the _xsrf cookie it matches).
-        page = page.replace("{{xsrf}}", html.escape(self.xsrf_token.decode("ascii")))
-        page = page.replace("{{base}}", html.escape(url_path_join(self.base_url, "zeph") + "/"))
         self.set_header("Cache-Control", "no-store")
+        # The page's POSTs send the XSRF token back in X-XSRFToken (reading it here also sets the cookie it matches).
+        page = self.render_template(
+            "dashboard.html",
+            base=url_path_join(self.base_url, "zeph") + "/",
+            xsrf=self.xsrf_token.decode("ascii"),
+            css=self.static_url("dashboard.css"),
+            script=self.static_url("dashboard.js"),
+        )
         self.finish(page)
 
 
-def handlers(base_url: str) -> list[tuple[str, Any]]:
-    api = url_path_join(base_url, "zeph", "api")
+def routes() -> list[tuple[str, Any]]:
+    """The URL patterns, under the server's base URL (ZephExtension puts them there)."""
+    api = url_path_join("zeph", "api")
     return [
-        (url_path_join(base_url, "zeph") + "/?", DashboardHandler),
+        ("zeph/?", DashboardHandler),
         (url_path_join(api, "audit"), AuditHandler),
         (url_path_join(api, "audit", "aggregates"), AggregatesHandler),
         (url_path_join(api, "dashboard"), DashboardDataHandler),

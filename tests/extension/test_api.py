@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import secrets
 import urllib.error
 import urllib.request
@@ -87,6 +88,10 @@ def test_rows_filters_and_paging(server: Server) -> None:
     errors = get_json(server, "audit?status=error&tool=read&conversation=conv-a")
     assert {row["call_id"] for row in errors["rows"]} == {"c0", "c10"} and errors["total"] == 2
     assert get_json(server, "audit?since=2099-01-01T00:00")["total"] == 0
+    # Each row says what it was about, summarized the way the notebook's cards title it.
+    assert [row["what"] for row in get_json(server, "audit?limit=1&offset=24")["rows"]] == ['{"i": 0}']
+    newest = get_json(server, "audit?limit=1")["rows"][0]
+    assert newest["what"] == '{"i": 24}'
 
 
 @pytest.mark.parametrize(
@@ -236,5 +241,29 @@ def test_the_inbox_and_the_page_need_the_token(server: Server, inbox: Any) -> No
     status, page, _ = get(server, "", prefix="", token=False)
     assert b"zeph-xsrf" not in page
     status, page, headers = get(server, "", prefix="")
-    assert status == 200 and b'<meta name="zeph-xsrf" content="' in page and b"/*SCRIPT*/" not in page
+    assert status == 200 and b'<meta name="zeph-xsrf" content="' in page and b"{{" not in page
     assert headers["Content-Type"].startswith("text/html")
+    # The script is an ES module among the extension's static files, not text pasted into the page.
+    script = re.search(rb'<script type="module" src="([^"]+)"', page)
+    assert script is not None and script.group(1).startswith(b"/static/zeph_nb_server/dashboard.js")
+    request = urllib.request.Request(server.url + script.group(1).decode())  # noqa: S310 - loopback
+    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - loopback
+        assert b"const BASE = " in response.read() and "javascript" in response.headers["Content-Type"]
+
+
+def test_the_extension_is_configured_with_traitlets_once(
+    tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any
+) -> None:
+    # ZEPH_HOME points at an empty home; --ZephExtension.zeph_home at one with a row. The traitlet wins.
+    base = tmp_path_factory.mktemp("traitlets")
+    home = base / "configured-home"
+    store = Store(Settings().model_copy(update={"home": home}), flusher=False)
+    AuditLog(store).record(AuditRecord(tool="read", params={"path": "configured.txt"}, call_id="t1",
+                                       conversation_id="conv-t", status="ok", duration_ms=1.0))  # fmt: skip
+    store.flush()
+    store.spool.close(remove=True)
+    args = [f"--ServerApp.root_dir={base}", f"--ZephExtension.zeph_home={home}"]
+    with running_jupyter("server", base=base, zeph_home=base / "empty-home", cwd=base, args=args) as jp:
+        configured = Server(jp.url, jp.token, "", home)
+        rows = get_json(configured, "audit")["rows"]
+        assert [row["call_id"] for row in rows] == ["t1"]

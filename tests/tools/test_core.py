@@ -159,3 +159,12 @@ def test_tool_definitions_refuse_contradictory_gate_metadata() -> None:
         ToolDef("w", "writes", Args, mutates=True, cacheable=True)
     with pytest.raises(ValueError, match="not parameters"):
         ToolDef("r", "reads", Args, subject=("file",))
+
+
+def test_one_summary_of_a_call_for_cards_audit_and_dashboard() -> None:
+    from zeph_nb.tools.base import call_summary
+
+    assert call_summary({"command": "ls -la", "timeout": 5}) == "ls -la"
+    assert call_summary('{"path": "notes.txt"}') == "notes.txt"  # the audit log's JSON text
+    assert call_summary({"source_path": "a.txt", "destination_path": "b.txt"}) == "a.txt → b.txt"
+    assert call_summary({"x": 1}) == '{"x": 1}' and call_summary("not json") == "not json"

@@ -10,11 +10,12 @@ from __future__ import annotations
 import html
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.output.sanitize import visible
 from zeph_nb.security.secrets import redact
+from zeph_nb.tools.base import call_summary
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -95,18 +96,6 @@ def _summary(tool: str, params: Any) -> str:
     """The one line a person needs: the command, the path, the URL — else the arguments. Redacted: what a widget
     shows is kept in the saved notebook."""
     return redact(call_summary(params))
-
-
-def call_summary(params: Any) -> str:
-    """The argument a call is about (command, path, URL, source → destination, pattern, query), else them all."""
-    if isinstance(params, Mapping):
-        for key in ("command", "path", "url", "source", "pattern", "query"):
-            value = params.get(key)
-            if isinstance(value, str):
-                extra = f" → {params['destination']}" if key == "source" and "destination" in params else ""
-                return value + extra
-        return json.dumps(params, ensure_ascii=False, default=str)
-    return repr(params)
 
 
 class ToolCard:

@@ -8,7 +8,6 @@ command needs them.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -49,13 +48,9 @@ def every_row(frame: Any) -> Any:
 
 def what(params: Any) -> str:
     """The one thing a call was about, from its audit params (JSON), as the transcript's card titles it, cut short."""
-    from zeph_nb.notebook.transcript import call_summary
+    from zeph_nb.tools.base import call_summary
 
-    try:
-        value = json.loads(params) if isinstance(params, str) else params
-    except ValueError:
-        value = params
-    text = call_summary(value).replace("\n", " ⏎ ")
+    text = call_summary(params).replace("\n", " ⏎ ")
     return text if len(text) <= 80 else text[:79] + "…"
 
 

@@ -6,6 +6,7 @@ produces the JSON Schema the model is shown, so the two cannot drift apart.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -226,3 +227,25 @@ def _describe(problem: Mapping[str, Any]) -> str:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def call_summary(params: Any) -> str:
+    """The argument a call is about (command, path, URL, source → destination, pattern, query), else them all.
+
+    The one summary of a call: the transcript's card titles, ``%zeph audit``'s "what" column and the dashboard's
+    (the API sends it as ``what``) all use it. ``params`` may be the audit log's JSON text.
+    """
+    if isinstance(params, str):
+        text = params
+        try:
+            params = json.loads(text)
+        except ValueError:
+            return text
+    if isinstance(params, Mapping):
+        for key in ("command", "path", "url", "source", "source_path", "pattern", "query"):
+            value = params.get(key)
+            if isinstance(value, str):
+                target = params.get("destination", params.get("destination_path")) if "source" in key else None
+                return value + (f" → {target}" if isinstance(target, str) else "")
+        return json.dumps(params, ensure_ascii=False, default=str)
+    return repr(params)

@@ -1,7 +1,7 @@
-// The zeph-nb dashboard: polls the extension's API every few seconds and redraws. No framework and no build step:
-// the page is served inline by DashboardHandler. Everything shown comes from tool calls a model made, so text is
-// only ever set with textContent (never innerHTML): a command like `echo "<img onerror=…>"` must stay text.
-"use strict";
+// The zeph-nb dashboard, an ES module: polls the extension's API every few seconds and redraws. No framework and
+// no build step: templates/dashboard.html loads it from the extension's static files. Everything shown comes from
+// tool calls a model made, so text is only ever set with textContent (never innerHTML): a command like
+// `echo "<img onerror=…>"` must stay text.
 
 const BASE = document.querySelector('meta[name="zeph-base"]').content; // "<base_url>zeph/"
 const XSRF = document.querySelector('meta[name="zeph-xsrf"]').content;
@@ -220,15 +220,6 @@ function bars(target, rows, segments, label) {
 
 // -- calls ----------------------------------------------------------------------------------------------------
 
-function what(params) {
-  let value;
-  try { value = JSON.parse(params); } catch (_) { return params || ""; }
-  if (!value || typeof value !== "object") return String(value);
-  for (const key of ["command", "url", "path", "pattern", "query", "source", "id"]) {
-    if (typeof value[key] === "string") return value[key];
-  }
-  return JSON.stringify(value);
-}
 
 function cell(value, cls) {
   return el("td", cls ? { class: cls } : {}, value === null || value === undefined ? "" : value);
@@ -244,7 +235,7 @@ function drawCalls(page) {
     return el("tr", { class: fresh ? "fresh" : null, "data-call": row.call_id },
       cell((row.ts || "").replace("T", " ").slice(0, 19)),
       cell(row.tool),
-      el("td", { class: "what", title: what(row.params) }, what(row.params)),
+      el("td", { class: "what", title: row.what }, row.what),  // summarized by the API (tools/base.py call_summary)
       cell(row.status, `status-${row.status}`),
       cell(row.decision),
       el("td", { title: row.reason || "" }, row.matched_rule || ""),
