@@ -39,3 +39,12 @@ def test_jupyterhub_says_its_prefix_outright(runtime: Path, monkeypatch: pytest.
 def test_no_server_means_no_link(runtime: Path) -> None:
     (runtime / f"jpserver-{os.getppid()}.json").write_text("{half written")
     assert jupyter_base_url() is None
+
+
+def test_a_base_url_that_is_not_a_path_here_gives_no_link(runtime: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for hostile in ("javascript:alert(1)//", "//evil.example/", '/x"onmouseover="alert(1)', "http://evil.example/"):
+        runtime_file(runtime, os.getppid(), hostile)
+        assert jupyter_base_url() is None, hostile
+        monkeypatch.setenv("JUPYTERHUB_SERVICE_PREFIX", hostile)
+        assert jupyter_base_url() is None, hostile
+        monkeypatch.delenv("JUPYTERHUB_SERVICE_PREFIX")

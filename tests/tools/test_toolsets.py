@@ -4,6 +4,7 @@ the zeph_nb.tools entry-point group — a real distribution on sys.path, found b
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from zeph_nb.gates import AutoApprove
 from zeph_nb.store import Store
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.builtin import builtin_executor
+from zeph_nb.tools.toolsets import STARTED
 
 
 class ShoutArgs(ToolArgs):
@@ -91,6 +93,8 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
             return Echo(workdir)
     """)
     )
+    # Installed before this process started, as a package the person installed would be.
+    os.utime(site / "zeph_echo_tools-1.0.dist-info", (STARTED - 60, STARTED - 60))
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
     yield site
@@ -110,3 +114,13 @@ async def test_an_installed_package_adds_its_tools_and_a_broken_one_is_left_out_
                 store=store)  # fmt: skip
     assert "echo_plugin" not in names(off)
     assert "echo_plugin" not in [t.name for t in builtin_executor(Settings()).tool_definitions()]
+
+
+def test_a_package_installed_while_the_kernel_runs_waits_for_a_restart(
+    installed: Path, tmp_path: Path, store: Store
+) -> None:
+    # What an agent's approved `pip install` would leave: its code is not loaded into this kernel.
+    os.utime(installed / "zeph_echo_tools-1.0.dist-info")  # now: after this process started
+    with pytest.warns(UserWarning, match="installed after this kernel started and is not loaded; restart"):
+        agent = Agent(settings_for(store), ScriptedProvider([]), workdir=tmp_path, store=store)
+    assert "echo_plugin" not in names(agent) and "zeph_echo_tools" not in sys.modules

@@ -9,17 +9,26 @@ then the transcript names the place in words instead of guessing a link.
 from __future__ import annotations
 
 import os
+import re
 
 __all__ = ["DASHBOARD", "jupyter_base_url"]
 
 DASHBOARD = "zeph/"  # the server extension's page, under the base URL (extension/zeph_nb_server)
+# A base URL is a path on the page's own server: "/" or "/user/ann/". Anything else (a scheme like javascript:,
+# "//host" leaving the origin, quotes) is no base URL, whoever wrote the runtime file or the environment.
+_SAFE_BASE = re.compile(r"/(?!/)[A-Za-z0-9._~%@!$&'()*+,;=:/-]*")
+
+
+def _safe(base: str) -> str | None:
+    base = base if base.endswith("/") else base + "/"
+    return base if _SAFE_BASE.fullmatch(base) and "'" not in base else None
 
 
 def jupyter_base_url() -> str | None:
     """The base URL path of the Jupyter server whose kernel this is, ending in "/", or None."""
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX")  # a JupyterHub single-user server says it outright
     if prefix:
-        return prefix if prefix.endswith("/") else prefix + "/"
+        return _safe(prefix)
     try:
         from jupyter_server.serverapp import list_running_servers
     except ImportError:  # a kernel in an environment without jupyter_server: no local server to link to
@@ -28,8 +37,7 @@ def jupyter_base_url() -> str | None:
     try:
         for info in list_running_servers():
             if info.get("pid") == parent:
-                base = str(info.get("base_url") or "/")
-                return base if base.endswith("/") else base + "/"
+                return _safe(str(info.get("base_url") or "/"))
     except (OSError, ValueError):  # an unreadable or half-written runtime file: no link, not a failed run
         return None
     return None

@@ -5,25 +5,53 @@ listed in ``BUILTIN`` below, and any installed package adds its own under the ``
 (``[project.entry-points."zeph_nb.tools"] mytools = "mypkg.tools:toolset"``), unless ``[tools] entry_points =
 false``. Whatever they add passes the same gates as the built-ins. A package whose entry point fails to load or
 build is left out with a warning naming it: one broken plugin never stops the agent.
+
+A package installed after this process started is left out too, until the kernel restarts: an approved
+``pip install`` by the agent itself must not have its code loaded into the kernel, outside the sandbox, the next
+time an agent is built. A restart is the person's own act.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import os
+import time
 import warnings
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from zeph_nb.config import Settings
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import ToolExecutor
 
-__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "installed_toolsets"]
+__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "STARTED", "installed_toolsets"]
 
 ENTRY_POINT_GROUP = "zeph_nb.tools"
 
 Factory = Callable[..., ToolExecutor]
+
+
+def _process_started() -> float:
+    """When this process started (Linux: from /proc), else now: the moment this module was first imported."""
+    try:
+        boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))  # fmt: skip
+        ticks = float(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return time.time()
+
+
+STARTED = _process_started()
+
+
+def _installed_after_start(dist: importlib.metadata.Distribution | None) -> bool:
+    folder = getattr(dist, "_path", None)  # a PathDistribution's .dist-info folder
+    try:
+        return folder is not None and Path(folder).stat().st_mtime > STARTED
+    except OSError:
+        return False
 
 
 def _files(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
@@ -76,12 +104,19 @@ def installed_toolsets(settings: Settings, workdir: str | os.PathLike[str] | Non
     found: list[ToolExecutor] = []
     for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         where = f"{entry.name} = {entry.value}" + (f" (from {entry.dist.name})" if entry.dist else "")
+        if _installed_after_start(entry.dist):
+            warnings.warn(
+                f"zeph-nb: the {ENTRY_POINT_GROUP} entry point {where} was installed after this kernel started and "
+                "is not loaded; restart the kernel to use its tools",
+                stacklevel=2,
+            )
+            continue
         try:
             offered = entry.load()
             toolset = offered if hasattr(offered, "tool_definitions") else offered(settings, workdir)
             if not (hasattr(toolset, "tool_definitions") and hasattr(toolset, "execute")):
                 raise TypeError(f"it gave {type(toolset).__name__}, not a toolset (tool_definitions, execute)")
-        except Exception as e:  # a plugin's bug, not ours: say which, and go on without it
+        except (Exception, SystemExit) as e:  # a plugin's bug (even sys.exit), not ours: say which, go on
             warnings.warn(
                 f"zeph-nb: the {ENTRY_POINT_GROUP} entry point {where} was left out: {type(e).__name__}: {e}. "
                 "Fix or uninstall that package, or set [tools] entry_points = false",
