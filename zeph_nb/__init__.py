@@ -44,6 +44,7 @@ _EXPORTS: dict[str, str] = {
     "ModelError": "zeph_nb.errors",
     "ToolError": "zeph_nb.errors",
     "ToolErrorCategory": "zeph_nb.errors",
+    "SandboxViolation": "zeph_nb.errors",  # what the file tools raise for a path outside the sandbox
 }
 # The public faces of the layers below: zeph_nb.audit (pandas over the audit log), zeph_nb.filters, zeph_nb.safety
 # (the validators), zeph_nb.tools (the types a custom tool is written with).
@@ -61,7 +62,6 @@ _MOVED: dict[str, tuple[str, str]] = {
     "DiagnosticsExecutor": ("zeph_nb.tools.diagnostics", "DiagnosticsExecutor"),
     "TimeExecutor": ("zeph_nb.tools.time", "TimeExecutor"),
     "GateChain": ("zeph_nb.gates.chain", "GateChain"),
-    "SandboxViolation": ("zeph_nb.errors", "SandboxViolation"),
     "ToolErrorFeedback": ("zeph_nb.errors", "ToolErrorFeedback"),
 }
 _MOVED_MODULES = frozenset({"agent", "gates", "errors", "config", "store"})
@@ -84,6 +84,7 @@ __all__ = [
     "ModelError",
     "OpenAICompatibleProvider",
     "RunResult",
+    "SandboxViolation",
     "ScriptedApprover",
     "ScriptedProvider",
     "Settings",
@@ -109,7 +110,7 @@ if TYPE_CHECKING:
     from zeph_nb.agent.providers.scripted import ScriptedProvider
     from zeph_nb.agent.result import RunResult
     from zeph_nb.config import Settings
-    from zeph_nb.errors import ConfigError, ModelError, ToolError, ToolErrorCategory, ZephError
+    from zeph_nb.errors import ConfigError, ModelError, SandboxViolation, ToolError, ToolErrorCategory, ZephError
     from zeph_nb.gates.approval import (
         ApprovalDecision,
         ApprovalRequest,
