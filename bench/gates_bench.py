@@ -15,7 +15,6 @@ from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.gates import build_chain
-from zeph_nb.gates.call import GateCall
 from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.builtin import builtin_executor
 
@@ -58,16 +57,12 @@ async def _measure() -> None:
             b, g = _median_us(bare), _median_us(gated)
             print(f"{tool:6} direct p50 {b:8.1f} us   through the chain p50 {g:8.1f} us   ({g / b:.1f}x)")
         session = chain.session
-        tool = session.tools["bash"]
         allowed = "cd crate && cargo test --all -- --nocapture; cargo fmt --check"
         asked = allowed + " | tee log.txt"  # tee matches no rule: the decision reads the grants from the store
 
         def decide(line: str) -> float:
             start = time.perf_counter()
-            gc = GateCall(ToolCall("bash", {"command": line}), tool=tool)
-            gc.analysis = session.classifier.analyze(line)
-            gc.subjects = session.subjects(tool, gc.call.params, gc.analysis)
-            session.decide(tool, gc, wants_confirmation=False)
+            session.decide(session.context(ToolCall("bash", {"command": line})), wants_confirmation=False)
             return time.perf_counter() - start
 
         def parse(line: str) -> float:

@@ -17,9 +17,8 @@ from pathlib import Path
 import bashlex
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.call import GateCall
 from zeph_nb.gates.chain import Session
-from zeph_nb.tools.base import ToolCall, validate_params
+from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.builtin import builtin_executor
 
 ROUNDS = 5
@@ -53,11 +52,9 @@ def main() -> None:
                       tools=tools, workdir=work, store=None, conversation_id="bench")  # fmt: skip
 
     def decide(line: str) -> None:
-        gc = GateCall(ToolCall("bash", {"command": line}))
-        gc.tool, gc.analysis = tools["bash"], session.classifier.analyze(line)
-        gc.args = validate_params(gc.tool, gc.call.params)
-        gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
-        session.decide_call(gc.tool, gc, wants_confirmation=gc.analysis.verdict != "allow")
+        ctx = session.context(ToolCall("bash", {"command": line}))
+        assert ctx.analysis is not None
+        session.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
 
     parse = _per_line(bashlex.parse, lines)
     analyze = _per_line(session.classifier.analyze, lines)

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.call import GateCall
 from zeph_nb.gates.chain import Session
 from zeph_nb.gates.policy import PolicyDecision, Rule, exact_pattern
 from zeph_nb.safety import classify_shell
@@ -40,14 +39,10 @@ def decide(
     """The decision the gate chain's policy gate would take, without running anything."""
     settings = Settings.from_toml(toml + f'\n[tools]\ntrust_level = "{trust}"\n' if "[tools]" not in toml else toml)
     session = Session(settings, tools=TOOLS, workdir=workdir, store=None, conversation_id="t")
-    gc = GateCall(ToolCall(tool, params))
-    gc.tool = TOOLS[tool]
-    if tool == "bash":
-        gc.analysis = session.classifier.analyze(str(params["command"]))
-    gc.subjects = session.subjects(gc.tool, params, gc.analysis)
+    ctx = session.context(ToolCall(tool, params))  # validated, parsed and its subjects read, as the chain does
     if grants is not None:
         session.grants.rules = lambda: grants  # type: ignore[method-assign]
-    return session.decide(gc.tool, gc, wants_confirmation=EXECUTOR.requires_confirmation(gc.call))
+    return session.decide(ctx, wants_confirmation=EXECUTOR.requires_confirmation(ctx.call))
 
 
 @pytest.mark.parametrize(

@@ -22,11 +22,10 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.call import GateCall
 from zeph_nb.gates.chain import Session
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.safety import sandbox_status
-from zeph_nb.tools.base import ToolCall, validate_params
+from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.builtin import builtin_executor
 
 TOOLS = {tool.name: tool for tool in builtin_executor(Settings()).tool_definitions()}
@@ -527,14 +526,11 @@ def decide(world: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
 
     def one(column: str, command: str) -> str:
         session = sessions[column]
-        gc = GateCall(ToolCall("bash", {"command": command}))
-        gc.tool = TOOLS["bash"]
-        gc.args = validate_params(gc.tool, gc.call.params)
-        gc.analysis = session.classifier.analyze(command)
-        if gc.analysis.verdict == "block":
+        ctx = session.context(ToolCall("bash", {"command": command}))
+        assert ctx.analysis is not None
+        if ctx.analysis.verdict == "block":
             return "B"
-        gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
-        decision = session.decide_call(gc.tool, gc, wants_confirmation=gc.analysis.verdict != "allow")
+        decision, _ = session.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
         return {"allow": "A", "ask": "Q", "deny": "B"}[decision.action]
 
     return one
@@ -558,11 +554,8 @@ def test_the_table_is_large_and_has_no_duplicates() -> None:
 
 def _decision(world: Path, toml: str, command: str, *, wants: bool = False) -> PolicyDecision:
     session = Session(Settings.from_toml(toml), tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
-    gc = GateCall(ToolCall("bash", {"command": command}))
-    gc.tool, gc.analysis = TOOLS["bash"], session.classifier.analyze(command)
-    gc.args = validate_params(gc.tool, gc.call.params)
-    gc.subjects = session.subjects(gc.tool, gc.call.params, gc.analysis)
-    return session.decide_call(gc.tool, gc, wants_confirmation=wants)
+    decision, _ = session.decide_call(session.context(ToolCall("bash", {"command": command})), wants_confirmation=wants)
+    return decision
 
 
 def test_deny_read_applies_to_commands(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput
@@ -14,27 +14,64 @@ if TYPE_CHECKING:
     from zeph_nb.security.shell_classifier import ShellAnalysis
     from zeph_nb.tools.containment import CommandScope
 
-__all__ = ["CallOutcome", "GateCall", "Handler"]
+__all__ = ["CallContext", "CallOutcome", "GateCall", "Handler", "Trace"]
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """What the gates know about a call once it is known to be well-formed, built once (the context gate) and
+    never changed: the tool, the validated arguments, a command line parsed once, and what the call touches."""
+
+    call: ToolCall
+    tool: ToolDef
+    args: ToolArgs
+    subjects: Subjects
+    analysis: ShellAnalysis | None = None  # a command line's parse, for every gate (and never parsed again)
+
+
+_WRITTEN_ONCE = ("decision", "scope", "opened", "approved_by", "waited_ms", "blocked_by", "cached", "processed")
 
 
 @dataclass
-class GateCall:
-    """One call on its way through the gates; each gate fills in what it learned."""
+class Trace:
+    """What the gates learned about one call, for the recorder that turns it into the outcome and the audit row.
 
-    call: ToolCall
-    tool: ToolDef | None = None
-    args: ToolArgs | None = None
-    analysis: ShellAnalysis | None = None
-    opened: tuple[str, ...] = ()  # folders outside the allowed paths this call may write, once cleared
-    subjects: Subjects | None = None
-    scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
+    Append-only: each fact is written once, by the gate that learned it (``note``), and a second write is a bug
+    that raises; only ``attempts`` counts up, once per time the tool ran (``ran``).
+    """
+
     decision: PolicyDecision | None = None
+    scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
+    opened: tuple[str, ...] = ()  # folders outside the allowed paths this call may write, once cleared
     approved_by: str | None = None
     waited_ms: float = 0.0  # time spent waiting for a person's answer (not part of duration_ms)
     blocked_by: str | None = None  # the gate that refused it: quota, blocklist, policy, approval
     cached: bool = False
-    attempts: int = 0  # times the tool actually ran
     processed: ProcessedOutput | None = None
+    attempts: int = 0  # times the tool actually ran
+
+    def note(self, **facts: Any) -> None:
+        for name, value in facts.items():
+            if name not in _WRITTEN_ONCE:
+                raise AttributeError(f"the gate trace has no fact {name!r}")
+            if getattr(self, name) != getattr(_EMPTY, name):
+                raise RuntimeError(f"the gate trace's {name} was written already; each fact is written once")
+            setattr(self, name, value)
+
+    def ran(self) -> None:
+        self.attempts += 1
+
+
+_EMPTY = Trace()
+
+
+@dataclass
+class GateCall:
+    """One call on its way through the gates: the call as the model sent it, its context once built, the trace."""
+
+    call: ToolCall
+    ctx: CallContext | None = None
+    trace: Trace = field(default_factory=Trace)
     outcome: CallOutcome | None = None
 
 

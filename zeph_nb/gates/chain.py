@@ -20,18 +20,17 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from zeph_nb.config import Settings
-from zeph_nb.errors import ConfigError
+from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
 from zeph_nb.gates.cache import ResultCache
-from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.call import CallContext, CallOutcome, GateCall, Handler
 from zeph_nb.gates.containment import contain_command, contain_paths, contain_search, contain_web
 from zeph_nb.gates.dependencies import DependencyGraph
 from zeph_nb.gates.events import GateEvent
 from zeph_nb.gates.grants import Grant, PermissionGrants
-from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision, Subjects
+from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision
 from zeph_nb.gates.quota import Quota
 from zeph_nb.gates.recording import AuditGate
 from zeph_nb.gates.subjects import canonical_workdir, subjects_of
@@ -40,22 +39,21 @@ from zeph_nb.gates.wrappers import (
     ApprovalGate,
     BlocklistGate,
     CacheGate,
+    ContextGate,
     ExecutorGate,
-    KnownToolGate,
     OutputGate,
     PolicyGate,
     QuotaGate,
     RetryGate,
-    ValidationGate,
 )
 from zeph_nb.output.pipeline import OutputPipeline
-from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
+from zeph_nb.security.shell_classifier import ShellClassifier
 from zeph_nb.store.audit_log import AuditLog
 from zeph_nb.store.store import Store
-from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
+from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, validate_params
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
-from zeph_nb.tools.containment import protected_paths, scope_of
+from zeph_nb.tools.containment import CommandScope, protected_paths, scope_of
 from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
 from zeph_nb.tools.toolsets import installed_toolsets
@@ -156,16 +154,30 @@ class Session:
 
     # -- deciding ----------------------------------------------------------------------------------------
 
-    def subjects(self, tool: ToolDef, params: Mapping[str, Any], analysis: ShellAnalysis | None) -> Subjects:
-        return subjects_of(tool, params, workdir=self.workdir, analysis=analysis)
+    def context(self, call: ToolCall) -> CallContext:
+        """The call's context, built once: the tool (unknown: TOOL_NOT_FOUND), its arguments validated, a command
+        line parsed (the only parse of it on the way to the executor), and its subjects."""
+        tool = self.tools.get(call.tool_id)
+        if tool is None:
+            names = ", ".join(self.visible_names()) or "none"
+            raise ToolError(
+                ToolErrorCategory.TOOL_NOT_FOUND, f"unknown tool {call.tool_id!r}; available tools: {names}"
+            )
+        args = validate_params(tool, call.params)
+        analysis = None
+        if tool.subject_kind == "command" and tool.subject:
+            analysis = self.classifier.analyze(str(call.params.get(tool.subject[0])))
+        subjects = subjects_of(tool, call.params, workdir=self.workdir, analysis=analysis)
+        return CallContext(call, tool, args, subjects, analysis)
 
-    def decide(self, tool: ToolDef, gc: GateCall, *, wants_confirmation: bool) -> PolicyDecision:
-        assert gc.subjects is not None
-        default = default_decision(tool, self.trust.level, wants_confirmation=wants_confirmation, analysis=gc.analysis)
-        analysis = gc.analysis
+    def decide(self, ctx: CallContext, *, wants_confirmation: bool) -> PolicyDecision:
+        """What the rules say (with grants and the trust level's default) for the call ``ctx`` describes."""
+        analysis = ctx.analysis
+        default = default_decision(ctx.tool, self.trust.level, wants_confirmation=wants_confirmation,
+                                   analysis=analysis)  # fmt: skip
         return self.policy.decide(
-            tool,
-            gc.subjects,
+            ctx.tool,
+            ctx.subjects,
             default=default,
             grants=self.grants.rules,
             trust=self.trust.level,
@@ -173,30 +185,31 @@ class Session:
             line_riders=analysis.line_riders if analysis is not None else (),
         )
 
-    def decide_call(self, tool: ToolDef, gc: GateCall, *, wants_confirmation: bool) -> PolicyDecision:
+    def decide_call(self, ctx: CallContext, *, wants_confirmation: bool) -> tuple[PolicyDecision, CommandScope | None]:
         """The rules' decision (``decide``), then what containment adds for what the call would get: a command's
-        network, environment and outside paths, a file tool's protected paths, a web tool's new host."""
-        decision = self.decide(tool, gc, wants_confirmation=wants_confirmation)
-        assert gc.subjects is not None
+        network, environment and outside paths (its scope comes back too), a file tool's protected paths, a web
+        tool's new host."""
+        decision = self.decide(ctx, wants_confirmation=wants_confirmation)
+        tool, subjects = ctx.tool, ctx.subjects
+        scope = None
         if tool.subject_kind == "command":
-            gc.scope = scope_of(self.settings, gc.args, gc.analysis, self.workdir)
-            decision = contain_command(decision, gc.scope, gc.analysis, self.grants.rules)
-            gc.opened = tuple(str(folder) for folder in gc.scope.opened)
+            scope = scope_of(self.settings, ctx.args, ctx.analysis, self.workdir)
+            decision = contain_command(decision, scope, ctx.analysis, self.grants.rules)
         elif tool.subject_kind == "path":
-            decision = contain_paths(decision, tool, gc.subjects.values, self.protected)
+            decision = contain_paths(decision, tool, subjects.values, self.protected)
         elif tool.subject_kind == "url" and tool.network:
-            decision = contain_web(decision, tool, gc.subjects.values, self.settings, self.approved_hosts,
+            decision = contain_web(decision, tool, subjects.values, self.settings, self.approved_hosts,
                                    self.grants.rules)  # fmt: skip
         elif tool.name == "web_search":
-            decision = contain_search(decision, str(gc.call.params.get("query", "")))
-        return decision
+            decision = contain_search(decision, str(ctx.call.params.get("query", "")))
+        return decision, scope
 
     # -- after a call ------------------------------------------------------------------------------------
 
     def observe(self, gc: GateCall) -> None:
         """Feed a finished call to the anomaly detector and the dependency graph."""
         outcome = gc.outcome
-        if outcome is None or gc.attempts == 0 or outcome.status == "cancelled":
+        if outcome is None or gc.trace.attempts == 0 or outcome.status == "cancelled":
             return  # refused or cancelled calls say nothing about the tool
         failed = outcome.category is not None
         self.anomaly.record(gc.call.tool_id, failed)
@@ -318,18 +331,19 @@ def build_chain(
 
     # The order, outermost first: a call meets these top to bottom, then the executor.
     gates: list[Callable[[Handler], Handler]] = [
-        lambda inner: AuditGate(inner, session, AuditLog(store)),
-        lambda inner: OutputGate(inner, session, pipeline),
-        lambda inner: QuotaGate(inner, session),
-        lambda inner: KnownToolGate(inner, session),
-        lambda inner: ValidationGate(inner, session),
-        lambda inner: BlocklistGate(inner, session),
-        lambda inner: PolicyGate(inner, session, executor),
+        lambda inner: AuditGate(
+            inner, AuditLog(store), observe=session.observe, conversation=lambda: session.conversation_id
+        ),
+        lambda inner: OutputGate(inner, pipeline),
+        lambda inner: QuotaGate(inner, session.quota),
+        lambda inner: ContextGate(inner, session.context),
+        lambda inner: BlocklistGate(inner),
+        lambda inner: PolicyGate(inner, session, executor.requires_confirmation),
         lambda inner: ApprovalGate(inner, session, settings.tools.approval_timeout_secs),
-        lambda inner: CacheGate(inner, session),
-        lambda inner: RetryGate(inner, session, settings.tools.retry, sleep=sleep),
+        lambda inner: CacheGate(inner, session.cache),
+        lambda inner: RetryGate(inner, settings.tools.retry, sleep=sleep),
     ]
-    head: Handler = ExecutorGate(executor)
+    head: Handler = ExecutorGate(executor, session.classifier.key)
     for wrap in reversed(gates):
         head = wrap(head)
     return GateChain(session, head, executor=executor, pipeline=pipeline, store=store, overflow=overflow)

@@ -7,15 +7,14 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
-from zeph_nb.gates.wrappers import _Gate
 from zeph_nb.tools.base import ToolOutput
 
 if TYPE_CHECKING:
-    from zeph_nb.gates.chain import Session
     from zeph_nb.store.audit_log import AuditLog
 
 __all__ = ["AuditGate"]
@@ -23,12 +22,20 @@ __all__ = ["AuditGate"]
 log = logging.getLogger("zeph_nb.gates")
 
 
-class AuditGate(_Gate):
+class AuditGate:
     """Outermost: times the call, builds its outcome and writes the audit row — also when the run is cancelled."""
 
-    def __init__(self, inner: Handler, session: Session, audit: AuditLog | None) -> None:
-        super().__init__(inner, session)
-        self.audit = audit
+    def __init__(
+        self,
+        inner: Handler,
+        audit: AuditLog | None,
+        *,
+        observe: Callable[[GateCall], None],
+        conversation: Callable[[], str],
+    ) -> None:
+        self.inner, self.audit = inner, audit
+        self.observe = observe  # the anomaly detector's and the dependency graph's sample of a finished call
+        self.conversation = conversation  # the conversation's id now (a new conversation changes it)
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         started = time.perf_counter()
@@ -44,20 +51,22 @@ class AuditGate(_Gate):
     def _finish(self, gc: GateCall, output: ToolOutput, started: float, *, cancelled: bool = False) -> None:
         from zeph_nb.store.audit_log import AuditRecord
 
-        duration_ms = max(0.0, (time.perf_counter() - started) * 1000 - gc.waited_ms)
+        trace = gc.trace
+        duration_ms = max(0.0, (time.perf_counter() - started) * 1000 - trace.waited_ms)
         category = output.error.category if output.error is not None else None
-        decision = gc.decision
+        decision = trace.decision
         if cancelled or category is ToolErrorCategory.CANCELLED:
             status = "cancelled"
         elif (
-            category in (ToolErrorCategory.POLICY_BLOCKED, ToolErrorCategory.CONFIRMATION_REQUIRED) and gc.attempts == 0
+            category in (ToolErrorCategory.POLICY_BLOCKED, ToolErrorCategory.CONFIRMATION_REQUIRED)
+            and trace.attempts == 0
         ):
             status = "denied"
         elif category is not None:
             status = "error"
         else:
             status = "ok"
-        processed = gc.processed
+        processed = trace.processed
         text = processed.text if processed is not None else output.text_for_model
         filtered = processed.filtered if processed is not None else None
         gc.outcome = CallOutcome(
@@ -68,7 +77,7 @@ class AuditGate(_Gate):
             decision=decision.action if decision is not None else None,
             matched_rule=decision.rule if decision is not None else None,
             reason=decision.reason if decision is not None else None,
-            approved_by=gc.approved_by,
+            approved_by=trace.approved_by,
             category=category,
             exit_code=output.exit_code,
             duration_ms=duration_ms,
@@ -77,12 +86,12 @@ class AuditGate(_Gate):
             overflow_id=processed.overflow_id if processed is not None else None,
             filter_stats=tuple(processed.stats) if processed is not None else (),
             tokens_saved=processed.tokens_saved if processed is not None else 0,
-            cached=gc.cached,
-            attempts=gc.attempts,
-            blocked_by=gc.blocked_by,
-            waited_ms=gc.waited_ms,
+            cached=trace.cached,
+            attempts=trace.attempts,
+            blocked_by=trace.blocked_by,
+            waited_ms=trace.waited_ms,
         )
-        self.session.observe(gc)
+        self.observe(gc)
         if self.audit is None:
             return
         outcome = gc.outcome
@@ -91,7 +100,7 @@ class AuditGate(_Gate):
                 tool=gc.call.tool_id,
                 params=dict(gc.call.params) if isinstance(gc.call.params, dict) else {"params": gc.call.params},
                 call_id=gc.call.call_id,
-                conversation_id=self.session.conversation_id,
+                conversation_id=self.conversation(),
                 caller_id=gc.call.caller_id,
                 status=status,
                 decision=outcome.decision,
@@ -102,14 +111,14 @@ class AuditGate(_Gate):
                 truncated=output.truncated,
                 error_category=category.label if category is not None else None,
                 duration_ms=duration_ms,
-                waited_ms=gc.waited_ms if gc.waited_ms else None,
+                waited_ms=trace.waited_ms if trace.waited_ms else None,
                 raw_bytes=outcome.raw_chars,
                 filtered_bytes=outcome.model_chars,
                 tokens_saved=outcome.tokens_saved,
                 overflow_id=outcome.overflow_id,
                 filter_rule=filtered.rule if filtered is not None else None,
-                cached=gc.cached,
-                attempts=gc.attempts,
+                cached=trace.cached,
+                attempts=trace.attempts,
                 sandbox=_sandbox_label(gc, output),
                 network_hosts=_network_hosts(output),
             )
@@ -121,7 +130,8 @@ def _sandbox_label(gc: GateCall, output: ToolOutput) -> str | None:
     label = output.raw.get("sandbox") if isinstance(output.raw, dict) else None
     if isinstance(label, str):
         return label
-    return gc.scope.label if gc.scope is not None and gc.attempts else None
+    scope = gc.trace.scope
+    return scope.label if scope is not None and gc.trace.attempts else None
 
 
 def _network_hosts(output: ToolOutput) -> str | None:

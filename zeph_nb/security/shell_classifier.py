@@ -81,6 +81,9 @@ class ShellClassifier(Payloads):
         self.confirm_syntax = [p.strip().lower() for p in patterns if syntax_pattern(p)]
         self.confirm_commands = [CommandEntry(p, phrases=True) for p in patterns if not syntax_pattern(p)]
         self._source = ""
+        # What the verdicts depend on: two classifiers with the same key analyze every line alike, so one's
+        # analysis can stand for the other's (the gates' parse is handed to the shell executor with it).
+        self.key = repr((shell.allow_network, tuple(shell.blocked_commands), tuple(patterns)))
 
     def classify(self, command: str) -> Verdict:
         return self.analyze(command).verdict

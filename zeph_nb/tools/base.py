@@ -11,11 +11,14 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from zeph_nb.errors import ToolError, ToolErrorCategory, ToolErrorFeedback
+
+if TYPE_CHECKING:
+    from zeph_nb.security.shell_classifier import ShellAnalysis
 
 __all__ = [
     "SingleToolExecutor",
@@ -25,6 +28,7 @@ __all__ = [
     "ToolDef",
     "ToolExecutor",
     "ToolOutput",
+    "checked_args",
     "validate_params",
 ]
 
@@ -100,6 +104,11 @@ class ToolCall:
     # Folders outside the sandbox's default that the gates cleared for this call (a person approved a write
     # there, or an earlier "Always allow" did): the shell's sandbox makes them writable for this call only.
     opened_paths: tuple[str, ...] = ()
+    # What the gates already worked out, so the executor does not do it again: the validated arguments (used only
+    # when they are an instance of the tool's own model) and a command line's parse, with the key of the
+    # classifier that made it (used only by an executor whose classifier has the same key).
+    args: ToolArgs | None = field(default=None, compare=False, repr=False)
+    analysis: tuple[str, ShellAnalysis] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -166,7 +175,7 @@ class SingleToolExecutor:
     async def execute(self, call: ToolCall) -> ToolOutput | None:
         if call.tool_id != self.tool.name:
             return None
-        return await self.run(validate_params(self.tool, call.params), call)
+        return await self.run(checked_args(self.tool, call), call)
 
     async def run(self, args: Any, call: ToolCall) -> ToolOutput:
         """Do the work for validated ``args`` (an instance of ``tool.args_model``)."""
@@ -249,3 +258,10 @@ def call_summary(params: Any) -> str:
                 return value + (f" → {target}" if isinstance(target, str) else "")
         return json.dumps(params, ensure_ascii=False, default=str)
     return repr(params)
+
+
+def checked_args(tool: ToolDef, call: ToolCall) -> ToolArgs:
+    """The call's arguments, validated: the gates' validation when they did it for this tool, else done here."""
+    if isinstance(call.args, tool.args_model):
+        return call.args
+    return validate_params(tool, call.params)

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_io_error
 from zeph_nb.security.paths import Sandbox
-from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.containment import protected_paths
 from zeph_nb.tools.files import args as A
 from zeph_nb.tools.files.ops import MAX_READ_BYTES, bounded_lines, check_opened, open_regular, write_at
@@ -98,7 +98,7 @@ class FileExecutor(TreeTools):
 
     def _run(self, call: ToolCall) -> ToolOutput:
         tool = _BY_NAME[call.tool_id]
-        args = validate_params(tool, call.params)
+        args = checked_args(tool, call)
         try:
             output = self._handlers[tool.name](args)
         except ToolError:

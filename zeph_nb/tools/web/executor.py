@@ -19,7 +19,7 @@ from pydantic import Field
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.urls import Resolver
-from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, validate_params
+from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.untrusted import untrusted
 from zeph_nb.tools.web.client import Fetched, SafeClient
 
@@ -156,7 +156,7 @@ class WebExecutor:
         tool = _BY_NAME.get(call.tool_id)
         if tool is None:
             return None
-        args = validate_params(tool, call.params)
+        args = checked_args(tool, call)
         if isinstance(args, FetchArgs):
             return await self.fetch(args, call)
         if isinstance(args, ScrapeArgs):
