@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from zeph_nb.agent.result import RunResult, StopReason
 from zeph_nb.gates.call import CallOutcome
@@ -25,13 +26,13 @@ __all__ = [
 @dataclass(frozen=True)
 class TextDelta:
     text: str
-    kind: str = "text_delta"
+    kind: Literal["text_delta"] = "text_delta"
 
 
 @dataclass(frozen=True)
 class IterationStarted:
     iteration: int  # 1-based: the request that starts it may lead to a round of tool calls
-    kind: str = "iteration_started"
+    kind: Literal["iteration_started"] = "iteration_started"
 
 
 @dataclass(frozen=True)
@@ -42,20 +43,20 @@ class Retrying:
     seconds: int
     reason: str  # "overloaded", "rate limited", "no reply for 60 s", …
     attempt: int  # the try that comes next, 2-based
-    kind: str = "retrying"
+    kind: Literal["retrying"] = "retrying"
 
 
 @dataclass(frozen=True)
 class ToolCallFinished:
     outcome: CallOutcome  # status, decision, category, filter stats, sizes, duration
-    kind: str = "tool_call_finished"
+    kind: Literal["tool_call_finished"] = "tool_call_finished"
 
 
 @dataclass(frozen=True)
 class Stopped:
     reason: StopReason
     result: RunResult
-    kind: str = "stopped"
+    kind: Literal["stopped"] = "stopped"
 
 
 AgentEvent = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.gates.policy import PolicyDecision
@@ -18,20 +19,20 @@ class ToolCallStarted:
     call: ToolCall
     decision: PolicyDecision
     approved_by: str | None = None
-    kind: str = "tool_call_started"
+    kind: Literal["tool_call_started"] = "tool_call_started"
 
 
 @dataclass(frozen=True)
 class ApprovalRequested:
     request: ApprovalRequest
-    kind: str = "approval_requested"
+    kind: Literal["approval_requested"] = "approval_requested"
 
 
 @dataclass(frozen=True)
 class ApprovalAnswered:
     request: ApprovalRequest
     decision: ApprovalDecision
-    kind: str = "approval_answered"
+    kind: Literal["approval_answered"] = "approval_answered"
 
 
 GateEvent = ToolCallStarted | ApprovalRequested | ApprovalAnswered

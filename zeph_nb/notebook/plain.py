@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
+from zeph_nb.agent.events import AgentEvent, Retrying, Stopped, TextDelta, ToolCallFinished, ToolCallStarted
 from zeph_nb.security.secrets import redact
 
 __all__ = ["PlainTranscript"]
@@ -33,29 +34,29 @@ class PlainTranscript:
             self._in_text = False
         self._write(text + "\n")
 
-    def handle(self, event: Any) -> None:
-        kind = getattr(event, "kind", "")
-        if kind == "text_delta":
-            lines, newline, self._pending = (self._pending + event.text).rpartition("\n")
-            if newline:
-                self._write(lines + newline)
-            self._in_text = True
-        elif kind == "retrying":
-            if event.attempt != self._retry_shown:  # once per try, not once a second
-                self._retry_shown = event.attempt
-                self._line(f"  retrying in {event.seconds} s ({event.reason}), try {event.attempt}")
-        elif kind == "tool_call_started":
-            params = event.call.params
-            shown = params.get("command") or params.get("path") if isinstance(params, dict) else None
-            self._line(f"▶ {event.call.tool_id}: {shown or params}")
-        elif kind == "tool_call_finished":
-            outcome = event.outcome
-            extra = f" exit {outcome.exit_code}" if outcome.exit_code is not None else ""
-            error = f" ({outcome.category.label})" if outcome.category is not None else ""
-            waited = f" (waited {outcome.waited_ms / 1000:.1f} s for approval)" if outcome.waited_ms else ""
-            self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s{waited}")
-            for stat in outcome.filter_stats:
-                self._line(f"  {stat}")
-        elif kind == "stopped":
-            result = event.result
-            self._line(f"[{result.stop_reason}{': ' + result.detail if result.detail else ''}]")
+    def handle(self, event: AgentEvent) -> None:
+        match event:
+            case TextDelta(text=text):
+                lines, newline, self._pending = (self._pending + text).rpartition("\n")
+                if newline:
+                    self._write(lines + newline)
+                self._in_text = True
+            case Retrying(seconds=seconds, reason=reason, attempt=attempt):
+                if attempt != self._retry_shown:  # once per try, not once a second
+                    self._retry_shown = attempt
+                    self._line(f"  retrying in {seconds} s ({reason}), try {attempt}")
+            case ToolCallStarted(call=call):
+                params = call.params
+                shown = params.get("command") or params.get("path") if isinstance(params, dict) else None
+                self._line(f"▶ {call.tool_id}: {shown or params}")
+            case ToolCallFinished(outcome=outcome):
+                extra = f" exit {outcome.exit_code}" if outcome.exit_code is not None else ""
+                error = f" ({outcome.category.label})" if outcome.category is not None else ""
+                waited = f" (waited {outcome.waited_ms / 1000:.1f} s for approval)" if outcome.waited_ms else ""
+                self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s{waited}")
+                for stat in outcome.filter_stats:
+                    self._line(f"  {stat}")
+            case Stopped(result=result):
+                self._line(f"[{result.stop_reason}{': ' + result.detail if result.detail else ''}]")
+            case _:  # iterations and approvals: the console approver asks on its own
+                pass

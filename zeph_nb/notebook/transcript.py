@@ -13,6 +13,17 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from zeph_nb.agent.events import (
+    AgentEvent,
+    ApprovalAnswered,
+    ApprovalRequested,
+    IterationStarted,
+    Retrying,
+    Stopped,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+)
 from zeph_nb.notebook import cards
 from zeph_nb.notebook.cards import STYLE, ToolCard, call_summary, elapsed
 from zeph_nb.notebook.render import markdown_html
@@ -89,41 +100,38 @@ class Transcript:
 
     # -- events --------------------------------------------------------------------------------------------
 
-    def handle(self, event: Any) -> None:
+    def handle(self, event: AgentEvent) -> None:
         """Take one agent event (see ``zeph_nb.agent.events``)."""
-        kind = getattr(event, "kind", "")
-        if kind == "text_delta":
-            self._add_text(event.text)
-        elif kind == "iteration_started":
-            self._flush_text(final=True)
-            self.iteration = event.iteration
-            self._render_status()
-        elif kind == "retrying":  # a countdown, one event a second, until the model is asked again
-            self._render_status(f"retrying in {event.seconds} s ({event.reason}), try {event.attempt}")
-        elif kind == "approval_requested":
-            self._flush_text(final=True)
-            self._state = ("#9a6700", "waiting for approval")  # not "running": nothing runs until someone answers
-            self._render_status()
-            self.card(event.request.call_id, event.request.tool, event.request.params).waiting(
-                event.request, self.approver_where, self.approver_link
-            )
-        elif kind == "approval_answered":
-            decision = event.decision
-            card = self.card(event.request.call_id, event.request.tool, event.request.params)
-            card.answered(decision.approved, decision.by, decision.remember)
-            self._state = ("#0969da", "running")
-            self._render_status()
-        elif kind == "tool_call_started":
-            self._flush_text(final=True)
-            card = self.card(event.call.call_id, event.call.tool_id, event.call.params)
-            card.running()
-        elif kind == "tool_call_finished":
-            self.calls += 1
-            outcome = event.outcome
-            self.card(outcome.call.call_id, outcome.tool, outcome.call.params).finished(outcome)
-            self._render_status()
-        elif kind == "stopped":
-            self.stopped(event.result)
+        match event:
+            case TextDelta(text=text):
+                self._add_text(text)
+            case IterationStarted(iteration=iteration):
+                self._flush_text(final=True)
+                self.iteration = iteration
+                self._render_status()
+            case Retrying(seconds=seconds, reason=reason, attempt=attempt):  # a countdown, one event a second
+                self._render_status(f"retrying in {seconds} s ({reason}), try {attempt}")
+            case ApprovalRequested(request=request):
+                self._flush_text(final=True)
+                self._state = ("#9a6700", "waiting for approval")  # not "running": nothing runs until an answer
+                self._render_status()
+                self.card(request.call_id, request.tool, request.params).waiting(
+                    request, self.approver_where, self.approver_link
+                )
+            case ApprovalAnswered(request=request, decision=decision):
+                card = self.card(request.call_id, request.tool, request.params)
+                card.answered(decision.approved, decision.by, decision.remember)
+                self._state = ("#0969da", "running")
+                self._render_status()
+            case ToolCallStarted(call=call):
+                self._flush_text(final=True)
+                self.card(call.call_id, call.tool_id, call.params).running()
+            case ToolCallFinished(outcome=outcome):
+                self.calls += 1
+                self.card(outcome.call.call_id, outcome.tool, outcome.call.params).finished(outcome)
+                self._render_status()
+            case Stopped(result=result):
+                self.stopped(result)
 
     def card(self, call_id: str, tool: str, params: Any) -> ToolCard:
         card = self.cards.get(call_id)
