@@ -18,7 +18,7 @@ from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
-from zeph_nb.gates.inbox import Inbox, InboxApprover
+from zeph_nb.gates.approval.inbox import Inbox, InboxApprover
 from zeph_nb.store import Store
 from zeph_nb.store.store import utc_now
 

@@ -56,3 +56,18 @@ def test_unknown_attribute() -> None:
 
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         _ = zeph_nb.Nope  # type: ignore[attr-defined]
+
+
+def test_the_inbox_module_that_moved_still_imports_and_warns() -> None:
+    import importlib
+    import sys
+    import warnings
+
+    from zeph_nb.gates.approval.inbox import Inbox
+
+    sys.modules.pop("zeph_nb.gates.inbox", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old = importlib.import_module("zeph_nb.gates.inbox")
+    assert old.Inbox is Inbox
+    assert any(w.category is DeprecationWarning and "zeph_nb.gates.approval.inbox" in str(w.message) for w in caught)

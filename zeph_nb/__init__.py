@@ -25,14 +25,14 @@ _EXPORTS: dict[str, str] = {
     "OpenAICompatibleProvider": "zeph_nb.agent.providers.openai_compat",
     "ScriptedProvider": "zeph_nb.agent.providers.scripted",
     # who answers an approval
-    "ApprovalRequest": "zeph_nb.gates.approval",
-    "ApprovalDecision": "zeph_nb.gates.approval",
-    "Approver": "zeph_nb.gates.approval",
-    "AutoApprove": "zeph_nb.gates.approval",
-    "ConsoleApprover": "zeph_nb.gates.approval",
-    "DenyAll": "zeph_nb.gates.approval",
-    "InboxApprover": "zeph_nb.gates.inbox",
-    "ScriptedApprover": "zeph_nb.gates.approval",
+    "ApprovalRequest": "zeph_nb.gates.approval.approvers",
+    "ApprovalDecision": "zeph_nb.gates.approval.approvers",
+    "Approver": "zeph_nb.gates.approval.approvers",
+    "AutoApprove": "zeph_nb.gates.approval.approvers",
+    "ConsoleApprover": "zeph_nb.gates.approval.approvers",
+    "DenyAll": "zeph_nb.gates.approval.approvers",
+    "InboxApprover": "zeph_nb.gates.approval.inbox",
+    "ScriptedApprover": "zeph_nb.gates.approval.approvers",
     # calling tools without a model (the tutorials' first steps)
     "ToolCall": "zeph_nb.tools.base",
     "FileExecutor": "zeph_nb.tools.files.executor",
@@ -52,7 +52,7 @@ _FACES = frozenset({"audit", "filters", "safety", "tools"})
 # Names this module had before it kept to the ones above: they still work, with a DeprecationWarning that says
 # where each lives now.
 _MOVED: dict[str, tuple[str, str]] = {
-    "Decision": ("zeph_nb.gates.approval", "ApprovalDecision"),
+    "Decision": ("zeph_nb.gates.approval.approvers", "ApprovalDecision"),
     "CompositeExecutor": ("zeph_nb.tools", "CompositeExecutor"),
     "ToolDef": ("zeph_nb.tools", "ToolDef"),
     "ToolExecutor": ("zeph_nb.tools", "ToolExecutor"),
@@ -120,9 +120,9 @@ if TYPE_CHECKING:
         DenyAll,
         ScriptedApprover,
     )
+    from zeph_nb.gates.approval.inbox import InboxApprover
     from zeph_nb.gates.call import CallOutcome
     from zeph_nb.gates.chain import build_chain
-    from zeph_nb.gates.inbox import InboxApprover
     from zeph_nb.tools.base import ToolCall
     from zeph_nb.tools.builtin import builtin_executor
     from zeph_nb.tools.files.executor import FileExecutor

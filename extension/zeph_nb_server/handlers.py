@@ -24,7 +24,7 @@ from tornado import web
 
 if TYPE_CHECKING:
     from zeph_nb.config import Settings
-    from zeph_nb.gates.inbox import Inbox
+    from zeph_nb.gates.approval.inbox import Inbox
 
 __all__ = ["routes"]
 
@@ -236,7 +236,7 @@ _INBOXES_GUARD = threading.Lock()
 
 def _inbox(settings: Settings) -> Inbox:
     """This server's inbox: one Store (so one spool for its answers) per store file, for the server's lifetime."""
-    from zeph_nb.gates.inbox import Inbox
+    from zeph_nb.gates.approval.inbox import Inbox
     from zeph_nb.store.store import Store
 
     store = Store(settings)
@@ -289,7 +289,7 @@ class ApprovalHandler(ZephHandler):
 
     @web.authenticated
     async def post(self, inbox_id: str) -> None:
-        from zeph_nb.gates.inbox import ANSWERS, ApprovalClosed, UnknownApproval
+        from zeph_nb.gates.approval.inbox import ANSWERS, ApprovalClosed, UnknownApproval
 
         try:
             body = json.loads(self.request.body or b"null")

@@ -165,7 +165,7 @@ def test_overflow_only_within_its_conversation(server: Server) -> None:
 @pytest.fixture
 def inbox(server: Server) -> Iterator[Any]:
     """The run's side of the inbox (this process plays the waiting kernel: its pid is alive)."""
-    from zeph_nb.gates.inbox import Inbox
+    from zeph_nb.gates.approval.inbox import Inbox
 
     store = Store(Settings().model_copy(update={"home": server.home}))
     yield Inbox(store)

@@ -280,7 +280,7 @@ requires = ["check"]
 
 def test_dependency_cycles_are_broken_and_a_stall_lifts_the_gates(caplog: pytest.LogCaptureFixture) -> None:
     from zeph_nb.config import DependencyRule
-    from zeph_nb.gates.dependencies import DependencyGraph
+    from zeph_nb.gates.policy.dependencies import DependencyGraph
 
     graph = DependencyGraph({"a": DependencyRule(requires=["b"]), "b": DependencyRule(requires=["a"]),
                              "c": DependencyRule(requires=["a"])})  # fmt: skip

@@ -15,7 +15,7 @@ from zeph_nb.agent import Agent, ScriptedProvider
 from zeph_nb.config import Settings
 from zeph_nb.gates import ScriptedApprover
 from zeph_nb.gates.approval import ApprovalRequest
-from zeph_nb.gates.explain import plain_reason
+from zeph_nb.gates.approval.explain import plain_reason
 from zeph_nb.store import Store
 
 # Words of the configuration, not of what the call does: the plain sentence never leads with them.

@@ -15,7 +15,7 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.gates import ApprovalRequest, PermissionGrants, build_chain
-from zeph_nb.gates.inbox import ApprovalClosed, Inbox, InboxApprover, UnknownApproval
+from zeph_nb.gates.approval.inbox import ApprovalClosed, Inbox, InboxApprover, UnknownApproval
 from zeph_nb.store import Store
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolCall
@@ -49,7 +49,7 @@ RUN = textwrap.dedent("""
     from pathlib import Path
     from zeph_nb.config import Settings
     from zeph_nb.gates import build_chain
-    from zeph_nb.gates.inbox import InboxApprover
+    from zeph_nb.gates.approval.inbox import InboxApprover
     from zeph_nb.tools.base import ToolCall
 
     home, workdir, toml, command = sys.argv[1:5]
@@ -199,7 +199,7 @@ def test_two_processes_answering_at_once_the_run_acts_on_the_first(tmp_path: Pat
         import sys
         from pathlib import Path
         from zeph_nb.config import Settings
-        from zeph_nb.gates.inbox import Inbox
+        from zeph_nb.gates.approval.inbox import Inbox
         from zeph_nb.store import Store
         store = Store(Settings().model_copy(update={"home": Path(sys.argv[1])}))
         Inbox(store).answer(sys.argv[2], sys.argv[3], by=sys.argv[3] + "-person")
@@ -218,7 +218,7 @@ def test_two_processes_answering_at_once_the_run_acts_on_the_first(tmp_path: Pat
 def test_a_request_outside_the_sandbox_offers_no_always_allow(tmp_path: Path) -> None:
     from zeph_nb.config import Settings
     from zeph_nb.gates.approval import ApprovalRequest
-    from zeph_nb.gates.inbox import Inbox
+    from zeph_nb.gates.approval.inbox import Inbox
     from zeph_nb.store.store import Store, utc_now
 
     store = Store(Settings().model_copy(update={"home": tmp_path / "home"}))

@@ -104,7 +104,7 @@ async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
 
 
 async def test_approve_inbox_waits_for_an_answer_given_elsewhere(shell: tuple[InteractiveShell, ZephMagics]) -> None:
-    from zeph_nb.gates.inbox import Inbox, InboxApprover
+    from zeph_nb.gates.approval.inbox import Inbox, InboxApprover
 
     ip, magics = shell
     run = ip.run_cell_magic("zeph", model(ip, bash("echo inbox > out.txt"), "Done.") + " --approve inbox", "write")

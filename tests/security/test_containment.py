@@ -25,9 +25,9 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.gates.approval import ApprovalRequest, AutoApprove, DenyAll, ScriptedApprover
+from zeph_nb.gates.approval.inbox import Inbox
 from zeph_nb.gates.chain import GateChain, build_chain
-from zeph_nb.gates.grants import PermissionGrants
-from zeph_nb.gates.inbox import Inbox
+from zeph_nb.gates.policy.grants import PermissionGrants
 from zeph_nb.security.os_sandbox import probe
 from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall

@@ -22,7 +22,7 @@ from zeph_nb.agent import Agent, ScriptedProvider
 from zeph_nb.config import Settings
 from zeph_nb.gates import ScriptedApprover
 from zeph_nb.gates.approval import ApprovalRequest
-from zeph_nb.gates.inbox import Inbox
+from zeph_nb.gates.approval.inbox import Inbox
 from zeph_nb.notebook.plain import PlainTranscript
 from zeph_nb.notebook.transcript import Transcript
 from zeph_nb.store import Store

@@ -16,8 +16,8 @@ from zeph_nb.gates.approval import (
 from zeph_nb.gates.cache import ResultCache
 from zeph_nb.gates.call import CallOutcome
 from zeph_nb.gates.chain import GateChain, build_chain
-from zeph_nb.gates.grants import Grant, PermissionGrants
 from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision, Rule
+from zeph_nb.gates.policy.grants import Grant, PermissionGrants
 
 __all__ = [
     "ApprovalDecision",

@@ -26,15 +26,15 @@ from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
 from zeph_nb.gates.cache import ResultCache
 from zeph_nb.gates.call import CallContext, CallOutcome, GateCall, Handler
-from zeph_nb.gates.containment import contain_command, contain_paths, contain_search, contain_web
-from zeph_nb.gates.dependencies import DependencyGraph
 from zeph_nb.gates.events import GateEvent
-from zeph_nb.gates.grants import Grant, PermissionGrants
 from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision
-from zeph_nb.gates.quota import Quota
+from zeph_nb.gates.policy.containment import contain_command, contain_paths, contain_search, contain_web
+from zeph_nb.gates.policy.dependencies import DependencyGraph
+from zeph_nb.gates.policy.grants import Grant, PermissionGrants
+from zeph_nb.gates.policy.quota import Quota
+from zeph_nb.gates.policy.subjects import canonical_workdir, subjects_of
+from zeph_nb.gates.policy.trust import AnomalyDetector, TrustState, default_decision
 from zeph_nb.gates.recording import AuditGate
-from zeph_nb.gates.subjects import canonical_workdir, subjects_of
-from zeph_nb.gates.trust import AnomalyDetector, TrustState, default_decision
 from zeph_nb.gates.wrappers import (
     ApprovalGate,
     BlocklistGate,

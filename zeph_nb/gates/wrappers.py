@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
+from zeph_nb.gates.approval.preview import change_preview
 from zeph_nb.gates.call import CallContext, GateCall, Handler, Trace
-from zeph_nb.gates.containment import web_host
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
-from zeph_nb.gates.preview import change_preview
+from zeph_nb.gates.policy.containment import web_host
 from zeph_nb.security.secrets import compile_extra, redact_params
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolCall, ToolExecutor, ToolOutput
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from zeph_nb.config import RetrySettings
     from zeph_nb.gates.cache import ResultCache
     from zeph_nb.gates.chain import Session
-    from zeph_nb.gates.quota import Quota
+    from zeph_nb.gates.policy.quota import Quota
     from zeph_nb.output.pipeline import OutputPipeline
 
 __all__ = [

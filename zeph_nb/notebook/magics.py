@@ -236,7 +236,7 @@ class ZephMagics(Magics):
         if mode == "deny":
             return DenyAll()
         if mode == "inbox":  # headless runs (papermill, nbclient): a person answers on the dashboard
-            from zeph_nb.gates.inbox import InboxApprover
+            from zeph_nb.gates.approval.inbox import InboxApprover
 
             current = agent.approver
             if isinstance(current, InboxApprover):

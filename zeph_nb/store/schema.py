@@ -66,7 +66,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "seq": "BIGINT",
         "mac": "VARCHAR",  # HMAC with the store's key (security/mac.py); rows without a valid one are ignored
     },
-    # The approval inbox for headless runs (zeph_nb.gates.inbox). Append-only like the grants: a run writes a
+    # The approval inbox for headless runs (zeph_nb.gates.approval.inbox). Append-only like the grants: a run writes a
     # "requested" row and, when it stops waiting, a "closed" row with what it did; a person's answer from the
     # dashboard is an "answered" row written by the server. What an id's state is follows from its rows.
     "approvals": {

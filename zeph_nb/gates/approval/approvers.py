@@ -11,7 +11,7 @@ redacted), the rule that asked and why; the decision says approved or not, by wh
 * ``ConsoleApprover`` — asks on the terminal with ``input()``, for IPython outside a notebook.
 
 The widget approver (buttons in the cell output) lives in ``zeph_nb.notebook``; the inbox approver (for headless
-runs, answered from the server extension's dashboard) in ``zeph_nb.gates.inbox``.
+runs, answered from the server extension's dashboard) in ``zeph_nb.gates.approval.inbox``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from zeph_nb.gates.explain import plain_reason
+from zeph_nb.gates.approval.explain import plain_reason
 
 __all__ = [
     "ApprovalDecision",
@@ -56,7 +56,7 @@ class ApprovalRequest:
     extras: tuple[str, ...] = ()
     # What to change so this call runs when no person is there to ask ("add /data to [tools.shell] allowed_paths").
     remedy: str = ""
-    # write/edit: a diff of what the file will become (gates/preview.py); "" for other tools.
+    # write/edit: a diff of what the file will become (gates/approval/preview.py); "" for other tools.
     preview: str = ""
 
     @property

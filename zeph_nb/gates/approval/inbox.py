@@ -1,0 +1,361 @@
+"""The approval inbox: how a run nobody is watching (papermill, nbclient, a scheduled notebook) gets a person's answer.
+
+``InboxApprover`` posts each ask to the inbox — rows in the store's ``approvals`` table — and waits. A person opens
+the server extension's dashboard (``<base_url>/zeph/``), sees the request and answers it; the server writes the
+answer as another row, and the run, polling, picks it up and goes on. Nobody answering before
+``tools.approval_timeout_secs`` is a denial, like every other approver's timeout.
+
+The kernel and the server are different processes, often started by different tools, and the store is the one
+thing they share. Its rows are durable at once (each process has its own spool) and every reader sees every
+process's spooled rows, so an answer reaches the run within one poll, whether or not it has been flushed into
+the database yet. Rows are only ever added:
+
+* ``requested`` — written by the run: what would run, why it asks, who asks, until when it waits.
+* ``answered`` — written by whoever answers (the server, for a dashboard click): approve, always or deny, by whom.
+  The run acts on the earliest answer.
+* ``closed`` — written by the run when it stops waiting: what it did (approve, always, deny, expired, cancelled)
+  and on whose word. A request with no ``closed`` row whose process is gone, or whose time is up, is not pending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import threading
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ZephError
+from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
+from zeph_nb.gates.approval.explain import plain_reason
+from zeph_nb.security.journal import process_alive
+from zeph_nb.store.store import Store, StoreBusy, utc_now
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["ApprovalClosed", "Inbox", "InboxApprover", "InboxItem", "UnknownApproval"]
+
+log = logging.getLogger("zeph_nb.gates")
+
+Answer = Literal["approve", "always", "deny"]
+ANSWERS: tuple[str, ...] = ("approve", "always", "deny")
+# What an item can be. pending: waiting for an answer; answered: answered, the run has not picked it up yet;
+# approved / denied: the run acted on an answer; expired: nobody answered in time; cancelled: the run stopped
+# waiting (Stop, shutdown); abandoned: the process that asked is gone without saying.
+TABLE = "approvals"
+SIGNED = ("id", "event", "outcome", "decided_by", "note")  # what an answer's MAC covers
+STATES = ("pending", "answered", "approved", "denied", "expired", "cancelled", "abandoned")
+
+
+class UnknownApproval(ZephError):
+    """No request with that id is in the inbox."""
+
+
+class ApprovalClosed(ZephError):
+    """The request is not waiting for an answer any more (answered, expired, or its run is gone)."""
+
+
+@dataclass(frozen=True)
+class InboxItem:
+    """One request and what became of it."""
+
+    id: str
+    state: str  # one of STATES
+    tool: str
+    summary: str
+    params: dict[str, Any]
+    subjects: list[str]
+    rule: str
+    reason: str
+    requester: str
+    conversation_id: str | None
+    call_id: str
+    requested_at: datetime
+    expires_at: datetime | None
+    host: str
+    pid: int | None
+    answer: str | None = None  # the earliest answer given: approve | always | deny
+    answered_by: str | None = None
+    answered_at: datetime | None = None
+    outcome: str | None = None  # what the run did, once it stopped waiting
+    decided_by: str | None = None
+    note: str | None = None
+    closed_at: datetime | None = None
+    grantable: bool = True  # False: "Always allow" is not offered (a command outside the sandbox asks every time)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with a ``Z``."""
+        data = asdict(self)
+        # The plain sentence the dashboard leads with; the reason (extras first, see ``request``) stays as written.
+        data["why"] = plain_reason(self.tool, self.subjects, self.reason, (self.reason,))
+        for key, value in data.items():
+            if isinstance(value, datetime):
+                data[key] = value.isoformat(timespec="milliseconds") + "Z"
+        return data
+
+
+# The earliest answered and closed row of each request, joined to it. ORDER BY ts, seq: a spool's seq breaks ties
+# between rows one process wrote within the same microsecond.
+_ITEMS = """
+WITH requested AS (SELECT * FROM approvals WHERE event = 'requested'),
+answered AS (
+  SELECT id, outcome, decided_by, note, ts, mac FROM approvals WHERE event = 'answered' AND mac IS NOT NULL
+  QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts, seq) = 1
+),
+closed AS (
+  SELECT id, outcome, decided_by, note, ts FROM approvals WHERE event = 'closed'
+  QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts, seq) = 1
+)
+SELECT r.id, r.tool, r.summary, r.params, r.subjects, r.rule, r.reason, r.requester, r.conversation_id, r.call_id,
+       r.grantable,
+       r.ts AS requested_at, r.expires_at, r.host, r.pid,
+       a.outcome AS answer, a.decided_by AS answered_by, a.note AS answer_note, a.ts AS answered_at,
+       a.mac AS answer_mac,
+       c.outcome AS outcome, c.decided_by AS decided_by, c.note AS closed_note, c.ts AS closed_at
+FROM requested r LEFT JOIN answered a ON a.id = r.id LEFT JOIN closed c ON c.id = r.id
+"""
+
+
+def _time(value: Any) -> datetime | None:
+    import pandas as pd
+
+    return None if value is None or pd.isna(value) else value.to_pydatetime()
+
+
+def _flag(value: Any, *, default: bool) -> bool:
+    """A BOOLEAN column read back (numpy bool, NA or None for rows written before the column existed)."""
+    import pandas as pd
+
+    return default if value is None or pd.isna(value) else bool(value)
+
+
+def _text(value: Any) -> str | None:
+    import pandas as pd
+
+    return None if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
+
+
+class Inbox:
+    """The inbox in one store: post requests, answer them, list them. Safe to share between threads."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        # One answer at a time in this process, so two clicks on the same request cannot both be recorded as
+        # the deciding one. (Across processes the run acts on the earliest answer and says whose it was.)
+        self._answering = threading.Lock()
+
+    # -- the run's side ------------------------------------------------------------------------------------
+
+    def post(self, request: ApprovalRequest, *, requester: str, expires_at: datetime) -> str:
+        """Add a request; returns its inbox id."""
+        inbox_id = uuid.uuid4().hex
+        self.store.append(
+            "approvals",
+            {
+                "id": inbox_id,
+                "event": "requested",
+                "ts": utc_now().isoformat(),
+                "conversation_id": request.conversation_id,
+                "call_id": request.call_id,
+                "tool": request.tool,
+                "summary": request.summary,
+                "params": json.dumps(dict(request.params), default=str),
+                "subjects": json.dumps(list(request.subjects)),
+                "rule": request.rule,
+                # The dashboard shows the reason: what the call gets beyond the sandbox goes with it.
+                "reason": "; ".join([*request.extras, request.reason]) if request.extras else request.reason,
+                "requester": requester,
+                "host": socket.gethostname(),
+                "pid": os.getpid(),
+                "expires_at": expires_at.isoformat(),
+                "grantable": bool(request.asking),
+            },
+        )
+        return inbox_id
+
+    def first_answer(self, inbox_id: str) -> tuple[Answer, str, str | None] | None:
+        """(answer, by, note) of the earliest answer to ``inbox_id`` signed with the store's key, or None while
+        there is none. Unsigned rows (appended to a spool by something other than zeph-nb) are ignored."""
+        frame = self.store.query(
+            "SELECT id, event, outcome, decided_by, note, mac FROM approvals WHERE id = ? AND event = 'answered' "
+            "ORDER BY ts, seq",
+            [inbox_id],
+        )
+        for row in frame.to_dict("records"):
+            if not self.store.signer.verify(TABLE, row, SIGNED, row["mac"]):
+                self.store.signer.warn_once("inbox answer to", inbox_id)
+                continue
+            answer = str(row["outcome"])
+            if answer not in ANSWERS:  # never read something else as a yes
+                return "deny", str(row["decided_by"]), f"unreadable answer {answer!r}"
+            return cast(Answer, answer), str(row["decided_by"]), _text(row["note"])
+        return None
+
+    def close(self, inbox_id: str, outcome: str, *, by: str, note: str | None = None) -> None:
+        """Record what the run did about ``inbox_id``; it is no longer pending."""
+        self.store.append(
+            "approvals",
+            {"id": inbox_id, "event": "closed", "ts": utc_now().isoformat(), "outcome": outcome, "decided_by": by,
+             "note": note},
+        )  # fmt: skip
+
+    # -- the person's side ---------------------------------------------------------------------------------
+
+    def answer(self, inbox_id: str, answer: str, *, by: str, note: str | None = None) -> InboxItem:
+        """Answer a pending request: ``approve``, ``always`` (approve and keep a grant) or ``deny``."""
+        if answer not in ANSWERS:
+            raise ValueError(f"answer must be one of {', '.join(ANSWERS)}, not {answer!r}")
+        with self._answering:
+            item = self.get(inbox_id)
+            if item is None:
+                raise UnknownApproval(f"no approval request {inbox_id!r} in the inbox")
+            if item.state != "pending":
+                who = item.decided_by or item.answered_by
+                raise ApprovalClosed(f"{item.summary} is {item.state}{f' by {who}' if who else ''}; nothing to answer")
+            row = {"id": inbox_id, "event": "answered", "ts": utc_now().isoformat(), "outcome": answer,
+                   "decided_by": by, "note": note}  # fmt: skip
+            self.store.append_signed(TABLE, row, SIGNED)
+        answered = self.get(inbox_id)
+        assert answered is not None
+        return answered
+
+    # -- reading -------------------------------------------------------------------------------------------
+
+    def get(self, inbox_id: str) -> InboxItem | None:
+        items = self.items(self.store.query(*self._sql("WHERE r.id = ?", [inbox_id], limit=1)))
+        return items[0] if items else None
+
+    def pending(self) -> list[InboxItem]:
+        """Requests waiting for an answer, oldest first (the one that has waited longest is on top)."""
+        return self.items(self.store.query(*self.pending_query()), pending_only=True)
+
+    def recent(self, limit: int = 50) -> list[InboxItem]:
+        """Every request, newest first, with what became of it."""
+        return self.items(self.store.query(*self.recent_query(limit)))
+
+    # The SQL of pending() and recent(), for a caller batching them with other reads (Store.query_many); turn
+    # the frames into items with items().
+
+    def pending_query(self) -> tuple[str, list[Any]]:
+        # Answered ones are left out by items(pending_only=True), which checks the answer's signature.
+        return self._sql("WHERE c.id IS NULL AND r.expires_at > ?", [utc_now()], limit=None, order="r.ts")
+
+    def recent_query(self, limit: int = 50) -> tuple[str, list[Any]]:
+        return self._sql("", [], limit=limit)
+
+    @staticmethod
+    def _sql(where: str, params: list[Any], *, limit: int | None, order: str = "r.ts DESC") -> tuple[str, list[Any]]:
+        return f"{_ITEMS} {where} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit is not None else ""), params
+
+    def items(self, frame: pd.DataFrame, *, pending_only: bool = False) -> list[InboxItem]:
+        """The items in a frame of ``pending_query``/``recent_query`` rows, each with its state as of now.
+        An answer whose signature does not check is not an answer."""
+        now = utc_now()
+        items = []
+        for row in frame.itertuples(index=False):
+            signed = {"id": row.id, "event": "answered", "outcome": row.answer, "decided_by": row.answered_by,
+                      "note": row.answer_note}  # fmt: skip
+            if _text(row.answer) is not None and not self.store.signer.verify(TABLE, signed, SIGNED, row.answer_mac):
+                self.store.signer.warn_once("inbox answer to", str(row.id))
+                row = row._replace(answer=None, answered_by=None, answer_note=None, answered_at=None)
+            expires_at = _time(row.expires_at)
+            pid = None if row.pid is None or row.pid != row.pid else int(row.pid)  # NaN != NaN
+            outcome = _text(row.outcome)
+            if outcome is not None:
+                state = {"approve": "approved", "always": "approved", "deny": "denied"}.get(outcome, outcome)
+            elif _text(row.answer) is not None:
+                state = "answered"
+            elif expires_at is not None and expires_at <= now:
+                state = "expired"
+            elif not process_alive(str(row.host), pid):
+                state = "abandoned"
+            else:
+                state = "pending"
+            if pending_only and state != "pending":
+                continue
+            items.append(
+                InboxItem(
+                    id=str(row.id), state=state, tool=str(row.tool), summary=str(row.summary),
+                    params=json.loads(row.params or "{}"), subjects=json.loads(row.subjects or "[]"),
+                    rule=str(row.rule), reason=str(row.reason), requester=str(row.requester),
+                    conversation_id=_text(row.conversation_id), call_id=str(row.call_id),
+                    requested_at=_time(row.requested_at) or now, expires_at=expires_at, host=str(row.host), pid=pid,
+                    answer=_text(row.answer), answered_by=_text(row.answered_by), answered_at=_time(row.answered_at),
+                    outcome=outcome, decided_by=_text(row.decided_by),
+                    note=_text(row.closed_note) or _text(row.answer_note), closed_at=_time(row.closed_at),
+                    grantable=_flag(row.grantable, default=True),
+                )
+            )  # fmt: skip
+        return items
+
+
+class InboxApprover:
+    """Posts each ask to the approval inbox and waits for a person to answer it from the dashboard.
+
+    For runs nobody watches: ``%%zeph --approve inbox``, or ``Agent(..., approver=InboxApprover())`` in a script.
+    The answer is polled every ``poll_interval`` seconds. A request nobody answers is denied when the approval
+    gate's time is up (``tools.approval_timeout_secs``); a stopped run withdraws its request.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: Store | None = None,
+        poll_interval: float = 0.5,
+        requester: str | None = None,
+    ) -> None:
+        if poll_interval <= 0:
+            raise ValueError(f"poll_interval must be > 0 seconds, got {poll_interval}")
+        self.settings = settings or Settings.load()
+        # Constructing a Store opens nothing; the first request creates this process's spool.
+        self.inbox = Inbox(store if store is not None else Store(self.settings))
+        self.poll_interval = poll_interval
+        self.requester = requester
+        self.name = "InboxApprover"
+        # Shown by front-ends while a call waits (the notebook transcript): where a person gives the answer, and
+        # that place under the Jupyter server's base URL (the transcript makes it a link when it knows the server).
+        self.where = "in the approval inbox of the zeph dashboard (zeph/ on your Jupyter server)"
+        self.link = "zeph/#inbox"
+
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
+        inbox = self.inbox
+        requester = self.requester or self.settings.user
+        timeout = self.settings.tools.approval_timeout_secs
+        expires_at = request.expires_at or utc_now() + timedelta(seconds=timeout)
+        inbox_id = await asyncio.to_thread(inbox.post, request, requester=requester, expires_at=expires_at)
+        # For whoever reads a headless run's log (INFO: a notebook's cell output is no place for it, and the
+        # transcript's card already says it waits and where).
+        until = expires_at.strftime("%H:%M:%S")
+        log.info("zeph-nb: %s waits for approval in the inbox until %s UTC; answer it on the dashboard, "
+                 "<base URL of the Jupyter server>/zeph/ (request %s)", request.summary, until, inbox_id)  # fmt: skip
+        try:
+            while utc_now() < expires_at:
+                try:
+                    found = await asyncio.to_thread(inbox.first_answer, inbox_id)
+                except StoreBusy as e:  # someone holds the database; the answer will still be there next poll
+                    log.info("zeph-nb: inbox poll: %s", e)
+                    found = None
+                if found is not None:
+                    answer, by, note = found
+                    inbox.close(inbox_id, answer, by=by, note=note)
+                    if answer == "deny":
+                        return ApprovalDecision.deny(by, note)
+                    return ApprovalDecision.approve(by, remember=answer == "always")
+                await asyncio.sleep(self.poll_interval)
+        except asyncio.CancelledError:
+            # The approval gate's deadline (wait_for cancels us) or the run being stopped.
+            expired = utc_now() >= expires_at
+            inbox.close(inbox_id, "expired" if expired else "cancelled", by="timeout" if expired else requester)
+            raise
+        inbox.close(inbox_id, "expired", by="timeout")
+        return ApprovalDecision.deny(
+            "timeout", f"nobody answered in the inbox within {timeout:g}s (tools.approval_timeout_secs)"
+        )
