@@ -43,6 +43,7 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ModelError, ZephError
 from zeph_nb.gates.call import CallOutcome
 from zeph_nb.gates.chain import build_chain
+from zeph_nb.store.conversations import Conversations
 from zeph_nb.tools.base import ToolCall
 
 if TYPE_CHECKING:
@@ -303,12 +304,7 @@ class Agent:
     def _add_prompt(self, prompt: str) -> Mark:
         if not self._titled:
             self._titled = True
-            from zeph_nb.store.store import utc_now
-
-            self.chain.store.append(
-                "conversations",
-                {"id": self.conversation_id, "created_at": utc_now().isoformat(), "title": prompt.strip()[:200]},
-            )
+            Conversations(self.chain.store).start(self.conversation_id, prompt)
         return self.conversation.add_prompt(prompt)
 
     def _request(self) -> ModelRequest:

@@ -22,8 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
-import socket
 import threading
 import uuid
 from dataclasses import asdict, dataclass
@@ -35,6 +33,7 @@ from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.gates.approval.explain import plain_reason
 from zeph_nb.security.journal import process_alive
+from zeph_nb.store.approvals import ApprovalRows, RequestRow
 from zeph_nb.store.store import Store, StoreBusy, utc_now
 
 if TYPE_CHECKING:
@@ -49,8 +48,6 @@ ANSWERS: tuple[str, ...] = ("approve", "always", "deny")
 # What an item can be. pending: waiting for an answer; answered: answered, the run has not picked it up yet;
 # approved / denied: the run acted on an answer; expired: nobody answered in time; cancelled: the run stopped
 # waiting (Stop, shutdown); abandoned: the process that asked is gone without saying.
-TABLE = "approvals"
-SIGNED = ("id", "event", "outcome", "decided_by", "note")  # what an answer's MAC covers
 STATES = ("pending", "answered", "approved", "denied", "expired", "cancelled", "abandoned")
 
 
@@ -101,28 +98,6 @@ class InboxItem:
         return data
 
 
-# The earliest answered and closed row of each request, joined to it. ORDER BY ts, seq: a spool's seq breaks ties
-# between rows one process wrote within the same microsecond.
-_ITEMS = """
-WITH requested AS (SELECT * FROM approvals WHERE event = 'requested'),
-answered AS (
-  SELECT id, outcome, decided_by, note, ts, mac FROM approvals WHERE event = 'answered' AND mac IS NOT NULL
-  QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts, seq) = 1
-),
-closed AS (
-  SELECT id, outcome, decided_by, note, ts FROM approvals WHERE event = 'closed'
-  QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts, seq) = 1
-)
-SELECT r.id, r.tool, r.summary, r.params, r.subjects, r.rule, r.reason, r.requester, r.conversation_id, r.call_id,
-       r.grantable,
-       r.ts AS requested_at, r.expires_at, r.host, r.pid,
-       a.outcome AS answer, a.decided_by AS answered_by, a.note AS answer_note, a.ts AS answered_at,
-       a.mac AS answer_mac,
-       c.outcome AS outcome, c.decided_by AS decided_by, c.note AS closed_note, c.ts AS closed_at
-FROM requested r LEFT JOIN answered a ON a.id = r.id LEFT JOIN closed c ON c.id = r.id
-"""
-
-
 def _time(value: Any) -> datetime | None:
     import pandas as pd
 
@@ -147,6 +122,7 @@ class Inbox:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.rows = ApprovalRows(store)  # the table's owner: every row and query goes through it
         # One answer at a time in this process, so two clicks on the same request cannot both be recorded as
         # the deciding one. (Across processes the run acts on the earliest answer and says whose it was.)
         self._answering = threading.Lock()
@@ -156,42 +132,29 @@ class Inbox:
     def post(self, request: ApprovalRequest, *, requester: str, expires_at: datetime) -> str:
         """Add a request; returns its inbox id."""
         inbox_id = uuid.uuid4().hex
-        self.store.append(
-            "approvals",
-            {
-                "id": inbox_id,
-                "event": "requested",
-                "ts": utc_now().isoformat(),
-                "conversation_id": request.conversation_id,
-                "call_id": request.call_id,
-                "tool": request.tool,
-                "summary": request.summary,
-                "params": json.dumps(dict(request.params), default=str),
-                "subjects": json.dumps(list(request.subjects)),
-                "rule": request.rule,
+        self.rows.request(
+            RequestRow(
+                id=inbox_id,
+                conversation_id=request.conversation_id,
+                call_id=request.call_id,
+                tool=request.tool,
+                summary=request.summary,
+                params=dict(request.params),
+                subjects=request.subjects,
+                rule=request.rule,
                 # The dashboard shows the reason: what the call gets beyond the sandbox goes with it.
-                "reason": "; ".join([*request.extras, request.reason]) if request.extras else request.reason,
-                "requester": requester,
-                "host": socket.gethostname(),
-                "pid": os.getpid(),
-                "expires_at": expires_at.isoformat(),
-                "grantable": bool(request.asking),
-            },
+                reason="; ".join([*request.extras, request.reason]) if request.extras else request.reason,
+                requester=requester,
+                expires_at=expires_at,
+                grantable=bool(request.asking),
+            )
         )
         return inbox_id
 
     def first_answer(self, inbox_id: str) -> tuple[Answer, str, str | None] | None:
         """(answer, by, note) of the earliest answer to ``inbox_id`` signed with the store's key, or None while
         there is none. Unsigned rows (appended to a spool by something other than zeph-nb) are ignored."""
-        frame = self.store.query(
-            "SELECT id, event, outcome, decided_by, note, mac FROM approvals WHERE id = ? AND event = 'answered' "
-            "ORDER BY ts, seq",
-            [inbox_id],
-        )
-        for row in frame.to_dict("records"):
-            if not self.store.signer.verify(TABLE, row, SIGNED, row["mac"]):
-                self.store.signer.warn_once("inbox answer to", inbox_id)
-                continue
+        for row in self.rows.answers(inbox_id):
             answer = str(row["outcome"])
             if answer not in ANSWERS:  # never read something else as a yes
                 return "deny", str(row["decided_by"]), f"unreadable answer {answer!r}"
@@ -200,11 +163,7 @@ class Inbox:
 
     def close(self, inbox_id: str, outcome: str, *, by: str, note: str | None = None) -> None:
         """Record what the run did about ``inbox_id``; it is no longer pending."""
-        self.store.append(
-            "approvals",
-            {"id": inbox_id, "event": "closed", "ts": utc_now().isoformat(), "outcome": outcome, "decided_by": by,
-             "note": note},
-        )  # fmt: skip
+        self.rows.close(inbox_id, outcome, by=by, note=note)
 
     # -- the person's side ---------------------------------------------------------------------------------
 
@@ -219,9 +178,7 @@ class Inbox:
             if item.state != "pending":
                 who = item.decided_by or item.answered_by
                 raise ApprovalClosed(f"{item.summary} is {item.state}{f' by {who}' if who else ''}; nothing to answer")
-            row = {"id": inbox_id, "event": "answered", "ts": utc_now().isoformat(), "outcome": answer,
-                   "decided_by": by, "note": note}  # fmt: skip
-            self.store.append_signed(TABLE, row, SIGNED)
+            self.rows.answer(inbox_id, answer, by=by, note=note)
         answered = self.get(inbox_id)
         assert answered is not None
         return answered
@@ -229,30 +186,26 @@ class Inbox:
     # -- reading -------------------------------------------------------------------------------------------
 
     def get(self, inbox_id: str) -> InboxItem | None:
-        items = self.items(self.store.query(*self._sql("WHERE r.id = ?", [inbox_id], limit=1)))
+        items = self.items(self.rows.items(self.rows.one_query(inbox_id)))
         return items[0] if items else None
 
     def pending(self) -> list[InboxItem]:
         """Requests waiting for an answer, oldest first (the one that has waited longest is on top)."""
-        return self.items(self.store.query(*self.pending_query()), pending_only=True)
+        return self.items(self.rows.items(self.pending_query()), pending_only=True)
 
     def recent(self, limit: int = 50) -> list[InboxItem]:
         """Every request, newest first, with what became of it."""
-        return self.items(self.store.query(*self.recent_query(limit)))
+        return self.items(self.rows.items(self.recent_query(limit)))
 
     # The SQL of pending() and recent(), for a caller batching them with other reads (Store.query_many); turn
     # the frames into items with items().
 
     def pending_query(self) -> tuple[str, list[Any]]:
         # Answered ones are left out by items(pending_only=True), which checks the answer's signature.
-        return self._sql("WHERE c.id IS NULL AND r.expires_at > ?", [utc_now()], limit=None, order="r.ts")
+        return self.rows.pending_query()
 
     def recent_query(self, limit: int = 50) -> tuple[str, list[Any]]:
-        return self._sql("", [], limit=limit)
-
-    @staticmethod
-    def _sql(where: str, params: list[Any], *, limit: int | None, order: str = "r.ts DESC") -> tuple[str, list[Any]]:
-        return f"{_ITEMS} {where} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit is not None else ""), params
+        return self.rows.recent_query(limit)
 
     def items(self, frame: pd.DataFrame, *, pending_only: bool = False) -> list[InboxItem]:
         """The items in a frame of ``pending_query``/``recent_query`` rows, each with its state as of now.
@@ -260,10 +213,7 @@ class Inbox:
         now = utc_now()
         items = []
         for row in frame.itertuples(index=False):
-            signed = {"id": row.id, "event": "answered", "outcome": row.answer, "decided_by": row.answered_by,
-                      "note": row.answer_note}  # fmt: skip
-            if _text(row.answer) is not None and not self.store.signer.verify(TABLE, signed, SIGNED, row.answer_mac):
-                self.store.signer.warn_once("inbox answer to", str(row.id))
+            if _text(row.answer) is not None and not self.rows.answer_is_signed(row):
                 row = row._replace(answer=None, answered_by=None, answer_note=None, answered_at=None)
             expires_at = _time(row.expires_at)
             pid = None if row.pid is None or row.pid != row.pid else int(row.pid)  # NaN != NaN

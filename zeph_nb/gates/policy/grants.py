@@ -13,31 +13,19 @@ import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.policy import Rule, exact_pattern
 from zeph_nb.security.secrets import scan_secrets
+from zeph_nb.store.grants import GrantRow, GrantRows
 
 if TYPE_CHECKING:
-    from zeph_nb.security.mac import RowSigner
     from zeph_nb.store.store import Store
 
 __all__ = ["Grant", "PermissionGrants"]
 
 log = logging.getLogger("zeph_nb.gates")
-
-TABLE = "permission_rules"
-SIGNED = ("id", "tool", "pattern", "action", "granted_by", "granted_at", "revoked_at")
-
-
-def _present(value: object) -> bool:
-    return value is not None and value == value and str(value) != "NaT"
-
-
-def _ignored(signer: RowSigner, row: dict[str, Any]) -> bool:
-    signer.warn_once("grant row", str(row["id"]))
-    return False
 
 
 @dataclass(frozen=True)
@@ -65,30 +53,18 @@ class PermissionGrants:
     def active(self) -> list[Grant]:
         """Every grant in force, oldest first: the store's (any kernel's), or this object's without a store."""
         grants = dict(self._local)
-        if self.store is not None:
-            from zeph_nb.store.store import StoreBusy
-
-            try:
-                frame = self.store.query(
-                    "SELECT id, tool, pattern, action, granted_by, granted_at, revoked_at, reason, mac "
-                    "FROM permission_rules ORDER BY granted_at"
-                )
-            except StoreBusy:
-                log.warning("zeph-nb: the store is busy; only grants made in this session apply for now")
-            else:
-                # The store has every grant made here too (spooled rows are read back), revocations included.
-                # A row whose MAC does not check was not written by zeph-nb: it neither grants nor revokes.
-                signer = self.store.signer
-                rows = [row._asdict() for row in frame.itertuples(index=False)]
-                rows = [r for r in rows if signer.verify(TABLE, r, SIGNED, r["mac"]) or _ignored(signer, r)]
-                revoked = {str(r["id"]) for r in rows if _present(r["revoked_at"])}
-                grants = {
-                    str(r["id"]): Grant(str(r["id"]), str(r["tool"]), str(r["pattern"]), str(r["granted_by"]),
-                                        r["granted_at"].to_pydatetime(),
-                                        None if not _present(r["reason"]) else str(r["reason"]))
-                    for r in rows
-                    if r["action"] == "allow" and not _present(r["revoked_at"]) and str(r["id"]) not in revoked
-                }  # fmt: skip
+        rows = GrantRows(self.store).read() if self.store is not None else None
+        if self.store is not None and rows is None:
+            log.warning("zeph-nb: the store is busy; only grants made in this session apply for now")
+        if rows is not None:
+            # The store has every grant made here too (spooled rows are read back), revocations included; rows
+            # not signed by zeph-nb were left out by the store, so they neither grant nor revoke.
+            revoked = {row.id for row in rows if row.revoked_at is not None}
+            grants = {
+                row.id: Grant(row.id, row.tool, row.pattern, row.granted_by, row.granted_at, row.reason)
+                for row in rows
+                if row.action == "allow" and row.revoked_at is None and row.id not in revoked
+            }
         return [g for g in sorted(grants.values(), key=lambda g: g.granted_at) if g.id not in self._revoked]
 
     def rules(self) -> list[Rule]:
@@ -117,17 +93,7 @@ class PermissionGrants:
                 continue
             grant = Grant(uuid.uuid4().hex, tool, pattern, by, utc_now(), reason)
             if self.store is not None:
-                self._append(
-                    {
-                        "id": grant.id,
-                        "tool": tool,
-                        "pattern": grant.pattern,
-                        "action": "allow",
-                        "granted_by": by,
-                        "granted_at": grant.granted_at.isoformat(),
-                        "reason": reason,
-                    }
-                )
+                GrantRows(self.store).add(GrantRow(grant.id, tool, grant.pattern, by, grant.granted_at, reason))
             self._local[grant.id] = grant
             made.append(grant)
         return made
@@ -140,21 +106,7 @@ class PermissionGrants:
         if grant is None:
             raise ZephError(f"no grant {grant_id!r} is in force; see PermissionGrants.active() for the ids")
         if self.store is not None:
-            self._append(
-                {
-                    "id": grant.id,
-                    "tool": grant.tool,
-                    "pattern": grant.pattern,
-                    "action": "allow",
-                    "granted_by": grant.granted_by,
-                    "granted_at": grant.granted_at.isoformat(),
-                    "revoked_at": utc_now().isoformat(),
-                    "reason": f"revoked by {by}",
-                }
-            )
+            GrantRows(self.store).add(GrantRow(grant.id, grant.tool, grant.pattern, grant.granted_by,
+                                               grant.granted_at, f"revoked by {by}", revoked_at=utc_now()))  # fmt: skip
         self._revoked.add(grant.id)
         self._local.pop(grant.id, None)
-
-    def _append(self, row: dict[str, Any]) -> None:
-        assert self.store is not None
-        self.store.append_signed(TABLE, row, SIGNED)
