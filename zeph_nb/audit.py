@@ -1,6 +1,7 @@
 """The audit log as pandas DataFrames: ``frame(**filters)`` and ``sql(query)``.
 
-Every tool call is a row of ``tool_calls``; these helpers read the shared DuckDB file plus the rows still in
+Every tool call is a row of ``tool_calls`` (its queries live with the table, in ``store/audit_log.py``); these
+helpers read the shared DuckDB file plus the rows still in
 spools, so a running kernel's calls are visible at once from any other process. Nothing here ever locks the
 file for longer than one query.
 
@@ -14,6 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.config import Settings
+from zeph_nb.store.audit_log import count_query, page_query, where
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,18 +26,6 @@ __all__ = ["count", "csv_safe", "frame", "frame_query", "sql", "where"]
 
 # A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...), +cmd|...).
 _FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
-
-_FILTERS = {
-    "tool": "tool",
-    "decision": "decision",
-    "status": "status",
-    "category": "error_category",
-    "error_category": "error_category",
-    "conversation": "conversation_id",
-    "conversation_id": "conversation_id",
-    "approved_by": "approved_by",
-    "caller": "caller_id",
-}
 
 
 def _store(settings: Settings | None) -> Store:
@@ -48,26 +38,6 @@ def sql(query: str, params: list[Any] | None = None, *, settings: Settings | Non
     """Run DuckDB SQL over ``tool_calls``, ``overflow``, ``conversations``, ``permission_rules`` and
     ``approvals``."""
     return _store(settings).query(query, params)
-
-
-def where(
-    *, since: str | datetime | None = None, until: str | datetime | None = None, **filters: str
-) -> tuple[str, list[Any]]:
-    """The WHERE clause (or "") and its parameters for the filters ``frame`` takes."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    for name, value in filters.items():
-        column = _FILTERS.get(name)
-        if column is None:
-            allowed = ", ".join(sorted({*_FILTERS, "since", "until", "limit", "offset"}))
-            raise TypeError(f"no audit filter {name!r}; use one of: {allowed}")
-        clauses.append(f"{column} = ?")
-        params.append(value)
-    for bound, op in ((since, ">="), (until, "<")):
-        if bound is not None:
-            clauses.append(f"ts {op} CAST(? AS TIMESTAMP)")
-            params.append(bound.isoformat() if isinstance(bound, datetime) else bound)
-    return (f"WHERE {' AND '.join(clauses)}" if clauses else ""), params
 
 
 def frame(
@@ -91,11 +61,7 @@ def frame_query(
     offset: int = 0, **filters: str,
 ) -> tuple[str, list[Any]]:  # fmt: skip
     """The SQL and parameters ``frame`` runs, for callers batching several reads (``Store.query_many``)."""
-    clause, params = where(since=since, until=until, **filters)
-    tail = f"LIMIT {int(limit)}" if limit is not None else ""
-    if offset:
-        tail += f" OFFSET {int(offset)}"
-    return f"SELECT * FROM tool_calls {clause} ORDER BY ts DESC, seq DESC {tail}", params
+    return page_query(since=since, until=until, limit=limit, offset=offset, **filters)
 
 
 def csv_safe(rows: pd.DataFrame) -> str:
@@ -118,5 +84,4 @@ def count(
     **filters: str,
 ) -> int:  # fmt: skip
     """How many audit rows match the filters (for paging)."""
-    clause, params = where(since=since, until=until, **filters)
-    return int(sql(f"SELECT count(*) AS n FROM tool_calls {clause}", params, settings=settings)["n"][0])
+    return int(sql(*count_query(since=since, until=until, **filters), settings=settings)["n"][0])

@@ -97,30 +97,16 @@ def _reader(settings: Settings) -> Any:
 
 
 def _audit_queries(filters: dict[str, Any], limit: int, offset: int) -> list[tuple[str, list[Any]]]:
-    """The page of rows and the total that match ``filters``."""
-    from zeph_nb import audit
+    """The page of rows and the total that match ``filters`` (the queries live with the table)."""
+    from zeph_nb.store.audit_log import count_query, page_query
 
-    clause, params = audit.where(**filters)
-    return [audit.frame_query(limit=limit, offset=offset, **filters),
-            (f"SELECT count(*) AS n FROM tool_calls {clause}", params)]  # fmt: skip
+    return [page_query(limit=limit, offset=offset, **filters), count_query(**filters)]
 
 
 def _aggregate_queries(filters: dict[str, Any]) -> list[tuple[str, list[Any]]]:
-    """Calls, failures, time and tokens saved per tool; calls per error category."""
-    from zeph_nb import audit
+    from zeph_nb.store.audit_log import aggregate_queries
 
-    clause, params = audit.where(**filters)
-    by_tool = (
-        "SELECT tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, "
-        "count(*) FILTER (WHERE status = 'denied') AS denied, "
-        "count(*) FILTER (WHERE status IN ('cancelled', 'abandoned')) AS cancelled, sum(duration_ms) AS duration_ms, "
-        f"sum(tokens_saved) AS tokens_saved FROM tool_calls {clause} GROUP BY tool ORDER BY calls DESC, tool"
-    )
-    by_category = (
-        f"SELECT coalesce(error_category, 'none') AS category, count(*) AS calls FROM tool_calls {clause} "
-        "GROUP BY ALL ORDER BY calls DESC, category"
-    )
-    return [(by_tool, params), (by_category, params)]
+    return aggregate_queries(**filters)
 
 
 def _audit_page(frames: list[Any], limit: int, offset: int) -> dict[str, Any]:

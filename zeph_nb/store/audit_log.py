@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from zeph_nb.security.secrets import redact
 from zeph_nb.store.store import Store, utc_now
 
-__all__ = ["AuditLog", "AuditRecord"]
+__all__ = ["FILTERS", "AuditLog", "AuditRecord", "aggregate_queries", "count_query", "page_query", "where"]
 
 
 @dataclass
@@ -54,3 +55,77 @@ class AuditLog:
         row["params"] = redact(json.dumps(record.params, ensure_ascii=False, default=str, sort_keys=True))
         row["pid"] = os.getpid()
         self.store.append("tool_calls", row)
+
+
+# -- reading: the table's queries (zeph_nb.audit and the server extension run them) ---------------------------
+
+# The filters a reader may give, and the column each one compares.
+FILTERS = {
+    "tool": "tool",
+    "decision": "decision",
+    "status": "status",
+    "category": "error_category",
+    "error_category": "error_category",
+    "conversation": "conversation_id",
+    "conversation_id": "conversation_id",
+    "approved_by": "approved_by",
+    "caller": "caller_id",
+}
+
+
+def where(
+    *, since: str | datetime | None = None, until: str | datetime | None = None, **filters: str
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (or "") and its parameters for the filters; an unknown filter is a TypeError naming
+    the known ones."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for name, value in filters.items():
+        column = FILTERS.get(name)
+        if column is None:
+            allowed = ", ".join(sorted({*FILTERS, "since", "until", "limit", "offset"}))
+            raise TypeError(f"no audit filter {name!r}; use one of: {allowed}")
+        clauses.append(f"{column} = ?")
+        params.append(value)
+    for bound, op in ((since, ">="), (until, "<")):
+        if bound is not None:
+            clauses.append(f"ts {op} CAST(? AS TIMESTAMP)")
+            params.append(bound.isoformat() if isinstance(bound, datetime) else bound)
+    return (f"WHERE {' AND '.join(clauses)}" if clauses else ""), params
+
+
+def page_query(
+    *, since: str | datetime | None = None, until: str | datetime | None = None, limit: int | None = 1000,
+    offset: int = 0, **filters: str,
+) -> tuple[str, list[Any]]:  # fmt: skip
+    """Matching rows, newest first, one page (``limit`` None: all)."""
+    clause, params = where(since=since, until=until, **filters)
+    tail = f"LIMIT {int(limit)}" if limit is not None else ""
+    if offset:
+        tail += f" OFFSET {int(offset)}"
+    return f"SELECT * FROM tool_calls {clause} ORDER BY ts DESC, seq DESC {tail}", params
+
+
+def count_query(
+    *, since: str | datetime | None = None, until: str | datetime | None = None, **filters: str
+) -> tuple[str, list[Any]]:
+    clause, params = where(since=since, until=until, **filters)
+    return f"SELECT count(*) AS n FROM tool_calls {clause}", params
+
+
+def aggregate_queries(
+    *, since: str | datetime | None = None, until: str | datetime | None = None, **filters: str
+) -> list[tuple[str, list[Any]]]:
+    """Calls, failures, time and tokens saved per tool; calls per error category."""
+    clause, params = where(since=since, until=until, **filters)
+    by_tool = (
+        "SELECT tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, "
+        "count(*) FILTER (WHERE status = 'denied') AS denied, "
+        "count(*) FILTER (WHERE status IN ('cancelled', 'abandoned')) AS cancelled, sum(duration_ms) AS duration_ms, "
+        f"sum(tokens_saved) AS tokens_saved FROM tool_calls {clause} GROUP BY tool ORDER BY calls DESC, tool"
+    )
+    by_category = (
+        f"SELECT coalesce(error_category, 'none') AS category, count(*) AS calls FROM tool_calls {clause} "
+        "GROUP BY ALL ORDER BY calls DESC, category"
+    )
+    return [(by_tool, params), (by_category, params)]
