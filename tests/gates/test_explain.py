@@ -89,3 +89,17 @@ def test_a_reason_nobody_explained_is_shown_as_it_is_never_made_up() -> None:
 def test_what_the_command_does_comes_before_how_it_is_written() -> None:
     reason = "the command classifier asks: uses $(…), whose output the classifier cannot see; destructive: rm -r/-f"
     assert plain_reason("bash", ("rm -rf $(ls)",), reason).startswith("`rm -r`/`rm -f` deletes")
+
+
+def test_a_hostile_reason_is_read_in_linear_time_and_shown_short() -> None:
+    # A reason carries the model's command or path. Unbounded (\w+) before a literal took minutes on a 200 kB word
+    # (in the kernel's event loop, while drawing the card); every quantifier is bounded now.
+    word = "x" * 200_000
+    assert plain_reason("bash", (word,), f"destructive: rm -r/-f; matches confirm pattern '{word}'").startswith(
+        "`rm -r`/`rm -f` deletes"
+    )
+    shown = plain_reason("bash", (word,), word)
+    assert len(shown) <= 301 and shown.endswith("….")
+    assert "and 1999 more" in plain_reason("bash", ("x",), "the command names paths outside the working directory: "
+                                           + "; ".join(f"reads /{word[:50]}{i}, outside the allowed paths"
+                                                       for i in range(2000)))  # fmt: skip

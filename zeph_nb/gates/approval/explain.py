@@ -71,7 +71,7 @@ def _first(subjects: Sequence[str]) -> str:
 
 
 def _outside(m: re.Match[str]) -> str:
-    count = m.group(0).count(", outside the allowed paths")
+    count = m.string.count(", outside the allowed paths")
     more = f" (and {count - 1} more)" if count > 1 else ""
     return f"it {m.group(1)} {m.group(2)}{more}, outside the folders commands may use"
 
@@ -95,7 +95,9 @@ def _confirm(m: re.Match[str]) -> str:
     return f"your settings ask before any command containing `{pattern.strip()}`"
 
 
-# (phrase the gates write, what to say). Checked in this order: what the command would do comes before how it is
+# (phrase the gates write, what to say). Every quantifier is bounded: a reason carries the model's command or path,
+# and an unbounded (\w+) before a literal backtracks quadratically on a 200 kB word, in the kernel's event loop.
+# Checked in this order: what the command would do comes before how it is
 # written, so `rm -rf $(ls)` leads with the deletion and `curl … | sh` with the code it runs.
 Said = Callable[[re.Match[str], str, Sequence[str], Sequence[str]], str]
 PHRASES: list[tuple[re.Pattern[str], Said]] = [
@@ -106,27 +108,27 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         ),
     ),
     (
-        re.compile(r"destructive: ([^;]+?)(?:;|$| \()"),
+        re.compile(r"destructive: ([^;]{1,64}?)(?:;|$| \()"),
         lambda m, t, s, e: DESTRUCTIVE.get(m.group(1), f"`{m.group(1)}` destroys data"),
     ),
     (
-        re.compile(r"pipes or redirects input into (\S+), which runs it as code"),
+        re.compile(r"pipes or redirects input into (\S{1,128}), which runs it as code"),
         lambda m, t, s, e: f"it feeds text into `{m.group(1)}`, which runs it as code nobody has read",
     ),
     (
-        re.compile(r"(\w+) asks for confirmation of this call"),
+        re.compile(r"\b(\w{1,64}) asks for confirmation of this call"),
         lambda m, t, s, e: FILE_TOOLS[t](s) if t in FILE_TOOLS else f"`{t}` asks before every call",
     ),
     (
         re.compile(
-            r"names paths outside .*?: (reads|writes|uses|deletes|changes|runs) (\S+)"
-            r"(?: \([^)]*\))?, outside the allowed paths(?:.*outside the allowed paths)?"
+            r"names paths outside [^:]{0,200}: (reads|writes|uses|deletes|changes|runs) (\S{1,4096})"
+            r"(?: \([^)]{0,4096}\))?, outside the allowed paths"
         ),
         lambda m, t, s, e: _outside(m),
     ),
     (re.compile(r"gets more than the sandbox's default"), lambda m, t, s, e: _needs(m, e)),
     (
-        re.compile(r"would reach (\S+) for the first time"),
+        re.compile(r"would reach (\S{1,512}) for the first time"),
         lambda m, t, s, e: (
             f"it connects to {m.group(1)}, a site this conversation has not used yet; read the whole "
             "address, since a query string can carry your data out"
@@ -136,43 +138,46 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         re.compile(r"search query looks like it carries a credential"),
         lambda m, t, s, e: "the search query looks like it contains a password or key, which would leave this machine",
     ),
-    (re.compile(r"risky option (\S+?):? ([^;]+)"), lambda m, t, s, e: f"`{m.group(1)}` {m.group(2).strip()}"),
     (
-        re.compile(r"(\S+) code that starts other programs"),
+        re.compile(r"risky option (\S{1,64}?):? ([^;]{1,300})"),
+        lambda m, t, s, e: f"`{m.group(1)}` {m.group(2).strip()}",
+    ),
+    (
+        re.compile(r"(?<!\S)(\S{1,64}) code that starts other programs"),
         lambda m, t, s, e: f"the {m.group(1)} code starts other programs, which cannot be checked before they run",
     ),
     (re.compile(r"uses eval"), lambda m, t, s, e: f"`eval` runs text as a command, {SYNTAX}"),
     (
-        re.compile(r"uses (.+?), whose output the classifier cannot see"),
+        re.compile(r"uses (.{1,64}?), whose output the classifier cannot see"),
         lambda m, t, s, e: f"it runs a command inside another ({m.group(1)}), {SYNTAX}",
     ),
     (
-        re.compile(r"expands \$(\w+), a variable from the environment"),
+        re.compile(r"expands \$(\w{1,64}), a variable from the environment"),
         lambda m, t, s, e: f"it uses ${m.group(1)} from the environment, whose value is only known when it runs",
     ),
     (
         re.compile(r"uses a here-string|uses arithmetic expansion|contains a NUL byte|nested too deeply"),
         lambda m, t, s, e: f"it uses shell syntax {SYNTAX}",
     ),
-    (re.compile(r"matches confirm pattern '((?:[^'\\]|\\.)*)'"), lambda m, t, s, e: _confirm(m)),
+    (re.compile(r"matches confirm pattern '((?:[^'\\]|\\.){0,512})'"), lambda m, t, s, e: _confirm(m)),
     (
         re.compile(r"could not (?:be )?pars"),
         lambda m, t, s, e: "the command could not be parsed, so nothing can tell what it would do",
     ),
     (
-        re.compile(r"asked by tools\.permissions\.(\w+)\[\d+\]: ask \"(.*)\""),
+        re.compile(r"asked by tools\.permissions\.(\w{1,64})\[\d+\]: ask \"(.{0,512})\""),
         lambda m, t, s, e: f'your settings ask before {m.group(1)} calls matching "{m.group(2)}"',
     ),
     (
-        re.compile(r"default for (\w+): no rule matched"),
+        re.compile(r"default for (\w{1,64}): no rule matched"),
         lambda m, t, s, e: f"your settings have rules for {m.group(1)}, and none of them covers this call",
     ),
     (
-        re.compile(r"does not cover (.+?) \(a rule covers"),
+        re.compile(r"does not cover (.{1,300}?) \(a rule covers"),
         lambda m, t, s, e: f"the rule that allows this command does not mention {m.group(1)}, which changes what runs",
     ),
     (
-        re.compile(r"trust level (\w+): calls that may change files ask first"),
+        re.compile(r"trust level (\w{1,32}): calls that may change files ask first"),
         lambda m, t, s, e: f"this session's trust level is {m.group(1)}, so calls that may change files ask first",
     ),
     (
@@ -195,4 +200,6 @@ def plain_reason(tool: str, subjects: Sequence[str], reason: str, extras: Sequen
             sentence = say(m, tool, subjects, extras)
             return sentence[:1].upper() + sentence[1:] + "."
     text = reason.strip().rstrip(".")
+    if len(text) > 300:  # one sentence on a card, however much of the model's command a reason carries
+        text = text[:299] + "…"
     return (text[:1].upper() + text[1:] + ".") if text else "A rule asks for this call."
