@@ -16,12 +16,12 @@ __all__ = ["DASHBOARD", "jupyter_base_url"]
 DASHBOARD = "zeph/"  # the server extension's page, under the base URL (extension/zeph_nb_server)
 # A base URL is a path on the page's own server: "/" or "/user/ann/". Anything else (a scheme like javascript:,
 # "//host" leaving the origin, quotes) is no base URL, whoever wrote the runtime file or the environment.
-_SAFE_BASE = re.compile(r"/(?!/)[A-Za-z0-9._~%@!$&'()*+,;=:/-]*")
+_SAFE_BASE = re.compile(r"/(?!/)[A-Za-z0-9._~%@!$&()*+,;=:/-]*")
 
 
 def _safe(base: str) -> str | None:
     base = base if base.endswith("/") else base + "/"
-    return base if _SAFE_BASE.fullmatch(base) and "'" not in base else None
+    return base if _SAFE_BASE.fullmatch(base) else None
 
 
 def jupyter_base_url() -> str | None:

@@ -88,9 +88,7 @@ def _needs(m: re.Match[str], extras: Sequence[str]) -> str:
 def _confirm(m: re.Match[str]) -> str:
     pattern = m.group(1)
     word = pattern.strip().split(" ", 1)[0].lower()
-    if pattern.endswith(" ") and word in COMMANDS:
-        return COMMANDS[word]
-    if word in COMMANDS and word == "drop":
+    if word == "drop" or (pattern.endswith(" ") and word in COMMANDS):  # "drop table" is SQL whatever follows
         return COMMANDS[word]
     return f"your settings ask before any command containing `{pattern.strip()}`"
 

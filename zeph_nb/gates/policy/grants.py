@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from zeph_nb.errors import ZephError
@@ -29,13 +28,8 @@ log = logging.getLogger("zeph_nb.gates")
 
 
 @dataclass(frozen=True)
-class Grant:
-    id: str
-    tool: str
-    pattern: str
-    granted_by: str
-    granted_at: datetime
-    reason: str | None = None
+class Grant(GrantRow):
+    """A grant in force: the table's row (store/grants.py), read as a permission rule."""
 
     def as_rule(self) -> Rule:
         when = self.granted_at.strftime("%Y-%m-%d %H:%M")
