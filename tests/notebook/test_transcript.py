@@ -33,9 +33,10 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 
 def request(command: str = "rm -rf scratch") -> ApprovalRequest:
-    reason = "the command classifier asks: destructive: rm -r/-f; matches confirm pattern 'rm '"
+    items = ("destructive: rm -r/-f", "matches confirm pattern 'rm '")  # as the classifier writes them
+    reason = "the command classifier asks: " + "; ".join(items)
     return ApprovalRequest("c1", "bash", {"command": command}, (command,), "shell classifier", reason,
-                           expires_at=datetime(2026, 1, 1, 12, 30))  # fmt: skip
+                           expires_at=datetime(2026, 1, 1, 12, 30), reasons=items)  # fmt: skip
 
 
 def test_elapsed_reads_at_a_glance() -> None:

@@ -88,6 +88,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (3, "m003_approvals"),
         (4, "m004_containment"),
         (5, "m005_waited_ms"),
+        (6, "m006_approval_why"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

@@ -191,6 +191,7 @@ class ApprovalGate:
             subjects=ctx.subjects.values,
             rule=decision.rule,
             reason=decision.reason,
+            reasons=decision.reasons,
             asking=(decision.asking or ctx.subjects.values) if decision.grantable else (),
             extras=decision.extras,
             remedy=decision.remedy,

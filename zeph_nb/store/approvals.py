@@ -39,7 +39,7 @@ closed AS (
   QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts, seq) = 1
 )
 SELECT r.id, r.tool, r.summary, r.params, r.subjects, r.rule, r.reason, r.requester, r.conversation_id, r.call_id,
-       r.grantable,
+       r.grantable, r.why,
        r.ts AS requested_at, r.expires_at, r.host, r.pid,
        a.outcome AS answer, a.decided_by AS answered_by, a.note AS answer_note, a.ts AS answered_at,
        a.mac AS answer_mac,
@@ -64,6 +64,7 @@ class RequestRow:
     requester: str
     expires_at: datetime
     grantable: bool = True
+    why: str = ""  # why it asks, in one plain sentence: made by the run, from the gates' own items
     host: str = field(default_factory=socket.gethostname)
     pid: int = field(default_factory=os.getpid)
 

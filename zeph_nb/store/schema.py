@@ -92,6 +92,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "seq": "BIGINT",
         "mac": "VARCHAR",  # answered rows: HMAC with the store's key; an answer without a valid one is ignored
         "grantable": "BOOLEAN",  # requested rows: whether "Always allow" may be offered (never outside the sandbox)
+        "why": "VARCHAR",  # requested rows: why it asks, in one plain sentence (gates/approval/explain.py)
     },
     "conversations": {
         "id": "VARCHAR",
@@ -222,6 +223,13 @@ ALTER TABLE approvals ADD COLUMN grantable BOOLEAN;
         "m005_waited_ms",
         """\
 ALTER TABLE tool_calls ADD COLUMN waited_ms DOUBLE;
+""",
+    ),
+    (
+        6,
+        "m006_approval_why",
+        """\
+ALTER TABLE approvals ADD COLUMN why VARCHAR;
 """,
     ),
 ]

@@ -58,11 +58,13 @@ class ApprovalRequest:
     remedy: str = ""
     # write/edit: a diff of what the file will become (gates/approval/preview.py); "" for other tools.
     preview: str = ""
+    # The reason's items as the gates wrote them (PolicyDecision.reasons): what ``why`` reads. () means (reason,).
+    reasons: tuple[str, ...] = ()
 
     @property
     def why(self) -> str:
         """Why it asks, in one plain sentence for the person deciding (``reason`` keeps the rules' own words)."""
-        return plain_reason(self.tool, self.subjects, self.reason, self.extras)
+        return plain_reason(self.tool, self.subjects, self.reasons or (self.reason,), self.extras)
 
     @property
     def summary(self) -> str:

@@ -4,8 +4,11 @@ The policy's reasons are written for whoever tunes the configuration (``the comm
 rm -r/-f; matches confirm pattern 'rm '``) and stay that way in the audit log and under the card. The approval
 card leads with what the call would *do* that made it ask (```rm -r`` deletes files and whole folders…``).
 
-The reasons are assembled by several gates (rules, classifier, containment) and joined with "; ", so this module
-reads them by the phrases those gates write; a reason it does not know is shown as it is — never a made-up one.
+It reads the reason's items (``PolicyDecision.reasons``: one per gate's finding, as that gate wrote it), each from
+its start, by the words the gates begin them with. Never by searching anywhere in the text: an item quotes the
+model's command or path after the gate's own words, and a prompt-injected model would write a gate's phrase into
+its command (``git -c "x=destructive: kubectl delete;" status; rm -rf ~`` once read as "deletes Kubernetes
+resources"). A reason it does not know is shown as it is — never a made-up one.
 ``tests/gates/test_explain.py`` runs the real gates over one call of each kind and checks that every ask reads as
 a sentence without configuration words.
 """
@@ -93,10 +96,10 @@ def _confirm(m: re.Match[str]) -> str:
     return f"your settings ask before any command containing `{pattern.strip()}`"
 
 
-# (phrase the gates write, what to say). Every quantifier is bounded: a reason carries the model's command or path,
-# and an unbounded (\w+) before a literal backtracks quadratically on a 200 kB word, in the kernel's event loop.
-# Checked in this order: what the command would do comes before how it is
-# written, so `rm -rf $(ls)` leads with the deletion and `curl … | sh` with the code it runs.
+# (how a gate begins an item, what to say), each matched at an item's start. Every quantifier is bounded: an
+# item carries the model's command or path, and an unbounded (\w+) before a literal backtracks quadratically on a
+# 200 kB word, in the kernel's event loop. Checked in this order: what the command would do comes before how it
+# is written, so `rm -rf $(ls)` leads with the deletion and `curl … | sh` with the code it runs.
 Said = Callable[[re.Match[str], str, Sequence[str], Sequence[str]], str]
 PHRASES: list[tuple[re.Pattern[str], Said]] = [
     (
@@ -106,7 +109,7 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         ),
     ),
     (
-        re.compile(r"destructive: ([^;]{1,64}?)(?:;|$| \()"),
+        re.compile(r"destructive: (.{1,64})\Z"),
         lambda m, t, s, e: DESTRUCTIVE.get(m.group(1), f"`{m.group(1)}` destroys data"),
     ),
     (
@@ -114,26 +117,26 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         lambda m, t, s, e: f"it feeds text into `{m.group(1)}`, which runs it as code nobody has read",
     ),
     (
-        re.compile(r"\b(\w{1,64}) asks for confirmation of this call"),
+        re.compile(r"(\w{1,64}) asks for confirmation of this call"),
         lambda m, t, s, e: FILE_TOOLS[t](s) if t in FILE_TOOLS else f"`{t}` asks before every call",
     ),
     (
         re.compile(
-            r"names paths outside [^:]{0,200}: (reads|writes|uses|deletes|changes|runs) (\S{1,4096})"
+            r"the command names paths outside [^:]{0,200}: (reads|writes|uses|deletes|changes|runs) (\S{1,4096})"
             r"(?: \([^)]{0,4096}\))?, outside the allowed paths"
         ),
         lambda m, t, s, e: _outside(m),
     ),
-    (re.compile(r"gets more than the sandbox's default"), lambda m, t, s, e: _needs(m, e)),
+    (re.compile(r"a call that gets more than the sandbox's default"), lambda m, t, s, e: _needs(m, e)),
     (
-        re.compile(r"would reach (\S{1,512}) for the first time"),
+        re.compile(r"\w{1,64} would reach (\S{1,512}) for the first time"),
         lambda m, t, s, e: (
             f"it connects to {m.group(1)}, a site this conversation has not used yet; read the whole "
             "address, since a query string can carry your data out"
         ),
     ),
     (
-        re.compile(r"search query looks like it carries a credential"),
+        re.compile(r"the search query looks like it carries a credential"),
         lambda m, t, s, e: "the search query looks like it contains a password or key, which would leave this machine",
     ),
     (
@@ -141,7 +144,7 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         lambda m, t, s, e: f"`{m.group(1)}` {m.group(2).strip()}",
     ),
     (
-        re.compile(r"(?<!\S)(\S{1,64}) code that starts other programs"),
+        re.compile(r"(\S{1,64}) code that starts other programs\Z"),
         lambda m, t, s, e: f"the {m.group(1)} code starts other programs, which cannot be checked before they run",
     ),
     (re.compile(r"uses eval"), lambda m, t, s, e: f"`eval` runs text as a command, {SYNTAX}"),
@@ -154,12 +157,15 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         lambda m, t, s, e: f"it uses ${m.group(1)} from the environment, whose value is only known when it runs",
     ),
     (
-        re.compile(r"uses a here-string|uses arithmetic expansion|contains a NUL byte|nested too deeply"),
+        re.compile(
+            r"uses a here-string|uses arithmetic expansion|the command contains a NUL byte"
+            r"|commands nested too deeply|a here-document that expands"
+        ),
         lambda m, t, s, e: f"it uses shell syntax {SYNTAX}",
     ),
     (re.compile(r"matches confirm pattern '((?:[^'\\]|\\.){0,512})'"), lambda m, t, s, e: _confirm(m)),
     (
-        re.compile(r"could not (?:be )?pars"),
+        re.compile(r"could not parse the command|(?:asked by )?default for \w{1,64}: the command could not be parsed"),
         lambda m, t, s, e: "the command could not be parsed, so nothing can tell what it would do",
     ),
     (
@@ -167,11 +173,11 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         lambda m, t, s, e: f'your settings ask before {m.group(1)} calls matching "{m.group(2)}"',
     ),
     (
-        re.compile(r"default for (\w{1,64}): no rule matched"),
+        re.compile(r"(?:asked by )?default for (\w{1,64}): no rule matched"),
         lambda m, t, s, e: f"your settings have rules for {m.group(1)}, and none of them covers this call",
     ),
     (
-        re.compile(r"does not cover (.{1,300}?) \(a rule covers"),
+        re.compile(r"asked by .{1,400}? does not cover (.{1,300}?) \(a rule covers"),
         lambda m, t, s, e: f"the rule that allows this command does not mention {m.group(1)}, which changes what runs",
     ),
     (
@@ -183,21 +189,23 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         lambda m, t, s, e: "this session is untrusted, so calls that change files or reach the network ask first",
     ),
     (
-        re.compile(r"NOT sandboxed|commands that may change anything ask first"),
+        re.compile(r"shell commands are NOT sandboxed"),
         lambda m, t, s, e: "commands cannot be sandboxed on this machine, so one that may change files asks first",
     ),
 ]
 
 
-def plain_reason(tool: str, subjects: Sequence[str], reason: str, extras: Sequence[str] = ()) -> str:
-    """One sentence, capitalised and ending in a full stop, saying why this call asks: the first reason found in
-    ``PHRASES`` order (the card shows every reason, in the rules' words, under it)."""
+def plain_reason(tool: str, subjects: Sequence[str], reasons: Sequence[str], extras: Sequence[str] = ()) -> str:
+    """One sentence, capitalised and ending in a full stop, saying why this call asks: for the first of
+    ``PHRASES`` that begins one of ``reasons`` (the items of ``PolicyDecision.reasons``). The card shows every
+    reason, in the rules' words, under it."""
     for phrase, say in PHRASES:
-        m = phrase.search(reason)
-        if m is not None:
-            sentence = say(m, tool, subjects, extras)
-            return sentence[:1].upper() + sentence[1:] + "."
-    text = reason.strip().rstrip(".")
+        for item in reasons:
+            m = phrase.match(item)
+            if m is not None:
+                sentence = say(m, tool, subjects, extras)
+                return sentence[:1].upper() + sentence[1:] + "."
+    text = (reasons[0] if reasons else "").strip().rstrip(".")
     if len(text) > 300:  # one sentence on a card, however much of the model's command a reason carries
         text = text[:299] + "…"
     return (text[:1].upper() + text[1:] + ".") if text else "A rule asks for this call."

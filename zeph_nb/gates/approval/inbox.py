@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
-from zeph_nb.gates.approval.explain import plain_reason
 from zeph_nb.security.journal import process_alive
 from zeph_nb.store.approvals import ApprovalRows, RequestRow
 from zeph_nb.store.store import Store, StoreBusy, utc_now
@@ -86,12 +85,13 @@ class InboxItem:
     note: str | None = None
     closed_at: datetime | None = None
     grantable: bool = True  # False: "Always allow" is not offered (a command outside the sandbox asks every time)
+    why: str = ""  # why it asks, in one plain sentence, as the run said it when it posted the request
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; times as ISO 8601 UTC with a ``Z``."""
         data = asdict(self)
         # The plain sentence the dashboard leads with; the reason (extras first, see ``request``) stays as written.
-        data["why"] = plain_reason(self.tool, self.subjects, self.reason, (self.reason,))
+        data["why"] = self.why or self.reason  # a row from before the plain sentences: the rules' words
         for key, value in data.items():
             if isinstance(value, datetime):
                 data[key] = value.isoformat(timespec="milliseconds") + "Z"
@@ -147,6 +147,7 @@ class Inbox:
                 requester=requester,
                 expires_at=expires_at,
                 grantable=bool(request.asking),
+                why=request.why,
             )
         )
         return inbox_id
@@ -240,7 +241,7 @@ class Inbox:
                     answer=_text(row.answer), answered_by=_text(row.answered_by), answered_at=_time(row.answered_at),
                     outcome=outcome, decided_by=_text(row.decided_by),
                     note=_text(row.closed_note) or _text(row.answer_note), closed_at=_time(row.closed_at),
-                    grantable=_flag(row.grantable, default=True),
+                    grantable=_flag(row.grantable, default=True), why=_text(row.why) or "",
                 )
             )  # fmt: skip
         return items

@@ -50,6 +50,7 @@ def _ask(
         action="ask",
         rule=decision.rule if asked else rule,
         reason=f"{decision.reason}; {why}" if asked else why,
+        reasons=(*decision.reasons, why) if asked else (why,),
         by_rule=False,
         extras=extras,
         grantable=grantable,

@@ -21,6 +21,7 @@ When nothing matches: a tool with configured rules asks; a tool without any fall
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -130,6 +131,14 @@ class PolicyDecision:
     grantable: bool = True  # whether "Always allow" may be offered (never for a command outside the sandbox)
     grant_patterns: tuple[str, ...] | None = None  # what "Always allow" persists instead of the exact subjects
     remedy: str = ""  # what to change so it runs without a person (said when nobody can be asked)
+    # ``reason``'s items as each gate wrote them, in order (``reason`` is them joined with "; "). A gate's item
+    # starts with the gate's own words and only then quotes the model's (a command, a path), so an item is read
+    # from its start (gates/approval/explain.py): the model's words cannot pass for a gate's. () means (reason,).
+    reasons: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.reasons:
+            object.__setattr__(self, "reasons", (self.reason,))
 
 
 class PermissionPolicy:
@@ -248,7 +257,7 @@ class PermissionPolicy:
             return granted
         first = asks[0][1]
         if first is None:
-            return PolicyDecision("ask", default.rule, default.reason, asking=asking)
+            return dataclasses.replace(default, asking=asking)
         return PolicyDecision("ask", first.describe(), f"asked by {first.describe()}", asking=asking)
 
     def _first_match(self, rules: Sequence[Rule], subjects: Subjects, value: str | None) -> Rule | None:

@@ -36,8 +36,9 @@ def default_decision(
 ) -> PolicyDecision:
     """What the trust level says for a call no rule decides."""
     if analysis is not None and analysis.verdict == "confirm":
-        reasons = "; ".join(r for r in analysis.reasons if not r.startswith("blocked:"))
-        return PolicyDecision("ask", "shell classifier", f"the command classifier asks: {reasons}")
+        items = tuple(r for r in analysis.reasons if not r.startswith("blocked:"))
+        reason = "the command classifier asks: " + "; ".join(items)
+        return PolicyDecision("ask", "shell classifier", reason, reasons=items)
     if wants_confirmation:
         return PolicyDecision("ask", f"{tool.name} executor", f"{tool.name} asks for confirmation of this call")
     if level == "trusted":
