@@ -62,7 +62,7 @@ async def _measure() -> None:
 
         def decide(line: str) -> float:
             start = time.perf_counter()
-            session.decide(session.context(ToolCall("bash", {"command": line})), wants_confirmation=False)
+            session.permissions.decide(session.context(ToolCall("bash", {"command": line})), wants_confirmation=False)
             return time.perf_counter() - start
 
         def parse(line: str) -> float:

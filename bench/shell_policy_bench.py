@@ -54,7 +54,7 @@ def main() -> None:
     def decide(line: str) -> None:
         ctx = session.context(ToolCall("bash", {"command": line}))
         assert ctx.analysis is not None
-        session.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
+        session.permissions.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
 
     parse = _per_line(bashlex.parse, lines)
     analyze = _per_line(session.classifier.analyze, lines)

@@ -19,7 +19,7 @@ bash = [{pattern = "git *", action = "allow"}, {pattern = "rm *", action = "ask"
 def test_describe_tools_shows_what_the_model_may_call_and_what_is_hidden(tmp_path: Path, store: Store) -> None:
     settings = Settings.from_toml(RULES).model_copy(update={"home": store.home})
     agent = Agent(settings, ScriptedProvider([]), workdir=tmp_path, store=store)
-    agent.chain.session.grants.grant("bash", ("make test",), by="ann")  # as an Always allow click makes one
+    agent.chain.session.permissions.grants.grant("bash", ("make test",), by="ann")  # as an Always allow click makes one
     view = agent.describe_tools()
     names = [tool.name for tool in view.visible]
     assert "web_search" in view.hidden and "web_search" not in names

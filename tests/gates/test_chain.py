@@ -230,12 +230,12 @@ async def test_anomalies_block_a_failing_tool_reversibly(tmp_path: Path, store: 
     chain = chain_for(toml, tmp_path, store, probe)
     for _ in range(3):
         await chain.execute(call("probe"))
-    assert "probe" in chain.session.trust.blocked
+    assert "probe" in chain.session.permissions.trust.blocked
     refused = await chain.execute(call("probe"))
     assert refused.category is ToolErrorCategory.POLICY_BLOCKED and "anomaly" in refused.text
     assert probe.runs == 3 and "probe" not in [t.name for t in chain.tool_definitions()]
-    chain.session.trust.unblock("probe")
-    chain.session.anomaly.forget("probe")
+    chain.session.permissions.trust.unblock("probe")
+    chain.session.permissions.anomaly.forget("probe")
     assert (await chain.execute(call("probe"))).status == "ok"
 
 
@@ -252,7 +252,7 @@ probe = [{pattern = "x", action = "deny"}]
     for _ in range(5):
         await chain.execute(call("probe", text="x"))
         await chain.execute(ToolCall("probe", {"count": "many"}))
-    assert not chain.session.trust.blocked
+    assert not chain.session.permissions.trust.blocked
 
 
 async def test_dependencies_hide_a_tool_until_its_requirements_completed(tmp_path: Path, store: Store) -> None:

@@ -41,8 +41,8 @@ def decide(
     session = Session(settings, tools=TOOLS, workdir=workdir, store=None, conversation_id="t")
     ctx = session.context(ToolCall(tool, params))  # validated, parsed and its subjects read, as the chain does
     if grants is not None:
-        session.grants.rules = lambda: grants  # type: ignore[method-assign]
-    return session.decide(ctx, wants_confirmation=EXECUTOR.requires_confirmation(ctx.call))
+        session.permissions.grants.rules = lambda: grants  # type: ignore[method-assign]
+    return session.permissions.decide(ctx, wants_confirmation=EXECUTOR.requires_confirmation(ctx.call))
 
 
 @pytest.mark.parametrize(
@@ -236,8 +236,8 @@ def test_grant_patterns_are_exact_even_with_glob_characters(tmp_path: Path) -> N
 def test_a_tool_only_a_blanket_deny_applies_to_is_hidden(tmp_path: Path, rules: str, hidden: bool) -> None:
     settings = Settings.from_toml(f"[tools.permissions]\nbash = {rules}")
     session = Session(settings, tools=TOOLS, workdir=tmp_path, store=None, conversation_id="t")
-    assert ("bash" not in session.visible_names()) is hidden
-    assert (session.hidden_reason("bash") is not None) is hidden
+    assert ("bash" not in session.permissions.visible_names()) is hidden
+    assert (session.permissions.hidden_reason("bash") is not None) is hidden
 
 
 @pytest.mark.parametrize(

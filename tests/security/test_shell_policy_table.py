@@ -530,7 +530,7 @@ def decide(world: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
         assert ctx.analysis is not None
         if ctx.analysis.verdict == "block":
             return "B"
-        decision, _ = session.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
+        decision, _ = session.permissions.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
         return {"allow": "A", "ask": "Q", "deny": "B"}[decision.action]
 
     return one
@@ -554,7 +554,8 @@ def test_the_table_is_large_and_has_no_duplicates() -> None:
 
 def _decision(world: Path, toml: str, command: str, *, wants: bool = False) -> PolicyDecision:
     session = Session(Settings.from_toml(toml), tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
-    decision, _ = session.decide_call(session.context(ToolCall("bash", {"command": command})), wants_confirmation=wants)
+    ctx = session.context(ToolCall("bash", {"command": command}))
+    decision, _ = session.permissions.decide_call(ctx, wants_confirmation=wants)
     return decision
 
 

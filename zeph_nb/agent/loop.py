@@ -92,7 +92,7 @@ class Agent:
         self.provider: Provider = provider or provider_from_settings(self.settings)
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
                                  tools=tools)  # fmt: skip
-        self.workdir = Path(self.chain.session.workdir)
+        self.workdir = Path(self.chain.workdir)
         self.conversation = Conversation()
         self._task: asyncio.Task[Any] | None = None
         self._stopping = False
@@ -111,11 +111,11 @@ class Agent:
 
     @property
     def approver(self) -> Approver:
-        return self.chain.session.approver
+        return self.chain.approver
 
     @approver.setter
     def approver(self, approver: Approver) -> None:
-        self.chain.session.approver = approver
+        self.chain.approver = approver
 
     @property
     def store(self) -> Store:
@@ -173,11 +173,11 @@ class Agent:
             if on_event is not None:
                 on_event(event)
 
-        self.chain.session.listeners.append(emit)
+        unsubscribe = self.chain.subscribe(emit)
         try:
             return await self._run(prompt, emit, max_iterations or self.settings.agent.max_tool_iterations)
         finally:
-            self.chain.session.listeners.remove(emit)
+            unsubscribe()
             self._task = None
 
     async def stream(self, prompt: str) -> AsyncIterator[AgentEvent]:
@@ -343,7 +343,7 @@ class Agent:
         groups: list[list[ToolUseBlock]] = []
         joinable = False
         for use in uses:
-            tool = self.chain.session.tools.get(use.name)
+            tool = self.chain.tool(use.name)
             if tool is not None and tool.mutates:
                 groups.append([use])
                 joinable = False

@@ -24,19 +24,19 @@ from pathlib import Path
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
+from zeph_nb.gates.approval.desk import ApprovalDesk
+from zeph_nb.gates.approval.preview import change_preview
 from zeph_nb.gates.cache import ResultCache
 from zeph_nb.gates.call import CallContext, CallOutcome, GateCall, Handler
 from zeph_nb.gates.events import GateEvent
-from zeph_nb.gates.policy import PermissionPolicy, PolicyDecision
-from zeph_nb.gates.policy.containment import contain_command, contain_paths, contain_search, contain_web
-from zeph_nb.gates.policy.dependencies import DependencyGraph
-from zeph_nb.gates.policy.grants import Grant, PermissionGrants
+from zeph_nb.gates.policy.grants import Grant
+from zeph_nb.gates.policy.permissions import Permissions
 from zeph_nb.gates.policy.quota import Quota
 from zeph_nb.gates.policy.subjects import canonical_workdir, subjects_of
-from zeph_nb.gates.policy.trust import AnomalyDetector, TrustState, default_decision
 from zeph_nb.gates.recording import AuditGate
 from zeph_nb.gates.wrappers import (
     ApprovalGate,
+    AskedWith,
     BlocklistGate,
     CacheGate,
     ContextGate,
@@ -47,13 +47,13 @@ from zeph_nb.gates.wrappers import (
     RetryGate,
 )
 from zeph_nb.output.pipeline import OutputPipeline
+from zeph_nb.security.secrets import compile_extra, redact_params
 from zeph_nb.security.shell_classifier import ShellClassifier
 from zeph_nb.store.audit_log import AuditLog
 from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, validate_params
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
-from zeph_nb.tools.containment import CommandScope, protected_paths, scope_of
 from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
 from zeph_nb.tools.toolsets import installed_toolsets
@@ -83,7 +83,8 @@ class ToolsView:
 
 
 class Session:
-    """What the gates share for one conversation: quota, cache, trust, completed tools, pending approvals."""
+    """One conversation's state, which the chain owns and hands to each gate piece by piece: its tools, how a
+    call's context is built, the permissions, the quota, the result cache, the approval desk and who listens."""
 
     def __init__(
         self,
@@ -98,27 +99,16 @@ class Session:
         self.settings = settings
         self.tools: dict[str, ToolDef] = dict(tools) if config.enabled else {}
         self.workdir = canonical_workdir(workdir)
-        self.policy = PermissionPolicy(settings, workdir=self.workdir)
-        self.protected = protected_paths(settings, self.workdir)
+        self.permissions = Permissions(settings, list(self.tools), workdir=self.workdir, store=store)
         # What an approval card may read to show a write's diff: the file tools' own sandbox and read rules.
         self.preview_sandbox = file_sandbox(settings, Path(self.workdir))
-        self.grants = PermissionGrants(store)
         self.classifier = ShellClassifier(settings)
         self.conversation_id = conversation_id
         self.quota = Quota(config.max_tool_calls_per_session)
         self.cache = ResultCache(config.result_cache.ttl_secs) if config.result_cache.enabled else None
-        self.trust = TrustState(config.trust_level)
-        self.anomaly = AnomalyDetector(config.anomaly, self.trust)
-        deps = config.dependencies
-        self.dependencies = DependencyGraph(deps.rules, always_on=deps.always_on) if deps.enabled else None
-        self.completed: set[str] = set()
-        # Hosts a person let the web tools reach in this conversation (one approval per host, not per URL).
-        self.approved_hosts: set[str] = set()
-        self.pending: dict[str, ApprovalRequest] = {}
+        self.desk = ApprovalDesk()
         self.listeners: list[Callable[[GateEvent], None]] = []
-        # Who answers an ask. A front-end may swap it between runs (the widget approver when a notebook shows
-        # buttons, the console approver in a terminal).
-        self.approver: Approver = DenyAll()
+        self._secret_patterns = compile_extra(config.filters.security.extra_patterns)
 
     def notify(self, event: GateEvent) -> None:
         """Tell every listener (a front-end, the agent's event stream); a failing listener never fails a call."""
@@ -128,38 +118,20 @@ class Session:
             except Exception:
                 log.exception("zeph-nb: an event listener failed on %s", event.kind)
 
-    # -- what the model may see --------------------------------------------------------------------------
-
-    def hidden_reason(self, tool: str) -> tuple[str, str] | None:
-        """(rule, reason) when ``tool`` is hidden and refused right now, else None."""
-        if tool in self.trust.blocked:
-            return "trust", self.trust.blocked[tool]
-        if self.policy.hides(tool):
-            rule = next(r for r in self.policy.rules_for(tool) if r.is_blanket)
-            return rule.describe(), f"denied by {rule.describe()}"
-        if self.dependencies is not None:
-            unmet = self.dependencies.unmet(tool, self.completed)
-            if unmet:
-                names = [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(t)]
-                _, lifted = self.dependencies.visible(names, self.completed)
-                if not lifted:
-                    return "tools.dependencies", f"requires {', '.join(unmet)} to have completed first"
-        return None
-
-    def visible_names(self) -> list[str]:
-        names = [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(t)]
-        if self.dependencies is not None:
-            names, _ = self.dependencies.visible(names, self.completed)
-        return names
-
-    # -- deciding ----------------------------------------------------------------------------------------
+    def asked_with(self) -> AskedWith:
+        """What the approval gate shows with a request: masked parameters, a write's diff, this conversation."""
+        return AskedWith(
+            redact=lambda params: redact_params(params, self._secret_patterns),
+            preview=lambda tool, params: change_preview(tool, params, self.preview_sandbox),
+            conversation=lambda: self.conversation_id,
+        )
 
     def context(self, call: ToolCall) -> CallContext:
         """The call's context, built once: the tool (unknown: TOOL_NOT_FOUND), its arguments validated, a command
         line parsed (the only parse of it on the way to the executor), and its subjects."""
         tool = self.tools.get(call.tool_id)
         if tool is None:
-            names = ", ".join(self.visible_names()) or "none"
+            names = ", ".join(self.permissions.visible_names()) or "none"
             raise ToolError(
                 ToolErrorCategory.TOOL_NOT_FOUND, f"unknown tool {call.tool_id!r}; available tools: {names}"
             )
@@ -170,61 +142,19 @@ class Session:
         subjects = subjects_of(tool, call.params, workdir=self.workdir, analysis=analysis)
         return CallContext(call, tool, args, subjects, analysis)
 
-    def decide(self, ctx: CallContext, *, wants_confirmation: bool) -> PolicyDecision:
-        """What the rules say (with grants and the trust level's default) for the call ``ctx`` describes."""
-        analysis = ctx.analysis
-        default = default_decision(ctx.tool, self.trust.level, wants_confirmation=wants_confirmation,
-                                   analysis=analysis)  # fmt: skip
-        return self.policy.decide(
-            ctx.tool,
-            ctx.subjects,
-            default=default,
-            grants=self.grants.rules,
-            trust=self.trust.level,
-            riders=analysis.riders if analysis is not None else None,
-            line_riders=analysis.line_riders if analysis is not None else (),
-        )
-
-    def decide_call(self, ctx: CallContext, *, wants_confirmation: bool) -> tuple[PolicyDecision, CommandScope | None]:
-        """The rules' decision (``decide``), then what containment adds for what the call would get: a command's
-        network, environment and outside paths (its scope comes back too), a file tool's protected paths, a web
-        tool's new host."""
-        decision = self.decide(ctx, wants_confirmation=wants_confirmation)
-        tool, subjects = ctx.tool, ctx.subjects
-        scope = None
-        if tool.subject_kind == "command":
-            scope = scope_of(self.settings, ctx.args, ctx.analysis, self.workdir)
-            decision = contain_command(decision, scope, ctx.analysis, self.grants.rules)
-        elif tool.subject_kind == "path":
-            decision = contain_paths(decision, tool, subjects.values, self.protected)
-        elif tool.subject_kind == "url" and tool.network:
-            decision = contain_web(decision, tool, subjects.values, self.settings, self.approved_hosts,
-                                   self.grants.rules)  # fmt: skip
-        elif tool.name == "web_search":
-            decision = contain_search(decision, str(ctx.call.params.get("query", "")))
-        return decision, scope
-
-    # -- after a call ------------------------------------------------------------------------------------
-
     def observe(self, gc: GateCall) -> None:
         """Feed a finished call to the anomaly detector and the dependency graph."""
         outcome = gc.outcome
         if outcome is None or gc.trace.attempts == 0 or outcome.status == "cancelled":
             return  # refused or cancelled calls say nothing about the tool
-        failed = outcome.category is not None
-        self.anomaly.record(gc.call.tool_id, failed)
-        if not failed:
-            self.completed.add(gc.call.tool_id)
+        self.permissions.observe(gc.call.tool_id, failed=outcome.category is not None)
 
     def reset(self, conversation_id: str) -> None:
         self.conversation_id = conversation_id
         self.quota.reset()
         if self.cache is not None:
             self.cache.clear()
-        self.completed.clear()
-        self.approved_hosts.clear()
-        self.anomaly.reset()
-        self.trust.blocked.clear()
+        self.permissions.reset()
 
 
 class GateChain:
@@ -251,9 +181,32 @@ class GateChain:
     def conversation_id(self) -> str:
         return self.session.conversation_id
 
+    @property
+    def workdir(self) -> Path:
+        """The working directory the tools run in, resolved."""
+        return self.session.workdir
+
+    @property
+    def approver(self) -> Approver:
+        """Who answers this conversation's asks; a front-end sets its own before a run."""
+        return self.session.desk.approver
+
+    @approver.setter
+    def approver(self, approver: Approver) -> None:
+        self.session.desk.approver = approver
+
+    def subscribe(self, listener: Callable[[GateEvent], None]) -> Callable[[], None]:
+        """Tell ``listener`` what the gates do (asks, answers, calls that start); returns what unsubscribes it."""
+        self.session.listeners.append(listener)
+        return lambda: self.session.listeners.remove(listener)
+
+    def tool(self, name: str) -> ToolDef | None:
+        """The definition of the tool called ``name``, hidden or not; None for a name no toolset defines."""
+        return self.session.tools.get(name)
+
     def tool_definitions(self) -> list[ToolDef]:
         """The tools the model may call this turn (refused ones hidden, preferred ones first)."""
-        return [self.session.tools[name] for name in self.session.visible_names()]
+        return [self.session.tools[name] for name in self.session.permissions.visible_names()]
 
     async def execute(self, call: ToolCall) -> CallOutcome:
         gc = GateCall(call)
@@ -277,16 +230,17 @@ class GateChain:
 
     @property
     def pending_approvals(self) -> list[ApprovalRequest]:
-        return list(self.session.pending.values())
+        return list(self.session.desk.pending.values())
 
     def describe_tools(self) -> ToolsView:
         session = self.session
         visible = self.tool_definitions()
         shown = {tool.name for tool in visible}
-        infos = tuple(ToolInfo(tool.name, tool.description.split(".")[0], len(session.policy.rules_for(tool)))
+        permissions = session.permissions
+        infos = tuple(ToolInfo(tool.name, tool.description.split(".")[0], len(permissions.policy.rules_for(tool)))
                       for tool in visible)  # fmt: skip
         hidden = tuple(name for name in session.tools if name not in shown)
-        return ToolsView(infos, hidden, tuple(session.grants.active()))
+        return ToolsView(infos, hidden, tuple(permissions.grants.active()))
 
 
 def build_chain(
@@ -326,7 +280,7 @@ def build_chain(
     executor = toolsets[0] if len(toolsets) == 1 else CompositeExecutor(toolsets)
     by_name = {tool.name: tool for tool in executor.tool_definitions()}
     session = Session(settings, tools=by_name, workdir=workdir, store=store, conversation_id=conversation_id)
-    session.approver = approver or DenyAll()
+    session.desk.approver = approver or DenyAll()
     pipeline = OutputPipeline(settings, store, conversation_id)
 
     # The order, outermost first: a call meets these top to bottom, then the executor.
@@ -338,8 +292,16 @@ def build_chain(
         lambda inner: QuotaGate(inner, session.quota),
         lambda inner: ContextGate(inner, session.context),
         lambda inner: BlocklistGate(inner),
-        lambda inner: PolicyGate(inner, session, executor.requires_confirmation),
-        lambda inner: ApprovalGate(inner, session, settings.tools.approval_timeout_secs),
+        lambda inner: PolicyGate(inner, session.permissions, executor.requires_confirmation),
+        lambda inner: ApprovalGate(
+            inner,
+            session.desk,
+            timeout=settings.tools.approval_timeout_secs,
+            events=session.notify,
+            grants=session.permissions.grants,
+            approved_hosts=session.permissions.approved_hosts,
+            shown=session.asked_with(),
+        ),
         lambda inner: CacheGate(inner, session.cache),
         lambda inner: RetryGate(inner, settings.tools.retry, sleep=sleep),
     ]

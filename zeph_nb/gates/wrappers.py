@@ -14,30 +14,33 @@ import dataclasses
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
-from zeph_nb.gates.approval.preview import change_preview
+from zeph_nb.gates.approval import ApprovalRequest
 from zeph_nb.gates.call import CallContext, GateCall, Handler, Trace
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.gates.policy.containment import web_host
-from zeph_nb.security.secrets import compile_extra, redact_params
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolCall, ToolExecutor, ToolOutput
 
 if TYPE_CHECKING:
     from zeph_nb.config import RetrySettings
+    from zeph_nb.gates.approval.desk import ApprovalDesk
     from zeph_nb.gates.cache import ResultCache
-    from zeph_nb.gates.chain import Session
+    from zeph_nb.gates.events import GateEvent
+    from zeph_nb.gates.policy.grants import PermissionGrants
+    from zeph_nb.gates.policy.permissions import Permissions
     from zeph_nb.gates.policy.quota import Quota
     from zeph_nb.output.pipeline import OutputPipeline
 
 __all__ = [
     "ApprovalGate",
+    "AskedWith",
     "BlocklistGate",
     "CacheGate",
     "ContextGate",
@@ -113,7 +116,7 @@ class QuotaGate:
 
 class ContextGate:
     """Builds the call's context once: the tool it names (unknown: TOOL_NOT_FOUND), its arguments validated, a
-    command line parsed, its subjects read (``Session.context``)."""
+    command line parsed, its subjects read (``Session.context`` in chain.py)."""
 
     def __init__(self, inner: Handler, build: Callable[[ToolCall], CallContext]) -> None:
         self.inner, self.build = inner, build
@@ -144,22 +147,23 @@ class BlocklistGate:
 
 
 class PolicyGate:
-    """Permission and authorization rules, grants, trust level, anomaly blocks and tool dependencies (``session``
-    holds the conversation's rules, grants and trust), and what containment adds."""
+    """Permission and authorization rules, grants, trust level, anomaly blocks and tool dependencies, and what
+    containment adds (``permissions``: the conversation's, ``gates/policy/permissions.py``). ``confirms`` is the
+    executor's own say for a call that is not a command line."""
 
-    def __init__(self, inner: Handler, session: Session, confirms: Callable[[ToolCall], bool]) -> None:
-        self.inner, self.session, self.confirms = inner, session, confirms
+    def __init__(self, inner: Handler, permissions: Permissions, confirms: Callable[[ToolCall], bool]) -> None:
+        self.inner, self.permissions, self.confirms = inner, permissions, confirms
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         ctx = _ctx(gc)
         tool = ctx.tool
-        hidden = self.session.hidden_reason(tool.name)
+        hidden = self.permissions.hidden_reason(tool.name)
         if hidden is not None:
             raise refuse(gc.trace, "policy", PolicyDecision("deny", hidden[0], hidden[1]),
                          ToolErrorCategory.POLICY_BLOCKED, f"{tool.name} is not available: {hidden[1]}")  # fmt: skip
         # A command line's parse says whether it wants confirmation; asking the executor would parse it again.
         wants = ctx.analysis.verdict != "allow" if ctx.analysis is not None else self.confirms(ctx.call)
-        decision, scope = self.session.decide_call(ctx, wants_confirmation=wants)
+        decision, scope = self.permissions.decide_call(ctx, wants_confirmation=wants)
         gc.trace.note(decision=decision)
         if scope is not None:
             gc.trace.note(scope=scope, opened=tuple(str(folder) for folder in scope.opened))
@@ -169,25 +173,45 @@ class PolicyGate:
         return await self.inner.handle(gc)
 
 
-class ApprovalGate:
-    """For an *ask*: waits for the conversation's approver, at most ``approval_timeout_secs``; remembers "Always
-    allow". ``session`` is the conversation: its approver (a front-end swaps it), pending requests, listeners,
-    grants and the hosts a person let the web tools reach."""
+@dataclass(frozen=True)
+class AskedWith:
+    """What an approval request shows besides the call itself: the call's parameters with secrets masked, a
+    write's diff, the conversation it belongs to."""
 
-    def __init__(self, inner: Handler, session: Session, timeout: float) -> None:
-        self.inner, self.session, self.timeout = inner, session, timeout
+    redact: Callable[[Mapping[str, Any]], dict[str, Any]]
+    preview: Callable[[str, Mapping[str, Any]], str]
+    conversation: Callable[[], str]
+
+
+class ApprovalGate:
+    """For an *ask*: waits for the conversation's approver (``desk``), at most ``timeout`` seconds, and tells
+    ``events`` it asked and what came back. A yes to a web call lets its host be reached again
+    (``approved_hosts``); "Always allow" becomes a grant (``grants``)."""
+
+    def __init__(
+        self,
+        inner: Handler,
+        desk: ApprovalDesk,
+        *,
+        timeout: float,
+        events: Callable[[GateEvent], None],
+        grants: PermissionGrants,
+        approved_hosts: set[str],
+        shown: AskedWith,
+    ) -> None:
+        self.inner, self.desk, self.timeout, self.events = inner, desk, timeout, events
+        self.grants, self.approved_hosts, self.shown = grants, approved_hosts, shown
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         ctx, decision = _ctx(gc), gc.trace.decision
         if decision is None or decision.action != "ask":
             if decision is not None:
-                self.session.notify(ToolCallStarted(gc.call, decision))
+                self.events(ToolCallStarted(gc.call, decision))
             return await self.inner.handle(gc)
-        session = self.session
         request = ApprovalRequest(
             call_id=gc.call.call_id,
             tool=ctx.tool.name,
-            params=redact_params(gc.call.params, compile_extra(session.settings.tools.filters.security.extra_patterns)),
+            params=self.shown.redact(gc.call.params),
             subjects=ctx.subjects.values,
             rule=decision.rule,
             reason=decision.reason,
@@ -195,19 +219,19 @@ class ApprovalGate:
             asking=(decision.asking or ctx.subjects.values) if decision.grantable else (),
             extras=decision.extras,
             remedy=decision.remedy,
-            preview=change_preview(ctx.tool.name, gc.call.params, session.preview_sandbox),
-            conversation_id=session.conversation_id,
+            preview=self.shown.preview(ctx.tool.name, gc.call.params),
+            conversation_id=self.shown.conversation(),
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
             expires_at=utc_now() + timedelta(seconds=self.timeout),
         )
-        session.notify(ApprovalRequested(request))
+        self.events(ApprovalRequested(request))
         asked = time.perf_counter()
         try:
-            answer = await self._ask(request)
+            answer = await self.desk.ask(request, self.timeout)
         finally:  # a person's thinking time is not the call's duration: two clocks (also when stopped while asking)
             gc.trace.note(waited_ms=(time.perf_counter() - asked) * 1000)
         gc.trace.note(approved_by=answer.by)
-        session.notify(ApprovalAnswered(request, answer))
+        self.events(ApprovalAnswered(request, answer))
         if not answer.approved:
             note = f" ({answer.note})" if answer.note else ""
             raise refuse(
@@ -219,11 +243,11 @@ class ApprovalGate:
                 "it did not run",
             )
         if ctx.tool.subject_kind == "url":
-            session.approved_hosts.update(web_host(url) for url in ctx.subjects.values)
+            self.approved_hosts.update(web_host(url) for url in ctx.subjects.values)
         if answer.remember and not decision.grantable:
             log.info("zeph-nb: %s answered Always allow to %s; approved once (never kept)", answer.by, request.summary)
         elif answer.remember:
-            grants = session.grants.grant(
+            grants = self.grants.grant(
                 ctx.tool.name,
                 request.asking,
                 by=answer.by,
@@ -231,26 +255,8 @@ class ApprovalGate:
                 patterns=decision.grant_patterns,
             )
             log.info("zeph-nb: %s granted %s", answer.by, ", ".join(g.pattern for g in grants))
-        session.notify(ToolCallStarted(gc.call, decision, answer.by))
+        self.events(ToolCallStarted(gc.call, decision, answer.by))
         return await self.inner.handle(gc)
-
-    async def _ask(self, request: ApprovalRequest) -> ApprovalDecision:
-        session = self.session
-        session.pending[request.call_id] = request
-        try:
-            return await asyncio.wait_for(session.approver.decide(request), self.timeout)
-        except TimeoutError:
-            return ApprovalDecision.deny(
-                "timeout", f"nobody answered within {self.timeout:g}s (tools.approval_timeout_secs)"
-            )
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise  # the run itself is being stopped: the recorder logs it as cancelled
-            # The approver gave up (its prompt was closed, the kernel is shutting down): the call is cancelled.
-            raise ToolError(ToolErrorCategory.CANCELLED, f"the approval of {request.summary} was cancelled") from None
-        finally:
-            session.pending.pop(request.call_id, None)
 
 
 class CacheGate:

@@ -1,0 +1,38 @@
+"""Where a conversation's asks wait: who answers them (a front-end swaps the approver between runs: buttons in a
+notebook, a prompt in a terminal, the inbox for a headless run) and which are waiting right now."""
+
+from __future__ import annotations
+
+import asyncio
+
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.gates.approval.approvers import ApprovalDecision, ApprovalRequest, Approver, DenyAll
+
+__all__ = ["ApprovalDesk"]
+
+
+class ApprovalDesk:
+    """The approver of one conversation and its requests in flight. ``DenyAll`` until a front-end sets one:
+    nothing that needs a person runs when nobody can be asked."""
+
+    def __init__(self, approver: Approver | None = None) -> None:
+        self.approver: Approver = approver or DenyAll()
+        self.pending: dict[str, ApprovalRequest] = {}
+
+    async def ask(self, request: ApprovalRequest, timeout: float) -> ApprovalDecision:
+        """The approver's answer, or a denial when nobody answers within ``timeout`` seconds. Raises
+        CancelledError when the run is stopped, and a CANCELLED ToolError when only the approver gave up (its
+        prompt was closed, the kernel is shutting down)."""
+        self.pending[request.call_id] = request
+        try:
+            return await asyncio.wait_for(self.approver.decide(request), timeout)
+        except TimeoutError:
+            why = f"nobody answered within {timeout:g}s (tools.approval_timeout_secs)"
+            return ApprovalDecision.deny("timeout", why)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # the run itself is being stopped: the recorder logs it as cancelled
+            raise ToolError(ToolErrorCategory.CANCELLED, f"the approval of {request.summary} was cancelled") from None
+        finally:
+            self.pending.pop(request.call_id, None)

@@ -1,0 +1,122 @@
+"""One conversation's permissions: the rules, the Always-allow grants, the trust level and its anomaly blocks, the
+tool dependencies, and the hosts a person let the web tools reach. What the policy gate asks (``decide_call``) and
+what the model is shown (``visible_names``) are read here; what a finished call teaches (``observe``) is kept here.
+
+The policy gate holds this and nothing else of the conversation; the approval gate holds only the grants and the
+approved hosts (``gates/wrappers.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from zeph_nb.config import Settings
+from zeph_nb.gates.call import CallContext
+from zeph_nb.gates.policy.containment import contain_command, contain_paths, contain_search, contain_web
+from zeph_nb.gates.policy.dependencies import DependencyGraph
+from zeph_nb.gates.policy.grants import PermissionGrants
+from zeph_nb.gates.policy.rules import PermissionPolicy, PolicyDecision
+from zeph_nb.gates.policy.trust import AnomalyDetector, TrustState, default_decision
+from zeph_nb.store.store import Store
+from zeph_nb.tools.containment import CommandScope, protected_paths, scope_of
+
+__all__ = ["Permissions"]
+
+
+class Permissions:
+    """The permission state of one conversation over the tools named ``tools`` (in the order the model sees them)."""
+
+    def __init__(self, settings: Settings, tools: Sequence[str], *, workdir: Path, store: Store | None) -> None:
+        config = settings.tools
+        self.settings = settings
+        self.tools = tuple(tools)
+        self.workdir = workdir
+        self.policy = PermissionPolicy(settings, workdir=workdir)
+        self.protected = protected_paths(settings, workdir)
+        self.grants = PermissionGrants(store)
+        self.trust = TrustState(config.trust_level)
+        self.anomaly = AnomalyDetector(config.anomaly, self.trust)
+        deps = config.dependencies
+        self.dependencies = DependencyGraph(deps.rules, always_on=deps.always_on) if deps.enabled else None
+        self.completed: set[str] = set()
+        # Hosts a person let the web tools reach in this conversation (one approval per host, not per URL).
+        self.approved_hosts: set[str] = set()
+
+    # -- what the model may see --------------------------------------------------------------------------
+
+    def hidden_reason(self, tool: str) -> tuple[str, str] | None:
+        """(rule, reason) when ``tool`` is hidden and refused right now, else None."""
+        if tool in self.trust.blocked:
+            return "trust", self.trust.blocked[tool]
+        if self.policy.hides(tool):
+            rule = next(r for r in self.policy.rules_for(tool) if r.is_blanket)
+            return rule.describe(), f"denied by {rule.describe()}"
+        if self.dependencies is not None:
+            unmet = self.dependencies.unmet(tool, self.completed)
+            if unmet:
+                _, lifted = self.dependencies.visible(self._unblocked(), self.completed)
+                if not lifted:
+                    return "tools.dependencies", f"requires {', '.join(unmet)} to have completed first"
+        return None
+
+    def visible_names(self) -> list[str]:
+        names = self._unblocked()
+        if self.dependencies is not None:
+            names, _ = self.dependencies.visible(names, self.completed)
+        return names
+
+    def _unblocked(self) -> list[str]:
+        return [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(t)]
+
+    # -- deciding ----------------------------------------------------------------------------------------
+
+    def decide(self, ctx: CallContext, *, wants_confirmation: bool) -> PolicyDecision:
+        """What the rules say (with grants and the trust level's default) for the call ``ctx`` describes."""
+        analysis = ctx.analysis
+        default = default_decision(ctx.tool, self.trust.level, wants_confirmation=wants_confirmation,
+                                   analysis=analysis)  # fmt: skip
+        return self.policy.decide(
+            ctx.tool,
+            ctx.subjects,
+            default=default,
+            grants=self.grants.rules,
+            trust=self.trust.level,
+            riders=analysis.riders if analysis is not None else None,
+            line_riders=analysis.line_riders if analysis is not None else (),
+        )
+
+    def decide_call(self, ctx: CallContext, *, wants_confirmation: bool) -> tuple[PolicyDecision, CommandScope | None]:
+        """The rules' decision (``decide``), then what containment adds for what the call would get: a command's
+        network, environment and outside paths (its scope comes back too), a file tool's protected paths, a web
+        tool's new host."""
+        decision = self.decide(ctx, wants_confirmation=wants_confirmation)
+        tool, subjects = ctx.tool, ctx.subjects
+        scope = None
+        if tool.subject_kind == "command":
+            scope = scope_of(self.settings, ctx.args, ctx.analysis, self.workdir)
+            decision = contain_command(decision, scope, ctx.analysis, self.grants.rules)
+        elif tool.subject_kind == "path":
+            decision = contain_paths(decision, tool, subjects.values, self.protected)
+        elif tool.subject_kind == "url" and tool.network:
+            decision = contain_web(decision, tool, subjects.values, self.settings, self.approved_hosts,
+                                   self.grants.rules)  # fmt: skip
+        elif tool.name == "web_search":
+            decision = contain_search(decision, str(ctx.call.params.get("query", "")))
+        return decision, scope
+
+    # -- after a call ------------------------------------------------------------------------------------
+
+    def observe(self, tool: str, *, failed: bool) -> None:
+        """A call of ``tool`` ran and ``failed`` or not: the anomaly detector counts it, a success meets
+        the dependencies of the tools that wait on it."""
+        self.anomaly.record(tool, failed)
+        if not failed:
+            self.completed.add(tool)
+
+    def reset(self) -> None:
+        """A new conversation: nothing completed, no host approved, no anomaly window or block (grants stay)."""
+        self.completed.clear()
+        self.approved_hosts.clear()
+        self.anomaly.reset()
+        self.trust.blocked.clear()
