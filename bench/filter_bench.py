@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.corpus import evaluate, head_tail, load
+from bench.heldout import load_heldout
+from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.rules import Dedup, KeepMatching, Match, Rule, StripNoise, Truncate, load_rules
 from zeph_nb.output.sanitize import sanitize
@@ -41,6 +43,16 @@ def main() -> None:
         score = evaluate(samples, run)
         print(f"  {label:16s} tokens removed {score.reduction:6.1%}   judged lines kept {score.recall:6.1%}"
               f" ({score.critical_kept}/{score.critical})")  # fmt: skip
+
+    heldout = load_heldout()
+    if heldout:
+        print(f"filters: {len(heldout)} held-apart real outputs in tests/data/filter_heldout (never tuned on)")
+        held_runs = {"zeph-nb rules": lambda s: ours.filter(s.command, s.output, s.exit_code).text}
+        if ANCHOR.is_file():
+            held_runs["anchor rules"] = lambda s: anchor.filter(s.command, s.output, s.exit_code).text
+        held_runs["naive head+tail"] = lambda s: head_tail(s)  # type: ignore[arg-type]
+        for label, run in held_runs.items():
+            print(f"  {label:16s} {score_heldout(heldout, run).line()}")
 
     log = next(s for s in samples if s.name == "cat_log").output * 40  # ~4 MB of real log lines
     clean = sanitize(log)

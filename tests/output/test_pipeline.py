@@ -36,11 +36,22 @@ def pytest_run(store: Store, passed: int, extra: str = "") -> ProcessedOutput:
     return OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
 
 
-def test_shell_output_is_filtered_with_stats(store: Store) -> None:
+def _word(i: int) -> str:
+    """``i`` in four letters: aaaa, baaa, …"""
+    return "".join(chr(97 + (i // 26**k) % 26) for k in range(4))
+
+
+async def test_shell_output_is_filtered_with_stats_and_a_way_back(store: Store) -> None:
     out = pytest_run(store, 200)
-    assert out.text == "200 passed in 1.00s"
+    summary, note = out.text.split("\n")
+    assert summary == "200 passed in 1.00s"
     assert out.stats == ["[shell] 201 lines -> 1 lines, 99.7% filtered"]
     assert out.tokens_saved > 1000 and out.filtered is not None and out.filtered.rule == "pytest"
+    # Never hidden silently: the model is told what went and reads the whole output back by its id.
+    assert note.startswith("[200 of 201 lines removed by the pytest filter; the whole output is overflow:")
+    raw_id = "overflow:" + note.split("overflow:")[1].split(":")[0]
+    page = await OverflowExecutor(store, "conv").execute(ToolCall("read_overflow", {"id": raw_id}))
+    assert page is not None and "tests/test_x.py::test_199 PASSED" in page.text_for_model
 
 
 def test_file_contents_are_never_filtered(store: Store) -> None:
@@ -68,18 +79,20 @@ def test_a_secret_in_lines_a_filter_drops_still_warns(store: Store) -> None:
 
 
 async def test_overflow_goes_to_the_store_and_reads_back(store: Store) -> None:
-    big = "".join(f"line {i:06d}\n" for i in range(20_000))  # 240k characters, nothing to filter
+    # 20,000 lines that do not repeat one another (numbers alone would: the generic filter reads them as one kind)
+    big = "".join(f"line {i:06d} {_word(i)}\n" for i in range(20_000))
     call = ToolCall("bash", {"command": "my-generator"})
     out = OutputPipeline(settings(threshold=10_000), store, "conv-1").process(call, ToolOutput("bash", big))
     assert out.overflow_id is not None and out.overflow_id in out.text
-    assert out.text.startswith("line 000000") and out.text.rstrip().endswith("line 019999")
+    assert out.text.startswith("line 000000 aaaa") and out.text.rstrip().endswith("line 019999 fpdb")
     assert len(out.text) < 10_000
     reader = OverflowExecutor(store, "conv-1")
     page = await reader.execute(ToolCall("read_overflow", {"id": out.overflow_id, "offset": 0, "limit": 100_000}))
     assert page is not None and page.text_for_model.startswith(big[:100_000])
-    assert "[characters 0-100000 of 240000; use offset to read more]" in page.summary
-    rest = await reader.execute(ToolCall("read_overflow", {"id": out.overflow_id, "offset": 200_000}))
-    assert rest is not None and rest.summary == big[200_000:] + "\n[characters 200000-240000 of 240000]"
+    assert f"[characters 0-100000 of {len(big)}; use offset to read more]" in page.summary
+    end = len(big)  # 340,000
+    rest = await reader.execute(ToolCall("read_overflow", {"id": out.overflow_id, "offset": end - 40_000}))
+    assert rest is not None and rest.summary == big[end - 40_000 :] + f"\n[characters {end - 40_000}-{end} of {end}]"
     store.flush()  # and from the database as well as the spool
     again = await reader.execute(ToolCall("read_overflow", {"id": out.overflow_id, "limit": 11}))
     assert again is not None and again.summary.startswith("line 000000")

@@ -12,12 +12,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
 
-__all__ = ["FilterEngine", "FilteredOutput", "producing_segments"]
+__all__ = ["GENERIC", "FilterEngine", "FilteredOutput", "producing_segments"]
+
+GENERIC = "generic"  # the rule name a FilteredOutput reports when the generic fallback shortened it
 
 _SETUP = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset", "true", "alias", "ulimit", "umask"})
 _POST = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "sort", "uniq", "less", "more", "cat", "wc", "cut",
@@ -120,31 +123,47 @@ def _pipeline_commands(node: Any) -> list[list[str]]:
 
 
 class FilterEngine:
-    """An ordered rule list; the first rule matching the latest producing segment wins."""
+    """An ordered rule list; the first rule matching the latest producing segment wins.
+
+    Two promises hold whatever the rules say: an output with something in it never reaches the model empty (a
+    rule that would leave nothing gives way to the generic filter), and an output no rule understood is still
+    shortened where it repeats itself (``generic.py``; confidence FALLBACK).
+    """
 
     def __init__(self, rules: tuple[Rule, ...] | list[Rule]) -> None:
         self.rules = tuple(rules)
 
     def match(self, command: str) -> Rule | None:
+        found = self._match(command)
+        return found[0] if found is not None else None
+
+    def _match(self, command: str) -> tuple[Rule, str] | None:
         for segment in producing_segments(command):
             for rule in self.rules:
                 if rule.match.matches(segment):
-                    return rule
+                    return rule, segment
         return None
 
     def filter(self, command: str, output: str, exit_code: int | None = None) -> FilteredOutput:
         clean = sanitize(output)
-        rule = self.match(command) if command else None
+        found = self._match(command) if command else None
+        rule: str | None = found[0].name if found is not None else None
         confidence = FilterConfidence.FALLBACK
         text = clean
-        if rule is not None:
-            stage = apply_strategy(clean, rule.strategy, exit_code)
+        if found is not None:
+            stage = apply_strategy(clean, found[0].strategy, exit_code, _arguments(found[1]))
             text, confidence = stage.text, stage.confidence
+            if not text.strip() and clean.strip():  # the rule removed everything: it did not understand this one
+                rule, text, confidence = None, clean, FilterConfidence.FALLBACK
+        if confidence == FilterConfidence.FALLBACK and text == clean and not _asked_for_lines(command):
+            shorter = generic_filter(clean)
+            if shorter is not None:
+                text, rule = shorter, GENERIC
         text, kept = preserve_security_lines(clean, text)
         raw_lines = _count_lines(output)
         return FilteredOutput(
             text=text,
-            rule=rule.name if rule is not None else None,
+            rule=rule,
             confidence=confidence,
             raw_lines=raw_lines,
             filtered_lines=_count_lines(text),
@@ -152,6 +171,20 @@ class FilterEngine:
             filtered_chars=len(text),
             security_lines_kept=kept,
         )
+
+
+# Commands that print the lines they were asked for (`head -100 data.csv`, `sed -n 10,80p f`, `… | tail -30`):
+# what they print is not repetition to fold, however alike its lines look.
+_ASKED_FOR = re.compile(r"(?:^|[|;&(]\s*)(?:head|tail|sed|awk|cut|cat|jq|column|nl|less|more|seq)\b")
+
+
+def _asked_for_lines(command: str) -> bool:
+    return _ASKED_FOR.search(command) is not None
+
+
+def _arguments(segment: str) -> list[str]:
+    """A segment's words after the program that are not options: the folders a search may have been given."""
+    return [word for word in segment.split()[1:] if not word.startswith("-")]
 
 
 def _count_lines(text: str) -> int:

@@ -49,7 +49,7 @@ class OutputPipeline:
         self.conversation_id = conversation_id
 
     def process(self, call: ToolCall, output: ToolOutput) -> ProcessedOutput:
-        text = output.text_for_model
+        text = raw = output.text_for_model
         raw_chars = len(text)
         filtered = None
         stats: list[str] = []
@@ -77,11 +77,30 @@ class OutputPipeline:
                 f"\n[{max(len(findings), len(raw_findings))} secret-looking value(s) ({', '.join(kinds)}) were in "
                 f"this output{where}; they are redacted: do not try to print or use them]"
             )
+        if filtered is not None and filtered.lines_removed > 0:
+            # Never hide silently: the model is told what went, and can bring the whole output back.
+            text += "\n" + self._removal_note(call, filtered, redact(raw, raw_findings) if raw_findings else raw)
         overflow_id = None
         threshold = tools.overflow.threshold
         if len(text) > threshold:
             text, overflow_id = self._overflow(call, text, threshold)
         return ProcessedOutput(text, filtered, overflow_id, kinds, raw_chars, stats)
+
+    def _removal_note(self, call: ToolCall, filtered: FilteredOutput, raw: str) -> str:
+        """One line: how many lines which filter removed, and the overflow id the whole output (secrets
+        redacted) is kept under."""
+        what = f"the {filtered.rule} filter" if filtered.rule else "the filter"
+        removed = f"[{filtered.lines_removed:,} of {filtered.raw_lines:,} lines removed by {what}"
+        if self.store is None:
+            return removed + "]"
+        raw_id = self.store.put_overflow(
+            self.conversation_id,
+            raw,
+            tool=call.tool_id,
+            call_id=call.call_id,
+            max_bytes=self.settings.tools.overflow.max_overflow_bytes,
+        )
+        return f"{removed}; the whole output is {raw_id}: call read_overflow with that id to read it]"
 
     def _overflow(self, call: ToolCall, text: str, threshold: int) -> tuple[str, str | None]:
         overflow_id = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import accumulate
@@ -68,13 +68,41 @@ def _split(text: str) -> tuple[str, list[str]]:
     return body, body.split("\n") if body else []
 
 
-def strip_noise(text: str, rule: R.StripNoise, exit_code: int | None) -> StageResult:
+def strip_noise(text: str, rule: R.StripNoise, exit_code: int | None, roots: Sequence[str] = ()) -> StageResult:
+    """Drop the lines ``rule.patterns`` match. A noise pattern is about what lies *below* the folder searched:
+    when a root the command named is itself noise (``find .venv/lib/…/site-packages/pkg``), its lines are the
+    answer, and only what follows the root in them is held to the patterns."""
     body, lines = _split(text)
-    noise = matching_lines(_compile(rule.patterns), body, lines)
+    pattern = _compile(rule.patterns)
+    noise = matching_lines(pattern, body, lines)
+    inside = [root for root in _roots(roots) if pattern.search(root + "/")]
+    if noise and inside:
+        noise = {i for i in noise if not (rest := _below(lines[i], inside)) or pattern.search(rest)}
     kept = [line for i, line in enumerate(lines) if i not in noise]
     if len(kept) == len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
     return StageResult("\n".join(kept), FilterConfidence.FULL)
+
+
+def _roots(words: Sequence[str]) -> list[str]:
+    """The folders a command may have searched, as its output writes them: ``./a/b/`` is ``a/b``."""
+    roots = []
+    for word in words:
+        root = word.rstrip("/")
+        while root.startswith("./"):
+            root = root[2:]
+        if root and root != ".":
+            roots.append(root)
+    return roots
+
+
+def _below(line: str, roots: list[str]) -> str:
+    """What follows the longest root ``line`` starts with (``./`` allowed before it), or "" for none."""
+    text = line[2:] if line.startswith("./") else line
+    for root in sorted(roots, key=len, reverse=True):
+        if text.startswith(root) and text[len(root) : len(root) + 1] in ("/", ":", ""):
+            return text[len(root) :] or "/"
+    return ""
 
 
 def truncate(text: str, rule: R.Truncate, exit_code: int | None) -> StageResult:
@@ -313,8 +341,12 @@ _STRATEGIES: dict[str, Callable[[str, Any, int | None], StageResult]] = {
 }
 
 
-def apply_strategy(text: str, strategy: Any, exit_code: int | None) -> StageResult:
-    result = _STRATEGIES[strategy.type](text, strategy, exit_code)
+def apply_strategy(text: str, strategy: Any, exit_code: int | None, roots: Sequence[str] = ()) -> StageResult:
+    """Run ``strategy``; ``roots`` are the command's own arguments (the folders it may have searched)."""
+    if strategy.type == "strip_noise":
+        result = strip_noise(text, strategy, exit_code, roots)
+    else:
+        result = _STRATEGIES[strategy.type](text, strategy, exit_code)
     cap = getattr(strategy, "max_lines", None)
     if isinstance(strategy, R._Capped) and cap is not None:
         lines = result.text.splitlines()

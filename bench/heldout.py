@@ -1,0 +1,84 @@
+"""The held-apart filter corpus: real outputs no rule was written or tuned on, judged by reading them before any
+filter ran on them (``tests/data/filter_heldout/README.md``). Never tune a rule on these; measure on them.
+
+Each sample names the lines a person needs from it (``must_keep``). A filter is scored on the tokens it removed,
+the share of those lines it kept, how many samples kept all of them ("whole"), and how many non-empty outputs it
+turned into nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.corpus import tokens
+
+HELDOUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "filter_heldout"
+
+
+@dataclass(frozen=True)
+class Judged:
+    name: str
+    command: str
+    exit_code: int
+    output: str
+    must_keep: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HeldoutScore:
+    samples: int
+    raw_tokens: int
+    kept_tokens: int
+    needed: int
+    needed_kept: int
+    whole: int
+    emptied: tuple[str, ...]
+    lost: dict[str, list[str]]
+
+    @property
+    def reduction(self) -> float:
+        return 1 - self.kept_tokens / self.raw_tokens
+
+    @property
+    def recall(self) -> float:
+        return self.needed_kept / self.needed if self.needed else 1.0
+
+    def line(self) -> str:
+        return (f"tokens removed {self.reduction:6.1%}   must-keep lines kept {self.recall:6.1%}"
+                f" ({self.needed_kept}/{self.needed})   samples whole {self.whole}/{self.samples}"
+                f"   emptied {len(self.emptied)}")  # fmt: skip
+
+
+def load_heldout() -> list[Judged]:
+    samples = []
+    for path in sorted(HELDOUT.glob("*.json")):
+        if path.name == "JUDGED.json":
+            continue
+        data = json.loads(path.read_text())
+        samples.append(Judged(path.stem, data["command"], data["exit_code"], data["output"],
+                              tuple(data.get("must_keep", ()))))  # fmt: skip
+    return samples
+
+
+def score(samples: list[Judged], run: Callable[[Judged], str]) -> HeldoutScore:
+    raw = kept = needed = needed_kept = whole = 0
+    emptied: list[str] = []
+    lost: dict[str, list[str]] = {}
+    for sample in samples:
+        filtered = run(sample)
+        raw += tokens(sample.output)
+        kept += tokens(filtered)
+        if sample.output.strip() and not filtered.strip():
+            emptied.append(sample.name)
+        # Compared without surrounding blanks: a kept line may lose its indentation, not its content.
+        present = {line.strip() for line in filtered.splitlines()}
+        missing = [line for line in sample.must_keep if line.strip() not in present]
+        needed += len(sample.must_keep)
+        needed_kept += len(sample.must_keep) - len(missing)
+        whole += not missing
+        if missing:
+            lost[sample.name] = missing
+    return HeldoutScore(len(samples), raw, kept, needed, needed_kept, whole, tuple(emptied), lost)

@@ -1,0 +1,76 @@
+"""The engine's two promises: an output with something in it never reaches the model empty, and an output no rule
+knows is still shortened where it repeats itself, with every error kept."""
+
+from __future__ import annotations
+
+from zeph_nb.filters import FilterEngine, default_rules
+from zeph_nb.output.generic import MIN_LINES, generic_filter
+from zeph_nb.output.strategies import FilterConfidence
+
+ENGINE = FilterEngine(default_rules())
+SITE = ".venv/lib/python3.11/site-packages"
+
+
+def test_a_search_inside_a_noise_folder_keeps_its_answer() -> None:
+    found = "".join(f"{SITE}/requests/{name}.py\n" for name in ("api", "models", "sessions"))
+    found += f"{SITE}/requests/__pycache__/api.cpython-311.pyc\n"
+    out = ENGINE.filter(f"find {SITE}/requests -name '*.py' | sort", found, 0)
+    assert out.text.splitlines() == [f"{SITE}/requests/{name}.py" for name in ("api", "models", "sessions")]
+    # Below the root, the folder is still noise; from the project's root, site-packages is too.
+    vendored = f"src/app.py\n{SITE}/x/y.py\n"
+    assert ENGINE.filter("find . -name '*.py'", vendored, 0).text == "src/app.py"
+
+
+def test_grep_and_rg_inside_site_packages_keep_their_matches() -> None:
+    lines = [f"{SITE}/a/b.py:{n}:    raise NotImplementedError" for n in range(1, 6)]
+    text = "\n".join(lines) + "\n"
+    assert ENGINE.filter(f"grep -rn 'raise NotImplementedError' {SITE}/a | head -120", text, 0).text.splitlines() == (
+        lines
+    )
+    assert ENGINE.filter(f"rg -n 'raise NotImplementedError' ./{SITE}/a/", text, 0).text.splitlines() == lines
+
+
+def test_a_rule_that_would_leave_nothing_gives_way() -> None:
+    # Run from inside the folder, with no root argument: every line names a noise folder, and none may be lost.
+    text = "".join(f"node_modules/pkg{i}/index.js:1:TODO\n" for i in range(5))
+    out = ENGINE.filter("grep -rn TODO", text, 0)
+    assert out.text.strip() and out.confidence == FilterConfidence.FALLBACK
+    assert out.text.splitlines() == text.splitlines()
+
+
+def test_a_long_log_no_rule_knows_keeps_its_exception() -> None:
+    beats = [f"2026-11-24 10:{i // 60:02d}:{i % 60:02d},123 INFO worker {i % 7} heartbeat ok id=0x{i:08x}"
+             for i in range(2000)]  # fmt: skip
+    trace = ["Traceback (most recent call last):", '  File "app.py", line 12, in run', "    step()",
+             "ValueError: bad row 17"]  # fmt: skip
+    text = "\n".join([*beats[:1000], *trace, *beats[1000:]]) + "\n"
+    out = ENGINE.filter("cd logs && python app.py", text, 1)
+    assert out.rule == "generic" and out.confidence == FilterConfidence.FALLBACK
+    kept = out.text.splitlines()
+    assert all(line in kept for line in trace)
+    assert beats[0] in kept and beats[-1] in kept
+    assert any(line.startswith("[9") and "similar lines" in line for line in kept)  # ~990 beats said as one line
+    assert len(out.text) < len(text) / 20
+
+
+def test_errors_that_differ_only_in_where_are_all_kept() -> None:
+    errors = [f"mod{i}.py:{i * 3}: error: Function is missing a type annotation  [no-untyped-def]" for i in range(80)]
+    shortened = generic_filter("\n".join(errors))
+    assert shortened is None  # nothing repeats: every error is its own
+
+
+def test_short_outputs_pass_as_they_are() -> None:
+    text = "\n".join(["same line"] * (MIN_LINES - 1))
+    assert generic_filter(text) is None
+    assert ENGINE.filter("my-tool", text, 0).text == text
+
+
+def test_what_was_asked_for_is_not_folded() -> None:
+    beats = "".join(f"2026-11-24 10:00:{i % 60:02d} INFO worker {i} heartbeat ok\n" for i in range(300))
+    assert ENGINE.filter("python app.py", beats, 0).rule == "generic"
+    # Bounded by the command itself: those lines were asked for.
+    for command in ("python app.py | tail -300", "head -300 app.out", "sed -n 1,300p app.out"):
+        assert ENGINE.filter(command, beats, 0).text == beats, command
+    # Numbers alone are the answer, however alike the lines look once numbers are normalised.
+    figures = "".join(f"{i},{i * 0.5}\n" for i in range(500))
+    assert ENGINE.filter("python export.py", figures, 0).text == figures
