@@ -9,11 +9,15 @@ turned into nothing.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.corpus import tokens
+
+# Colour codes (a kernel's traceback keeps them) are no part of a line's content; every filter drops them.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 HELDOUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "filter_heldout"
 
@@ -74,8 +78,8 @@ def score(samples: list[Judged], run: Callable[[Judged], str]) -> HeldoutScore:
         if sample.output.strip() and not filtered.strip():
             emptied.append(sample.name)
         # Compared without surrounding blanks: a kept line may lose its indentation, not its content.
-        present = {line.strip() for line in filtered.splitlines()}
-        missing = [line for line in sample.must_keep if line.strip() not in present]
+        present = {_ANSI.sub("", line).strip() for line in filtered.splitlines()}
+        missing = [line for line in sample.must_keep if _ANSI.sub("", line).strip() not in present]
         needed += len(sample.must_keep)
         needed_kept += len(sample.must_keep) - len(missing)
         whole += not missing
