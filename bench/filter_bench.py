@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.corpus import evaluate, head_tail, load
-from bench.heldout import load_heldout
+from bench.heldout import HELDOUT, HELDOUT_B, load_heldout
 from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.rules import Dedup, KeepMatching, Match, Rule, StripNoise, Truncate, load_rules
@@ -44,9 +44,12 @@ def main() -> None:
         print(f"  {label:16s} tokens removed {score.reduction:6.1%}   judged lines kept {score.recall:6.1%}"
               f" ({score.critical_kept}/{score.critical})")  # fmt: skip
 
-    heldout = load_heldout()
-    if heldout:
-        print(f"filters: {len(heldout)} held-apart real outputs in tests/data/filter_heldout (never tuned on)")
+    for folder, said in ((HELDOUT, "judged before any filter ran on it"), (HELDOUT_B, "judged by one who never "
+                         "read the filters")):  # fmt: skip
+        heldout = load_heldout(folder)
+        if not heldout:
+            continue
+        print(f"filters: {len(heldout)} held-apart real outputs in tests/data/{folder.name} ({said}; never tuned on)")
         held_runs = {"zeph-nb rules": lambda s: ours.filter(s.command, s.output, s.exit_code).text}
         if ANCHOR.is_file():
             held_runs["anchor rules"] = lambda s: anchor.filter(s.command, s.output, s.exit_code).text

@@ -19,7 +19,11 @@ from bench.corpus import tokens
 # Colour codes (a kernel's traceback keeps them) are no part of a line's content; every filter drops them.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
-HELDOUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "filter_heldout"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+HELDOUT = DATA / "filter_heldout"
+# A second one, recorded and judged by someone who never read the filters, and scored first after the generic
+# filter existed: the honest check on any change made after looking at the first one's results.
+HELDOUT_B = DATA / "filter_heldout_b"
 
 
 @dataclass(frozen=True)
@@ -56,9 +60,9 @@ class HeldoutScore:
                 f"   emptied {len(self.emptied)}")  # fmt: skip
 
 
-def load_heldout() -> list[Judged]:
+def load_heldout(folder: Path = HELDOUT) -> list[Judged]:
     samples = []
-    for path in sorted(HELDOUT.glob("*.json")):
+    for path in sorted(folder.glob("*.json")):
         if path.name == "JUDGED.json":
             continue
         data = json.loads(path.read_text())
