@@ -205,8 +205,9 @@ def test_group_by_rule_same_line_and_next_line_locations() -> None:
     )
     raw = "a.py:1: F401 unused import os\nb.py:7: F401 unused import re\na.py:3: E711 comparison to None\nwarning: needless return\n --> src/x.rs:4\n"
     out = rules.filter("lint", raw).text.splitlines()
-    assert out[0] == "a.py:1: F401 unused import os [2x]" and out[1] == "  at a.py:1, b.py:7"
-    assert "warning: needless return [1x]" in out and "  at src/x.rs:4" in out
+    # The tool's first line as it wrote it; how often and where on the line under it.
+    assert out[0] == "a.py:1: F401 unused import os" and out[1] == "  2x at a.py:1, b.py:7"
+    assert "warning: needless return" in out and "  1x at src/x.rs:4" in out
 
 
 def test_git_status_groups_and_drops_advice() -> None:
@@ -369,3 +370,38 @@ def test_better_than_the_anchor_rules_on_both_axes() -> None:
     mine = evaluate(samples, lambda s: ours.filter(s.command, s.output, s.exit_code).text)
     theirs = evaluate(samples, lambda s: anchor.filter(s.command, s.output, s.exit_code).text)
     assert mine.reduction > theirs.reduction and mine.recall > theirs.recall
+
+
+def test_what_people_read_at_the_end_is_kept() -> None:
+    """Final status lines, counts and per-package results survive the built-in rules."""
+    builtin = FilterEngine(default_rules())
+    ruff = "a.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.\n"
+    assert "[*] 1 fixable with the `--fix` option." in builtin.filter("ruff check .", ruff, 1).text
+    clippy = "warning: unneeded `return` statement\n --> src/lib.rs:7:5\n    Finished `dev` profile [unoptimized] target(s) in 0.37s\n"
+    assert "Finished `dev` profile" in builtin.filter("cargo clippy", clippy, 0).text
+    apt = "Reading package lists...\nUnpacking tree (2.1.0-1) ...\nSetting up tree (2.1.0-1) ...\n"
+    assert builtin.filter("apt-get install -y tree", apt, 0).text == "Setting up tree (2.1.0-1) ..."
+    ls = "total 12\ndrwxr-xr-x 2 a a 4096 Nov 1 10:00 .\ndrwxr-xr-x 9 a a 4096 Nov 1 10:00 ..\n-rw-r--r-- 1 a a 4 Nov 1 10:00 x\n"
+    assert builtin.filter("ls -la", ls, 0).text.splitlines() == ["total 12", "-rw-r--r-- 1 a a 4 Nov 1 10:00 x"]
+    pip = (
+        "Building wheels for collected packages: demo\n  Building wheel for demo (pyproject.toml): started\n"
+        "  Building wheel for demo (pyproject.toml): finished with status 'done'\nSuccessfully installed demo-1.0\n"
+    )
+    assert builtin.filter("pip install .", pip, 0).text.splitlines() == [
+        "  Building wheel for demo (pyproject.toml): finished with status 'done'",
+        "Successfully installed demo-1.0",
+    ]
+
+
+def test_failure_listings_survive_a_tail() -> None:
+    builtin = FilterEngine(default_rules())
+    tail = (
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n"
+        "    tests::empty_average\n    tests::negative\n\ntest result: FAILED. 2 passed; 2 failed; 0 ignored\n"
+    )
+    out = builtin.filter("cd ledger && cargo test 2>&1 | tail -8", tail, 101).text.splitlines()
+    assert out[-4:-1] == ["failures:", "    tests::empty_average", "    tests::negative"]
+    stopped = "tests/t.py F\n=== FAILURES ===\nE   assert 1 == 2\n!!!!!!!!!! stopping after 1 failures !!!!!!!!!!\n"
+    assert any(
+        "stopping after 1 failures" in line for line in builtin.filter("pytest -x", stopped, 1).text.splitlines()
+    )

@@ -188,18 +188,19 @@ def group_by_rule(text: str, rule: R.GroupByRule, exit_code: int | None) -> Stag
         shown = locations[: rule.max_locations]
         more = f" (+{len(locations) - len(shown)} more)" if len(locations) > len(shown) else ""
         message = first_message[name]
-        label = message if name in message else f"{name}: {message}"
-        out.append(f"{label} [{max(1, len(locations))}x]")
+        # The tool's own line, as it wrote it; the count and the places go on the line under it.
+        out.append(message if name in message else f"{name}: {message}")
         if shown:
-            out.append("  at " + ", ".join(shown) + more)
+            out.append(f"  {max(1, len(locations))}x at " + ", ".join(shown) + more)
     summary_lines = [line for line in other if _SUMMARY.search(line)]
     if len(summary_lines) > 3:  # one "generated N warnings" per crate says little after the first few
         summary_lines = [*summary_lines[:2], f"... ({len(summary_lines) - 3} similar lines) ...", summary_lines[-1]]
     return StageResult("\n".join(out + summary_lines), FilterConfidence.FULL)
 
 
-_SUMMARY = re.compile(r"(?i)\b(\d+ (errors?|warnings?|problems?)|found \d+|generated \d+|finished|success)")
-_BUILD_NOISE = re.compile(r"^\s*(Compiling|Checking|Finished|Blocking|Updating|Downloading|Downloaded|Locking|Fresh)\s")
+# What a person reads at the end of a linter's run: the totals, what --fix would fix, that the build finished.
+_SUMMARY = re.compile(r"(?i)\b(\d+ (errors?|warnings?|problems?)|found \d+|generated \d+|finished|success|\d+ fixable)")
+_BUILD_NOISE = re.compile(r"^\s*(Compiling|Checking|Blocking|Updating|Downloading|Downloaded|Locking|Fresh)\s")
 
 
 def _is_build_noise(line: str) -> bool:

@@ -50,6 +50,8 @@ _SUMMARY = re.compile(
             r"^# (tests|pass|fail|skip|todo|suites|cancelled) \d",
             r"^\s+\d+ (passing|failing|pending)\b",
             r"^error: (test failed|could not compile)",
+            r"^!{3,} .*\b(stopping after \d+ failures?|Interrupted)\b.*!{3,}$",  # pytest -x, a collection error
+            r"^Interrupted: \d+ errors? during collection",
         ]
     )
 )
@@ -86,6 +88,8 @@ _MEANINGFUL = re.compile(
         ]
     )
 )
+# libtest names each failed test once more at the end, under "failures:"; what survives a `| tail -30`.
+_LISTED = re.compile(r"^    [\w:<>\[\]'\- ]+$")
 _RULE = re.compile(r"^[=\-_~⎯]{5,}\s*$")
 _SECTION = re.compile(r"^[=\-⎯]{3,} (.+?) [=\-⎯]{3,}$")
 # Inside a failure block: pytest's frame separators and the caret lines under source, which repeat what
@@ -117,7 +121,18 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
         in_block = False
         block_omitted = 0
 
+    listing = False  # inside libtest's closing "failures:" list of test names
     for line in text.splitlines():
+        if line == "failures:":
+            end_block()
+            listing = True
+            continue
+        if listing and _LISTED.match(line):
+            if not out or not (out[-1] == "failures:" or _LISTED.match(out[-1])):
+                out.append("failures:")
+            out.append(line)
+            continue
+        listing = listing and not line.strip()  # a blank line may follow the header; anything else ends it
         if _SUMMARY.search(line):
             end_block()
             out.append(line.strip("= ") if line.startswith("=") else line)
