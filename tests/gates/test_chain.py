@@ -300,3 +300,17 @@ async def test_independent_calls_of_one_batch_run_concurrently(tmp_path: Path, s
     b = "touch b; for i in $(seq 100); do [ -e a ] && exit 0; sleep 0.05; done; exit 1"
     first, second = await asyncio.gather(chain.execute(call("bash", command=a)), chain.execute(call("bash", command=b)))
     assert (first.exit_code, second.exit_code) == (0, 0)
+
+
+async def test_a_filtered_call_says_how_far_the_filter_understood_it(tmp_path: Path, store: Store) -> None:
+    toml = '[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]'
+    chain = chain_for(toml, tmp_path, store)
+    logged = 'for i in $(seq 1 300); do echo "2026-11-24 INFO worker $i heartbeat ok"; done'
+    known = await chain.execute(call("bash", command="git status"))  # not a repository: a rule, understood or not
+    folded = await chain.execute(call("bash", command=logged))  # no rule knows it: the generic fallback
+    assert folded.filter_confidence == "fallback"
+    assert folded.filter_stats and folded.filter_stats[0].endswith("(generic, fallback)")
+    assert "lines removed by the generic filter; the whole output is overflow:" in folded.text
+    rows = store.query("SELECT filter_rule, filter_confidence FROM tool_calls ORDER BY ts")
+    assert list(rows["filter_confidence"]) == [known.filter_confidence, "fallback"]
+    assert rows["filter_rule"][1] == "generic"

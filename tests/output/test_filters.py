@@ -9,6 +9,7 @@ import pytest
 from bench.corpus import evaluate, head_tail, load
 from zeph_nb.config import Settings
 from zeph_nb.filters import FilterConfidence, FilterEngine, default_rules, filter_output, producing_segments
+from zeph_nb.output.loading import engine_for
 from zeph_nb.output.rules import MAX_FILE_BYTES, load_rules
 from zeph_nb.output.sanitize import sanitize
 
@@ -405,3 +406,25 @@ def test_failure_listings_survive_a_tail() -> None:
     assert any(
         "stopping after 1 failures" in line for line in builtin.filter("pytest -x", stopped, 1).text.splitlines()
     )
+
+
+def test_the_family_settings_tune_the_built_in_rules() -> None:
+    """[tools.filters.test|git|clippy|dir_listing|log_dedup] (the seed's keys) map onto the rules they describe."""
+    log = "".join(f"commit {i:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    change {i}\n\n" for i in range(1, 6))
+    settings = Settings.from_toml("[tools.filters.git]\nmax_log_entries = 2\n")
+    out = filter_output("git log", log, 0, settings).text.splitlines()
+    assert out == [f"commit {1:040x}", "    change 1", f"commit {2:040x}", "    change 2",
+                   "[3 more commits not shown (tools.filters.git.max_log_entries)]"]  # fmt: skip
+    listing = "".join(f"src/node_modules/m{i}.js\n" for i in range(3)) + "src/app.js\n"
+    assert filter_output("find src", listing, 0).text == "src/app.js"
+    off = Settings.from_toml("[tools.filters.dir_listing]\nenabled = false\n")
+    assert filter_output("find src", listing, 0, off).text == listing
+    beats = "".join(f"10:00:{i % 60:02d} INFO worker {i} heartbeat ok\n" for i in range(200))
+    assert filter_output("python app.py", beats, 0).rule == "generic"
+    no_dedup = Settings.from_toml("[tools.filters.log_dedup]\nenabled = false\n")
+    assert filter_output("python app.py", beats, 0, no_dedup).text == beats
+    failures = "".join(f"FAILED t.py::test_{i} - assert 0\n" for i in range(5)) + "5 failed in 0.1s\n"
+    tight = Settings.from_toml("[tools.filters.test]\nmax_failures = 1\ntruncate_stack_trace = 3\n")
+    rule = next(r for r in engine_for(tight).rules if r.name == "pytest")
+    assert (rule.strategy.max_failures, rule.strategy.truncate_stack_trace) == (1, 3)  # type: ignore[union-attr]
+    assert "5 failed in 0.1s" in filter_output("pytest", failures, 1, tight).text

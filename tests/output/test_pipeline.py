@@ -45,7 +45,7 @@ async def test_shell_output_is_filtered_with_stats_and_a_way_back(store: Store) 
     out = pytest_run(store, 200)
     summary, note = out.text.split("\n")
     assert summary == "200 passed in 1.00s"
-    assert out.stats == ["[shell] 201 lines -> 1 lines, 99.7% filtered"]
+    assert out.stats == ["[shell] 201 lines -> 1 lines, 99.7% filtered (pytest, full)"]
     assert out.tokens_saved > 1000 and out.filtered is not None and out.filtered.rule == "pytest"
     # Never hidden silently: the model is told what went and reads the whole output back by its id.
     assert note.startswith("[200 of 201 lines removed by the pytest filter; the whole output is overflow:")

@@ -189,12 +189,39 @@ class SecretScanSettings(_Section):
         return patterns
 
 
+class FilterToggle(_Section):
+    """``[tools.filters.clippy|dir_listing|log_dedup]``: a family of built-in filter rules, on or off."""
+
+    enabled: bool = True
+
+
+class TestFilterSettings(FilterToggle):
+    """``[tools.filters.test]``: the test-runner rules (pytest, unittest, cargo test, go test, JS runners)."""
+
+    max_failures: int = Field(10, ge=1, description="failures shown with their trace; later ones in brief")
+    truncate_stack_trace: int = Field(40, ge=1, description="trace lines kept per failure")
+
+
+class GitFilterSettings(FilterToggle):
+    """``[tools.filters.git]``: the git rules (status, diff, log, push/pull)."""
+
+    max_log_entries: int = Field(20, ge=1, description="commits `git log` shows; the rest are counted")
+    max_diff_lines: int = Field(500, ge=1, description="changed lines `git diff`/`git show` shows")
+
+
 class FilterSettings(_Section):
-    """``[tools.filters]``: the output filter pipeline."""
+    """``[tools.filters]``: the output filter pipeline. The family tables tune the built-in rules (a rule of
+    your own ``filters.toml`` named like a built-in one replaces it, settings and all); ``log_dedup`` also
+    switches the generic fallback for long outputs no rule knows."""
 
     enabled: bool = True
     filters_path: str | None = None
     security: SecretScanSettings = Field(default_factory=SecretScanSettings)
+    test: TestFilterSettings = Field(default_factory=TestFilterSettings)
+    git: GitFilterSettings = Field(default_factory=GitFilterSettings)
+    clippy: FilterToggle = Field(default_factory=FilterToggle)
+    dir_listing: FilterToggle = Field(default_factory=FilterToggle)
+    log_dedup: FilterToggle = Field(default_factory=FilterToggle)
 
 
 class PermissionRule(_Section):

@@ -104,6 +104,9 @@ class CallOutcome:
     model_chars: int
     overflow_id: str | None = None
     filter_stats: tuple[str, ...] = ()
+    # full: the filter understood the output; partial: cut by position or understood in part; fallback: not
+    # understood (passed whole, or only repetition folded). None when no filter ran (not a shell call).
+    filter_confidence: str | None = None
     tokens_saved: int = 0
     cached: bool = False
     attempts: int = 0

@@ -81,18 +81,20 @@ def _unwrap(argv: list[str]) -> list[str]:
     return argv
 
 
-def producing_segments(command: str) -> list[str]:
-    """The simple commands that may have produced the output, last first, as normalised text."""
+def _pipelines(command: str) -> list[list[list[str]]]:
+    """Each pipeline of the command's top-level lists, as the words of its stages."""
     try:
         import bashlex
 
-        pipelines = [_pipeline_commands(node) for node in _walk_lists(bashlex.parse(command))]
+        return [_pipeline_commands(node) for node in _walk_lists(bashlex.parse(command))]
     except Exception:  # unparseable: fall back to splitting on the operators
-        pipelines = [
-            [part.split() for part in re.split(r"\|(?!\|)", piece)] for piece in re.split(r"&&|\|\||;|\n", command)
-        ]
+        return [[part.split() for part in re.split(r"\|(?!\|)", piece)] for piece in re.split(r"&&|\|\||;|\n", command)]
+
+
+def producing_segments(command: str) -> list[str]:
+    """The simple commands that may have produced the output, last first, as normalised text."""
     segments: list[str] = []
-    for stages in pipelines:
+    for stages in _pipelines(command):
         stages = [_unwrap(list(argv)) for argv in stages if argv]
         stages = [argv for argv in stages if argv]
         # In a pipeline the first stage produces and later ones only trim; `cat x | jq` makes jq the producer.
@@ -130,8 +132,9 @@ class FilterEngine:
     shortened where it repeats itself (``generic.py``; confidence FALLBACK).
     """
 
-    def __init__(self, rules: tuple[Rule, ...] | list[Rule]) -> None:
+    def __init__(self, rules: tuple[Rule, ...] | list[Rule], *, generic: bool = True) -> None:
         self.rules = tuple(rules)
+        self.generic = generic  # the generic fallback ([tools.filters.log_dedup] enabled)
 
     def match(self, command: str) -> Rule | None:
         found = self._match(command)
@@ -155,7 +158,7 @@ class FilterEngine:
             text, confidence = stage.text, stage.confidence
             if not text.strip() and clean.strip():  # the rule removed everything: it did not understand this one
                 rule, text, confidence = None, clean, FilterConfidence.FALLBACK
-        if confidence == FilterConfidence.FALLBACK and text == clean and not _asked_for_lines(command):
+        if self.generic and confidence == FilterConfidence.FALLBACK and text == clean and not _asked_for_lines(command):
             shorter = generic_filter(clean)
             if shorter is not None:
                 text, rule = shorter, GENERIC
@@ -173,13 +176,15 @@ class FilterEngine:
         )
 
 
-# Commands that print the lines they were asked for (`head -100 data.csv`, `sed -n 10,80p f`, `… | tail -30`):
-# what they print is not repetition to fold, however alike its lines look.
-_ASKED_FOR = re.compile(r"(?:^|[|;&(]\s*)(?:head|tail|sed|awk|cut|cat|jq|column|nl|less|more|seq)\b")
+# Programs that print the lines they were asked for (`head -100 data.csv`, `sed -n 10,80p f`, `… | tail -30`,
+# `seq 1 1000`): what they print is not repetition to fold, however alike its lines look.
+_ASKED_FOR = frozenset({"head", "tail", "sed", "awk", "cut", "cat", "jq", "column", "nl", "less", "more", "seq"})
 
 
 def _asked_for_lines(command: str) -> bool:
-    return _ASKED_FOR.search(command) is not None
+    """Whether a stage of one of the command's pipelines is one of ``_ASKED_FOR`` (not a word inside one: the
+    ``seq`` of ``for i in $(seq 1 300)`` prints nothing the person reads)."""
+    return any(argv and argv[0].rsplit("/", 1)[-1] in _ASKED_FOR for stages in _pipelines(command) for argv in stages)
 
 
 def _arguments(segment: str) -> list[str]:

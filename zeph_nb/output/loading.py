@@ -14,8 +14,9 @@ from importlib import resources
 from pathlib import Path
 
 from zeph_nb.config import Settings
+from zeph_nb.config.sections import FilterSettings
 from zeph_nb.output.engine import FilteredOutput, FilterEngine, producing_segments
-from zeph_nb.output.rules import LoadedRules, Rule, load_rules, load_rules_file
+from zeph_nb.output.rules import GitDiff, GitLog, LoadedRules, Rule, TestSummary, load_rules, load_rules_file
 from zeph_nb.output.strategies import FilterConfidence
 from zeph_nb.security.journal import suspects
 
@@ -58,10 +59,50 @@ def _load_user(path: Path, mtime: float) -> LoadedRules:
     return load_rules_file(path)
 
 
-def engine_for(settings: Settings | None = None) -> FilterEngine:
-    """The engine ``settings`` describe: user rules first, then the built-ins they do not replace."""
-    settings = settings or Settings()
+# The built-in rules each [tools.filters.<family>] table tunes.
+FAMILIES: dict[str, frozenset[str]] = {
+    "test": frozenset({"cargo-test", "pytest", "unittest", "go-test", "js-test"}),
+    "git": frozenset({"git-status", "git-diff", "git-log", "git-push-pull"}),
+    "clippy": frozenset({"cargo-clippy"}),
+    "dir_listing": frozenset({"ls", "find", "tree"}),
+    "log_dedup": frozenset({"logs"}),
+}
+
+
+@lru_cache(maxsize=8)
+def _tuned(config: FilterSettings) -> tuple[Rule, ...]:
+    """The built-in rules as the family settings say: a family switched off left out, limits applied (once per
+    distinct settings: this runs for every filtered call)."""
     rules = default_rules()
+    off = {name for family, names in FAMILIES.items() if not getattr(config, family).enabled for name in names}
+    tuned = []
+    for rule in rules:
+        if rule.name in off:
+            continue
+        strategy = rule.strategy
+        if rule.name in FAMILIES["test"] and isinstance(strategy, TestSummary):
+            limits = {
+                "max_failures": config.test.max_failures,
+                "truncate_stack_trace": config.test.truncate_stack_trace,
+            }
+            rule = rule.model_copy(update={"strategy": strategy.model_copy(update=limits)})
+        elif isinstance(strategy, GitDiff):
+            rule = rule.model_copy(
+                update={"strategy": strategy.model_copy(update={"max_diff_lines": config.git.max_diff_lines})}
+            )
+        elif isinstance(strategy, GitLog):
+            rule = rule.model_copy(
+                update={"strategy": strategy.model_copy(update={"max_log_entries": config.git.max_log_entries})}
+            )
+        tuned.append(rule)
+    return tuple(tuned)
+
+
+def engine_for(settings: Settings | None = None) -> FilterEngine:
+    """The engine ``settings`` describe: user rules first, then the built-ins they do not replace, tuned by the
+    ``[tools.filters.<family>]`` tables."""
+    settings = settings or Settings()
+    rules = _tuned(settings.tools.filters)
     path = _user_rules_path(settings)
     if path is not None:
         try:
@@ -73,7 +114,7 @@ def engine_for(settings: Settings | None = None) -> FilterEngine:
                 warnings.warn(f"zeph-nb: {message}", stacklevel=2)
             names = {rule.name for rule in user.rules}
             rules = (*user.rules, *(rule for rule in rules if rule.name not in names))
-    return FilterEngine(rules)
+    return FilterEngine(rules, generic=settings.tools.filters.log_dedup.enabled)
 
 
 def filter_output(

@@ -64,8 +64,8 @@ class OutputPipeline:
             filtered = filter_output(command, text, output.exit_code, self.settings)
             text = filtered.text
             line = filtered.stats_line("shell")
-            if line:
-                stats.append(line)
+            if line:  # how far the filter understood the output, for the person reading the card
+                stats.append(f"{line} ({filtered.rule or 'no rule'}, {filtered.confidence.label})")
         findings = scan_secrets(text, extra) if filtered is not None and scan.enabled else raw_findings
         kinds = tuple(sorted({finding.kind for finding in [*raw_findings, *findings]}))
         if findings:

@@ -105,6 +105,11 @@ class GitStatus(_Model):
     max_files: int = Field(30, ge=1)
 
 
+class GitLog(_Model):
+    type: Literal["git_log"]
+    max_log_entries: int = Field(20, ge=1)
+
+
 class GitDiff(_Model):
     type: Literal["git_diff"]
     max_diff_lines: int = Field(500, ge=1)
@@ -133,7 +138,16 @@ class Dedup(_Capped):
 
 
 Strategy = Annotated[
-    StripNoise | Truncate | KeepMatching | StripAnnotated | TestSummary | GroupByRule | GitStatus | GitDiff | Dedup,
+    StripNoise
+    | Truncate
+    | KeepMatching
+    | StripAnnotated
+    | TestSummary
+    | GroupByRule
+    | GitStatus
+    | GitLog
+    | GitDiff
+    | Dedup,
     Field(discriminator="type"),
 ]
 

@@ -290,6 +290,31 @@ def git_diff(text: str, rule: R.GitDiff, exit_code: int | None) -> StageResult:
     return StageResult("\n".join(out), FilterConfidence.FULL)
 
 
+# A commit's first line: `commit <sha>` (with --graph's lanes before it), or a --oneline entry.
+_COMMIT = re.compile(r"^[*|\\/ _]*(?:commit [0-9a-f]{7,40}\b|[0-9a-f]{7,40} \S)")
+_LOG_NOISE = re.compile(
+    r"^[*|\\/ ]*(?:(?:Author|AuthorDate|Commit|CommitDate|Merge|Date):\s"
+    r"|\s*(?:Signed-off-by|Co-authored-by|Reviewed-by|Change-Id):|\s*$)"
+)
+
+
+def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
+    """The first ``max_log_entries`` commits without their author, date and trailer lines; the rest counted."""
+    out: list[str] = []
+    entries = 0
+    for line in text.splitlines():
+        if _COMMIT.match(line):
+            entries += 1
+        if entries > rule.max_log_entries or _LOG_NOISE.match(line):
+            continue
+        out.append(line)
+    if entries == 0:
+        return StageResult(text, FilterConfidence.FALLBACK)
+    if entries > rule.max_log_entries:
+        out.append(f"[{entries - rule.max_log_entries} more commits not shown (tools.filters.git.max_log_entries)]")
+    return StageResult("\n".join(out), FilterConfidence.FULL)
+
+
 _KEEP_IN_LOGS = re.compile(r"(?i)\b(error|fatal|panic|exception|traceback|critical|fail(ed|ure)?)\b")
 
 
@@ -337,6 +362,7 @@ _STRATEGIES: dict[str, Callable[[str, Any, int | None], StageResult]] = {
     "test_summary": test_summary,
     "group_by_rule": group_by_rule,
     "git_status": git_status,
+    "git_log": git_log,
     "git_diff": git_diff,
     "dedup": dedup,
 }

@@ -37,6 +37,7 @@ class AuditRecord:
     tokens_saved: int | None = None
     overflow_id: str | None = None
     filter_rule: str | None = None
+    filter_confidence: str | None = None  # full | partial | fallback; None when no filter ran
     reason: str | None = None
     cached: bool = False
     attempts: int | None = None

@@ -38,6 +38,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "sandbox": "VARCHAR",  # commands: bwrap | none (no sandbox here) | unsandboxed (approved outside it)
         "network_hosts": "VARCHAR",  # commands granted the network: JSON list of host:port reached
         "waited_ms": "DOUBLE",  # waiting for a person's approval (duration_ms excludes it); NULL: nobody asked
+        "filter_confidence": "VARCHAR",  # full | partial | fallback: how far the filter understood the output
     },
     "overflow": {
         "id": "VARCHAR",
@@ -230,6 +231,13 @@ ALTER TABLE tool_calls ADD COLUMN waited_ms DOUBLE;
         "m006_approval_why",
         """\
 ALTER TABLE approvals ADD COLUMN why VARCHAR;
+""",
+    ),
+    (
+        7,
+        "m007_filter_confidence",
+        """\
+ALTER TABLE tool_calls ADD COLUMN filter_confidence VARCHAR;
 """,
     ),
 ]
