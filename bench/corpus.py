@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "filter_corpus"
 CHARS_PER_TOKEN = 2.8
@@ -89,9 +92,16 @@ class Score:
     def reduction(self) -> float:
         return 1 - self.kept_tokens / self.raw_tokens
 
+    bpe_raw: int = 0
+    bpe_kept: int = 0
+
     @property
     def recall(self) -> float:
         return self.critical_kept / self.critical if self.critical else 1.0
+
+    @property
+    def bpe_reduction(self) -> float:
+        return 1 - self.bpe_kept / self.bpe_raw if self.bpe_raw else 0.0
 
 
 def load() -> list[Sample]:
@@ -106,13 +116,29 @@ def tokens(text: str) -> int:
     return round(len(text) / CHARS_PER_TOKEN)
 
 
+@lru_cache(maxsize=1)
+def _encoding() -> Any:
+    import bpe_openai
+
+    with warnings.catch_warnings():  # its loader still uses importlib.resources.open_binary (deprecated)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return bpe_openai.get_encoding("o200k_base")
+
+
+def bpe_tokens(text: str) -> int:
+    """Real BPE tokens (o200k_base, from the bpe-openai wheel, which carries its vocabulary)."""
+    return len(_encoding().encode(text)) if text else 0
+
+
 def evaluate(samples: list[Sample], run: Callable[[Sample], str]) -> Score:
-    raw = kept = critical = critical_kept = 0
+    raw = kept = critical = critical_kept = bpe_raw = bpe_kept = 0
     lost: dict[str, list[str]] = {}
     for sample in samples:
         filtered = run(sample)
         raw += tokens(sample.output)
         kept += tokens(filtered)
+        bpe_raw += bpe_tokens(sample.output)
+        bpe_kept += bpe_tokens(filtered)
         # A kept line may have lost surrounding whitespace (a summary's "=" rule) but not its content.
         present = {line.strip(" =") for line in filtered.splitlines()}
         for line in sample.critical:
@@ -121,7 +147,7 @@ def evaluate(samples: list[Sample], run: Callable[[Sample], str]) -> Score:
                 critical_kept += 1
             else:
                 lost.setdefault(sample.name, []).append(line)
-    return Score(raw, kept, critical, critical_kept, lost)
+    return Score(raw, kept, critical, critical_kept, lost, bpe_raw, bpe_kept)
 
 
 def head_tail(sample: Sample, head: int = 10, tail: int = 10) -> str:

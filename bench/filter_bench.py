@@ -41,7 +41,8 @@ def main() -> None:
     runs["naive head+tail"] = head_tail
     for label, run in runs.items():
         score = evaluate(samples, run)
-        print(f"  {label:16s} tokens removed {score.reduction:6.1%}   judged lines kept {score.recall:6.1%}"
+        print(f"  {label:16s} tokens removed {score.reduction:6.1%} (BPE {score.bpe_reduction:6.1%})"
+              f"   judged lines kept {score.recall:6.1%}"
               f" ({score.critical_kept}/{score.critical})")  # fmt: skip
 
     for folder, said in ((HELDOUT, "judged before any filter ran on it"), (HELDOUT_B, "judged by one who never "

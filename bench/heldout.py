@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.corpus import tokens
+from bench.corpus import bpe_tokens, tokens
 
 # Colour codes (a kernel's traceback keeps them) are no part of a line's content; every filter drops them.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
@@ -50,12 +50,20 @@ class HeldoutScore:
     def reduction(self) -> float:
         return 1 - self.kept_tokens / self.raw_tokens
 
+    bpe_raw: int = 0
+    bpe_kept: int = 0
+
     @property
     def recall(self) -> float:
         return self.needed_kept / self.needed if self.needed else 1.0
 
+    @property
+    def bpe_reduction(self) -> float:
+        return 1 - self.bpe_kept / self.bpe_raw if self.bpe_raw else 0.0
+
     def line(self) -> str:
-        return (f"tokens removed {self.reduction:6.1%}   must-keep lines kept {self.recall:6.1%}"
+        return (f"tokens removed {self.reduction:6.1%} (BPE {self.bpe_reduction:6.1%})"
+                f"   must-keep lines kept {self.recall:6.1%}"
                 f" ({self.needed_kept}/{self.needed})   samples whole {self.whole}/{self.samples}"
                 f"   emptied {len(self.emptied)}")  # fmt: skip
 
@@ -72,13 +80,15 @@ def load_heldout(folder: Path = HELDOUT) -> list[Judged]:
 
 
 def score(samples: list[Judged], run: Callable[[Judged], str]) -> HeldoutScore:
-    raw = kept = needed = needed_kept = whole = 0
+    raw = kept = needed = needed_kept = whole = bpe_raw = bpe_kept = 0
     emptied: list[str] = []
     lost: dict[str, list[str]] = {}
     for sample in samples:
         filtered = run(sample)
         raw += tokens(sample.output)
         kept += tokens(filtered)
+        bpe_raw += bpe_tokens(sample.output)
+        bpe_kept += bpe_tokens(filtered)
         if sample.output.strip() and not filtered.strip():
             emptied.append(sample.name)
         # Compared without surrounding blanks: a kept line may lose its indentation, not its content.
@@ -89,4 +99,4 @@ def score(samples: list[Judged], run: Callable[[Judged], str]) -> HeldoutScore:
         whole += not missing
         if missing:
             lost[sample.name] = missing
-    return HeldoutScore(len(samples), raw, kept, needed, needed_kept, whole, tuple(emptied), lost)
+    return HeldoutScore(len(samples), raw, kept, needed, needed_kept, whole, tuple(emptied), lost, bpe_raw, bpe_kept)
