@@ -118,16 +118,18 @@ def tokens(text: str) -> int:
 
 @lru_cache(maxsize=1)
 def _encoding() -> Any:
-    import bpe_openai
-
-    with warnings.catch_warnings():  # its loader still uses importlib.resources.open_binary (deprecated)
+    with warnings.catch_warnings():  # its import and loader use importlib.resources.open_binary (deprecated)
         warnings.simplefilter("ignore", DeprecationWarning)
-        return bpe_openai.get_encoding("o200k_base")
+        import bpe_openai
+
+        encoding = bpe_openai.get_encoding("o200k_base")
+        encoding.encode_ordinary("x")  # the vocabulary loads on first use
+        return encoding
 
 
 def bpe_tokens(text: str) -> int:
     """Real BPE tokens (o200k_base, from the bpe-openai wheel, which carries its vocabulary)."""
-    return len(_encoding().encode(text)) if text else 0
+    return len(_encoding().encode_ordinary(text)) if text else 0
 
 
 def evaluate(samples: list[Sample], run: Callable[[Sample], str]) -> Score:
