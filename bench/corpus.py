@@ -80,28 +80,36 @@ class Sample:
         return [line for line in self.output.splitlines() if _CRITICAL.search(line)]
 
 
-@dataclass(frozen=True)
-class Score:
+class Reduction:
+    """Tokens removed over a corpus, estimated (chars/2.8) and counted (BPE)."""
+
     raw_tokens: int
     kept_tokens: int
-    critical: int
-    critical_kept: int
-    lost: dict[str, list[str]]
+    bpe_raw: int
+    bpe_kept: int
 
     @property
     def reduction(self) -> float:
         return 1 - self.kept_tokens / self.raw_tokens
 
+    @property
+    def bpe_reduction(self) -> float:
+        return 1 - self.bpe_kept / self.bpe_raw if self.bpe_raw else 0.0
+
+
+@dataclass(frozen=True)
+class Score(Reduction):
+    raw_tokens: int
+    kept_tokens: int
+    critical: int
+    critical_kept: int
+    lost: dict[str, list[str]]
     bpe_raw: int = 0
     bpe_kept: int = 0
 
     @property
     def recall(self) -> float:
         return self.critical_kept / self.critical if self.critical else 1.0
-
-    @property
-    def bpe_reduction(self) -> float:
-        return 1 - self.bpe_kept / self.bpe_raw if self.bpe_raw else 0.0
 
 
 def load() -> list[Sample]:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.corpus import bpe_tokens, tokens
+from bench.corpus import Reduction, bpe_tokens, tokens
 
 # Colour codes (a kernel's traceback keeps them) are no part of a line's content; every filter drops them.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
@@ -36,7 +36,7 @@ class Judged:
 
 
 @dataclass(frozen=True)
-class HeldoutScore:
+class HeldoutScore(Reduction):
     samples: int
     raw_tokens: int
     kept_tokens: int
@@ -45,21 +45,12 @@ class HeldoutScore:
     whole: int
     emptied: tuple[str, ...]
     lost: dict[str, list[str]]
-
-    @property
-    def reduction(self) -> float:
-        return 1 - self.kept_tokens / self.raw_tokens
-
     bpe_raw: int = 0
     bpe_kept: int = 0
 
     @property
     def recall(self) -> float:
         return self.needed_kept / self.needed if self.needed else 1.0
-
-    @property
-    def bpe_reduction(self) -> float:
-        return 1 - self.bpe_kept / self.bpe_raw if self.bpe_raw else 0.0
 
     def line(self) -> str:
         return (f"tokens removed {self.reduction:6.1%} (BPE {self.bpe_reduction:6.1%})"

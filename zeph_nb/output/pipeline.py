@@ -93,25 +93,21 @@ class OutputPipeline:
         removed = f"[{filtered.lines_removed:,} of {filtered.raw_lines:,} lines removed by {what}"
         if self.store is None:
             return removed + "]"
-        raw_id = self.store.put_overflow(
+        return f"{removed}; the whole output is {self._keep(call, raw)}: call read_overflow with that id to read it]"
+
+    def _keep(self, call: ToolCall, text: str) -> str:
+        """Store ``text`` as this call's overflow; its id."""
+        assert self.store is not None
+        return self.store.put_overflow(
             self.conversation_id,
-            raw,
+            text,
             tool=call.tool_id,
             call_id=call.call_id,
             max_bytes=self.settings.tools.overflow.max_overflow_bytes,
         )
-        return f"{removed}; the whole output is {raw_id}: call read_overflow with that id to read it]"
 
     def _overflow(self, call: ToolCall, text: str, threshold: int) -> tuple[str, str | None]:
-        overflow_id = None
-        if self.store is not None:
-            overflow_id = self.store.put_overflow(
-                self.conversation_id,
-                text,
-                tool=call.tool_id,
-                call_id=call.call_id,
-                max_bytes=self.settings.tools.overflow.max_overflow_bytes,
-            )
+        overflow_id = self._keep(call, text) if self.store is not None else None
         # Head and tail: how a command starts and how it ends are both usually informative.
         head, tail = text[: threshold * 2 // 5], text[-(threshold * 2 // 5) :]
         if overflow_id is not None:
