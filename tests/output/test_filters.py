@@ -428,3 +428,25 @@ def test_the_family_settings_tune_the_built_in_rules() -> None:
     rule = next(r for r in engine_for(tight).rules if r.name == "pytest")
     assert (rule.strategy.max_failures, rule.strategy.truncate_stack_trace) == (1, 3)  # type: ignore[union-attr]
     assert "5 failed in 0.1s" in filter_output("pytest", failures, 1, tight).text
+
+
+@pytest.mark.parametrize(
+    ("command", "raw", "kept"),
+    [
+        ("yarn install", "[1/4] Resolving packages...\nProgress: resolved 10\nDone in 3.21s.\n", "Done in 3.21s."),
+        ("terraform apply -auto-approve",
+         "aws_s3_bucket.a: Creating...\naws_s3_bucket.a: Still creating... [10s elapsed]\n"
+         "aws_s3_bucket.a: Creation complete after 12s [id=a]\n\nApply complete! Resources: 1 added.\n",
+         "aws_s3_bucket.a: Creation complete after 12s [id=a]"),
+        ("cargo install ripgrep", "  Compiling rg v14.1.0\n  Installing /root/.cargo/bin/rg\n"
+         "   Installed package `ripgrep v14.1.0` (executable `rg`)\n",
+         "   Installed package `ripgrep v14.1.0` (executable `rg`)"),
+        ("wget https://example.org/x", "Resolving example.org... 93.184.215.14\n"
+         "HTTP request sent, awaiting response... 404 Not Found\n2026-11-24 ERROR 404: Not Found.\n",
+         "HTTP request sent, awaiting response... 404 Not Found"),
+    ],
+)  # fmt: skip
+def test_per_item_results_and_statuses_are_kept(command: str, raw: str, kept: str) -> None:
+    """A package's, a resource's or a request's own result is what the person reads; only the progress goes."""
+    out = FilterEngine(default_rules()).filter(command, raw, 0).text.splitlines()
+    assert kept in out
