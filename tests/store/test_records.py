@@ -1,74 +1,69 @@
-"""Each table's typed record and the schema's column list describe the same row: a field added to one and not
-the other fails here, not in a reader at run time."""
+"""Each table's typed record is its column list: the schema, the frames of unflushed rows and the writers all
+follow from it, and the frozen migrations must build exactly what the records say."""
 
 from __future__ import annotations
 
 import typing
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from datetime import datetime
-from types import NoneType, UnionType
+from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
-from zeph_nb.store.approvals import RequestRow
-from zeph_nb.store.audit_log import AuditRecord
-from zeph_nb.store.conversations import ConversationRecord
-from zeph_nb.store.grants import GrantRow
-from zeph_nb.store.schema import COLUMNS
-
-SPOOLED = {"spool", "seq"}  # every spooled row: which spool, and where in it
-SIGNED = {"mac"}  # rows written with append_signed
+from zeph_nb.store.approvals import ApprovalRow, RequestRow
+from zeph_nb.store.records import Int32, Timestamp, columns_of
+from zeph_nb.store.schema import COLUMNS, migrate
 
 
-@pytest.mark.parametrize(
-    ("table", "record", "added"),
-    [
-        ("tool_calls", AuditRecord, {"pid"}),  # AuditLog.record adds the writer's pid
-        ("permission_rules", GrantRow, SIGNED),
-        ("conversations", ConversationRecord, set()),
-        # A request row, plus what answered and closed rows carry (ApprovalRows.answer / close).
-        ("approvals", RequestRow, {"event", "ts", "outcome", "decided_by", "note", *SIGNED}),
-    ],
-)
-def test_the_record_and_the_columns_agree(table: str, record: type, added: set[str]) -> None:
-    assert {f.name for f in fields(record)} | added | SPOOLED == set(COLUMNS[table])
+def test_the_migrations_build_what_the_records_describe(tmp_path: Path) -> None:
+    con = duckdb.connect(str(tmp_path / "z.duckdb"))
+    migrate(con)
+    for table, columns in COLUMNS.items():
+        built = {name: kind for name, kind, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
+        assert built == columns, table  # names, order and types
+        assert list(built) == list(columns), table
+    con.close()
 
 
-# The DuckDB types a field of each Python type may be stored as. JSON values (params, subjects) are VARCHAR; a
-# time a writer sets as ISO text (``ts``, ``created_at``) is still a TIMESTAMP column.
-STORED_AS: dict[Any, set[str]] = {
-    str: {"VARCHAR", "TIMESTAMP"},
-    int: {"INTEGER", "BIGINT"},
-    float: {"DOUBLE"},
-    bool: {"BOOLEAN"},
-    datetime: {"TIMESTAMP"},
-    dict: {"VARCHAR"},
-    typing.Sequence: {"VARCHAR"},
-}
+def test_a_request_is_stored_as_an_approval_row() -> None:
+    # Every field the run posts has a column of the approvals table.
+    assert {f.name for f in fields(RequestRow)} <= {f.name for f in fields(ApprovalRow)}
 
 
-def _base(annotation: Any) -> Any:
-    """``str | None`` -> str, ``dict[str, Any]`` -> dict, ``Sequence[str]`` -> Sequence."""
-    if isinstance(annotation, UnionType) or typing.get_origin(annotation) is typing.Union:
-        (inner,) = [a for a in typing.get_args(annotation) if a is not NoneType]
-        return _base(inner)
-    origin = typing.get_origin(annotation)
-    if origin is not None:
-        return typing.Sequence if origin.__name__ == "Sequence" else origin
-    return annotation
+def test_types_follow_from_the_annotations() -> None:
+    @dataclass(kw_only=True)
+    class Row:
+        name: str
+        count: int
+        small: Int32 | None = None
+        ratio: float | None = None
+        ok: bool = False
+        when: datetime | None = None
+        iso: Timestamp = ""
+        blob: dict[str, Any] | None = None
+        items: typing.Sequence[str] = ()
+
+    assert columns_of(Row) == {
+        "name": "VARCHAR", "count": "BIGINT", "small": "INTEGER", "ratio": "DOUBLE", "ok": "BOOLEAN",
+        "when": "TIMESTAMP", "iso": "TIMESTAMP", "blob": "VARCHAR", "items": "VARCHAR",
+    }  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("table", "record"),
-    [("tool_calls", AuditRecord), ("permission_rules", GrantRow), ("conversations", ConversationRecord),
-     ("approvals", RequestRow)],
-)  # fmt: skip
-def test_each_field_is_stored_as_its_type(table: str, record: type) -> None:
-    hints = typing.get_type_hints(record)
-    wrong = {
-        name: (hints[name], COLUMNS[table][name])
-        for name in (f.name for f in fields(record))
-        if COLUMNS[table][name] not in STORED_AS[_base(hints[name])]
-    }
-    assert wrong == {}
+def test_a_type_with_no_column_type_is_refused_when_the_schema_is_built() -> None:
+    @dataclass
+    class Row:
+        data: bytes
+
+    with pytest.raises(TypeError, match=r"Row.data: no DuckDB type for <class 'bytes'>"):
+        columns_of(Row)
+
+
+def test_unknown_columns_are_refused_by_the_store(tmp_path: Path) -> None:
+    from tests.store.test_store import settings_for
+    from zeph_nb.store.store import Store
+
+    store = Store(settings_for(tmp_path), flusher=False)
+    with pytest.raises(ValueError, match="unknown columns for conversations: colour"):
+        store.append("conversations", {"id": "c", "title": "t", "colour": "red"})

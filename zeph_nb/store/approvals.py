@@ -16,12 +16,13 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from zeph_nb.store.store import Store, utc_now
+from zeph_nb.store.records import ApprovalRow, utc_now
+from zeph_nb.store.store import Store
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ApprovalRows", "RequestRow"]
+__all__ = ["ApprovalRow", "ApprovalRows", "RequestRow"]
 
 TABLE = "approvals"
 SIGNED = ("id", "event", "outcome", "decided_by", "note")  # what an answer's MAC covers
@@ -50,7 +51,7 @@ FROM requested r LEFT JOIN answered a ON a.id = r.id LEFT JOIN closed c ON c.id 
 
 @dataclass(frozen=True)
 class RequestRow:
-    """A call waiting in the inbox, as the run posted it."""
+    """A call waiting in the inbox, as the run posts it (stored as a ``requested`` ApprovalRow)."""
 
     id: str
     conversation_id: str | None
@@ -75,18 +76,17 @@ class ApprovalRows:
 
     def request(self, row: RequestRow) -> None:
         data = asdict(row)
-        data.update(event="requested", ts=utc_now().isoformat(), expires_at=row.expires_at.isoformat())
-        data.update(params=json.dumps(dict(row.params), default=str), subjects=json.dumps(list(row.subjects)))
-        self.store.append(TABLE, data)
+        data.update(expires_at=row.expires_at.isoformat(), params=json.dumps(dict(row.params), default=str),
+                    subjects=json.dumps(list(row.subjects)))  # fmt: skip
+        self.store.append(TABLE, asdict(ApprovalRow(event="requested", **data)))
 
     def answer(self, inbox_id: str, answer: str, *, by: str, note: str | None) -> None:
-        row = {"id": inbox_id, "event": "answered", "ts": utc_now().isoformat(), "outcome": answer,
-               "decided_by": by, "note": note}  # fmt: skip
-        self.store.append_signed(TABLE, row, SIGNED)
+        row = ApprovalRow(id=inbox_id, event="answered", outcome=answer, decided_by=by, note=note)
+        self.store.append_signed(TABLE, asdict(row), SIGNED)
 
     def close(self, inbox_id: str, outcome: str, *, by: str, note: str | None) -> None:
-        self.store.append(TABLE, {"id": inbox_id, "event": "closed", "ts": utc_now().isoformat(), "outcome": outcome,
-                                  "decided_by": by, "note": note})  # fmt: skip
+        row = ApprovalRow(id=inbox_id, event="closed", outcome=outcome, decided_by=by, note=note)
+        self.store.append(TABLE, asdict(row))
 
     def answers(self, inbox_id: str) -> list[dict[str, Any]]:
         """The signed answers to ``inbox_id``, earliest first (unsigned ones are left out, with a warning once)."""

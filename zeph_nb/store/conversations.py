@@ -3,18 +3,14 @@ cut to 200 characters). Nothing outside ``store/`` writes it."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 
-from zeph_nb.store.store import Store, utc_now
+from zeph_nb.store.records import ConversationRow
+from zeph_nb.store.store import Store
 
-__all__ = ["ConversationRecord", "Conversations"]
+__all__ = ["ConversationRecord", "ConversationRow", "Conversations"]
 
-
-@dataclass(frozen=True)
-class ConversationRecord:
-    id: str
-    title: str
-    created_at: str = field(default_factory=lambda: utc_now().isoformat())
+ConversationRecord = ConversationRow  # its name before the records moved to store/records.py
 
 
 class Conversations:
@@ -23,4 +19,5 @@ class Conversations:
 
     def start(self, conversation_id: str, first_prompt: str) -> None:
         """Record a conversation the first time it is used, titled by its first prompt."""
-        self.store.append("conversations", asdict(ConversationRecord(conversation_id, first_prompt.strip()[:200])))
+        row = ConversationRow(id=conversation_id, title=first_prompt.strip()[:200])
+        self.store.append("conversations", asdict(row))

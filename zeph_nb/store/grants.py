@@ -9,10 +9,10 @@ means.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
-from datetime import datetime
+from dataclasses import asdict
 from typing import Any
 
+from zeph_nb.store.records import GrantRow
 from zeph_nb.store.store import Store, StoreBusy
 
 __all__ = ["GrantRow", "GrantRows"]
@@ -21,18 +21,6 @@ log = logging.getLogger("zeph_nb.store")
 
 TABLE = "permission_rules"
 SIGNED = ("id", "tool", "pattern", "action", "granted_by", "granted_at", "revoked_at")
-
-
-@dataclass(frozen=True)
-class GrantRow:
-    id: str
-    tool: str
-    pattern: str
-    granted_by: str
-    granted_at: datetime
-    reason: str | None = None
-    action: str = "allow"
-    revoked_at: datetime | None = None
 
 
 def _present(value: object) -> bool:
@@ -69,14 +57,15 @@ class GrantRows:
                 continue
             rows.append(
                 GrantRow(
-                    str(raw["id"]),
-                    str(raw["tool"]),
-                    str(raw["pattern"]),
-                    str(raw["granted_by"]),
-                    raw["granted_at"].to_pydatetime(),
-                    str(raw["reason"]) if _present(raw["reason"]) else None,
-                    str(raw["action"]),
-                    raw["revoked_at"].to_pydatetime() if _present(raw["revoked_at"]) else None,
+                    id=str(raw["id"]),
+                    tool=str(raw["tool"]),
+                    pattern=str(raw["pattern"]),
+                    granted_by=str(raw["granted_by"]),
+                    granted_at=raw["granted_at"].to_pydatetime(),
+                    reason=str(raw["reason"]) if _present(raw["reason"]) else None,
+                    action=str(raw["action"]),
+                    revoked_at=raw["revoked_at"].to_pydatetime() if _present(raw["revoked_at"]) else None,
+                    mac=str(raw["mac"]),
                 )
             )
         return rows

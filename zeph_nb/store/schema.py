@@ -4,104 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from zeph_nb.store.records import ApprovalRow, ConversationRow, GrantRow, OverflowRow, ToolCallRow, columns_of
+
 __all__ = ["COLUMNS", "MIGRATIONS", "migrate"]
 
-# Columns of the tables written through spools, in order, with their DuckDB types. Spool rows are dicts with
-# these keys; a reader builds typed frames of unflushed rows from the same list.
+# Columns of the tables written through spools, in order, with their DuckDB types: made from each table's record
+# (store/records.py). Spool rows are dicts with these keys; a reader builds typed frames of unflushed rows from them.
 COLUMNS: dict[str, dict[str, str]] = {
-    "tool_calls": {
-        "ts": "TIMESTAMP",  # UTC
-        "conversation_id": "VARCHAR",
-        "call_id": "VARCHAR",
-        "caller_id": "VARCHAR",
-        "tool": "VARCHAR",
-        "params": "VARCHAR",  # JSON, secrets redacted
-        "status": "VARCHAR",  # ok | error | denied | cancelled | abandoned
-        "decision": "VARCHAR",  # allow | ask | deny
-        "matched_rule": "VARCHAR",
-        "approved_by": "VARCHAR",
-        "exit_code": "INTEGER",
-        "truncated": "BOOLEAN",
-        "error_category": "VARCHAR",
-        "duration_ms": "DOUBLE",
-        "raw_bytes": "BIGINT",
-        "filtered_bytes": "BIGINT",
-        "tokens_saved": "BIGINT",
-        "overflow_id": "VARCHAR",
-        "filter_rule": "VARCHAR",
-        "pid": "INTEGER",
-        "spool": "VARCHAR",
-        "seq": "BIGINT",
-        "cached": "BOOLEAN",  # answered by the result cache: the tool did not run
-        "attempts": "INTEGER",  # runs of the tool, retries included
-        "reason": "VARCHAR",  # why the decision was what it was
-        "sandbox": "VARCHAR",  # commands: bwrap | none (no sandbox here) | unsandboxed (approved outside it)
-        "network_hosts": "VARCHAR",  # commands granted the network: JSON list of host:port reached
-        "waited_ms": "DOUBLE",  # waiting for a person's approval (duration_ms excludes it); NULL: nobody asked
-        "filter_confidence": "VARCHAR",  # full | partial | fallback: how far the filter understood the output
-    },
-    "overflow": {
-        "id": "VARCHAR",
-        "conversation_id": "VARCHAR",
-        "created_at": "TIMESTAMP",
-        "tool": "VARCHAR",
-        "call_id": "VARCHAR",
-        "content": "VARCHAR",
-        "bytes": "BIGINT",
-        "truncated": "BOOLEAN",
-        "spool": "VARCHAR",
-        "seq": "BIGINT",
-    },
-    # "Always allow" grants. Rows are only ever added: a revocation is a second row with the same id and
-    # revoked_at set, so spools replay in order and every reader agrees on what is in force.
-    "permission_rules": {
-        "id": "VARCHAR",
-        "tool": "VARCHAR",
-        "pattern": "VARCHAR",
-        "action": "VARCHAR",
-        "granted_by": "VARCHAR",
-        "granted_at": "TIMESTAMP",
-        "revoked_at": "TIMESTAMP",
-        "reason": "VARCHAR",
-        "spool": "VARCHAR",
-        "seq": "BIGINT",
-        "mac": "VARCHAR",  # HMAC with the store's key (security/mac.py); rows without a valid one are ignored
-    },
-    # The approval inbox for headless runs (zeph_nb.gates.approval.inbox). Append-only like the grants: a run writes a
-    # "requested" row and, when it stops waiting, a "closed" row with what it did; a person's answer from the
-    # dashboard is an "answered" row written by the server. What an id's state is follows from its rows.
-    "approvals": {
-        "id": "VARCHAR",
-        "event": "VARCHAR",  # requested | answered | closed
-        "ts": "TIMESTAMP",  # UTC, when this row was written
-        "conversation_id": "VARCHAR",
-        "call_id": "VARCHAR",
-        "tool": "VARCHAR",
-        "summary": "VARCHAR",  # one line: "bash: rm -rf build"
-        "params": "VARCHAR",  # JSON, secrets redacted
-        "subjects": "VARCHAR",  # JSON list: commands, canonical paths, the URL
-        "rule": "VARCHAR",
-        "reason": "VARCHAR",
-        "requester": "VARCHAR",  # whose run asks
-        "host": "VARCHAR",  # where the run is: a request of a process that is gone is not pending any more
-        "pid": "INTEGER",
-        "expires_at": "TIMESTAMP",  # UTC; the run denies by itself after this
-        "outcome": "VARCHAR",  # answered: approve | always | deny; closed: those, expired or cancelled
-        "decided_by": "VARCHAR",
-        "note": "VARCHAR",
-        "spool": "VARCHAR",
-        "seq": "BIGINT",
-        "mac": "VARCHAR",  # answered rows: HMAC with the store's key; an answer without a valid one is ignored
-        "grantable": "BOOLEAN",  # requested rows: whether "Always allow" may be offered (never outside the sandbox)
-        "why": "VARCHAR",  # requested rows: why it asks, in one plain sentence (gates/approval/explain.py)
-    },
-    "conversations": {
-        "id": "VARCHAR",
-        "created_at": "TIMESTAMP",
-        "title": "VARCHAR",
-        "spool": "VARCHAR",
-        "seq": "BIGINT",
-    },
+    "tool_calls": columns_of(ToolCallRow),
+    "overflow": columns_of(OverflowRow),
+    "permission_rules": columns_of(GrantRow),
+    "approvals": columns_of(ApprovalRow),
+    "conversations": columns_of(ConversationRow),
 }
 
 

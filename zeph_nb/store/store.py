@@ -20,7 +20,8 @@ import warnings
 import weakref
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from dataclasses import asdict
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from zeph_nb.errors import ZephError
 from zeph_nb.security.mac import RowSigner
 from zeph_nb.security.secrets import compile_extra, redact_row
 from zeph_nb.store.reading import frame_of, read_with_spools
+from zeph_nb.store.records import OverflowRow, utc_now
 from zeph_nb.store.schema import COLUMNS, migrate
 from zeph_nb.store.spool import Spool, SpoolRecord, adopt, read_records, spool_files
 
@@ -62,10 +64,6 @@ def _process_lock(path: Path) -> threading.RLock:
     key = os.path.realpath(path)
     with _PROCESS_LOCKS_GUARD:
         return _PROCESS_LOCKS.setdefault(key, threading.RLock())
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def _is_lock_error(error: Exception) -> bool:
@@ -141,19 +139,9 @@ class Store:
         if truncated:
             content = data[:max_bytes].decode("utf-8", errors="ignore")
         overflow_id = f"{_OVERFLOW_ID}{uuid.uuid4()}"
-        self.append(
-            "overflow",
-            {
-                "id": overflow_id,
-                "conversation_id": conversation_id,
-                "created_at": utc_now().isoformat(),
-                "tool": tool,
-                "call_id": call_id,
-                "content": content,
-                "bytes": len(data),
-                "truncated": truncated,
-            },
-        )
+        row = OverflowRow(id=overflow_id, conversation_id=conversation_id, tool=tool, call_id=call_id,
+                          content=content, bytes=len(data), truncated=truncated)  # fmt: skip
+        self.append("overflow", asdict(row))
         return overflow_id
 
     def get_overflow(self, overflow_id: str, conversation_id: str) -> str | None:

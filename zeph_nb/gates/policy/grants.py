@@ -55,7 +55,14 @@ class PermissionGrants:
             # not signed by zeph-nb were left out by the store, so they neither grant nor revoke.
             revoked = {row.id for row in rows if row.revoked_at is not None}
             grants = {
-                row.id: Grant(row.id, row.tool, row.pattern, row.granted_by, row.granted_at, row.reason)
+                row.id: Grant(
+                    id=row.id,
+                    tool=row.tool,
+                    pattern=row.pattern,
+                    granted_by=row.granted_by,
+                    granted_at=row.granted_at,
+                    reason=row.reason,
+                )
                 for row in rows
                 if row.action == "allow" and row.revoked_at is None and row.id not in revoked
             }
@@ -85,9 +92,12 @@ class PermissionGrants:
                 # match something else): the call was approved once, and asks again next time.
                 log.info("zeph-nb: Always allow not kept for a pattern that carries a credential")
                 continue
-            grant = Grant(uuid.uuid4().hex, tool, pattern, by, utc_now(), reason)
+            grant = Grant(id=uuid.uuid4().hex, tool=tool, pattern=pattern, granted_by=by, granted_at=utc_now(),
+                          reason=reason)  # fmt: skip
             if self.store is not None:
-                GrantRows(self.store).add(GrantRow(grant.id, tool, grant.pattern, by, grant.granted_at, reason))
+                row = GrantRow(id=grant.id, tool=tool, pattern=grant.pattern, granted_by=by,
+                               granted_at=grant.granted_at, reason=reason)  # fmt: skip
+                GrantRows(self.store).add(row)
             self._local[grant.id] = grant
             made.append(grant)
         return made
@@ -100,7 +110,8 @@ class PermissionGrants:
         if grant is None:
             raise ZephError(f"no grant {grant_id!r} is in force; see PermissionGrants.active() for the ids")
         if self.store is not None:
-            GrantRows(self.store).add(GrantRow(grant.id, grant.tool, grant.pattern, grant.granted_by,
-                                               grant.granted_at, f"revoked by {by}", revoked_at=utc_now()))  # fmt: skip
+            row = GrantRow(id=grant.id, tool=grant.tool, pattern=grant.pattern, granted_by=grant.granted_by,
+                           granted_at=grant.granted_at, reason=f"revoked by {by}", revoked_at=utc_now())  # fmt: skip
+            GrantRows(self.store).add(row)
         self._revoked.add(grant.id)
         self._local.pop(grant.id, None)
