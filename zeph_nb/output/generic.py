@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from zeph_nb.output.strategies import matching_lines
+from zeph_nb.output.kinds import LineKinds, digit_blind_table
 
 __all__ = ["MIN_LINES", "generic_filter"]
 
@@ -33,7 +33,7 @@ _NORMALIZE = re.compile(
     r")"
 )
 # What a person looks for in a log: kept wherever it is, however often it repeats. Written in lower case and
-# run over the lowered text: (?i) makes Python's re 2.5x slower here.
+# run over the lowered line.
 _KEEP = re.compile(
     r"\b(error|errors|fatal|panic|panicked|exception|traceback|critical|warn|warning|fail|failed|failure|"
     r"denied|refused|abort|aborted|killed|segmentation fault|assert\w*|summary|total|passed|finished|done|"
@@ -57,33 +57,43 @@ def _said(skipped: dict[str, tuple[int, str]]) -> list[str]:
     return out
 
 
+def _normalize(text: str) -> str:
+    return _NORMALIZE.sub("#", text)
+
+
+# The digits none of the patterns tells apart (all but the 0 of "0x"): lines equal once those are mapped are one
+# kind, and are normalised and searched once (output/kinds.py).
+_TABLE = digit_blind_table([_NORMALIZE, _KEEP, _WORDS])
+
+
 def generic_filter(text: str) -> str | None:
     """``text`` with repeated lines collapsed, or None when it is short or nothing repeats."""
     lines = text.split("\n")
     if len(lines) < MIN_LINES:
         return None
-    # Normalised over the whole text at once (C speed, not a call per line); no pattern crosses a newline.
-    keys = _NORMALIZE.sub("#", text).split("\n")
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        wanted = matching_lines(_KEEP, lowered, lines)
-    else:  # a character whose lower case is longer (İ): positions would not line up, so line by line
-        wanted = {i for i, line in enumerate(lines) if _KEEP.search(line.lower())}
+    kinds = LineKinds(text, lines, _normalize, _TABLE)
+    # Run over the lowered line: (?i) makes Python's re 2.5x slower here.
+    wanted = kinds.lines_matching(_KEEP, lower=True)
+    worded: dict[str, bool] = {}
     seen: dict[str, int] = {}
     skipped: dict[str, tuple[int, str]] = {}  # repeats since the last kept line, by kind
     out: list[str] = []
     last = len(lines) - EDGE
     removed = 0
-    for index, (line, key) in enumerate(zip(lines, keys, strict=True)):
+    for index, (line, key) in enumerate(zip(lines, kinds.kinds, strict=True)):
         # An error-like line is told apart by all of it (mypy's errors differ only in where they are); only
         # the very same line again is a repeat.
         key = line.strip() if index in wanted else key.strip()
         times = seen.get(key, 0)
-        if times and EDGE <= index < last and _WORDS.search(key):
-            count, example = skipped.get(key, (0, line))
-            skipped[key] = (count + 1, example)
-            removed += 1
-            continue
+        if times and EDGE <= index < last:
+            words = worded.get(key)
+            if words is None:
+                words = worded[key] = _WORDS.search(key) is not None
+            if words:
+                count, example = skipped.get(key, (0, line))
+                skipped[key] = (count + 1, example)
+                removed += 1
+                continue
         if skipped:
             out += _said(skipped)
             skipped = {}

@@ -7,102 +7,17 @@ matters kept), PARTIAL (cut by position, or understood only in part), FALLBACK (
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from itertools import accumulate
+from functools import lru_cache
 from typing import Any
 
 from zeph_nb.output import rules as R
+from zeph_nb.output.kinds import LineKinds, digit_blind_table
+from zeph_nb.output.lines import FilterConfidence, StageResult, compile_lines, head_tail, matching_lines, split_lines
+from zeph_nb.output.noise import strip_noise
 from zeph_nb.output.test_summary import summarize_tests
 
 __all__ = ["FilterConfidence", "StageResult", "apply_strategy"]
-
-
-class FilterConfidence(IntEnum):
-    """Ordered so that ``min()`` of stages is the worst, which is what a composed pipeline reports."""
-
-    FALLBACK = 0
-    PARTIAL = 1
-    FULL = 2
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
-
-
-@dataclass(frozen=True)
-class StageResult:
-    text: str
-    confidence: FilterConfidence
-
-
-def _compile(patterns: list[str]) -> re.Pattern[str]:
-    # MULTILINE: patterns are written for one line (^ and $ are its ends) and run over the whole text at once.
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.MULTILINE)
-
-
-def matching_lines(pattern: re.Pattern[str], text: str, lines: list[str]) -> set[int]:
-    """Indices of the lines ``pattern`` matches, found by scanning the text once in C, not line by line."""
-    if not lines:
-        return set()
-    # Offset of each line's start: line i starts after the i previous lines and their newlines.
-    starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
-    return {bisect_right(starts, match.start()) - 1 for match in pattern.finditer(text)}
-
-
-def _omitted(count: int) -> str:
-    return f"... ({count} lines omitted) ..."
-
-
-def head_tail(lines: list[str], head: int, tail: int) -> list[str]:
-    if len(lines) <= head + tail:
-        return lines
-    return [*lines[:head], _omitted(len(lines) - head - tail), *(lines[len(lines) - tail :] if tail else [])]
-
-
-def _split(text: str) -> tuple[str, list[str]]:
-    """Lines split on \n only (``splitlines`` also splits on form feeds and others, which would misalign offsets)."""
-    body = text[:-1] if text.endswith("\n") else text
-    return body, body.split("\n") if body else []
-
-
-def strip_noise(text: str, rule: R.StripNoise, exit_code: int | None, roots: Sequence[str] = ()) -> StageResult:
-    """Drop the lines ``rule.patterns`` match. A noise pattern is about what lies *below* the folder searched:
-    when a root the command named is itself noise (``find .venv/lib/…/site-packages/pkg``), its lines are the
-    answer, and only what follows the root in them is held to the patterns."""
-    body, lines = _split(text)
-    pattern = _compile(rule.patterns)
-    noise = matching_lines(pattern, body, lines)
-    inside = [root for root in _roots(roots) if pattern.search(root + "/")]
-    if noise and inside:
-        noise = {i for i in noise if not (rest := _below(lines[i], inside)) or pattern.search(rest)}
-    kept = [line for i, line in enumerate(lines) if i not in noise]
-    if len(kept) == len(lines):
-        return StageResult(text, FilterConfidence.FALLBACK)
-    return StageResult("\n".join(kept), FilterConfidence.FULL)
-
-
-def _roots(words: Sequence[str]) -> list[str]:
-    """The folders a command may have searched, as its output writes them: ``./a/b/`` is ``a/b``."""
-    roots = []
-    for word in words:
-        root = word.rstrip("/")
-        while root.startswith("./"):
-            root = root[2:]
-        if root and root != ".":
-            roots.append(root)
-    return roots
-
-
-def _below(line: str, roots: list[str]) -> str:
-    """What follows the longest root ``line`` starts with (``./`` allowed before it), or "" for none."""
-    text = line[2:] if line.startswith("./") else line
-    for root in sorted(roots, key=len, reverse=True):
-        if text.startswith(root) and text[len(root) : len(root) + 1] in ("/", ":", ""):
-            return text[len(root) :] or "/"
-    return ""
 
 
 def truncate(text: str, rule: R.Truncate, exit_code: int | None) -> StageResult:
@@ -113,8 +28,8 @@ def truncate(text: str, rule: R.Truncate, exit_code: int | None) -> StageResult:
 
 
 def keep_matching(text: str, rule: R.KeepMatching, exit_code: int | None) -> StageResult:
-    body, lines = _split(text)
-    wanted = matching_lines(_compile(rule.patterns), body, lines)
+    body, lines = split_lines(text)
+    wanted = matching_lines(compile_lines(rule.patterns), body, lines)
     kept = [line for i, line in enumerate(lines) if i in wanted]
     if not kept:
         return StageResult(text, FilterConfidence.FALLBACK)
@@ -123,7 +38,7 @@ def keep_matching(text: str, rule: R.KeepMatching, exit_code: int | None) -> Sta
 
 def strip_annotated(text: str, rule: R.StripAnnotated, exit_code: int | None) -> StageResult:
     """Drop known noise lines, lead with the summary line, and say how many lines went."""
-    noise = _compile(rule.patterns)
+    noise = compile_lines(rule.patterns)
     summary_re = re.compile(rule.summary_pattern) if rule.summary_pattern else None
     kept: list[str] = []
     summary = None
@@ -318,10 +233,18 @@ def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
 _KEEP_IN_LOGS = re.compile(r"(?i)\b(error|fatal|panic|exception|traceback|critical|fail(ed|ure)?)\b")
 
 
-def _normalize_line(line: str, rule: R.Dedup) -> str:
-    for normalize in rule.normalize_patterns:
-        line = re.sub(normalize.pattern, normalize.replacement.replace("\\", "\\\\"), line)
-    return line
+@lru_cache(maxsize=64)
+def _normalizer(normalize_patterns: tuple[tuple[str, str], ...]) -> tuple[Callable[[str], str], dict[int, int] | None]:
+    """A rule's normalisation as one callable (MULTILINE: the patterns are written for one line), and the digits
+    it and the error pattern cannot tell apart (output/kinds.py)."""
+    steps = [(re.compile(p, re.MULTILINE), r.replace("\\", "\\\\")) for p, r in normalize_patterns]
+
+    def normalize(text: str) -> str:
+        for pattern, replacement in steps:
+            text = pattern.sub(replacement, text)
+        return text
+
+    return normalize, digit_blind_table([*(p for p, _ in steps), _KEEP_IN_LOGS])
 
 
 def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
@@ -329,20 +252,16 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
 
     Two lines are of a kind when they match once timestamps, ids, addresses and numbers are normalised.
     """
-    body, lines = _split(text)
-    normalized = body
-    for normalize in rule.normalize_patterns:  # each over the whole text at once: C speed, not per line
-        normalized = re.sub(normalize.pattern, normalize.replacement.replace("\\", "\\\\"), normalized)
-    keys = normalized.split("\n") if body else []
-    if len(keys) != len(lines):  # a pattern matched across lines; fall back to normalising line by line
-        keys = [_normalize_line(line, rule) for line in lines]
+    body, lines = split_lines(text)
+    normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in rule.normalize_patterns))
+    kinds = LineKinds(body, lines, normalize, table)
     counts: dict[str, int] = {}
-    for key in keys:
+    for key in kinds.kinds:
         counts[key] = counts.get(key, 0) + 1
-    errors = matching_lines(_KEEP_IN_LOGS, body, lines)
+    errors = kinds.lines_matching(_KEEP_IN_LOGS)
     out: list[str] = []
     shown: set[str] = set()
-    for index, (line, key) in enumerate(zip(lines, keys, strict=True)):
+    for index, (line, key) in enumerate(zip(lines, kinds.kinds, strict=True)):
         first = key not in shown and len(shown) < rule.max_unique_patterns
         if first or index in errors:
             out.append(line)

@@ -1,0 +1,99 @@
+"""The fast paths of the line strategies give what the slow definitions give, line for line.
+
+Each fast path (kinds grouped by a digit-blind key, noise patterns split into anchored and loose, keywords found
+by one Aho-Corasick pass) is checked against the plain definition it replaces, on generated lines built to hit
+their edges: digits the patterns tell apart, digits in words, hex, blank and whitespace-only lines, non-ASCII.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from zeph_nb.output.generic import _KEEP, _NORMALIZE, _TABLE
+from zeph_nb.output.kinds import LineKinds, digit_blind_table
+from zeph_nb.output.noise import _noise_lines
+from zeph_nb.output.rules import Dedup, StripNoise
+from zeph_nb.output.strategies import _KEEP_IN_LOGS, _normalizer, apply_strategy, dedup
+from zeph_nb.security.secrets import _ASCII_LOWER, keyword_spans
+
+_WORDS = ["INFO", "DEBUG", "error", "v2beta", "0x1f", "0x2F", "1x1f", "worker-7", "id=3fa85f64", "ms", "İstanbul",
+          "192.168.0.12", "12:30:01", "2026-11-22T10:00:00.463Z", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "  ", "#"]  # fmt: skip
+
+
+def _lines(seed: int, n: int = 400) -> list[str]:
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        words = [rnd.choice(_WORDS) if rnd.random() < 0.6 else str(rnd.randint(0, 10**rnd.randint(1, 6)))
+                 for _ in range(rnd.randint(0, 6))]  # fmt: skip
+        out.append(" ".join(words) if rnd.random() > 0.05 else " " * rnd.randint(0, 3))
+    return out
+
+
+def test_the_table_maps_only_digits_no_pattern_tells_apart() -> None:
+    assert digit_blind_table([r"\d+"]) == {d: ord("0") for d in range(ord("1"), ord("9") + 1)}
+    # The 0 of "0x" is a literal: it stays itself, the others map to 1.
+    assert digit_blind_table([r"\b0x[0-9a-f]+\b", r"\d+"]) == {d: ord("1") for d in range(ord("2"), ord("9") + 1)}
+    # A class holding some digits sets them apart from the rest.
+    assert set(digit_blind_table([r"[0-4]x"]) or {}) == {ord(d) for d in "6789"}
+    assert digit_blind_table([r"(\d)\1"]) is None  # a backreference tells any two digits apart
+    assert digit_blind_table([r"[0-8]", r"9"]) is None  # nothing left to map
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_line_kinds_are_the_normalised_lines(seed: int) -> None:
+    lines = _lines(seed)
+    text = "\n".join(lines)
+    normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns))
+    assert table is not None
+    kinds = LineKinds(text, lines, normalize, table)
+    assert kinds.kinds == [normalize(line).translate(table) for line in lines]
+    assert kinds.lines_matching(_KEEP_IN_LOGS) == {i for i, line in enumerate(lines) if _KEEP_IN_LOGS.search(line)}
+    generic = LineKinds(text, lines, lambda t: _NORMALIZE.sub("#", t), _TABLE)
+    assert generic.kinds == [_NORMALIZE.sub("#", line).translate(_TABLE or {}) for line in lines]
+    lowered = {i for i, line in enumerate(lines) if _KEEP.search(line.lower())}
+    assert generic.lines_matching(_KEEP, lower=True) == lowered
+
+
+def test_dedup_counts_lines_differing_only_in_digits_as_one_kind() -> None:
+    lines = [
+        f"2026-11-22T10:00:{i % 60:02d}Z worker {i % 7} handled request {i * 37} in {i % 90}ms" for i in range(300)
+    ]
+    lines.insert(150, "2026-11-22T10:02:30Z worker 3 ERROR request 5550 failed")
+    out = dedup("\n".join(lines), Dedup(type="dedup"), 0).text.splitlines()
+    assert out == [lines[0], "  [299 more like this]", lines[150]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_noise_lines_are_the_lines_a_pattern_matches(seed: int) -> None:
+    lines = _lines(seed)
+    patterns = (r"^\s*$", r"^DEBUG\b", r"error", r"\d+ms$", r"(?i)^info ", r"^#|^\s+#")
+    expected = {i for i, line in enumerate(lines) if any(re.search(p, line) for p in patterns)}
+    assert _noise_lines(patterns, "\n".join(lines), lines) == expected
+
+
+def test_a_top_level_alternation_is_not_taken_for_an_anchored_pattern() -> None:
+    lines = ["x DEBUG", "DEBUG y", "z"]
+    assert _noise_lines((r"^z|DEBUG",), "\n".join(lines), lines) == {0, 1, 2}
+
+
+def test_a_pattern_with_flags_for_all_of_it_works_next_to_others() -> None:
+    # Each pattern compiles alone (the rule's schema checks that); in one alternation Python would refuse "(?i)".
+    rule = StripNoise(type="strip_noise", patterns=[r"(?i)^info ", r"^debug", r"(?x) heart  beat"])
+    out = apply_strategy("INFO a\ndebug b\nWARN c\nheartbeat\n", rule, 0)
+    assert out.text == "WARN c"
+
+
+@pytest.mark.parametrize(("seed", "ascii"), [(0, True), (1, True), (2, False), (3, False)])
+def test_keyword_lines_are_every_line_with_a_keyword(seed: int, ascii: bool) -> None:
+    keywords = ("error", "ms", "ssl", "0x", "debug")
+    lines = [line.encode("ascii", "ignore").decode() if ascii else line for line in _lines(seed)]
+    text = "\n".join(lines)
+    lowered = text.translate(_ASCII_LOWER)
+    assert lowered.isascii() is ascii  # both of keyword_spans' paths: bytes offsets and character offsets
+    spans = keyword_spans(text, lowered, keywords, merge=False)
+    wanted = [line for line in lines if any(k in line.translate(_ASCII_LOWER) for k in keywords)]
+    assert [text[a:b] for a, b in spans] == wanted
