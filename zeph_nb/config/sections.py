@@ -290,6 +290,13 @@ class AuthorizationSettings(_Section):
     rules: list[AuthorizationRule] = Field(default_factory=list)
 
 
+class ExecutionSettings(_Section):
+    """``[tools.execution]``: where commands run. "tmux": bash gains ``wait`` (false or a duration runs the command
+    in a tmux pane in the background) and capture-pane and send-keys are offered."""
+
+    backend: Literal["local", "tmux"] = "local"
+
+
 class ToolsSettings(_Section):
     """``[tools]``."""
 
@@ -306,6 +313,7 @@ class ToolsSettings(_Section):
         True, description="add the tools installed packages offer under the zeph_nb.tools entry-point group"
     )
     shell: ShellSettings = Field(default_factory=ShellSettings)
+    execution: ExecutionSettings = Field(default_factory=ExecutionSettings)
     file: FileSettings = Field(default_factory=FileSettings)
     scrape: ScrapeSettings = Field(default_factory=ScrapeSettings)
     overflow: OverflowSettings = Field(default_factory=OverflowSettings)

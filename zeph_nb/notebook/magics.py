@@ -47,6 +47,7 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--max-iterations", type=int, dest="max_iterations")
     parser.add_argument("--approve", help="ask, auto, deny, inbox, or the name of a variable holding an approver")
     parser.add_argument("--cwd")
+    parser.add_argument("--tmux", action="store_true", default=None)
     return parser
 
 
@@ -67,6 +68,9 @@ class ZephMagics(Magics):
     cwd = Unicode(None, allow_none=True, help="the agent's working directory (default: the notebook's)").tag(
         config=True
     )
+    tmux = Bool(False, help="commands may run in tmux panes in the background ([tools.execution] backend)").tag(
+        config=True
+    )
     widgets = Bool(True, help="a live widget transcript; False: plain text and console approvals").tag(config=True)
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
@@ -82,7 +86,8 @@ class ZephMagics(Magics):
 
     @line_cell_magic
     def zeph(self, line: str, cell: str | None = None) -> Any:
-        """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]``
+        """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
+        [--tmux]``
         runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status`` manages it."""
         if cell is None:
             return self._subcommand(line)
@@ -94,7 +99,7 @@ class ZephMagics(Magics):
             options = _arguments().parse_args(shlex.split(line))
         except (argparse.ArgumentError, SystemExit, ValueError) as e:
             print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] "
-                  "[--approve ask|auto|deny|inbox] [--cwd PATH]")  # fmt: skip
+                  "[--approve ask|auto|deny|inbox] [--cwd PATH] [--tmux]")  # fmt: skip
             return None
         from zeph_nb.errors import ZephError
 
@@ -171,6 +176,9 @@ class ZephMagics(Magics):
             updates["provider"] = provider
         if updates:
             settings = settings.model_copy(update={"llm": llm.model_copy(update=updates)})
+        if options.tmux or self.tmux:
+            execution = settings.tools.execution.model_copy(update={"backend": "tmux"})
+            settings = settings.model_copy(update={"tools": settings.tools.model_copy(update={"execution": execution})})
         return settings
 
     def _provider(self, options: argparse.Namespace, settings: Settings) -> Provider:
@@ -198,7 +206,7 @@ class ZephMagics(Magics):
         cwd = options.cwd or self.cwd
         provider_name = options.provider or self.provider
         key = (options.model or self.model, provider_name, id(self.shell.user_ns.get(provider_name)) if self.shell
-               else None, cwd)  # fmt: skip
+               else None, cwd, options.tmux or self.tmux)  # fmt: skip
         if self.agent is None or key != self._agent_key:
             settings = self._settings(options)
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
@@ -346,6 +354,10 @@ class ZephMagics(Magics):
             print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
                   f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
         print_sandbox(describe_sandbox(settings, agent.workdir))
+        if settings.tools.execution.backend == "tmux":
+            from zeph_nb.tools.shell.panes import attach_command
+
+            print(f"tmux panes:   bash wait=false runs in the background; watch: {attach_command()}")
         pending = agent.pending_approvals
         print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
         for request in pending:

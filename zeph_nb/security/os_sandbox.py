@@ -146,6 +146,9 @@ class SandboxSpec:
     limits: Limits = field(default_factory=Limits)
     tmp_dir: Path | None = None  # the host folder the sandbox sees as /tmp; None: a tmpfs (memory)
     trees: TreeScan | None = None  # the walk of the writable trees, when the caller made it already
+    # A session of its own, so the command cannot push keystrokes into the terminal it was started from
+    # (TIOCSTI). Off only for a command that is alone on a tmux pane's terminal, where C-c must reach it.
+    new_session: bool = True
 
 
 def _home_rebind(home: Path) -> list[str]:
@@ -326,8 +329,9 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
             args += ["--ro-bind", "/dev/null", str(path)]
     if spec.network_socket is not None:
         args += ["--bind", str(spec.network_socket), PROXY_SOCKET]
-    args += ["--unshare-pid", "--unshare-net", "--unshare-ipc",
-             "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", str(spec.workdir)]  # fmt: skip
+    args += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent",
+             *(["--new-session"] if spec.new_session else []),
+             "--cap-drop", "ALL", "--chdir", str(spec.workdir)]  # fmt: skip
     return args
 
 

@@ -65,7 +65,17 @@ def _shell(
 ) -> ToolExecutor:
     from zeph_nb.tools.shell.executor import ShellExecutor
 
-    return ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve)
+    shell = ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve)
+    if settings.tools.execution.backend != "tmux":
+        return shell
+    from zeph_nb.tools.composite import CompositeExecutor
+    from zeph_nb.tools.shell.pane_tools import PaneExecutor
+    from zeph_nb.tools.shell.panes import TmuxPanes
+
+    # One tmux server per kernel, started from the shell's scrubbed environment, shared by bash and the pane tools.
+    panes = TmuxPanes.shared(shell.env)
+    return CompositeExecutor([ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve, panes=panes),
+                              PaneExecutor(settings, panes)])  # fmt: skip
 
 
 def _diagnostics(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:

@@ -36,16 +36,25 @@ from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.containment import CommandScope, command_scope, sandbox_hints, sandbox_spec, scope_of
+from zeph_nb.tools.shell.background import in_pane
 from zeph_nb.tools.shell.host_guard import HostGuard
-from zeph_nb.tools.shell.process import PIPE_GRACE_SECS, Capture, exited, finish, kill_group, pump, start
+from zeph_nb.tools.shell.panes import TmuxPanes
+from zeph_nb.tools.shell.process import (
+    ERROR_TAIL_CHARS,
+    PIPE_GRACE_SECS,
+    Capture,
+    exited,
+    finish,
+    kill_group,
+    pump,
+    raise_for_failure,
+    start,
+)
 from zeph_nb.tools.shell.transaction import Snapshot, SnapshotFailed
 
-__all__ = ["BASH", "ShellExecutor"]
+__all__ = ["BASH", "BASH_TMUX", "ShellExecutor"]
 
 log = logging.getLogger("zeph_nb.tools")
-
-ERROR_TAIL_CHARS = 4000
-
 
 # A host name (or *.domain, or * for any host) with an optional port: what the network proxy can match. A URL or a
 # path here is a mistake the model should hear about, not a grant the proxy silently never matches.
@@ -69,12 +78,37 @@ class BashArgs(ToolArgs):
     )
 
 
+# How long a call waits for a command in a tmux pane: true (until it ends), false (not at all), seconds, or 30s/10m/1h.
+Wait = bool | Annotated[int, Field(ge=1, le=86_400)] | Annotated[str, StringConstraints(pattern=r"^\d{1,5}[smh]$")]
+
+
+class BashTmuxArgs(BashArgs):
+    wait: Wait = Field(
+        True,
+        description="true: run it and return its output (default). false: start it in a tmux pane and return at "
+        "once; follow it with capture-pane and answer it with send-keys. A duration ('30s', '10m', '1h' or "
+        "seconds): start it in a pane and wait up to that long; if it is still running, it keeps running there.",
+    )
+
+
 BASH = ToolDef(
     "bash",
     "Run a bash command in the working directory, inside an OS sandbox: only the working directory is writable, "
     "credentials are hidden, there is no network unless the call asks for it (network=true or hosts=[...]), and "
     "background processes end with the call. Returns the combined stdout and stderr and the exit code.",
     BashArgs,
+    subject=("command",),
+    subject_kind="command",
+    mutates=True,
+)
+
+# The same tool when commands may run in tmux panes: one name, so the rules, grants, filters and audit of bash
+# apply to a command whichever way it runs.
+BASH_TMUX = ToolDef(
+    "bash",
+    BASH.description + " With wait=false or a duration the command runs in a tmux pane in the background (same "
+    "sandbox, no network), for builds, training runs, servers and commands that ask questions.",
+    BashTmuxArgs,
     subject=("command",),
     subject_kind="command",
     mutates=True,
@@ -93,8 +127,12 @@ class ShellExecutor(SingleToolExecutor):
         workdir: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         resolve: Resolver | None = None,
+        panes: TmuxPanes | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self.panes = panes  # commands may run in tmux panes: bash gains ``wait``
+        if panes is not None:
+            self.tool = BASH_TMUX
         self.resolve = resolve  # DNS for the network proxy (tests inject one)
         self.shell = self.settings.tools.shell
         self.workdir = Path(workdir) if workdir is not None else Path.cwd()
@@ -120,6 +158,9 @@ class ShellExecutor(SingleToolExecutor):
         scope = self.scope(args, analysis)
         if scope.refused is not None:  # the gates refused it already; this executor may be used without them
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
+        wait = getattr(args, "wait", True)
+        if wait is not True and self.panes is not None:
+            return await in_pane(self, args.command, wait, scope, call)
         snapshot, snapshot_note = self._snapshot(analysis)
         output = await self.run_command(
             args.command, timeout=args.timeout or self.shell.timeout, scope=scope, opened=call.opened_paths
@@ -134,7 +175,7 @@ class ShellExecutor(SingleToolExecutor):
         summary = output.summary + "".join(f"\n[{note}]" for note in notes)
         result = ToolOutput(BASH.name, summary, raw=raw, call_id=call.call_id, exit_code=exit_code,
                             truncated=output.truncated)  # fmt: skip
-        _raise_for_failure(result)
+        raise_for_failure(result)
         return result
 
     async def run_command(
@@ -265,20 +306,3 @@ def _envelope(capture: Capture, exit_code: int | None) -> dict[str, Any]:
         "exit_code": exit_code,
         "truncated": capture.truncated,
     }
-
-
-def _raise_for_failure(output: ToolOutput) -> None:
-    """Exit statuses and messages that mean the command could not do anything become categorised errors."""
-    code = output.exit_code
-    if code is None or code == 0:
-        return
-    stderr = str(output.raw.get("stderr", "")).lower()
-    category = None
-    if code == 126:
-        category = ToolErrorCategory.POLICY_BLOCKED  # found but not executable
-    elif code == 127:
-        category = ToolErrorCategory.PERMANENT_FAILURE  # command not found
-    elif "permission denied" in stderr or "no such file or directory" in stderr:
-        category = ToolErrorCategory.PERMANENT_FAILURE
-    if category is not None:
-        raise ToolError(category, output.summary[-ERROR_TAIL_CHARS:], details=dict(output.raw))

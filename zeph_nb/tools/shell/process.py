@@ -10,8 +10,23 @@ import signal
 import weakref
 from typing import Any
 
-__all__ = ["MAX_CAPTURE_BYTES", "PIPE_GRACE_SECS", "Capture", "exited", "finish", "kill_group", "pump", "start"]
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.base import ToolOutput
 
+__all__ = [
+    "ERROR_TAIL_CHARS",
+    "MAX_CAPTURE_BYTES",
+    "PIPE_GRACE_SECS",
+    "Capture",
+    "exited",
+    "finish",
+    "kill_group",
+    "pump",
+    "raise_for_failure",
+    "start",
+]
+
+ERROR_TAIL_CHARS = 4000  # of a failed command's output, quoted in its error
 MAX_CAPTURE_BYTES = 16 * 1024 * 1024  # per stream; the overflow store takes what the model should not read
 TERM_GRACE_SECS = 1.0  # between SIGTERM and SIGKILL
 PIPE_GRACE_SECS = 0.5
@@ -131,3 +146,20 @@ async def kill_group(process: asyncio.subprocess.Process) -> None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(exited(process), TERM_GRACE_SECS)
     await exited(process)
+
+
+def raise_for_failure(output: ToolOutput) -> None:
+    """Exit statuses and messages that mean the command could not do anything become categorised errors."""
+    code = output.exit_code
+    if code is None or code == 0:
+        return
+    stderr = str(output.raw.get("stderr", "")).lower()
+    category = None
+    if code == 126:
+        category = ToolErrorCategory.POLICY_BLOCKED  # found but not executable
+    elif code == 127:
+        category = ToolErrorCategory.PERMANENT_FAILURE  # command not found
+    elif "permission denied" in stderr or "no such file or directory" in stderr:
+        category = ToolErrorCategory.PERMANENT_FAILURE
+    if category is not None:
+        raise ToolError(category, output.summary[-ERROR_TAIL_CHARS:], details=dict(output.raw))

@@ -1,0 +1,206 @@
+"""Commands in tmux panes, with Debian's real tmux and real bubblewrap: started in the background, watched with
+capture-pane, answered and stopped with send-keys — and contained exactly like a direct bash call, tried as a
+prompt-injected model would, through the real gate chain."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.security.test_containment import SANDBOX, Victim, assert_no_secret, call, chain_for, victim  # noqa: F401
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.gates.approval import AutoApprove, DenyAll
+from zeph_nb.tools.base import ToolCall, ToolOutput
+from zeph_nb.tools.shell.background import seconds_of
+from zeph_nb.tools.shell.pane_tools import KEY_PATTERN
+from zeph_nb.tools.shell.panes import TmuxPanes, socket_folder
+from zeph_nb.tools.toolsets import BUILTIN
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None and os.environ.get("CI") != "true", reason="tmux is not installed here"
+)
+TMUX = '[tools.execution]\nbackend = "tmux"\n'
+
+
+@pytest.fixture(autouse=True)
+def fresh_server() -> Iterator[None]:
+    """Each test gets the kernel's server afresh: no panes of another test to pick as "the latest"."""
+    yield
+    for panes in list(TmuxPanes._instances.values()):
+        asyncio.run(panes.close())
+    TmuxPanes._instances.clear()
+
+
+def shell(workdir: Path) -> Any:
+    settings = Settings.model_validate({"tools": {"execution": {"backend": "tmux"}}})
+    return BUILTIN["shell"](settings, workdir, env={"PATH": os.environ["PATH"], "HOME": str(workdir)}, resolve=None)
+
+
+def run(executor: Any, tool: str, **params: Any) -> ToolOutput:
+    """One call to the executor, a refusal as the chain would turn it into the model's error."""
+    call_ = ToolCall(tool, params)
+    try:
+        out = asyncio.run(executor.execute(call_))
+    except ToolError as e:
+        return ToolOutput.from_error(call_, e)
+    assert out is not None
+    return out
+
+
+def until(executor: Any, text: str, target: str | None = None, timeout: float = 10.0) -> str:
+    """capture-pane until ``text`` shows (a real terminal takes its time)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = run(executor, "capture-pane", **({"target": target} if target else {})).summary
+        printed = shown.split("\n", 1)[1]  # below the status line, which quotes the command
+        if text in printed or time.monotonic() > deadline:
+            return printed
+        time.sleep(0.1)
+
+
+def test_wait_parses_as_the_model_writes_it() -> None:
+    assert [seconds_of(w) for w in (True, False, 45, "30s", "10m", "1h")] == [None, 0.0, 45.0, 30.0, 600.0, 3600.0]
+
+
+def test_the_pane_tools_and_wait_are_offered_only_with_a_tmux_context(tmp_path: Path) -> None:
+    plain = BUILTIN["shell"](Settings(), tmp_path, env={}, resolve=None)
+    assert [t.name for t in plain.tool_definitions()] == ["bash"]
+    assert "wait" not in plain.tool_definitions()[0].input_schema["properties"]
+    tmux = shell(tmp_path)
+    assert [t.name for t in tmux.tool_definitions()] == ["bash", "capture-pane", "send-keys"]
+    assert "wait" in tmux.tool_definitions()[0].input_schema["properties"]
+
+
+def test_a_background_command_is_watched_answered_and_stopped(tmp_path: Path) -> None:
+    executor = shell(tmp_path)
+    script = "for i in 1 2 3; do echo tick $i; sleep 0.2; done; read -p 'Continue? [y/N] ' a; echo got=$a; sleep 600"
+    started = run(executor, "bash", command=script, wait=False)
+    assert started.summary.startswith("command dispatched to tmux pane %")
+    pane = str(started.raw["pane"])
+    assert "attach -t zeph-" in started.summary  # where a person can watch it
+    assert "tick 3" in until(executor, "Continue? [y/N]")
+    answered = run(executor, "send-keys", target=pane, literal_text="y", enter=True)
+    assert "sent 'y' Enter" in answered.summary
+    assert "got=y" in until(executor, "got=y", pane)
+    assert f"pane {pane}: running" in run(executor, "capture-pane").summary
+    stopped = run(executor, "send-keys", keys=["C-c"], delay_ms=500)
+    assert f"pane {pane}: ended by signal 2" in stopped.summary
+    # Typing into a pane whose command ended reaches nobody: said, not silently done.
+    dead = run(executor, "send-keys", literal_text="echo late", enter=True)
+    assert dead.error is not None and "has ended" in dead.error.message
+
+
+def test_waiting_a_while_returns_the_output_or_says_it_still_runs(tmp_path: Path) -> None:
+    executor = shell(tmp_path)
+    done = run(executor, "bash", command="echo out; echo err >&2; exit 3", wait="20s")
+    assert done.summary.splitlines() == ["out", "err", "[ended with exit code 3]"]
+    assert done.exit_code == 3 and done.raw["streams"] == "merged by the terminal"
+    slow = run(executor, "bash", command="echo begun; sleep 600", wait=1)
+    assert slow.error is not None and slow.error.category == ToolErrorCategory.TIMEOUT
+    assert "still running in tmux pane" in slow.error.message and "begun" in slow.error.message
+    assert ": running:" in run(executor, "capture-pane").summary  # it was not stopped
+
+
+def test_wait_true_is_the_direct_call_with_streams_apart(tmp_path: Path) -> None:
+    out = run(shell(tmp_path), "bash", command="echo out; echo err >&2")
+    assert out.raw["stdout"] == "out\n" and out.raw["stderr"] == "err\n" and "pane" not in out.raw
+
+
+def test_keys_are_named_keys_and_text_is_checked_as_a_command(tmp_path: Path) -> None:
+    import re
+
+    for key in ("C-c", "Enter", "Up", "M-x", "C-M-a", "F12", "S-Tab"):
+        assert re.match(KEY_PATTERN, key), key
+    for text in ("ls", "rm -rf ~", "a", "Enterx", "C-", ""):
+        assert not re.match(KEY_PATTERN, text), text
+    executor = shell(tmp_path)
+    run(executor, "bash", command="cat", wait=False)
+    typed = run(executor, "send-keys", keys=["rm -rf ~"])
+    assert typed.error is not None and typed.error.category == ToolErrorCategory.INVALID_PARAMETERS
+    blocked = run(executor, "send-keys", literal_text="rm -rf ~", enter=True)
+    assert blocked.error is not None and blocked.error.category == ToolErrorCategory.POLICY_BLOCKED
+    other = run(executor, "capture-pane", target="%999")
+    assert other.error is not None and "not a pane of this agent's commands" in other.error.message
+
+
+def test_the_socket_is_private_and_out_of_every_sandbox(tmp_path: Path) -> None:
+    folder = socket_folder()
+    assert folder.stat().st_mode & 0o777 == 0o700
+    executor = shell(tmp_path)
+    socket = executor.executors[0].panes.socket
+    probe = f"ls -la {socket.parent} 2>&1; tmux -S {socket} list-sessions 2>&1; echo TMUX=$TMUX; echo done"
+    out = run(executor, "bash", command=probe, wait="20s")
+    if SANDBOX.active:
+        assert "No such file or directory" in out.summary or "no server running" in out.summary
+        assert "windows" not in out.summary  # no session listed
+        assert "TMUX=\n" in out.summary  # nothing tells the command where the server is
+    assert "done" in out.summary
+
+
+def test_a_network_command_is_told_to_run_directly(tmp_path: Path) -> None:
+    out = run(shell(tmp_path), "bash", command="curl https://example.org", network=True, wait=False)
+    assert out.error is not None and "gets no network" in out.error.message and "wait=true" in out.error.message
+
+
+# -- contained like any command, through the gate chain --------------------------------------------------------
+
+# Reads the policy cannot see for what they are, so they run, and only the sandbox stands in the way.
+PANE_READS = [
+    "f=$(printf %s ~/.s sh/id_r sa); cat $f",
+    "grep -r BEGIN ~ 2>/dev/null",
+    "env; printenv",
+    "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n'",
+    "f=$(printf %s ~/.loc al/share/jupyter/runtime); cat $f/*.json",
+    "f=$(printf %s ~/.bash_hi story); g=$(printf %s ~/.pg pass); cat $f $g",
+]
+
+
+@pytest.mark.skipif(not SANDBOX.active, reason=f"no OS sandbox here: {SANDBOX.reason}")
+@pytest.mark.parametrize("command", PANE_READS)
+def test_a_pane_reads_no_credentials(victim: Victim, command: str) -> None:  # noqa: F811
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    out = call(chain, "bash", command=command, wait="20s")
+    assert out.status == "ok", out.text  # it ran, in a pane
+    assert_no_secret(out.text)
+    later = call(chain, "capture-pane")
+    assert_no_secret(later.text)
+
+
+@pytest.mark.skipif(not SANDBOX.active, reason=f"no OS sandbox here: {SANDBOX.reason}")
+def test_a_pane_writes_nothing_outside_the_project(victim: Victim) -> None:  # noqa: F811
+    before = victim.outside_work()
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    attack = "echo pwned >> ~/.bashrc; echo '[tools]' > ~/.zeph/config.toml; (sleep 1; echo late >> ~/.profile) &"
+    call(chain, "bash", command=attack, wait="20s")
+    time.sleep(1.5)
+    assert victim.outside_work() == before
+
+
+@pytest.mark.skipif(not SANDBOX.active, reason=f"no OS sandbox here: {SANDBOX.reason}")
+def test_typing_into_a_pane_asks_like_a_command(victim: Victim) -> None:  # noqa: F811
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    call(chain, "bash", command="read -p 'name? ' n; echo hello $n; sleep 600", wait=False)
+    denying = chain_for(victim, approver=DenyAll(), toml=TMUX)
+    # What a command line would be asked about (here: an install, which needs the network) is asked about when
+    # typed; DenyAll says no, and nothing reaches the pane.
+    denied = call(denying, "send-keys", literal_text="pip install requests", enter=True)
+    assert denied.status == "denied", denied.text
+    assert "pip install" not in call(chain, "capture-pane").text.split("\n", 1)[1]
+    blocked = call(chain, "send-keys", literal_text="rm -rf ~", enter=True)
+    assert blocked.status == "denied" and blocked.category == ToolErrorCategory.POLICY_BLOCKED, blocked.text
+    answered = call(chain, "send-keys", literal_text="ada", enter=True, delay_ms=500)
+    assert answered.status == "ok" and "hello ada" in answered.text
+
+
+def test_a_tool_error_names_what_to_do_when_tmux_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(ToolError, match="tmux is not installed; install it"):
+        TmuxPanes({})

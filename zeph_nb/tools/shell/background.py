@@ -1,0 +1,109 @@
+"""A bash call with ``wait`` other than true: the command runs in a tmux pane (``panes.py``), in the same OS sandbox a
+direct call gets, and the call returns at once (``wait=false``), when it ends, or after the time given — when the
+command keeps running in its pane, to be read with capture-pane and answered with send-keys.
+
+What differs from a direct call, and why: the terminal merges stdout and stderr (the person watching sees them as a
+terminal shows them); there is no network (the proxy that grants it lives only as long as one call); there is no
+snapshot to roll back to (the command outlives the call); the command is not killed when the call ends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.security.os_sandbox import wrap
+from zeph_nb.tools.base import ToolCall, ToolOutput
+from zeph_nb.tools.containment import CommandScope, sandbox_spec
+from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
+
+if TYPE_CHECKING:
+    from zeph_nb.tools.shell.executor import ShellExecutor
+
+__all__ = ["in_pane", "seconds_of", "tail_of"]
+
+_UNITS = {"s": 1, "m": 60, "h": 3600}
+
+
+def seconds_of(wait: bool | int | str) -> float | None:
+    """``wait`` in seconds: 0 for false, None for true (no limit)."""
+    if wait is True:
+        return None
+    if wait is False:
+        return 0.0
+    if isinstance(wait, int):
+        return float(wait)
+    return float(int(wait[:-1]) * _UNITS[wait[-1]])
+
+
+def tail_of(text: str, limit: int) -> str:
+    """The last ``limit`` characters, saying how many were cut from the start."""
+    if len(text) <= limit:
+        return text
+    return f"[truncated {len(text) - limit} chars from start]\n" + text[-limit:]
+
+
+_DEAD_LINE = re.compile(r"\n?Pane is dead \((?:status|signal) [^)\n]*\)\s*\Z")
+
+
+def pane_text(captured: str, *, dead: bool = False) -> str:
+    """What a pane printed: the screen's empty rows below the last output removed, and for a pane whose command
+    ended, tmux's own "Pane is dead (status 3, <time>)" line under it."""
+    text = captured.rstrip()
+    return _DEAD_LINE.sub("", text).rstrip() if dead else text
+
+
+async def in_pane(
+    executor: ShellExecutor, command: str, wait: bool | int | str, scope: CommandScope, call: ToolCall
+) -> ToolOutput:
+    panes = executor.panes
+    assert panes is not None
+    if scope.hosts:
+        shown = "any host" if "*" in scope.hosts else ", ".join(scope.hosts)
+        raise ToolError(
+            ToolErrorCategory.INVALID_PARAMETERS,
+            f"a command in a tmux pane gets no network, and this one needs {shown}; run it with wait=true (the "
+            "default), which can be granted the network",
+        )
+    # tmux tells a pane where its server is; the command has no use for that (it cannot reach it) and a tmux of
+    # its own would refuse to start, taking itself for nested.
+    argv = ["env", "-u", "TMUX", "-u", "TMUX_PANE", "bash", "-c", command]
+    env: dict[str, str] = {}
+    if scope.sandboxed:
+        spec = sandbox_spec(executor.settings, executor.workdir, environment=scope.environment,
+                            opened=call.opened_paths)  # fmt: skip
+        # A tmpfs /tmp: a folder on disk would be removed when this call returns, under a command still running.
+        spec = dataclasses.replace(spec, new_session=False, tmp_dir=None)
+        argv = wrap(argv, spec, scope.status)
+        env["XDG_CACHE_HOME"] = "/tmp/.cache"  # noqa: S108 - the sandbox's own /tmp
+    pane = await panes.open(argv, command, workdir=executor.workdir, env=env)
+    where = f"tmux pane {pane.id}"
+    raw: dict[str, object] = {"pane": pane.id, "session": panes.session, "sandbox": scope.label,
+                              "attach": panes.attach_command}  # fmt: skip
+    limit = seconds_of(wait)
+    if limit == 0:
+        summary = (f"command dispatched to {where}; read its output with capture-pane (target {pane.id}), answer "
+                   f"it with send-keys. A person can watch it: {panes.attach_command}")  # fmt: skip
+        return ToolOutput("bash", summary, raw={**raw, "running": True}, call_id=call.call_id)
+    state = await panes.wait(pane, limit)
+    text = pane_text(await panes.capture(pane, "-J"), dead=state.dead)
+    if not state.dead:
+        so_far = tail_of(text, ERROR_TAIL_CHARS)
+        raise ToolError(
+            ToolErrorCategory.TIMEOUT,
+            f"the command is still running in {where} after {limit:g}s; it was not stopped. Read it with "
+            f"capture-pane (target {pane.id}), answer it with send-keys, stop it with send-keys keys=['C-c']"
+            + (f"; output so far:\n{so_far}" if so_far else "; it printed nothing yet"),
+            details={**raw, "running": True, "stdout": text},
+        )
+    pane.reported = True
+    code = state.code if state.signal is None else 128 + state.signal  # as a shell reports a signalled command
+    summary = text or "(no output)"
+    if code != 0:
+        summary = summary.rstrip("\n") + f"\n[{state.describe()}]"
+    envelope = {**raw, "stdout": text, "stderr": "", "streams": "merged by the terminal", "exit_code": code}
+    result = ToolOutput("bash", summary, raw=envelope, call_id=call.call_id, exit_code=code)
+    raise_for_failure(result)
+    return result

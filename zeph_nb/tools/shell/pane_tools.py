@@ -1,0 +1,145 @@
+"""capture-pane and send-keys: read what a background command printed, and type into it.
+
+Offered only when commands may run in tmux panes (``%%zeph --tmux``, ``[tools.execution] backend = "tmux"``), and
+only over the panes this agent's commands opened. Text typed into a pane is a command line as far as the policy is
+concerned: it passes the same blocklist and asks when a command would (``subject_kind="command"``); ``keys`` are
+named control keys only (``C-c``, ``Enter``, ``Up``), so no text reaches a pane without being seen as text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from pydantic import Field, StringConstraints
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.security.shell_classifier import ShellClassifier
+from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, checked_args
+from zeph_nb.tools.shell.background import pane_text, tail_of
+from zeph_nb.tools.shell.panes import MAX_CAPTURE_CHARS, TmuxPanes
+
+__all__ = ["CAPTURE_PANE", "SEND_KEYS", "PaneExecutor"]
+
+_TARGET = Annotated[str, StringConstraints(pattern=r"^%\d{1,6}$")]
+_LINE = int | Annotated[str, StringConstraints(pattern=r"^-$")]
+# Named keys, optionally with modifiers, or one character with at least one modifier (C-c, M-x): never plain text.
+_NAMED = (
+    r"Enter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|PageUp|PageDown|PPage|NPage|IC|DC"
+    r"|F[1-9]|F1[0-2]"
+)
+KEY_PATTERN = rf"^(?:(?:[CMS]-)*(?:{_NAMED})|(?:[CMS]-)+[A-Za-z0-9@^_?\[\]\\])$"
+
+
+class CapturePaneArgs(ToolArgs):
+    target: _TARGET | None = Field(None, description="The pane, e.g. '%3' (default: the latest command's pane)")
+    start: _LINE | None = Field(None, description="First line: 0 is the top of the screen, negative lines are "
+                                "history, '-' the start of history (default)")  # fmt: skip
+    end: _LINE | None = Field(None, description="Last line, as start; '-' the end of the screen (default)")
+    join_wrapped_lines: bool = Field(True, description="Join lines the terminal wrapped")
+    preserve_trailing_spaces: bool = False
+    include_escape_sequences: bool = Field(False, description="Keep colour and attribute escapes")
+    escape_non_printable: bool = Field(False, description="Write non-printable characters as octal \\xxx")
+    include_alternate_screen: bool = Field(False, description="Capture the alternate screen (full-screen programs "
+                                           "such as less or vim); falls back to the normal one, saying so")  # fmt: skip
+    delay_ms: int = Field(0, ge=0, le=60_000, description="Wait this long before capturing")
+
+
+class SendKeysArgs(ToolArgs):
+    target: _TARGET | None = Field(None, description="The pane, e.g. '%3' (default: the latest command's pane)")
+    keys: list[Annotated[str, StringConstraints(pattern=KEY_PATTERN)]] = Field(
+        default_factory=list, max_length=50,
+        description="Control keys sent first, by name: C-c, C-d, Enter, Escape, Up, Tab, F1 …",
+    )  # fmt: skip
+    literal_text: str = Field("", max_length=10_000, description="Text typed as it is, after the keys")
+    enter: bool = Field(False, description="Press Enter after the text")
+    delay_ms: int = Field(300, ge=0, le=10_000, description="Wait this long, then show the pane's last lines")
+
+
+CAPTURE_PANE = ToolDef(
+    "capture-pane",
+    "Read a background command's tmux pane (started by bash with wait=false or a duration): whether it is still "
+    f"running, and the last {MAX_CAPTURE_CHARS:,} characters it printed.",
+    CapturePaneArgs,
+)
+SEND_KEYS = ToolDef(
+    "send-keys",
+    "Type into a background command's tmux pane: control keys by name (C-c stops it), then literal text, then "
+    "Enter; answers prompts such as [y/N]. Returns the pane's last lines.",
+    SendKeysArgs,
+    subject=("literal_text",),
+    subject_kind="command",
+    mutates=True,
+)
+
+
+class PaneExecutor:
+    """Runs capture-pane and send-keys over the panes of ``panes``."""
+
+    def __init__(self, settings: Settings, panes: TmuxPanes) -> None:
+        self.panes = panes
+        self.classifier = ShellClassifier(settings)
+
+    def tool_definitions(self) -> Sequence[ToolDef]:
+        return (CAPTURE_PANE, SEND_KEYS)
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        typed = str(call.params.get("literal_text", ""))
+        return call.tool_id == SEND_KEYS.name and self.classifier.classify(typed) != "allow"
+
+    async def execute(self, call: ToolCall) -> ToolOutput | None:
+        if call.tool_id == CAPTURE_PANE.name:
+            args: Any = checked_args(CAPTURE_PANE, call)
+            return await self._capture(args, call)
+        if call.tool_id == SEND_KEYS.name:
+            args = checked_args(SEND_KEYS, call)
+            return await self._send(args, call)
+        return None
+
+    async def _capture(self, args: CapturePaneArgs, call: ToolCall) -> ToolOutput:
+        pane = self.panes.pane(args.target)
+        if args.delay_ms:
+            await asyncio.sleep(args.delay_ms / 1000)
+        flags = [flag for flag, on in (("-J", args.join_wrapped_lines), ("-N", args.preserve_trailing_spaces),
+                                       ("-e", args.include_escape_sequences), ("-C", args.escape_non_printable))
+                 if on]  # fmt: skip
+        start = "-" if args.start is None else str(args.start)
+        end = "-" if args.end is None else str(args.end)
+        notes = []
+        if args.include_alternate_screen:
+            try:
+                text = await self.panes.capture(pane, *flags, "-a", start=start, end=end)
+            except ToolError:
+                notes.append("[no alternate screen in this pane; the normal screen is shown]")
+                text = await self.panes.capture(pane, *flags, start=start, end=end)
+        else:
+            text = await self.panes.capture(pane, *flags, start=start, end=end)
+        state = await self.panes.state(pane)
+        body = tail_of(pane_text(text, dead=state.dead), MAX_CAPTURE_CHARS)
+        status = f"pane {pane.id}: {state.describe()}: `{pane.command[:200]}`"
+        summary = "\n".join([status, *notes, body or "(nothing printed yet)"])
+        return ToolOutput(CAPTURE_PANE.name, summary, raw={"pane": pane.id, "text": body}, call_id=call.call_id)
+
+    async def _send(self, args: SendKeysArgs, call: ToolCall) -> ToolOutput:
+        pane = self.panes.pane(args.target)
+        if args.literal_text:
+            analysis = self.classifier.analyze(args.literal_text)
+            if analysis.verdict == "block":  # the gates refused it already; this executor may be used without them
+                raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
+        if not (args.keys or args.literal_text or args.enter):
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, "nothing to send: give keys, literal_text or enter")
+        if (await self.panes.state(pane)).dead:
+            why = f"pane {pane.id} has ended; nothing reads what is typed there. Start the command again"
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, why)
+        await self.panes.send(pane, keys=args.keys, literal=args.literal_text, enter=args.enter)
+        if args.delay_ms:
+            await asyncio.sleep(args.delay_ms / 1000)
+        state = await self.panes.state(pane)
+        last = pane_text(await self.panes.capture(pane, "-J", start="-20"), dead=state.dead)
+        sent = " ".join([*args.keys, *([repr(args.literal_text)] if args.literal_text else []),
+                         *(["Enter"] if args.enter else [])])  # fmt: skip
+        status = f"pane {pane.id}: {state.describe()}: `{pane.command[:200]}`"
+        summary = f"sent {sent} to pane {pane.id}\n{status}\n{tail_of(last, 2000)}"
+        return ToolOutput(SEND_KEYS.name, summary, raw={"pane": pane.id, "sent": sent}, call_id=call.call_id)

@@ -1,0 +1,276 @@
+"""Commands in tmux panes: started in the background, watched, answered, stopped.
+
+One tmux server per kernel, on a socket of its own (``tmux -S <socket> attach -t <session>`` shows it to a person,
+``%zeph status`` prints the line). The server runs outside the OS sandbox, and every pane it opens for a command runs
+that command inside it: ``prlimit … bwrap … -- bash -c <command>``, exactly what a ``bash`` call gets. So:
+
+- The socket lives where no sandbox can see it (``/run/user/<uid>`` or ``/tmp``, both private in the sandbox).
+  A command that reached the server could have it run anything outside (``run-shell``, ``new-window``), and a
+  command that could replace the socket could answer our own client as a fake server.
+- The server starts from the scrubbed environment the shell tool uses, never the kernel's: a pane inherits the
+  server's environment.
+- Only panes this process opened can be read or typed into; the session's first window holds nothing to type into.
+- Passthrough, clipboard and renaming escapes from a pane are off: a command's output must not reach the terminal
+  of a person who attached.
+
+A pane keeps its command's output after it ends (``remain-on-exit``), with its exit status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import os
+import re
+import shutil
+import signal as sig
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from zeph_nb.errors import ToolError, ToolErrorCategory
+
+__all__ = ["MAX_CAPTURE_CHARS", "Pane", "PaneState", "TmuxPanes", "attach_command", "tmux_available"]
+
+MAX_CAPTURE_CHARS = 8000  # what capture-pane gives the model: the tail
+KEEP_DEAD_PANES = 20  # finished commands' windows kept for a person to look at; older ones are closed
+HISTORY_LINES = 50_000
+_CLIENT_TIMEOUT_SECS = 10.0
+
+
+def tmux_available() -> str | None:
+    """The tmux binary, or None."""
+    return shutil.which("tmux")
+
+
+def socket_folder() -> Path:
+    """Where the socket goes: a folder only this user can enter, hidden from every sandboxed command (the sandbox
+    has a private /tmp and an empty /run)."""
+    runtime = Path(f"/run/user/{os.getuid()}")
+    base = runtime if runtime.is_dir() and os.access(runtime, os.W_OK) else Path("/tmp")  # noqa: S108
+    folder = base / f"zeph-nb-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    if folder.is_symlink() or folder.stat().st_uid != os.getuid() or folder.stat().st_mode & 0o077:
+        raise ToolError(
+            ToolErrorCategory.PERMANENT_FAILURE,
+            f"{folder} is not a private folder of this user; remove it and run again",
+        )
+    return folder
+
+
+_STATE = "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}:#{pid}"  # the pane's end, and the server's pid
+
+
+def _kill_server(binary: str, socket: Path) -> None:
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run([binary, "-S", str(socket), "kill-server"], capture_output=True, timeout=5, check=False)
+
+
+def _session_name() -> str:
+    return f"zeph-{os.getpid()}"
+
+
+def attach_command() -> str:
+    """How a person watches this kernel's panes, from a terminal (JupyterLab's, say)."""
+    session = _session_name()
+    return f"tmux -S {socket_folder() / f'{session}.sock'} attach -t {session}"
+
+
+@dataclass(frozen=True)
+class PaneState:
+    dead: bool
+    code: int | None  # exit status, when it exited
+    signal: int | None  # the signal that ended it, when one did
+    gone: bool = False  # the pane itself was closed
+
+    def describe(self) -> str:
+        if not self.dead:
+            return "running"
+        if self.gone:
+            return "closed"
+        if self.signal is not None:
+            return f"ended by signal {self.signal}"
+        return f"ended with exit code {self.code}"
+
+
+@dataclass
+class Pane:
+    id: str  # tmux's %N
+    command: str
+    started: float = field(default_factory=time.monotonic)
+    reported: bool = False  # its end was told to the model
+
+
+class TmuxPanes:
+    """The kernel's tmux server and the panes its commands run in."""
+
+    _instances: ClassVar[dict[tuple[str, str], TmuxPanes]] = {}
+
+    def __init__(self, env: Mapping[str, str], *, socket: Path | None = None, session: str | None = None) -> None:
+        binary = tmux_available()
+        if binary is None:
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
+                            "tmux is not installed; install it (Debian/Ubuntu: apt-get install tmux) or run "
+                            "commands without --tmux")  # fmt: skip
+        self.binary = binary
+        self.session = session or _session_name()
+        self.socket = socket or socket_folder() / f"{self.session}.sock"
+        # The server's environment is every pane's: the scrubbed one, without the person's own tmux.
+        self.env = {k: v for k, v in env.items() if k not in ("TMUX", "TMUX_PANE")}
+        self.panes: dict[str, Pane] = {}
+        self._started = False
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def shared(cls, env: Mapping[str, str]) -> TmuxPanes:
+        """This process's server (one per kernel: the shell tool and the pane tools share it)."""
+        session = _session_name()
+        key = (session, str(socket_folder()))
+        if key not in cls._instances:
+            cls._instances[key] = cls(env, session=session)
+        return cls._instances[key]
+
+    @property
+    def attach_command(self) -> str:
+        return f"tmux -S {self.socket} attach -t {self.session}"
+
+    # -- the server ----------------------------------------------------------------------------------------
+
+    async def tmux(self, *args: str, check: bool = True) -> str:
+        process = await asyncio.create_subprocess_exec(
+            self.binary, "-S", str(self.socket), *args, env=self.env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), _CLIENT_TIMEOUT_SECS)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            raise ToolError(ToolErrorCategory.SERVER_ERROR, f"tmux {args[0]} did not answer in 10 s") from None
+        if check and process.returncode != 0:
+            message = err.decode(errors="replace").strip() or f"exit status {process.returncode}"
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"tmux {args[0]}: {message}")
+        return out.decode("utf-8", errors="replace")
+
+    async def ensure(self, workdir: Path) -> None:
+        async with self._lock:
+            if self._started and await self._alive():
+                return
+            if not await self._alive():
+                # The first window shows where commands go and reads nothing: typing into it does nothing.
+                note = f"zeph-nb: each background command opens a window of its own in session {self.session}."
+                await self.tmux("-f", "/dev/null", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50",
+                                "-n", "zeph", "-c", str(workdir), "--", "sh", "-c",
+                                f"printf '%s\\n' '{note}'; exec tail -f /dev/null < /dev/null")  # fmt: skip
+                # Background commands end with the kernel, as every other command of the agent does.
+                atexit.register(_kill_server, self.binary, self.socket)
+                for option, value in (("remain-on-exit", "on"), ("history-limit", str(HISTORY_LINES)),
+                                      ("set-clipboard", "off"), ("allow-rename", "off"),
+                                      ("allow-passthrough", "off")):  # fmt: skip
+                    await self.tmux("set-option", "-g", option, value, check=option != "allow-passthrough")
+            self._started = True
+
+    async def _alive(self) -> bool:
+        if not self.socket.exists():
+            return False
+        try:
+            await self.tmux("has-session", "-t", self.session)
+        except ToolError:
+            return False
+        return True
+
+    async def close(self) -> None:
+        """Stop the server and every command in it."""
+        if self.socket.exists():
+            await self.tmux("kill-server", check=False)
+            for _ in range(100):  # the server removes its socket as it goes; a new one must not meet the old
+                if not self.socket.exists():
+                    break
+                await asyncio.sleep(0.02)
+        self.panes.clear()
+        self._started = False
+
+    # -- panes ---------------------------------------------------------------------------------------------
+
+    async def open(self, argv: Sequence[str], command: str, *, workdir: Path, env: Mapping[str, str]) -> Pane:
+        """Start ``argv`` in a new window of the session; returns its pane."""
+        await self.ensure(workdir)
+        await self._forget_old()
+        name = re.sub(r"[^\w.-]+", "-", command.split()[0] if command.split() else "cmd")[:20] or "cmd"
+        extra = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
+        pane_id = (await self.tmux("new-window", "-d", "-t", f"{self.session}:", "-P", "-F", "#{pane_id}",
+                                   "-n", name, "-c", str(workdir), *extra, "--", *argv)).strip()  # fmt: skip
+        pane = Pane(pane_id, command)
+        self.panes[pane_id] = pane
+        return pane
+
+    def pane(self, target: str | None) -> Pane:
+        """One of this process's panes: ``target`` (``%3``), or the latest when None."""
+        if target is None:
+            if not self.panes:
+                why = "no command has been started in a tmux pane yet; run one with bash wait=false"
+                raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, why)
+            return list(self.panes.values())[-1]
+        pane = self.panes.get(target)
+        if pane is None:
+            known = ", ".join(self.panes) or "none yet"
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS,
+                            f"{target!r} is not a pane of this agent's commands (panes: {known})")  # fmt: skip
+        return pane
+
+    async def state(self, pane: Pane) -> PaneState:
+        """Whether the pane's command has ended, and how."""
+        for attempt in range(2):
+            shown = await self.tmux("display-message", "-p", "-t", pane.id, _STATE, check=False)
+            parts = shown.strip().split(":")
+            if len(parts) != 4:  # the pane is gone (closed by a person)
+                return PaneState(True, None, None, gone=True)
+            dead, status, signal, server = parts
+            if dead == "1" and not (status or signal) and attempt == 0 and server.isdigit():
+                # tmux marks a pane dead when its terminal closes and learns the exit status when SIGCHLD makes it
+                # reap the process. tmux 3.3a misses that signal now and then (1 run in 4 of a short command, here),
+                # leaving a zombie and no status for good; another SIGCHLD makes it reap.
+                with contextlib.suppress(OSError):
+                    os.kill(int(server), sig.SIGCHLD)
+                await asyncio.sleep(0.02)
+                continue
+            break
+        ended = dead == "1" and (status.isdigit() or signal.isdigit())
+        return PaneState(ended, int(status) if status.isdigit() else None,
+                         int(signal) if signal.isdigit() else None)  # fmt: skip
+
+    async def capture(self, pane: Pane, *options: str, start: str = "-", end: str = "-") -> str:
+        return await self.tmux("capture-pane", "-p", "-t", pane.id, *options, "-S", start, "-E", end)
+
+    async def send(self, pane: Pane, *, keys: Sequence[str] = (), literal: str = "", enter: bool = False) -> None:
+        if keys:
+            await self.tmux("send-keys", "-t", pane.id, "--", *keys)
+        if literal:
+            await self.tmux("send-keys", "-t", pane.id, "-l", "--", literal)
+        if enter:
+            await self.tmux("send-keys", "-t", pane.id, "Enter")
+
+    async def wait(self, pane: Pane, seconds: float | None) -> PaneState:
+        """Poll until the pane's command ends or ``seconds`` pass (None: no limit)."""
+        deadline = None if seconds is None else time.monotonic() + seconds
+        pause = 0.02
+        while True:
+            state = await self.state(pane)
+            if state.dead or (deadline is not None and time.monotonic() >= deadline):
+                return state
+            await asyncio.sleep(pause if deadline is None else min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, 0.25)
+
+    async def _forget_old(self) -> None:
+        """Close the windows of finished commands beyond the newest KEEP_DEAD_PANES."""
+        dead = []
+        for pane in list(self.panes.values()):
+            if (await self.state(pane)).dead:
+                dead.append(pane)
+        for pane in dead[: max(0, len(dead) - KEEP_DEAD_PANES + 1)]:
+            await self.tmux("kill-pane", "-t", pane.id, check=False)
+            self.panes.pop(pane.id, None)
