@@ -18,10 +18,15 @@ fast path. A log with no repetition at all costs what the regex pass costs, plus
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from re import _constants as C  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
+from typing import Any
+
+# The regex parser is private API, typed in some typeshed versions only: imported untyped either way, so one
+# mypy run is clean on every version CI might install.
+_parser: Any = importlib.import_module("re._parser")
+C: Any = importlib.import_module("re._constants")
 
 __all__ = ["LineKinds", "digit_blind_table"]
 

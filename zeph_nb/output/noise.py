@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress, count
 from operator import not_
-from re import _parser  # type: ignore[attr-defined]
-from re._constants import AT, AT_BEGINNING, AT_BEGINNING_LINE  # type: ignore[import-not-found]
+from typing import Any
 
 from zeph_nb.output import rules as R
 from zeph_nb.output.lines import FilterConfidence, StageResult, compile_lines, matching_lines, split_lines
+
+# The regex parser is private API, typed in some typeshed versions only: imported untyped either way, so one
+# mypy run is clean on every version CI might install.
+_parser: Any = importlib.import_module("re._parser")
+_C: Any = importlib.import_module("re._constants")
 
 __all__ = ["strip_noise"]
 
@@ -39,7 +44,7 @@ def _one_by_one(patterns: tuple[str, ...]) -> tuple[re.Pattern[str] | None, list
     loose: list[re.Pattern[str]] = []
     for source in patterns:
         first = _parser.parse(source).data[:1]
-        if first and first[0][0] is AT and first[0][1] in (AT_BEGINNING, AT_BEGINNING_LINE):
+        if first and first[0][0] is _C.AT and first[0][1] in (_C.AT_BEGINNING, _C.AT_BEGINNING_LINE):
             anchored.append(source)
         else:
             loose.append(re.compile(source, re.MULTILINE))

@@ -9,10 +9,11 @@ named control keys only (``C-c``, ``Enter``, ``Up``), so no text reaches a pane 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
@@ -33,6 +34,13 @@ _NAMED = (
 KEY_PATTERN = rf"^(?:(?:[CMS]-)*(?:{_NAMED})|(?:[CMS]-)+[A-Za-z0-9@^_?\[\]\\])$"
 
 
+def _named_key(key: str) -> str:
+    if not re.match(KEY_PATTERN, key):
+        raise ValueError(f"{key[:40]!r} is not a key name; keys are control keys by name (C-c, C-d, Enter, Escape, Up, "
+                         "Tab, F1); type text with literal_text")  # fmt: skip
+    return key
+
+
 class CapturePaneArgs(ToolArgs):
     target: _TARGET | None = Field(None, description="The pane, e.g. '%3' (default: the latest command's pane)")
     start: _LINE | None = Field(None, description="First line: 0 is the top of the screen, negative lines are "
@@ -49,7 +57,7 @@ class CapturePaneArgs(ToolArgs):
 
 class SendKeysArgs(ToolArgs):
     target: _TARGET | None = Field(None, description="The pane, e.g. '%3' (default: the latest command's pane)")
-    keys: list[Annotated[str, StringConstraints(pattern=KEY_PATTERN)]] = Field(
+    keys: list[Annotated[str, AfterValidator(_named_key)]] = Field(
         default_factory=list, max_length=50,
         description="Control keys sent first, by name: C-c, C-d, Enter, Escape, Up, Tab, F1 …",
     )  # fmt: skip
