@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -204,3 +207,37 @@ def test_a_tool_error_names_what_to_do_when_tmux_is_missing(monkeypatch: pytest.
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(ToolError, match="tmux is not installed; install it"):
         TmuxPanes({})
+
+
+def test_background_commands_end_with_a_kernel_that_was_killed(tmp_path: Path) -> None:
+    """SIGKILL runs no atexit hook: the server's first window watches the kernel and stops the server itself."""
+    marker = f"zeph-orphan-{os.getpid()}"
+    kernel = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import asyncio, os, sys, zeph_nb
+            from zeph_nb.tools.base import ToolCall
+            settings = zeph_nb.Settings.from_toml('[tools.execution]\\nbackend = "tmux"\\n')
+            chain = zeph_nb.build_chain(settings, workdir={str(tmp_path)!r}, approver=zeph_nb.AutoApprove())
+            command = "bash -c 'exec -a {marker} sleep 300'"
+            out = asyncio.run(chain.execute(ToolCall("bash", {{"command": command, "wait": False}})))
+            print(out.text, flush=True)
+            sys.stdin.read()
+        """)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "ZEPH_HOME": str(tmp_path / "z")},
+    )  # fmt: skip
+    assert kernel.stdout is not None
+    assert "dispatched to tmux pane" in kernel.stdout.readline()
+
+    def running() -> bool:
+        return subprocess.run(["pgrep", "-f", marker], capture_output=True, check=False).returncode == 0
+
+    deadline = time.monotonic() + 10
+    while not running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running()
+    kernel.kill()
+    kernel.wait()
+    deadline = time.monotonic() + 15
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not running(), "a background command outlived its killed kernel"

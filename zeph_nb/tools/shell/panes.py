@@ -23,6 +23,7 @@ import atexit
 import contextlib
 import os
 import re
+import shlex
 import shutil
 import signal as sig
 import subprocess
@@ -161,11 +162,15 @@ class TmuxPanes:
             if self._started and await self._alive():
                 return
             if not await self._alive():
-                # The first window shows where commands go and reads nothing: typing into it does nothing.
+                # The first window shows where commands go and reads nothing: typing into it does nothing. It is
+                # also the server's watchdog: when this process is gone — however it ended, a SIGKILL included,
+                # which no atexit hook sees — it stops the server and every command in it.
                 note = f"zeph-nb: each background command opens a window of its own in session {self.session}."
+                watch = (f"printf '%s\\n' '{note}'; exec < /dev/null; while kill -0 {os.getpid()} 2>/dev/null; "
+                         f"do sleep 1; done; exec {shlex.quote(self.binary)} -S {shlex.quote(str(self.socket))} "
+                         "kill-server")  # fmt: skip
                 await self.tmux("-f", "/dev/null", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50",
-                                "-n", "zeph", "-c", str(workdir), "--", "sh", "-c",
-                                f"printf '%s\\n' '{note}'; exec tail -f /dev/null < /dev/null")  # fmt: skip
+                                "-n", "zeph", "-c", str(workdir), "--", "sh", "-c", watch)  # fmt: skip
                 # Background commands end with the kernel, as every other command of the agent does.
                 atexit.register(_kill_server, self.binary, self.socket)
                 for option, value in (("remain-on-exit", "on"), ("history-limit", str(HISTORY_LINES)),
