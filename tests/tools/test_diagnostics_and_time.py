@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import sys
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -93,7 +94,7 @@ INSTANT = 1_764_000_000_123_456_789  # 2025-11-24T16:00:00.123456789Z
         ("epoch", "1764000000"),
         ("epoch_ms", "1764000000123"),
         ("epoch_ns", "1764000000123456789"),
-        ("iso", "2025-11-24T16:00:00+00:00"),
+        ("iso", "2025-11-24T16:00:00.123Z"),
         ("rfc2822", "Mon, 24 Nov 2025 16:00:00 +0000"),
         ("date", "2025-11-24"),
         ("time", "16:00:00"),
@@ -103,12 +104,27 @@ def test_time_formats(fmt: str, expected: str) -> None:
     assert format_time(fmt, utc=True, now_ns=INSTANT) == expected  # type: ignore[arg-type]  # parametrized literal
 
 
+def test_iso_is_utc_whatever_the_zone_and_epoch_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    try:
+        assert format_time("iso", now_ns=INSTANT) == "2025-11-24T16:00:00.123Z"
+        assert format_time("time", now_ns=INSTANT) == "21:30:00"  # the others follow the local zone unless utc
+        assert format_time("iso", now_ns=999_999_999) == "1970-01-01T00:00:00.999Z"  # no rounding up
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert TimeExecutor.tool.args_model().format == "epoch"
+
+
 async def test_time_tool_reads_the_clock() -> None:
-    out = await TimeExecutor().execute(ToolCall("time", {}))
+    out = await TimeExecutor().execute(ToolCall("time", {"format": "iso"}))
     assert out is not None
     moment = datetime.fromisoformat(out.summary)
-    assert moment.tzinfo is not None
+    assert moment.tzinfo is not None and out.summary.endswith("Z")
     assert abs(moment.timestamp() - out.raw["epoch_ns"] / 1e9) < 1
+    default = await TimeExecutor().execute(ToolCall("time", {}))
+    assert default is not None and abs(int(default.summary) - default.raw["epoch_ns"] // 10**9) <= 1
     assert re.fullmatch(
         r"\d{2}:\d{2}:\d{2}", (await TimeExecutor().execute(ToolCall("time", {"format": "time"}))).summary
     )  # type: ignore[union-attr]  # owned tool

@@ -13,6 +13,7 @@ from pydantic import (
     ConfigDict,
     Field,
     field_validator,
+    model_validator,
 )
 
 __all__ = [
@@ -292,9 +293,29 @@ class AuthorizationSettings(_Section):
 
 class ExecutionSettings(_Section):
     """``[tools.execution]``: where commands run. "tmux": bash gains ``wait`` (false or a duration runs the command
-    in a tmux pane in the background) and capture-pane and send-keys are offered."""
+    in a tmux pane in the background) and capture-pane and send-keys are offered. "ssh" and "container": bash,
+    read, write and edit work on another machine or in a running container, and every command asks."""
 
-    backend: Literal["local", "tmux"] = "local"
+    backend: Literal["local", "tmux", "ssh", "container"] = "local"
+    ssh: str | None = Field(None, description='backend "ssh": user@host or user@host:port')
+    ssh_options: list[str] = Field(
+        default_factory=list, description='ssh -o options, e.g. ["IdentityFile=~/.ssh/gpu", "Port=2222"]'
+    )
+    container: str | None = Field(None, description='backend "container": the running container\'s name or id')
+    engine: Literal["auto", "docker", "podman"] = "auto"
+    remote_workdir: str | None = Field(
+        None,
+        description="where commands and file tools work over ssh or in the container (default: its login "
+        "folder or the container's working directory)",
+    )
+
+    @model_validator(mode="after")
+    def _target_named(self) -> ExecutionSettings:
+        if self.backend == "ssh" and not self.ssh:
+            raise ValueError('backend = "ssh" needs ssh = "user@host" (or %%zeph --ssh user@host)')
+        if self.backend == "container" and not self.container:
+            raise ValueError('backend = "container" needs container = "<name>" (or %%zeph --container NAME)')
+        return self
 
 
 class ToolsSettings(_Section):
@@ -312,6 +333,16 @@ class ToolsSettings(_Section):
     entry_points: bool = Field(
         True, description="add the tools installed packages offer under the zeph_nb.tools entry-point group"
     )
+    # Registration: a tool turned off is not offered to the model at all (not offered and then refused).
+    shell_enabled: bool = Field(True, description="bash (and capture-pane, send-keys with tmux)")
+    file_enabled: bool = Field(True, description="read, write, edit, grep and the other file tools")
+    fetch_enabled: bool = True
+    web_scrape_enabled: bool = True
+    web_search_enabled: bool = True
+    diagnostics_enabled: bool = True
+    time_enabled: bool = True
+    disabled: list[str] = Field(default_factory=list, description="more tools not offered, by name (installed too)")
+    shell_confirm: bool = Field(False, description="every shell command asks, whatever rules and grants say")
     shell: ShellSettings = Field(default_factory=ShellSettings)
     execution: ExecutionSettings = Field(default_factory=ExecutionSettings)
     file: FileSettings = Field(default_factory=FileSettings)

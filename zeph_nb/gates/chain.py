@@ -56,7 +56,7 @@ from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
-from zeph_nb.tools.toolsets import installed_toolsets
+from zeph_nb.tools.toolsets import installed_toolsets, turned_off
 
 __all__ = ["GateChain", "Session", "ToolInfo", "ToolsView", "build_chain"]
 
@@ -130,6 +130,11 @@ class Session:
         """The call's context, built once: the tool (unknown: TOOL_NOT_FOUND), its arguments validated, a command
         line parsed (the only parse of it on the way to the executor), and its subjects."""
         tool = self.tools.get(call.tool_id)
+        off = turned_off(self.settings) if tool is None else {}
+        if call.tool_id in off:
+            raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND,
+                            f"the {call.tool_id} tool is turned off ({off[call.tool_id]}); use another tool or ask "
+                            "the person to turn it on")  # fmt: skip
         if tool is None:
             names = ", ".join(self.permissions.visible_names()) or "none"
             raise ToolError(
@@ -277,7 +282,8 @@ def build_chain(
     if not any(t.name == "read_overflow" for toolset in toolsets for t in toolset.tool_definitions()):
         overflow = OverflowExecutor(store, conversation_id)
         toolsets.append(overflow)
-    executor = toolsets[0] if len(toolsets) == 1 else CompositeExecutor(toolsets)
+    hidden = turned_off(settings)
+    executor = toolsets[0] if len(toolsets) == 1 and not hidden else CompositeExecutor(toolsets, hidden=hidden)
     by_name = {tool.name: tool for tool in executor.tool_definitions()}
     session = Session(settings, tools=by_name, workdir=workdir, store=store, conversation_id=conversation_id)
     session.desk.approver = approver or DenyAll()

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature, what
+from zeph_nb.notebook.where import describe_where, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
@@ -48,6 +49,8 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--approve", help="ask, auto, deny, inbox, or the name of a variable holding an approver")
     parser.add_argument("--cwd")
     parser.add_argument("--tmux", action="store_true", default=None)
+    parser.add_argument("--ssh", help="user@host[:port]: commands and file edits run there")
+    parser.add_argument("--container", help="a running container's name: commands and file edits run in it")
     return parser
 
 
@@ -71,6 +74,8 @@ class ZephMagics(Magics):
     tmux = Bool(False, help="commands may run in tmux panes in the background ([tools.execution] backend)").tag(
         config=True
     )
+    ssh = Unicode(None, allow_none=True, help="user@host[:port] where commands run").tag(config=True)
+    container = Unicode(None, allow_none=True, help="the running container commands run in").tag(config=True)
     widgets = Bool(True, help="a live widget transcript; False: plain text and console approvals").tag(config=True)
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
@@ -87,7 +92,7 @@ class ZephMagics(Magics):
     @line_cell_magic
     def zeph(self, line: str, cell: str | None = None) -> Any:
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
-        [--tmux]``
+        [--tmux | --ssh USER@HOST | --container NAME]``
         runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status`` manages it."""
         if cell is None:
             return self._subcommand(line)
@@ -98,8 +103,8 @@ class ZephMagics(Magics):
         try:
             options = _arguments().parse_args(shlex.split(line))
         except (argparse.ArgumentError, SystemExit, ValueError) as e:
-            print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] "
-                  "[--approve ask|auto|deny|inbox] [--cwd PATH] [--tmux]")  # fmt: skip
+            print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|"
+                  "deny|inbox] [--cwd PATH] [--tmux | --ssh USER@HOST | --container NAME]")  # fmt: skip
             return None
         from zeph_nb.errors import ZephError
 
@@ -176,10 +181,8 @@ class ZephMagics(Magics):
             updates["provider"] = provider
         if updates:
             settings = settings.model_copy(update={"llm": llm.model_copy(update=updates)})
-        if options.tmux or self.tmux:
-            execution = settings.tools.execution.model_copy(update={"backend": "tmux"})
-            settings = settings.model_copy(update={"tools": settings.tools.model_copy(update={"execution": execution})})
-        return settings
+        return with_execution(settings, tmux=bool(options.tmux or self.tmux), ssh=options.ssh or self.ssh,
+                              container=options.container or self.container)  # fmt: skip
 
     def _provider(self, options: argparse.Namespace, settings: Settings) -> Provider:
         from zeph_nb.agent.providers import provider_from_settings
@@ -206,7 +209,8 @@ class ZephMagics(Magics):
         cwd = options.cwd or self.cwd
         provider_name = options.provider or self.provider
         key = (options.model or self.model, provider_name, id(self.shell.user_ns.get(provider_name)) if self.shell
-               else None, cwd, options.tmux or self.tmux)  # fmt: skip
+               else None, cwd, options.tmux or self.tmux, options.ssh or self.ssh,
+               options.container or self.container)  # fmt: skip
         if self.agent is None or key != self._agent_key:
             settings = self._settings(options)
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
@@ -354,10 +358,9 @@ class ZephMagics(Magics):
             print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
                   f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
         print_sandbox(describe_sandbox(settings, agent.workdir))
-        if settings.tools.execution.backend == "tmux":
-            from zeph_nb.tools.shell.panes import attach_command
-
-            print(f"tmux panes:   bash wait=false runs in the background; watch: {attach_command()}")
+        where = describe_where(settings)
+        if where is not None:
+            print(f"commands:     {where}")
         pending = agent.pending_approvals
         print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
         for request in pending:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
@@ -15,10 +15,14 @@ class CompositeExecutor:
 
     Two executors may not define a tool of the same name: which one the model reached would depend on an order
     nobody sees, so that is a ConfigError here, naming both.
+
+    ``hidden`` maps the names of tools turned off to the setting that did it: they are not offered, and a call to
+    one (a model that remembers it from an earlier run) is refused with that setting named.
     """
 
-    def __init__(self, executors: Sequence[ToolExecutor]) -> None:
+    def __init__(self, executors: Sequence[ToolExecutor], *, hidden: Mapping[str, str] | None = None) -> None:
         self.executors: tuple[ToolExecutor, ...] = tuple(executors)
+        self.hidden: dict[str, str] = dict(hidden or {})
         owners: dict[str, ToolExecutor] = {}
         for executor in self.executors:
             for tool in executor.tool_definitions():
@@ -33,11 +37,14 @@ class CompositeExecutor:
         seen: dict[str, ToolDef] = {}
         for executor in self.executors:
             for tool in executor.tool_definitions():
-                seen.setdefault(tool.name, tool)
+                if tool.name not in self.hidden:
+                    seen.setdefault(tool.name, tool)
         return list(seen.values())
 
     def owner_of(self, tool_id: str) -> ToolExecutor | None:
-        """The executor whose definitions include ``tool_id`` first, if any."""
+        """The executor whose definitions include ``tool_id`` first, if any (none for a tool turned off)."""
+        if tool_id in self.hidden:
+            return None
         for executor in self.executors:
             if any(tool.name == tool_id for tool in executor.tool_definitions()):
                 return executor
@@ -50,6 +57,10 @@ class CompositeExecutor:
         """
         owner = self.owner_of(call.tool_id)
         output = await owner.execute(call) if owner is not None else None
+        if output is None and call.tool_id in self.hidden:
+            raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND,
+                            f"the {call.tool_id} tool is turned off ({self.hidden[call.tool_id]}); use another "
+                            "tool or ask the person to turn it on")  # fmt: skip
         if output is None:
             names = ", ".join(sorted(tool.name for tool in self.tool_definitions())) or "none"
             raise ToolError(

@@ -18,8 +18,12 @@ TimeFormat = Literal["epoch", "epoch_ms", "epoch_ns", "iso", "rfc2822", "date", 
 
 
 class TimeArgs(ToolArgs):
-    format: TimeFormat = Field("iso", description="epoch, epoch_ms, epoch_ns, iso, rfc2822, date or time")
-    utc: bool = Field(False, description="UTC instead of the machine's local time zone")
+    format: TimeFormat = Field(
+        "epoch",
+        description="epoch (seconds, the default), epoch_ms, epoch_ns, iso (UTC with milliseconds, "
+        "2026-11-25T06:40:12.345Z), rfc2822, date or time",
+    )
+    utc: bool = Field(False, description="rfc2822, date and time in UTC instead of the machine's local time zone")
 
 
 TIME = ToolDef("time", "Get the current date and time.", TimeArgs)
@@ -35,12 +39,19 @@ def format_time(fmt: TimeFormat, *, utc: bool = False, now_ns: int | None = None
         "epoch": lambda: str(ns // 1_000_000_000),
         "epoch_ms": lambda: str(ns // 1_000_000),
         "epoch_ns": lambda: str(ns),
-        "iso": lambda: moment.isoformat(timespec="seconds"),
+        # One unambiguous instant whatever the machine's zone: what logs and APIs compare against.
+        "iso": lambda: _iso_utc_ms(ns),
         "rfc2822": lambda: format_datetime(moment),
         "date": lambda: moment.date().isoformat(),
         "time": lambda: moment.time().isoformat(timespec="seconds"),
     }
     return formats[fmt]()
+
+
+def _iso_utc_ms(ns: int) -> str:
+    """``2026-11-25T06:40:12.345Z``: exact (integer arithmetic, no float rounding of the milliseconds)."""
+    seconds, rest = divmod(ns, 1_000_000_000)
+    return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S") + f".{rest // 1_000_000:03d}Z"
 
 
 class TimeExecutor(SingleToolExecutor):

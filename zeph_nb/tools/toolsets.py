@@ -25,7 +25,7 @@ from zeph_nb.config import Settings
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import ToolExecutor
 
-__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "STARTED", "installed_toolsets"]
+__all__ = ["BUILTIN", "ENABLED_FLAGS", "ENTRY_POINT_GROUP", "STARTED", "installed_toolsets", "turned_off"]
 
 ENTRY_POINT_GROUP = "zeph_nb.tools"
 
@@ -55,6 +55,11 @@ def _installed_after_start(dist: importlib.metadata.Distribution | None) -> bool
 
 
 def _files(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.composite import CompositeExecutor
+    from zeph_nb.tools.execution import backend_for
+
+    if backend_for(settings) is not None:  # read, write and edit come with the remote bash (see _shell)
+        return CompositeExecutor([])
     from zeph_nb.tools.files.executor import FileExecutor
 
     return FileExecutor(settings, workdir=workdir)
@@ -63,8 +68,14 @@ def _files(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
 def _shell(
     settings: Settings, workdir: Any, *, env: Mapping[str, str] | None, resolve: Resolver | None
 ) -> ToolExecutor:
+    from zeph_nb.tools.execution import backend_for
     from zeph_nb.tools.shell.executor import ShellExecutor
 
+    backend = backend_for(settings, env)
+    if backend is not None:
+        from zeph_nb.tools.execution.tools import remote_toolset
+
+        return remote_toolset(settings, backend)
     shell = ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve)
     if settings.tools.execution.backend != "tmux":
         return shell
@@ -104,6 +115,38 @@ BUILTIN: dict[str, Factory] = {
     "time": _time,
     "web": _web,
 }
+
+
+# ``[tools] <flag> = false`` leaves these tools out: they are not offered to the model.
+ENABLED_FLAGS: dict[str, tuple[str, ...]] = {
+    "shell_enabled": ("bash", "capture-pane", "send-keys"),
+    "file_enabled": (
+        "read",
+        "write",
+        "edit",
+        "find_path",
+        "list_directory",
+        "create_directory",
+        "delete_path",
+        "move_path",
+        "copy_path",
+        "grep",
+    ),
+    "fetch_enabled": ("fetch",),
+    "web_scrape_enabled": ("web_scrape",),
+    "web_search_enabled": ("web_search",),
+    "diagnostics_enabled": ("diagnostics",),
+    "time_enabled": ("time",),
+}
+
+
+def turned_off(settings: Settings) -> dict[str, str]:
+    """The tools the settings turn off, each with the setting that did, in the words of a config file."""
+    off = {name: f"[tools] {name_} = false" for name_, names in ENABLED_FLAGS.items()
+           if not getattr(settings.tools, name_) for name in names}  # fmt: skip
+    for name in settings.tools.disabled:
+        off.setdefault(name, f'[tools] disabled = [..., "{name}"]')
+    return off
 
 
 def installed_toolsets(settings: Settings, workdir: str | os.PathLike[str] | None) -> list[ToolExecutor]:

@@ -30,7 +30,15 @@ from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope
 from zeph_nb.tools.shell.path_scope import PATH_GRANT, grant_patterns
 
-__all__ = ["contain_command", "contain_paths", "contain_search", "contain_web", "web_host"]
+__all__ = [
+    "confirm_every_command",
+    "contain_command",
+    "contain_paths",
+    "contain_remote",
+    "contain_search",
+    "contain_web",
+    "web_host",
+]
 
 
 def _ask(
@@ -78,6 +86,24 @@ def contain_command(
         lines = [line for line in decision.extras if line not in outside]
         decision = dataclasses.replace(decision, extras=(*lines, *outside))
     return decision
+
+
+def contain_remote(decision: PolicyDecision, where: str) -> PolicyDecision:
+    """A command, or a write, on an SSH host or in a container: zeph's OS sandbox does not reach there, so it runs
+    with that account's full rights. It asks unless a rule (or an Always-allow grant) allows it."""
+    if decision.action == "deny" or (decision.action == "allow" and decision.by_rule):
+        return decision
+    why = f"it runs on {where} with that account's rights, outside zeph's OS sandbox; it asks unless a rule allows it"
+    return _ask(decision, "remote execution", why, extras=(f"runs on {where}", *decision.extras))
+
+
+def confirm_every_command(decision: PolicyDecision) -> PolicyDecision:
+    """``[tools] shell_confirm = true``: a command that would run asks, whatever rule or grant allowed it, and an
+    answer is never kept as Always allow (the setting says the person wants to see each one)."""
+    if decision.action == "deny":
+        return decision
+    why = "[tools] shell_confirm = true: every command asks"
+    return _ask(decision, "shell_confirm", why, extras=decision.extras, grantable=False)
 
 
 def _contain_scope(decision: PolicyDecision, scope: CommandScope, analysis: ShellAnalysis | None) -> PolicyDecision:

@@ -13,7 +13,14 @@ from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.gates.call import CallContext
-from zeph_nb.gates.policy.containment import contain_command, contain_paths, contain_search, contain_web
+from zeph_nb.gates.policy.containment import (
+    confirm_every_command,
+    contain_command,
+    contain_paths,
+    contain_remote,
+    contain_search,
+    contain_web,
+)
 from zeph_nb.gates.policy.dependencies import DependencyGraph
 from zeph_nb.gates.policy.grants import PermissionGrants
 from zeph_nb.gates.policy.rules import PermissionPolicy, PolicyDecision
@@ -22,6 +29,16 @@ from zeph_nb.store.store import Store
 from zeph_nb.tools.containment import CommandScope, protected_paths, scope_of
 
 __all__ = ["Permissions"]
+
+
+def remote_target(settings: Settings) -> str | None:
+    """Where commands run when it is not this machine (``ssh alice@gpu``, ``container web``), else None."""
+    execution = settings.tools.execution
+    if execution.backend == "ssh":
+        return f"ssh {execution.ssh}"
+    if execution.backend == "container":
+        return f"container {execution.container}"
+    return None
 
 
 class Permissions:
@@ -96,6 +113,8 @@ class Permissions:
         if tool.subject_kind == "command":
             scope = scope_of(self.settings, ctx.args, ctx.analysis, self.workdir)
             decision = contain_command(decision, scope, ctx.analysis, self.grants.rules)
+            if self.settings.tools.shell_confirm:
+                decision = confirm_every_command(decision)
         elif tool.subject_kind == "path":
             decision = contain_paths(decision, tool, subjects.values, self.protected)
         elif tool.subject_kind == "url" and tool.network:
@@ -103,6 +122,9 @@ class Permissions:
                                    self.grants.rules)  # fmt: skip
         elif tool.name == "web_search":
             decision = contain_search(decision, str(ctx.call.params.get("query", "")))
+        where = remote_target(self.settings)
+        if where is not None and tool.mutates and tool.subject_kind in ("command", "path"):
+            decision = contain_remote(decision, where)
         return decision, scope
 
     # -- after a call ------------------------------------------------------------------------------------

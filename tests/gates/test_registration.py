@@ -1,0 +1,54 @@
+"""Which tools are offered ([tools] *_enabled, disabled) and shell_confirm, through the whole chain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolErrorCategory
+from zeph_nb.gates import AutoApprove, ScriptedApprover, build_chain
+from zeph_nb.store import Store
+from zeph_nb.tools.base import ToolCall
+from zeph_nb.tools.toolsets import ENABLED_FLAGS, turned_off
+
+
+def settings_of(toml: str, store: Store) -> Settings:
+    return Settings.from_toml(toml).model_copy(update={"home": store.home})
+
+
+def test_every_flag_names_tools_that_exist(tmp_path: Path, store: Store) -> None:
+    settings = settings_of('[tools.execution]\nbackend = "tmux"\n', store)
+    offered = {tool.name for tool in build_chain(settings, workdir=tmp_path, store=store).tool_definitions()}
+    named = {name for names in ENABLED_FLAGS.values() for name in names}
+    assert named <= offered, named - offered  # a renamed tool must not leave its flag turning nothing off
+
+
+async def test_a_tool_turned_off_is_not_offered_and_a_call_to_it_names_the_setting(
+    tmp_path: Path, store: Store
+) -> None:
+    settings = settings_of('[tools]\nfetch_enabled = false\nfile_enabled = false\ndisabled = ["time"]\n', store)
+    chain = build_chain(settings, workdir=tmp_path, store=store, approver=AutoApprove())
+    offered = [tool.name for tool in chain.tool_definitions()]
+    assert "fetch" not in offered and "read" not in offered and "grep" not in offered and "time" not in offered
+    assert "bash" in offered and "web_scrape" in offered and "read_overflow" in offered
+    for call, setting in ((ToolCall("fetch", {"url": "https://example.org"}), "fetch_enabled = false"),
+                          (ToolCall("time", {}), 'disabled = [..., "time"]')):  # fmt: skip
+        refused = await chain.execute(call)
+        assert refused.category is ToolErrorCategory.TOOL_NOT_FOUND
+        assert setting in refused.text, refused.text
+    assert turned_off(Settings()) == {}
+
+
+async def test_shell_confirm_asks_for_every_command_even_one_a_rule_allows(tmp_path: Path, store: Store) -> None:
+    allowed = '[tools.permissions]\nbash = [{pattern = "echo *", action = "allow"}]\n'
+    plain = build_chain(settings_of(allowed, store), workdir=tmp_path, store=store, approver=ScriptedApprover([]))
+    assert (await plain.execute(ToolCall("bash", {"command": "echo hi"}))).text.strip() == "hi"
+
+    approver = ScriptedApprover(["always", "deny"])
+    confirm = settings_of("[tools]\nshell_confirm = true\n" + allowed, store)
+    chain = build_chain(confirm, workdir=tmp_path, store=store, approver=approver)
+    assert (await chain.execute(ToolCall("bash", {"command": "echo hi"}))).text.strip() == "hi"
+    denied = await chain.execute(ToolCall("bash", {"command": "echo hi"}))  # "Always allow" was not kept
+    assert denied.category is ToolErrorCategory.CONFIRMATION_REQUIRED, denied.text
+    assert [r.rule for r in approver.requests] == ["shell_confirm", "shell_confirm"]
+    assert "every command asks" in approver.requests[0].reason

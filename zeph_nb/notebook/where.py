@@ -1,0 +1,48 @@
+"""Where a notebook's commands run: ``--tmux``, ``--ssh user@host``, ``--container NAME`` (and the same traitlets)
+turned into ``[tools.execution]``, and the line ``%zeph status`` and the transcript header print about it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # loading the extension stays cheap: pydantic comes with the first cell
+    from zeph_nb.config import Settings
+
+__all__ = ["describe_where", "with_execution"]
+
+
+def with_execution(settings: Settings, *, tmux: bool, ssh: str | None, container: str | None) -> Settings:
+    """``settings`` with the execution context the cell's options (or the magics' traitlets) chose. One at most:
+    two are a mistake the person hears about."""
+    chosen = [name for name, value in (("--tmux", tmux), ("--ssh", ssh), ("--container", container)) if value]
+    if len(chosen) > 1:
+        from zeph_nb.errors import ConfigError
+
+        raise ConfigError(f"{' and '.join(chosen)} were both given; commands run in one place, choose one")
+    update: dict[str, Any] = {}
+    if tmux:
+        update = {"backend": "tmux"}
+    elif ssh:
+        update = {"backend": "ssh", "ssh": ssh}
+    elif container:
+        update = {"backend": "container", "container": container}
+    if not update:
+        return settings
+    execution = settings.tools.execution.model_validate({**settings.tools.execution.model_dump(), **update})
+    return settings.model_copy(update={"tools": settings.tools.model_copy(update={"execution": execution})})
+
+
+def describe_where(settings: Settings) -> str | None:
+    """One line on where commands run, when it is not the plain local sandbox."""
+    execution = settings.tools.execution
+    if execution.backend == "tmux":
+        from zeph_nb.tools.shell.panes import attach_command
+
+        return f"bash wait=false runs in a tmux pane in the background; watch: {attach_command()}"
+    if execution.backend == "ssh":
+        folder = execution.remote_workdir or "the login folder"
+        return f"commands and read/write/edit run over ssh on {execution.ssh}, in {folder}; each asks"
+    if execution.backend == "container":
+        folder = execution.remote_workdir or "its working directory"
+        return f"commands and read/write/edit run in container {execution.container}, in {folder}; each asks"
+    return None

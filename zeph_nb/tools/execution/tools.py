@@ -1,0 +1,169 @@
+"""The tools on a remote execution context: ``bash`` there, and ``read``, ``write``, ``edit`` there.
+
+Same names and the same arguments as the local tools (minus what only the local sandbox can grant: network hosts,
+``sandbox=false``), so permission rules, grants, filters and the audit log treat a command the same wherever it
+runs; the audit row's ``sandbox`` column says where (``ssh``, ``container``). The other file tools are not offered
+on a remote context: listing, finding and grepping are commands there (``ls``, ``find``, ``grep``), which ask like
+any other remote command.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import Field
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.security.shell_classifier import ShellClassifier
+from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput
+from zeph_nb.tools.composite import CompositeExecutor
+from zeph_nb.tools.execution.backend import CommandBackend
+from zeph_nb.tools.files.args import FILE_TOOLS, EditArgs, ReadArgs, WriteArgs
+from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
+
+__all__ = ["REMOTE_BASH", "RemoteFileExecutor", "RemoteShellExecutor", "remote_toolset"]
+
+MAX_REMOTE_READ_BYTES = 256 * 1024  # what read returns of a remote file; more is paged with offset and limit
+
+
+class RemoteBashArgs(ToolArgs):
+    command: str = Field(min_length=1, max_length=100_000, description="The bash command line to run")
+    timeout: int | None = Field(None, ge=1, le=3600, description="Seconds before the command is stopped")
+
+
+REMOTE_BASH = ToolDef(
+    "bash",
+    "Run a bash command in the working directory on the remote machine or container the person chose, with the "
+    "rights of its user there. Returns the combined stdout and stderr and the exit code.",
+    RemoteBashArgs,
+    subject=("command",),
+    subject_kind="command",
+    mutates=True,
+)
+
+
+class RemoteShellExecutor(SingleToolExecutor):
+    tool = REMOTE_BASH
+
+    def __init__(self, settings: Settings, backend: CommandBackend) -> None:
+        self.settings, self.backend = settings, backend
+        self.classifier = ShellClassifier(settings)
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        return True  # nothing contains a remote command but the far side: see contain_remote in the policy
+
+    async def run(self, args: RemoteBashArgs, call: ToolCall) -> ToolOutput:
+        analysis = self.classifier.analyze(args.command)
+        if analysis.verdict == "block":  # the unconditional blocklist holds wherever a command runs
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
+        timeout = args.timeout or self.settings.tools.shell.timeout
+        result = await self.backend.run(args.command, timeout=timeout)
+        text = result.interleaved
+        summary = text if text else "(no output)"
+        if result.exit_code != 0:
+            summary = summary.rstrip("\n") + f"\n[exit code: {result.exit_code}]"
+        raw = {"stdout": result.stdout, "stderr": result.stderr, "exit_code": result.exit_code,
+               "truncated": result.truncated, "sandbox": self.backend.kind, "where": self.backend.where,
+               "workdir": self.backend.workdir}  # fmt: skip
+        output = ToolOutput("bash", summary, raw=raw, call_id=call.call_id, exit_code=result.exit_code,
+                            truncated=result.truncated)  # fmt: skip
+        raise_for_failure(output)
+        return output
+
+
+_REMOTE_FILE_TOOLS = {tool.name: tool for tool in FILE_TOOLS if tool.name in ("read", "write", "edit")}
+
+
+class RemoteFileExecutor:
+    """read, write and edit through the backend: ``cat`` to read, stdin to a temporary file and ``mv`` to write."""
+
+    def __init__(self, backend: CommandBackend) -> None:
+        self.backend = backend
+
+    def tool_definitions(self) -> Sequence[ToolDef]:
+        return list(_REMOTE_FILE_TOOLS.values())
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        return call.tool_id != "read"
+
+    async def execute(self, call: ToolCall) -> ToolOutput | None:
+        tool = _REMOTE_FILE_TOOLS.get(call.tool_id)
+        if tool is None:
+            return None
+        args: Any = tool.args_model.model_validate(call.params)
+        if isinstance(args, ReadArgs):
+            output = await self._read(args)
+        elif isinstance(args, WriteArgs):
+            output = await self._write(args)
+        else:
+            output = await self._edit(args)
+        return dataclasses.replace(output, call_id=call.call_id)
+
+    async def _text(self, path: str) -> str:
+        data = await self.backend.read_file(path)
+        if b"\x00" in data[:8192]:
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{path} is a binary file ({len(data)} bytes)")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{path}: not valid UTF-8 text ({e})") from None
+
+    async def _read(self, args: ReadArgs) -> ToolOutput:
+        text = await self._text(args.path)
+        lines = text.splitlines(keepends=True)
+        end = len(lines) if args.limit is None else args.offset + args.limit
+        taken, size = [], 0
+        for line in lines[args.offset : end]:
+            if size + len(line) > MAX_REMOTE_READ_BYTES:
+                break
+            taken.append(line)
+            size += len(line)
+        content = "".join(taken)
+        first, last = args.offset + 1, args.offset + len(taken)
+        summary = content if content else ("(empty file)" if not lines else f"(no lines after line {args.offset})")
+        if taken and (first > 1 or last < len(lines)):
+            summary = (
+                content.rstrip("\n") + f"\n[lines {first}-{last} of {len(lines)}; use offset and limit to see more]"
+            )
+        raw = {"path": args.path, "content": content, "first_line": first, "last_line": last,
+               "total_lines": len(lines), "where": self.backend.where}  # fmt: skip
+        return ToolOutput("read", summary, raw=raw, truncated=last < min(end, len(lines)))
+
+    async def _write(self, args: WriteArgs) -> ToolOutput:
+        data = args.content.encode("utf-8")
+        await self.backend.write_file(args.path, data)
+        lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
+        return ToolOutput("write", f"Wrote {args.path} on {self.backend.where} ({len(data)} bytes, {lines} lines)",
+                          raw={"path": args.path, "bytes": len(data), "where": self.backend.where})  # fmt: skip
+
+    async def _edit(self, args: EditArgs) -> ToolOutput:
+        if args.old_string == args.new_string:
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, "old_string and new_string are identical")
+        text = await self._text(args.path)
+        matches, found = 0, text.find(args.old_string)
+        while found >= 0 and matches < 100:  # overlapping ones count: "aa" in "aaa" is ambiguous
+            matches, found = matches + 1, text.find(args.old_string, found + 1)
+        if matches != 1:
+            why = ("was not found; read the file and copy the text exactly, whitespace included" if matches == 0
+                   else f"matches {matches} places; include more surrounding lines so it matches once")  # fmt: skip
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, f"old_string {why} ({args.path})")
+        at = text.find(args.old_string)
+        updated = text[:at] + args.new_string + text[at + len(args.old_string) :]
+        await self.backend.write_file(args.path, updated.encode("utf-8"))
+        diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), updated.splitlines(keepends=True),
+                                            f"a/{args.path}", f"b/{args.path}", n=2))  # fmt: skip
+        line = text.count("\n", 0, at) + 1
+        return ToolOutput(
+            "edit",
+            f"Edited {args.path} at line {line}\n{diff[:ERROR_TAIL_CHARS]}".rstrip("\n"),
+            raw={"path": args.path, "line": line, "diff": diff, "where": self.backend.where},
+        )
+
+
+def remote_toolset(settings: Settings, backend: CommandBackend) -> ToolExecutor:
+    """``bash``, ``read``, ``write`` and ``edit`` on ``backend``."""
+    return CompositeExecutor([RemoteFileExecutor(backend), RemoteShellExecutor(settings, backend)])
