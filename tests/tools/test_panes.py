@@ -21,10 +21,11 @@ from tests.security.test_containment import SANDBOX, Victim, assert_no_secret, c
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import AutoApprove, DenyAll
+from zeph_nb.security.sockets import socket_folder
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.shell.background import seconds_of
 from zeph_nb.tools.shell.pane_tools import KEY_PATTERN
-from zeph_nb.tools.shell.panes import TmuxPanes, socket_folder
+from zeph_nb.tools.shell.panes import TmuxPanes
 from zeph_nb.tools.toolsets import BUILTIN
 
 pytestmark = pytest.mark.skipif(
@@ -37,7 +38,7 @@ TMUX = '[tools.execution]\nbackend = "tmux"\n'
 def fresh_server() -> Iterator[None]:
     """Each test gets the kernel's server afresh: no panes of another test to pick as "the latest"."""
     yield
-    for panes in list(TmuxPanes._instances.values()):
+    for panes in list(TmuxPanes._instances):
         asyncio.run(panes.close())
     TmuxPanes._instances.clear()
 
@@ -120,10 +121,11 @@ def test_wait_true_is_the_direct_call_with_streams_apart(tmp_path: Path) -> None
 def test_keys_are_named_keys_and_text_is_checked_as_a_command(tmp_path: Path) -> None:
     import re
 
-    for key in ("C-c", "Enter", "Up", "M-x", "C-M-a", "F12", "S-Tab"):
-        assert re.match(KEY_PATTERN, key), key
-    for text in ("ls", "rm -rf ~", "a", "Enterx", "C-", ""):
-        assert not re.match(KEY_PATTERN, text), text
+    for key in ("C-c", "Enter", "Up", "M-x", "F12", "BTab", "C-\\"):
+        assert re.fullmatch(KEY_PATTERN, key), key
+    # tmux types a key name it does not know letter by letter: modifiers on named keys, S-, two modifiers
+    for text in ("ls", "rm -rf ~", "a", "Enterx", "C-", "", "C-M-a", "S-Tab", "S-r", "C-S-x", "M-Home", "Enter\n"):
+        assert not re.fullmatch(KEY_PATTERN, text), text
     executor = shell(tmp_path)
     run(executor, "bash", command="cat", wait=False)
     typed = run(executor, "send-keys", keys=["rm -rf ~"])
@@ -141,9 +143,12 @@ def test_the_socket_is_private_and_out_of_every_sandbox(tmp_path: Path) -> None:
     socket = executor.executors[0].panes.socket
     probe = f"ls -la {socket.parent} 2>&1; tmux -S {socket} list-sessions 2>&1; echo TMUX=$TMUX; echo done"
     out = run(executor, "bash", command=probe, wait="20s")
+    # Naming the folder is refused before anything runs; a command that finds it another way meets an empty one.
+    assert "may not be read by any tool: zeph-nb's tmux and ssh sockets" in out.summary, out.summary
+    probe = 'd=$(printf /tm%s p)/zeph-nb-$(id -u); ls -la "$d" 2>&1; tmux -S "$(ls "$d"/*.sock | head -1)" ls 2>&1'
+    out = run(executor, "bash", command=probe + "; echo TMUX=$TMUX; echo done", wait="20s")
     if SANDBOX.active:
-        assert "No such file or directory" in out.summary or "no server running" in out.summary
-        assert "windows" not in out.summary  # no session listed
+        assert f"{socket.name}" not in out.summary and "windows" not in out.summary, out.summary  # none listed
         assert "TMUX=\n" in out.summary  # nothing tells the command where the server is
     assert "done" in out.summary
 
@@ -241,3 +246,87 @@ def test_background_commands_end_with_a_kernel_that_was_killed(tmp_path: Path) -
     while running() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not running(), "a background command outlived its killed kernel"
+
+
+@pytest.mark.skipif(not SANDBOX.active, reason=f"no OS sandbox here: {SANDBOX.reason}")
+def test_a_line_cannot_be_edited_into_another_command_without_asking(victim: Victim) -> None:  # noqa: F811
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    call(chain, "bash", command="exec bash --norc -i", wait=False)  # an interactive shell: typed lines run
+    (victim.work / "x1").write_text("keep")
+    denying = chain  # the same toolset, now with nobody to approve
+    denying.session.desk.approver = DenyAll()
+    attempts = [
+        {"literal_text": "echo hi\rrm -f x1\r", "enter": True},  # \r is Enter to a terminal
+        {"literal_text": "echo rm -f x1", "enter": True, "keys": ["Home", "M-d"]},  # readline editing
+        {"literal_text": "rm -f x", "enter": False},  # half a line: the rest may come later
+        {"keys": ["S-r", "Enter"]},  # a name tmux does not know is typed as text
+        {"keys": ["Enter\n"]},
+    ]
+    for params in attempts:
+        refused = call(denying, "send-keys", **params)  # asked and denied, or refused as invalid: never typed
+        assert refused.status in ("denied", "error") and refused.category != ToolErrorCategory.TIMEOUT, params
+        assert refused.category in (ToolErrorCategory.CONFIRMATION_REQUIRED, ToolErrorCategory.INVALID_PARAMETERS)
+    call(denying, "send-keys", keys=["C-u"])  # ends or clears a line: runs without asking
+    time.sleep(0.5)
+    assert (victim.work / "x1").read_text() == "keep"
+
+
+@pytest.mark.skipif(not SANDBOX.active, reason=f"no OS sandbox here: {SANDBOX.reason}")
+def test_what_a_pane_command_may_not_leave_behind_is_undone(victim: Victim) -> None:  # noqa: F811
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    plant = ("mkdir deep && python3 -c \"open('deep/ze'+'ph.toml','w').write('[tools.shell]\\nsandbox = 0\\n')\"; "
+             "mkdir -p sub && cd sub && git init -q . && git config core.fsmonitor 'touch /tmp/pwned; false'; "
+             "echo planted; sleep 600")  # fmt: skip
+    call(chain, "bash", command=plant, wait=False)
+    seen = ""  # every look's notes: what was undone is said once, at the look that undid it
+    for _ in range(100):
+        seen += call(chain, "capture-pane").text
+        if "planted" in seen:
+            break
+        time.sleep(0.1)
+    assert "set aside" in seen and "core.fsmonitor" in seen, seen  # the command still running
+    assert not (victim.work / "deep" / "zeph.toml").exists()
+    config = (victim.work / "sub" / ".git" / "config").read_text()
+    assert "fsmonitor" not in config, config
+    call(chain, "send-keys", keys=["C-c"])
+
+
+@pytest.mark.skipif(not SANDBOX.active, reason=f"no OS sandbox here: {SANDBOX.reason}")
+def test_the_socket_folder_stays_hidden_when_tmp_itself_is_allowed(victim: Victim) -> None:  # noqa: F811
+    toml = TMUX + '[tools.shell]\nallowed_paths = ["/tmp"]\n'
+    chain = chain_for(victim, approver=AutoApprove(), toml=toml)
+    call(chain, "bash", command="sleep 30", wait=False)  # the server and its socket exist
+    folder = socket_folder()
+    named = call(chain, "bash", command=f"ls -la {folder}")
+    assert named.category == ToolErrorCategory.POLICY_BLOCKED, named.text  # refused before it runs
+    hidden = 'd=$(printf /tm%s p)/zeph-nb-$(id -u); ls -la "$d" 2>&1; echo done'  # found another way: empty
+    out = call(chain, "bash", command=hidden)
+    assert ".sock" not in out.text and "done" in out.text, out.text
+
+
+def test_another_chain_in_the_kernel_sees_none_of_these_panes(tmp_path: Path) -> None:
+    first, second = shell(tmp_path), shell(tmp_path)
+    started = run(first, "bash", command="echo mine; sleep 30", wait=False)
+    pane = started.raw["pane"]
+    for tool, params in (("capture-pane", {"target": pane}), ("send-keys", {"target": pane, "keys": ["C-c"]}),
+                         ("capture-pane", {})):  # fmt: skip
+        out = run(second, tool, **params)
+        assert out.error is not None and out.error.category == ToolErrorCategory.INVALID_PARAMETERS, out.summary
+    assert "mine" in until(first, "mine", pane)
+
+
+def test_background_commands_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import zeph_nb.tools.shell.panes as panes_module
+
+    monkeypatch.setattr(panes_module, "MAX_RUNNING_PANES", 2)
+    executor = shell(tmp_path)
+    for _ in range(2):
+        assert "dispatched" in run(executor, "bash", command="sleep 30", wait=False).summary
+    third = run(executor, "bash", command="sleep 30", wait=False)
+    assert third.error is not None and third.error.category == ToolErrorCategory.RATE_LIMITED
+    assert "stop one" in third.error.message
+    too_long = run(executor, "bash", command="true", wait="99999h")
+    assert too_long.error is not None and "more than a day" in too_long.error.message
+    run(executor, "send-keys", keys=["C-c"])  # the latest: one ends, so one more may start
+    timed = run(executor, "bash", command="sleep 30", wait="20s", timeout=1)  # timeout stops a pane command too
+    assert timed.exit_code == 124, timed.summary

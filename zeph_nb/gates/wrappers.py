@@ -163,6 +163,8 @@ class PolicyGate:
                          ToolErrorCategory.POLICY_BLOCKED, f"{tool.name} is not available: {hidden[1]}")  # fmt: skip
         # A command line's parse says whether it wants confirmation; asking the executor would parse it again.
         wants = ctx.analysis.verdict != "allow" if ctx.analysis is not None else self.confirms(ctx.call)
+        if not wants and ctx.analysis is not None and tool.own_confirmation:
+            wants = self.confirms(ctx.call)
         decision, scope = self.permissions.decide_call(ctx, wants_confirmation=wants)
         gc.trace.note(decision=decision)
         if scope is not None:

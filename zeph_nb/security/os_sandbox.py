@@ -296,8 +296,9 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     # A private /tmp, on disk (a tmpfs is memory, and a command could fill it past every limit), and an empty,
     # read-only /run: no sockets of Docker, D-Bus or an SSH agent.
     tmp = ["--bind", str(spec.tmp_dir), "/tmp"] if spec.tmp_dir is not None else ["--tmpfs", "/tmp"]  # noqa: S108
-    if spec.tmp_dir is not None:
-        tmp += ["--tmpfs", str(spec.tmp_dir.parent)]  # the other calls' private /tmp folders
+    others = spec.tmp_dir.parent if spec.tmp_dir is not None else tmp_parent()
+    if others.is_dir():
+        tmp += ["--tmpfs", str(others)]  # the other calls' private /tmp folders, from a tmpfs /tmp too
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *tmp, "--tmpfs", "/run",
             "--remount-ro", "/run"]  # fmt: skip
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
@@ -335,12 +336,17 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     return args
 
 
+def tmp_parent() -> Path:
+    """One parent per user for the commands' private /tmp folders, which every sandbox hides: a command sees its
+    own /tmp, never another call's."""
+    base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else tempfile.gettempdir()  # noqa: S108
+    return Path(base) / f"zeph-sandbox-{os.getuid()}"
+
+
 @contextlib.contextmanager
 def private_tmp() -> Iterator[Path]:
     """A fresh folder for one command's /tmp, on disk (``/var/tmp`` where there is one), removed afterwards."""
-    base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else tempfile.gettempdir()  # noqa: S108
-    # One parent per user, which every sandbox hides: a command sees its own /tmp, never another call's.
-    parent = Path(base) / f"zeph-sandbox-{os.getuid()}"
+    parent = tmp_parent()
     parent.mkdir(mode=0o700, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="tmp-", dir=parent))
     try:

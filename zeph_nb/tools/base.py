@@ -61,6 +61,9 @@ class ToolDef:
     mutates: bool = False
     cacheable: bool = False
     network: bool = False
+    # The executor's requires_confirmation is asked even when a command line's parse already said "allow" (for a
+    # tool whose other arguments can make the same text do more: send-keys).
+    own_confirmation: bool = False
 
     def __post_init__(self) -> None:
         if self.cacheable and self.mutates:

@@ -23,6 +23,7 @@ from zeph_nb.security.netproxy import NetworkProxy
 from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, probe
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
+from zeph_nb.security.sockets import socket_folders
 from zeph_nb.tools.base import ToolArgs, ToolOutput
 from zeph_nb.tools.shell.path_scope import OutsidePath, path_report
 
@@ -110,6 +111,10 @@ def _protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Pro
         (store_dir, "zeph-nb's store: audit log, grants, approvals and their key"),
     ]
     hidden += [(path, "Jupyter's config and runtime files (server tokens)") for path in settings.jupyter_dirs]
+    # The tmux server's and the SSH master connections' sockets: whoever reaches one runs commands outside every
+    # sandbox. Hidden here too, not only by the sandbox's private /tmp and /run: a workdir or an allowed path of
+    # /tmp would bind the real one back.
+    hidden += [(path, "zeph-nb's tmux and ssh sockets") for path in socket_folders()]
     extra = settings.tools.shell.hidden_paths
     hidden += [(_under(work, path), "listed in [tools.shell] hidden_paths") for path in extra]
     # deny_read entries that name a path (not a glob) are hidden from commands too, not only from the file tools.

@@ -83,8 +83,9 @@ def _shell(
     from zeph_nb.tools.shell.pane_tools import PaneExecutor
     from zeph_nb.tools.shell.panes import TmuxPanes
 
-    # One tmux server per kernel, started from the shell's scrubbed environment, shared by bash and the pane tools.
-    panes = TmuxPanes.shared(shell.env)
+    # One tmux server per kernel, started from the shell's scrubbed environment; this toolset's bash and pane tools
+    # share its own set of panes on it.
+    panes = TmuxPanes.for_toolset(shell.env)
     return CompositeExecutor([ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve, panes=panes),
                               PaneExecutor(settings, panes)])  # fmt: skip
 

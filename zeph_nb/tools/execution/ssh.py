@@ -21,8 +21,8 @@ import time
 from collections.abc import Mapping, Sequence
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.security.sockets import socket_folder
 from zeph_nb.tools.execution.backend import CommandBackend
-from zeph_nb.tools.shell.panes import socket_folder
 
 __all__ = ["SshBackend", "parse_destination"]
 

@@ -17,6 +17,7 @@ from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.os_sandbox import wrap
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.containment import CommandScope, sandbox_spec
+from zeph_nb.tools.shell.host_guard import HostGuard
 from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
 
 if TYPE_CHECKING:
@@ -67,18 +68,32 @@ async def in_pane(
             f"a command in a tmux pane gets no network, and this one needs {shown}; run it with wait=true (the "
             "default), which can be granted the network",
         )
-    # tmux tells a pane where its server is; the command has no use for that (it cannot reach it) and a tmux of
-    # its own would refuse to start, taking itself for nested.
-    argv = ["env", "-u", "TMUX", "-u", "TMUX_PANE", "bash", "-c", command]
+    argv = ["bash", "-c", command]
+    # A timeout asked for stops the command then (TERM, KILL 5 s later), whether or not anyone waits.
+    timeout = call.params.get("timeout")  # validated by BashArgs: 1 to 3600 seconds, or absent
+    if isinstance(timeout, int) and timeout > 0:
+        argv = ["timeout", "--kill-after=5", str(timeout), *argv]
     env: dict[str, str] = {}
-    if scope.sandboxed:
-        spec = sandbox_spec(executor.settings, executor.workdir, environment=scope.environment,
-                            opened=call.opened_paths)  # fmt: skip
-        # A tmpfs /tmp: a folder on disk would be removed when this call returns, under a command still running.
-        spec = dataclasses.replace(spec, new_session=False, tmp_dir=None)
-        argv = wrap(argv, spec, scope.status)
-        env["XDG_CACHE_HOME"] = "/tmp/.cache"  # noqa: S108 - the sandbox's own /tmp
-    pane = await panes.open(argv, command, workdir=executor.workdir, env=env)
+    spec = sandbox_spec(executor.settings, executor.workdir, environment=scope.environment, opened=call.opened_paths)
+    # What the command may not leave behind (a zeph.toml, a git hook) is checked while it runs and when it ends,
+    # as around a direct call; the guard's journal meanwhile keeps such files distrusted.
+    guard = HostGuard(executor.settings, spec)
+    guard.__enter__()
+    try:
+        if scope.sandboxed:
+            # A tmpfs /tmp: a folder on disk would be removed when this call returns, under a command still
+            # running.
+            spec = dataclasses.replace(spec, trees=guard.trees, new_session=False, tmp_dir=None)
+            argv = wrap(argv, spec, scope.status)
+            env["XDG_CACHE_HOME"] = "/tmp/.cache"  # noqa: S108 - the sandbox's own /tmp
+        # tmux tells a pane where its server is: unset before the sandbox starts (bwrap's own environment is
+        # readable in /proc/1/environ inside it), and a tmux of the command's own would take itself for nested.
+        argv = ["env", "-u", "TMUX", "-u", "TMUX_PANE", *argv]
+        pane = await panes.open(argv, command, workdir=executor.workdir, env=env, sandboxed=scope.sandboxed,
+                                guard=guard)  # fmt: skip
+    except BaseException:
+        guard.__exit__(None, None, None)
+        raise
     where = f"tmux pane {pane.id}"
     raw: dict[str, object] = {"pane": pane.id, "session": panes.session, "sandbox": scope.label,
                               "attach": panes.attach_command}  # fmt: skip
@@ -90,7 +105,9 @@ async def in_pane(
     state = await panes.wait(pane, limit)
     text = pane_text(await panes.capture(pane, "-J"), dead=state.dead)
     if not state.dead:
-        so_far = tail_of(text, ERROR_TAIL_CHARS)
+        pane.check(ended=False)
+        notes = "".join(f"\n[{note}]" for note in pane.take_notes())
+        so_far = tail_of(text, ERROR_TAIL_CHARS) + notes
         raise ToolError(
             ToolErrorCategory.TIMEOUT,
             f"the command is still running in {where} after {limit:g}s; it was not stopped. Read it with "
@@ -103,7 +120,11 @@ async def in_pane(
     summary = text or "(no output)"
     if code != 0:
         summary = summary.rstrip("\n") + f"\n[{state.describe()}]"
+    undone = pane.take_notes()
+    summary += "".join(f"\n[{note}]" for note in undone)
     envelope = {**raw, "stdout": text, "stderr": "", "streams": "merged by the terminal", "exit_code": code}
+    if undone:
+        envelope["undone"] = undone
     result = ToolOutput("bash", summary, raw=envelope, call_id=call.call_id, exit_code=code)
     raise_for_failure(result)
     return result

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
@@ -79,7 +79,17 @@ class BashArgs(ToolArgs):
 
 
 # How long a call waits for a command in a tmux pane: true (until it ends), false (not at all), seconds, or 30s/10m/1h.
-Wait = bool | Annotated[int, Field(ge=1, le=86_400)] | Annotated[str, StringConstraints(pattern=r"^\d{1,5}[smh]$")]
+def _at_most_a_day(text: str) -> str:
+    if int(text[:-1]) * {"s": 1, "m": 60, "h": 3600}[text[-1]] > 86_400:
+        raise ValueError(f"wait {text!r} is more than a day; use false and look with capture-pane instead")
+    return text
+
+
+Wait = (
+    bool
+    | Annotated[int, Field(ge=1, le=86_400)]
+    | Annotated[str, StringConstraints(pattern=r"^\d{1,5}[smh]$"), AfterValidator(_at_most_a_day)]
+)
 
 
 class BashTmuxArgs(BashArgs):

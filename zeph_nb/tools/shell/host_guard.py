@@ -74,6 +74,11 @@ class HostGuard:
             if not self._keep_journal:
                 self._journal.__exit__()
 
+    def sweep(self) -> None:
+        """Undo what is there to undo now, the command still running (a background command in a tmux pane is
+        checked at each look; the last check is ``__exit__``'s)."""
+        self._undo()
+
     def _undo(self) -> None:
         removed = [path.name for path in self.absent if self._remove(path)]
         for path, target in self.links.items():

@@ -2,8 +2,19 @@
 
 Offered only when commands may run in tmux panes (``%%zeph --tmux``, ``[tools.execution] backend = "tmux"``), and
 only over the panes this agent's commands opened. Text typed into a pane is a command line as far as the policy is
-concerned: it passes the same blocklist and asks when a command would (``subject_kind="command"``); ``keys`` are
-named control keys only (``C-c``, ``Enter``, ``Up``), so no text reaches a pane without being seen as text.
+concerned: it passes the same blocklist and asks when a command would (``subject_kind="command"``).
+
+A terminal line is built by everything typed into it, so what can change a line after it was checked asks too:
+
+- ``keys`` are key names tmux knows — a name it does not know it *types*, letter by letter — so no modifier on a
+  named key and at most one on a character. Only keys that end or clear a line run without asking (``C-c``,
+  ``C-d``, ``C-z``, ``C-\\``, ``C-u``, ``Enter``); editing keys (``Home``, ``M-d``, ``Tab``, arrows) ask.
+- ``literal_text`` holds no control characters (``\\r`` is Enter to a terminal, ``\\x01`` is ``C-a``): those are
+  keys. Text sent without ``enter`` asks: what the line becomes depends on what is typed after it.
+- Typing into a pane whose command runs outside the sandbox (an approved ``sandbox=false``) always asks.
+
+What a program other than a shell does with a line (a Python prompt, say) no check of shell syntax can know; it
+happens inside the sandbox the pane's command runs in.
 """
 
 from __future__ import annotations
@@ -31,14 +42,24 @@ _NAMED = (
     r"Enter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|PageUp|PageDown|PPage|NPage|IC|DC"
     r"|F[1-9]|F1[0-2]"
 )
-KEY_PATTERN = rf"^(?:(?:[CMS]-)*(?:{_NAMED})|(?:[CMS]-)+[A-Za-z0-9@^_?\[\]\\])$"
+KEY_PATTERN = rf"(?:{_NAMED})|[CM]-[A-Za-z0-9@^_?\[\]\\]"  # matched whole (fullmatch: no trailing newline)
+SAFE_KEYS = frozenset({"C-c", "C-d", "C-z", "C-\\", "C-u", "Enter"})  # end or clear a line; the rest ask
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # every C0 control but newline, and DEL
 
 
 def _named_key(key: str) -> str:
-    if not re.match(KEY_PATTERN, key):
+    if not re.fullmatch(KEY_PATTERN, key):
         raise ValueError(f"{key[:40]!r} is not a key name; keys are control keys by name (C-c, C-d, Enter, Escape, Up, "
                          "Tab, F1); type text with literal_text")  # fmt: skip
     return key
+
+
+def _no_controls(text: str) -> str:
+    found = _CONTROL.search(text)
+    if found is not None:
+        raise ValueError(f"literal_text holds the control character {found.group()!r}; send control keys with keys "
+                         "(Enter, Tab, C-c …) and end lines with \\n or enter=true")  # fmt: skip
+    return text
 
 
 class CapturePaneArgs(ToolArgs):
@@ -61,7 +82,9 @@ class SendKeysArgs(ToolArgs):
         default_factory=list, max_length=50,
         description="Control keys sent first, by name: C-c, C-d, Enter, Escape, Up, Tab, F1 …",
     )  # fmt: skip
-    literal_text: str = Field("", max_length=10_000, description="Text typed as it is, after the keys")
+    literal_text: Annotated[str, AfterValidator(_no_controls)] = Field(
+        "", max_length=10_000, description="Text typed as it is, after the keys (lines end with \\n)"
+    )
     enter: bool = Field(False, description="Press Enter after the text")
     delay_ms: int = Field(300, ge=0, le=10_000, description="Wait this long, then show the pane's last lines")
 
@@ -80,6 +103,7 @@ SEND_KEYS = ToolDef(
     subject=("literal_text",),
     subject_kind="command",
     mutates=True,
+    own_confirmation=True,  # keys, a partial line, an unsandboxed pane: asked below, beyond the text's parse
 )
 
 
@@ -94,8 +118,20 @@ class PaneExecutor:
         return (CAPTURE_PANE, SEND_KEYS)
 
     def requires_confirmation(self, call: ToolCall) -> bool:
-        typed = str(call.params.get("literal_text", ""))
-        return call.tool_id == SEND_KEYS.name and self.classifier.classify(typed) != "allow"
+        if call.tool_id != SEND_KEYS.name:
+            return False
+        params = call.params
+        typed, keys = str(params.get("literal_text") or ""), params.get("keys") or []
+        if not isinstance(keys, list) or any(key not in SAFE_KEYS for key in keys):
+            return True  # editing keys can make a line checked earlier into another command
+        if typed and params.get("enter") is not True:
+            return True  # a partial line: what it becomes depends on what is typed next
+        target = params.get("target")
+        pane = self.panes.panes.get(target) if isinstance(target, str) else (
+            list(self.panes.panes.values())[-1] if self.panes.panes else None)  # fmt: skip
+        if pane is not None and not pane.sandboxed:
+            return True  # nothing contains what that pane runs
+        return bool(typed) and self.classifier.classify(typed) != "allow"
 
     async def execute(self, call: ToolCall) -> ToolOutput | None:
         if call.tool_id == CAPTURE_PANE.name:
@@ -125,8 +161,10 @@ class PaneExecutor:
         else:
             text = await self.panes.capture(pane, *flags, start=start, end=end)
         state = await self.panes.state(pane)
+        pane.check(ended=state.dead)  # a look is when what the command may not leave behind is undone
         body = tail_of(pane_text(text, dead=state.dead), MAX_CAPTURE_CHARS)
         status = f"pane {pane.id}: {state.describe()}: `{pane.command[:200]}`"
+        notes += [f"[{note}]" for note in pane.take_notes()]
         summary = "\n".join([status, *notes, body or "(nothing printed yet)"])
         return ToolOutput(CAPTURE_PANE.name, summary, raw={"pane": pane.id, "text": body}, call_id=call.call_id)
 
@@ -145,9 +183,11 @@ class PaneExecutor:
         if args.delay_ms:
             await asyncio.sleep(args.delay_ms / 1000)
         state = await self.panes.state(pane)
+        pane.check(ended=state.dead)
         last = pane_text(await self.panes.capture(pane, "-J", start="-20"), dead=state.dead)
         sent = " ".join([*args.keys, *([repr(args.literal_text)] if args.literal_text else []),
                          *(["Enter"] if args.enter else [])])  # fmt: skip
         status = f"pane {pane.id}: {state.describe()}: `{pane.command[:200]}`"
-        summary = f"sent {sent} to pane {pane.id}\n{status}\n{tail_of(last, 2000)}"
+        undone = "".join(f"\n[{note}]" for note in pane.take_notes())
+        summary = f"sent {sent} to pane {pane.id}\n{status}{undone}\n{tail_of(last, 2000)}"
         return ToolOutput(SEND_KEYS.name, summary, raw={"pane": pane.id, "sent": sent}, call_id=call.call_id)

@@ -31,36 +31,31 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.security.sockets import socket_folder
 
-__all__ = ["MAX_CAPTURE_CHARS", "Pane", "PaneState", "TmuxPanes", "attach_command", "tmux_available"]
+__all__ = [
+    "MAX_CAPTURE_CHARS",
+    "MAX_RUNNING_PANES",
+    "Pane",
+    "PaneState",
+    "TmuxPanes",
+    "attach_command",
+    "tmux_available",
+]
 
 MAX_CAPTURE_CHARS = 8000  # what capture-pane gives the model: the tail
 KEEP_DEAD_PANES = 20  # finished commands' windows kept for a person to look at; older ones are closed
-HISTORY_LINES = 50_000
+MAX_RUNNING_PANES = 16  # per toolset: more is a runaway loop, and each pane's history lives in the server
+HISTORY_LINES = 10_000  # per pane, in the tmux server's memory (outside every sandbox's limits)
 _CLIENT_TIMEOUT_SECS = 10.0
 
 
 def tmux_available() -> str | None:
     """The tmux binary, or None."""
     return shutil.which("tmux")
-
-
-def socket_folder() -> Path:
-    """Where the socket goes: a folder only this user can enter, hidden from every sandboxed command (the sandbox
-    has a private /tmp and an empty /run)."""
-    runtime = Path(f"/run/user/{os.getuid()}")
-    base = runtime if runtime.is_dir() and os.access(runtime, os.W_OK) else Path("/tmp")  # noqa: S108
-    folder = base / f"zeph-nb-{os.getuid()}"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    if folder.is_symlink() or folder.stat().st_uid != os.getuid() or folder.stat().st_mode & 0o077:
-        raise ToolError(
-            ToolErrorCategory.PERMANENT_FAILURE,
-            f"{folder} is not a private folder of this user; remove it and run again",
-        )
-    return folder
 
 
 _STATE = "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}:#{pid}"  # the pane's end, and the server's pid
@@ -98,18 +93,52 @@ class PaneState:
         return f"ended with exit code {self.code}"
 
 
+class Guard(Protocol):
+    """What a pane's command may not leave behind (``HostGuard``): swept while it runs, closed when it ends."""
+
+    notes: list[str]
+
+    def sweep(self) -> None: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
 @dataclass
 class Pane:
     id: str  # tmux's %N
     command: str
+    sandboxed: bool = True
+    guard: Guard | None = None
     started: float = field(default_factory=time.monotonic)
     reported: bool = False  # its end was told to the model
+    notes: list[str] = field(default_factory=list)  # what the guard undid, not told to the model yet
+
+    def check(self, ended: bool) -> None:
+        """Undo what the command left that it may not (a new zeph.toml, a git hook): at each look, and for good
+        when it has ended."""
+        guard = self.guard
+        if guard is None:
+            return
+        if ended:
+            self.guard = None
+            guard.__exit__(None, None, None)  # the last sweep, and the journal let go
+        else:
+            guard.sweep()
+        for note in guard.notes:
+            if note not in self.notes:
+                self.notes.append(note)
+
+    def take_notes(self) -> list[str]:
+        notes, self.notes = self.notes, []
+        if self.guard is not None:
+            self.guard.notes.clear()
+        return notes
 
 
 class TmuxPanes:
     """The kernel's tmux server and the panes its commands run in."""
 
-    _instances: ClassVar[dict[tuple[str, str], TmuxPanes]] = {}
+    _instances: ClassVar[list[TmuxPanes]] = []
 
     def __init__(self, env: Mapping[str, str], *, socket: Path | None = None, session: str | None = None) -> None:
         binary = tmux_available()
@@ -127,13 +156,13 @@ class TmuxPanes:
         self._lock = asyncio.Lock()
 
     @classmethod
-    def shared(cls, env: Mapping[str, str]) -> TmuxPanes:
-        """This process's server (one per kernel: the shell tool and the pane tools share it)."""
-        session = _session_name()
-        key = (session, str(socket_folder()))
-        if key not in cls._instances:
-            cls._instances[key] = cls(env, session=session)
-        return cls._instances[key]
+    def for_toolset(cls, env: Mapping[str, str]) -> TmuxPanes:
+        """One toolset's panes (its bash and pane tools share them) on the kernel's server: one server per kernel,
+        but a toolset reads and types only into the panes it opened — another agent's chain in the same kernel
+        has panes of its own."""
+        panes = cls(env, session=_session_name())
+        cls._instances.append(panes)
+        return panes
 
     @property
     def attach_command(self) -> str:
@@ -169,14 +198,20 @@ class TmuxPanes:
                 watch = (f"printf '%s\\n' '{note}'; exec < /dev/null; while kill -0 {os.getpid()} 2>/dev/null; "
                          f"do sleep 1; done; exec {shlex.quote(self.binary)} -S {shlex.quote(str(self.socket))} "
                          "kill-server")  # fmt: skip
-                await self.tmux("-f", "/dev/null", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50",
-                                "-n", "zeph", "-c", str(workdir), "--", "sh", "-c", watch)  # fmt: skip
+                try:
+                    await self.tmux("-f", "/dev/null", "new-session", "-d", "-s", self.session, "-x", "200", "-y",
+                                    "50", "-n", "zeph", "-c", str(workdir), "--", "sh", "-c", watch)  # fmt: skip
+                except ToolError:
+                    if not await self._alive():  # not another toolset of this kernel starting it just now
+                        raise
                 # Background commands end with the kernel, as every other command of the agent does.
                 atexit.register(_kill_server, self.binary, self.socket)
                 for option, value in (("remain-on-exit", "on"), ("history-limit", str(HISTORY_LINES)),
                                       ("set-clipboard", "off"), ("allow-rename", "off"),
                                       ("allow-passthrough", "off")):  # fmt: skip
                     await self.tmux("set-option", "-g", option, value, check=option != "allow-passthrough")
+            if not self._started:
+                atexit.register(self._close_guards)
             self._started = True
 
     async def _alive(self) -> bool:
@@ -196,20 +231,44 @@ class TmuxPanes:
                 if not self.socket.exists():
                     break
                 await asyncio.sleep(0.02)
+        self._close_guards()
         self.panes.clear()
         self._started = False
 
+    def _close_guards(self) -> None:
+        """Every pane's last check (the server is gone, or the kernel is exiting)."""
+        for pane in self.panes.values():
+            with contextlib.suppress(Exception):  # one failing check must not keep the others from running
+                pane.check(ended=True)
+
     # -- panes ---------------------------------------------------------------------------------------------
 
-    async def open(self, argv: Sequence[str], command: str, *, workdir: Path, env: Mapping[str, str]) -> Pane:
-        """Start ``argv`` in a new window of the session; returns its pane."""
+    async def open(
+        self,
+        argv: Sequence[str],
+        command: str,
+        *,
+        workdir: Path,
+        env: Mapping[str, str],
+        sandboxed: bool = True,
+        guard: Guard | None = None,
+    ) -> Pane:
+        """Start ``argv`` in a new window of the session; returns its pane. ``guard`` (entered) is the pane's
+        to check and close."""
         await self.ensure(workdir)
         await self._forget_old()
+        running = [pane.id for pane in list(self.panes.values()) if not (await self.state(pane)).dead]
+        if len(running) >= MAX_RUNNING_PANES:
+            raise ToolError(
+                ToolErrorCategory.RATE_LIMITED,
+                f"{len(running)} commands are running in tmux panes already ({', '.join(running)}); "
+                "stop one (send-keys keys=['C-c']) or wait for one to end before starting another",
+            )
         name = re.sub(r"[^\w.-]+", "-", command.split()[0] if command.split() else "cmd")[:20] or "cmd"
         extra = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
         pane_id = (await self.tmux("new-window", "-d", "-t", f"{self.session}:", "-P", "-F", "#{pane_id}",
                                    "-n", name, "-c", str(workdir), *extra, "--", *argv)).strip()  # fmt: skip
-        pane = Pane(pane_id, command)
+        pane = Pane(pane_id, command, sandboxed=sandboxed, guard=guard)
         self.panes[pane_id] = pane
         return pane
 
@@ -233,6 +292,7 @@ class TmuxPanes:
             shown = await self.tmux("display-message", "-p", "-t", pane.id, _STATE, check=False)
             parts = shown.strip().split(":")
             if len(parts) != 4:  # the pane is gone (closed by a person)
+                pane.check(ended=True)
                 return PaneState(True, None, None, gone=True)
             dead, status, signal, server = parts
             if dead == "1" and not (status or signal) and attempt == 0 and server.isdigit():
@@ -245,6 +305,8 @@ class TmuxPanes:
                 continue
             break
         ended = dead == "1" and (status.isdigit() or signal.isdigit())
+        if ended:
+            pane.check(ended=True)
         return PaneState(ended, int(status) if status.isdigit() else None,
                          int(signal) if signal.isdigit() else None)  # fmt: skip
 
