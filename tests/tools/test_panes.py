@@ -330,3 +330,45 @@ def test_background_commands_are_bounded(tmp_path: Path, monkeypatch: pytest.Mon
     run(executor, "send-keys", keys=["C-c"])  # the latest: one ends, so one more may start
     timed = run(executor, "bash", command="sleep 30", wait="20s", timeout=1)  # timeout stops a pane command too
     assert timed.exit_code == 124, timed.summary
+
+
+def test_jobs_lists_every_background_command_of_the_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from zeph_nb.notebook.where import print_jobs
+
+    print_jobs()
+    assert "no background commands" in capsys.readouterr().out
+    first, second = shell(tmp_path), shell(tmp_path)  # two agents' toolsets: the person sees both
+    run(first, "bash", command="exit 3", wait="10s")
+    run(second, "bash", command="sleep 30", wait=False)
+    assert [(state, command) for _, state, command in TmuxPanes.jobs()] == [
+        ("ended with exit code 3", "exit 3"), ("running", "sleep 30")]  # fmt: skip
+    print_jobs()
+    out = capsys.readouterr().out
+    assert "running" in out and "sleep 30" in out and "watch them: tmux -S" in out
+
+
+def test_the_transcripts_show_a_panes_screen_as_a_block(tmp_path: Path) -> None:
+    import io
+
+    from zeph_nb.agent.events import ToolCallFinished
+    from zeph_nb.gates import build_chain
+    from zeph_nb.notebook.cards import ToolCard
+    from zeph_nb.notebook.plain import PlainTranscript
+
+    settings = Settings.model_validate({"tools": {"execution": {"backend": "tmux"}}, "home": tmp_path / "z"})
+    chain = build_chain(settings, workdir=tmp_path, approver=AutoApprove())
+    asyncio.run(
+        chain.execute(ToolCall("bash", {"command": "printf 'epoch 1 <b>loss</b>\\n'; sleep 30", "wait": False}))
+    )
+    for _ in range(50):
+        outcome = asyncio.run(chain.execute(ToolCall("capture-pane", {})))
+        if "epoch 1" in outcome.text:
+            break
+        time.sleep(0.1)
+    card = ToolCard("capture-pane", {})
+    card.finished(outcome)
+    assert '<pre class="zeph-term">epoch 1 &lt;b&gt;loss&lt;/b&gt;</pre>' in card.stats.value  # escaped, not HTML
+    out = io.StringIO()
+    PlainTranscript(out).handle(ToolCallFinished(outcome))
+    assert "  │ epoch 1 <b>loss</b>" in out.getvalue()
+    assert "running:" not in card.stats.value  # the status line stays in the title, not the screen

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from zeph_nb.gates.approval import ApprovalRequest
     from zeph_nb.gates.call import CallOutcome
 
-__all__ = ["STYLE", "ToolCard", "call_summary", "clock", "elapsed"]
+__all__ = ["STYLE", "ToolCard", "call_summary", "clock", "elapsed", "pane_snapshot"]
 
 
 def clock() -> float:
@@ -71,6 +71,8 @@ STYLE = """
   font-weight: 600; }
 .zeph-ask pre, .zeph-pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px; padding: 6px 8px;
   margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; max-height: 360px; overflow: auto; }
+.zeph-term { background: #0d1117; color: #e6edf3; border-radius: 4px; padding: 6px 8px; margin: 4px 0;
+  font-size: 12px; white-space: pre; overflow: auto; max-height: 360px; }
 .zeph-who { font-size: 12px; color: #57606a; margin-top: 2px; }
 .zeph-rule { font-size: 11px; color: #57606a; margin-top: 2px; }
 </style>
@@ -248,6 +250,9 @@ class ToolCard:
             lines.append(f'<div class="zeph-stats">{html.escape(stat)}</div>')
         if outcome.overflow_id:
             lines.append(f'<div class="zeph-stats">full output stored as {html.escape(outcome.overflow_id)}</div>')
+        snapshot = pane_snapshot(outcome)
+        if snapshot is not None:  # what the pane shows, as a terminal shows it: the person sees what the model read
+            lines.append(f'<pre class="zeph-term">{html.escape(redact(snapshot))}</pre>')
         self.stats.value = "".join(lines)
         raw = outcome.output.raw
         raw_text = json.dumps(dict(raw), indent=2, ensure_ascii=False, default=str) if raw else outcome.output.summary
@@ -255,6 +260,20 @@ class ToolCard:
         self.details.set_title(0, "What the model saw")
         self.details.set_title(1, "Raw output")
         self.details.selected_index = None
+
+
+PANE_TOOLS = ("capture-pane", "send-keys")
+SNAPSHOT_LINES = 30
+
+
+def pane_snapshot(outcome: CallOutcome) -> str | None:
+    """The last lines a pane showed, from a capture-pane or send-keys that succeeded; None for other calls."""
+    if outcome.call.tool_id not in PANE_TOOLS or outcome.status != "ok":
+        return None
+    lines = outcome.output.summary.splitlines()[1:]  # below the status line (send-keys: "sent …" and the status)
+    if outcome.call.tool_id == "send-keys":
+        lines = lines[1:]
+    return "\n".join(lines[-SNAPSHOT_LINES:]) if lines else None
 
 
 def _diff_html(diff: str) -> str:

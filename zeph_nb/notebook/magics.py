@@ -34,11 +34,11 @@ if TYPE_CHECKING:
 
 from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature, what
-from zeph_nb.notebook.where import describe_where, with_execution
+from zeph_nb.notebook.where import describe_where, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
-SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status")
+SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs")
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -93,7 +93,7 @@ class ZephMagics(Magics):
     def zeph(self, line: str, cell: str | None = None) -> Any:
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
         [--tmux | --ssh USER@HOST | --container NAME]``
-        runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status`` manages it."""
+        runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs`` manages it."""
         if cell is None:
             return self._subcommand(line)
         prompt = cell.strip()
@@ -271,6 +271,9 @@ class ZephMagics(Magics):
             return None
         handler = getattr(self, f"_cmd_{words[0]}")
         return handler(words[1:])
+
+    def _cmd_jobs(self, args: list[str]) -> None:
+        print_jobs()
 
     def _cmd_stop(self, args: list[str]) -> None:
         stopped = self.agent is not None and self.agent.stop()

@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from zeph_nb.agent.events import AgentEvent, Retrying, Stopped, TextDelta, ToolCallFinished, ToolCallStarted
+from zeph_nb.notebook.cards import pane_snapshot
 from zeph_nb.security.secrets import redact
 
 __all__ = ["PlainTranscript"]
@@ -56,6 +57,10 @@ class PlainTranscript:
                 self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s{waited}")
                 for stat in outcome.filter_stats:
                     self._line(f"  {stat}")
+                snapshot = pane_snapshot(outcome)
+                if snapshot is not None:  # a pane's screen, indented as a block
+                    for line in snapshot.splitlines():
+                        self._line(f"  │ {line}")
             case Stopped(result=result):
                 self._line(f"[{result.stop_reason}{': ' + result.detail if result.detail else ''}]")
             case _:  # iterations and approvals: the console approver asks on its own

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # loading the extension stays cheap: pydantic comes with the first cell
     from zeph_nb.config import Settings
 
-__all__ = ["describe_where", "with_execution"]
+__all__ = ["describe_where", "print_jobs", "with_execution"]
 
 
 def with_execution(settings: Settings, *, tmux: bool, ssh: str | None, container: str | None) -> Settings:
@@ -46,3 +46,17 @@ def describe_where(settings: Settings) -> str | None:
         folder = execution.remote_workdir or "its working directory"
         return f"commands and read/write/edit run in container {execution.container}, in {folder}; each asks"
     return None
+
+
+def print_jobs() -> None:
+    """``%zeph jobs``: the kernel's background commands, each with its pane and how it stands."""
+    from zeph_nb.tools.shell.panes import TmuxPanes, attach_command
+
+    jobs = TmuxPanes.jobs()
+    if not jobs:
+        print("no background commands (start one with %%zeph --tmux; the agent runs it with bash wait=false)")
+        return
+    for pane, state, command in jobs:
+        shown = command if len(command) <= 80 else command[:77] + "..."
+        print(f"{pane:>5}  {state:<22}  {shown}")
+    print(f"watch them: {attach_command()}")

@@ -164,6 +164,28 @@ class TmuxPanes:
         cls._instances.append(panes)
         return panes
 
+    @classmethod
+    def jobs(cls) -> list[tuple[str, str, str]]:
+        """Every background command of this kernel, oldest first: (pane, how it stands, command). Synchronous and
+        one tmux call per toolset, for ``%zeph jobs`` (a magic cannot wait on the kernel's own event loop)."""
+        found: list[tuple[str, str, str]] = []
+        for panes in cls._instances:
+            if not panes.panes or not panes.socket.exists():
+                continue
+            try:
+                listed = subprocess.run([panes.binary, "-S", str(panes.socket), "list-panes", "-s", "-t",
+                                         panes.session, "-F", "#{pane_id}:" + _STATE], env=panes.env,
+                                        capture_output=True, text=True, timeout=5, check=False).stdout  # fmt: skip
+            except (OSError, subprocess.SubprocessError):
+                continue
+            states = {line.split(":", 1)[0]: line.split(":")[1:4] for line in listed.splitlines()}
+            for pane in panes.panes.values():
+                dead, status, signal = states.get(pane.id, ["1", "", ""])
+                state = PaneState(dead == "1", int(status) if status.isdigit() else None,
+                                  int(signal) if signal.isdigit() else None, gone=pane.id not in states)  # fmt: skip
+                found.append((pane.id, state.describe(), pane.command))
+        return found
+
     @property
     def attach_command(self) -> str:
         return f"tmux -S {self.socket} attach -t {self.session}"
