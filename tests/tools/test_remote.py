@@ -21,6 +21,7 @@ from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.execution import backend_for, close_backends
 from zeph_nb.tools.execution.ssh import SshBackend, parse_destination
+from zeph_nb.tools.shell.panes import TmuxPanes
 
 pytestmark = pytest.mark.skipif(
     (SSHD is None or shutil.which("ssh") is None) and os.environ.get("CI") != "true",
@@ -44,6 +45,10 @@ def remote(tmp_path: Path) -> Path:
 @pytest.fixture(autouse=True)
 def _closed() -> Iterator[None]:
     yield
+    for panes in list(TmuxPanes._instances):  # remote tmux servers first: they are reached over the connection
+        if panes.remote is not None:
+            asyncio.run(panes.close())
+            TmuxPanes._instances.remove(panes)
     close_backends()  # one master connection per test, closed: none outlives its test
 
 
@@ -180,3 +185,31 @@ def test_settings_say_what_a_remote_backend_needs() -> None:
         Settings.from_toml('[tools.execution]\nbackend = "ssh"\n')
     with pytest.raises(Exception, match='needs container = "<name>"'):
         Settings.from_toml('[tools.execution]\nbackend = "container"\n')
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None and os.environ.get("CI") != "true", reason="tmux is not installed")
+async def test_background_commands_run_in_a_tmux_pane_on_the_remote_side(
+    sshd: Sshd, remote: Path, tmp_path: Path, store: Store
+) -> None:
+    settings = settings_for(sshd, remote, store, "tmux = true\n")
+    chain = chain_for(settings, tmp_path, store)
+    assert [t.name for t in chain.tool_definitions()][:6] == ["read", "write", "edit", "bash", "capture-pane",
+                                                              "send-keys"]  # fmt: skip
+    script = "echo epoch 1; read -p 'save? [y/N] ' a; echo saved=$a > answer.txt; echo saved=$a; sleep 600"
+    started = await chain.execute(ToolCall("bash", {"command": script, "wait": False}))
+    assert started.category is None and "dispatched to tmux pane %" in started.text, started.text
+    assert f"ssh -t -p {sshd.port} {sshd.destination.rsplit(':', 1)[0]} tmux -L zeph-" in started.text
+    shown = ""
+    for _ in range(100):
+        shown = (await chain.execute(ToolCall("capture-pane", {}))).text
+        if "save? [y/N]" in shown:
+            break
+        await asyncio.sleep(0.1)
+    assert "epoch 1" in shown and "save? [y/N]" in shown, shown
+    answered = await chain.execute(ToolCall("send-keys", {"literal_text": "y", "enter": True, "delay_ms": 500}))
+    assert answered.category is None, answered.text
+    assert (remote / "answer.txt").read_text() == "saved=y\n"  # it ran there, in the remote folder
+    stopped = await chain.execute(ToolCall("send-keys", {"keys": ["C-c"], "delay_ms": 500}))
+    assert "ended by signal 2" in stopped.text or "ended with exit code 130" in stopped.text, stopped.text
+    quick = await chain.execute(ToolCall("bash", {"command": "echo done; exit 4", "wait": "20s"}))
+    assert quick.text.startswith("done") and "[ended with exit code 4]" in quick.text, quick.text

@@ -303,6 +303,7 @@ class ExecutionSettings(_Section):
     )
     container: str | None = Field(None, description='backend "container": the running container\'s name or id')
     engine: Literal["auto", "docker", "podman"] = "auto"
+    tmux: bool = Field(False, description='with "ssh" or "container": background commands in tmux panes there')
     remote_workdir: str | None = Field(
         None,
         description="where commands and file tools work over ssh or in the container (default: its login "

@@ -14,18 +14,18 @@ __all__ = ["describe_where", "print_jobs", "with_execution"]
 def with_execution(settings: Settings, *, tmux: bool, ssh: str | None, container: str | None) -> Settings:
     """``settings`` with the execution context the cell's options (or the magics' traitlets) chose. One at most:
     two are a mistake the person hears about."""
-    chosen = [name for name, value in (("--tmux", tmux), ("--ssh", ssh), ("--container", container)) if value]
+    chosen = [name for name, value in (("--ssh", ssh), ("--container", container)) if value]
     if len(chosen) > 1:
         from zeph_nb.errors import ConfigError
 
         raise ConfigError(f"{' and '.join(chosen)} were both given; commands run in one place, choose one")
     update: dict[str, Any] = {}
-    if tmux:
-        update = {"backend": "tmux"}
-    elif ssh:
+    if ssh:
         update = {"backend": "ssh", "ssh": ssh}
     elif container:
         update = {"backend": "container", "container": container}
+    if tmux:  # alone: this machine's panes; with --ssh or --container: panes there
+        update = {**update, "tmux": True} if update else {"backend": "tmux"}
     if not update:
         return settings
     execution = settings.tools.execution.model_validate({**settings.tools.execution.model_dump(), **update})
@@ -39,12 +39,14 @@ def describe_where(settings: Settings) -> str | None:
         from zeph_nb.tools.shell.panes import attach_command
 
         return f"bash wait=false runs in a tmux pane in the background; watch: {attach_command()}"
+    panes = "; bash wait=false runs in a tmux pane there" if execution.tmux else ""
     if execution.backend == "ssh":
         folder = execution.remote_workdir or "the login folder"
-        return f"commands and read/write/edit run over ssh on {execution.ssh}, in {folder}; each asks"
+        return f"commands and read/write/edit run over ssh on {execution.ssh}, in {folder}; each asks{panes}"
     if execution.backend == "container":
         folder = execution.remote_workdir or "its working directory"
-        return f"commands and read/write/edit run in container {execution.container}, in {folder}; each asks"
+        return (f"commands and read/write/edit run in container {execution.container}, in {folder}; each "
+                f"asks{panes}")  # fmt: skip
     return None
 
 

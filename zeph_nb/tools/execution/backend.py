@@ -112,6 +112,14 @@ class CommandBackend(ABC):
     def where(self) -> str:
         """Where commands run, for a person: ``ssh alice@gpu-box:22``, ``docker container web``."""
 
+    @abstractmethod
+    def tmux_argv(self, args: Sequence[str]) -> list[str]:
+        """The local argv that runs ``tmux args…`` on the far side."""
+
+    @abstractmethod
+    def attach_hint(self, label: str, session: str) -> str:
+        """The command a person types to watch the far side's tmux session."""
+
     async def open(self) -> None:  # noqa: B027 - a backend with nothing to open keeps this
         """Connect once (an SSH master connection, a probe of the container); errors say what to do."""
 
@@ -121,10 +129,11 @@ class CommandBackend(ABC):
     # -- shared behaviour ----------------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        """Open the connection and resolve the working directory there (``~``, links), once."""
+        """Open the connection (again, when it closed after being idle) and resolve the working directory there
+        (``~``, links), once."""
+        await self.open()
         if self.workdir:
             return
-        await self.open()
         given = self._workdir or "."
         result = await self.script('cd -- "$1" && pwd -P', [given], timeout=30)
         if result.exit_code != 0 or not result.stdout.strip().startswith("/"):

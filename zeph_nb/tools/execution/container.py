@@ -61,6 +61,7 @@ class ContainerBackend(CommandBackend):
         self.container = container
         self.binary = detect_engine(engine)
         self.engine = self.binary.rsplit("/", 1)[-1]
+        self._probed = False
 
     @property
     def where(self) -> str:
@@ -71,10 +72,19 @@ class ContainerBackend(CommandBackend):
         interactive = ["-i"] if stdin else []
         return [self.binary, "exec", *interactive, self.container, "sh", "-c", script, "sh", *args]
 
+    def tmux_argv(self, args: Sequence[str]) -> list[str]:
+        return [self.binary, "exec", self.container, "tmux", *args]
+
+    def attach_hint(self, label: str, session: str) -> str:
+        return f"{self.engine} exec -it {self.container} tmux -L {label} attach -t {session}"
+
     async def open(self) -> None:
+        if self._probed:
+            return
         result = await self.script("true", [], timeout=30)
         if result.exit_code != 0:
             message = result.stderr.strip()[-400:] or f"exit status {result.exit_code}"
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
                             f"cannot run commands in {self.where}: {message}; start it (docker start "
                             f"{self.container}) or check its name with docker ps")  # fmt: skip
+        self._probed = True

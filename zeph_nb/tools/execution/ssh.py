@@ -92,16 +92,25 @@ class SshBackend(CommandBackend):
         remote = shlex.join(["sh", "-c", script, "sh", *args])
         return [*self._base(), "-o", "ControlMaster=no", "-T", "--", self.destination, remote]
 
+    def tmux_argv(self, args: Sequence[str]) -> list[str]:
+        return [*self._base(), "-o", "ControlMaster=no", "-T", "--", self.destination, shlex.join(["tmux", *args])]
+
+    def attach_hint(self, label: str, session: str) -> str:
+        port = f" -p {self.port}" if self.port else ""
+        return f"ssh -t{port} {self.destination} tmux -L {label} attach -t {session}"
+
     async def open(self) -> None:
         async with self._lock:
             if self._opened and self.control.exists():
                 return
             with contextlib.suppress(FileNotFoundError):
                 self.control.unlink()  # a socket left by a master that died
-            # ControlPersist: the master stays in the background once this first command (true) has run. Not
+            # ControlPersist: the master stays in the background once this first command (true) has run, until
+            # it has been idle 10 minutes (then the next command opens another): a kernel killed outright leaves
+            # no connection open for long. Not
             # -N: a master started with -N refuses every session asked of it later. Its stderr goes to a file,
             # not a pipe: a pipe would be held open by the background master and never reach end of file.
-            argv = [*self._base(), "-o", "ControlMaster=yes", "-o", "ControlPersist=yes", "-T", "--",
+            argv = [*self._base(), "-o", "ControlMaster=yes", "-o", "ControlPersist=600", "-T", "--",
                     self.destination, "true"]  # fmt: skip
             errors = socket_folder() / f"{self.control.name}.err"
             with open(errors, "wb") as err:

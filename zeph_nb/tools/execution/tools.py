@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -23,6 +24,10 @@ from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, 
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.execution.backend import CommandBackend
 from zeph_nb.tools.files.args import FILE_TOOLS, EditArgs, ReadArgs, WriteArgs
+from zeph_nb.tools.shell.background import report_pane
+from zeph_nb.tools.shell.executor import BashTmuxArgs, Wait
+from zeph_nb.tools.shell.pane_tools import PaneExecutor
+from zeph_nb.tools.shell.panes import TmuxPanes
 from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
 
 __all__ = ["REMOTE_BASH", "RemoteFileExecutor", "RemoteShellExecutor", "remote_toolset"]
@@ -46,11 +51,33 @@ REMOTE_BASH = ToolDef(
 )
 
 
+class RemoteBashTmuxArgs(RemoteBashArgs):
+    wait: Wait = Field(True, description=BashTmuxArgs.model_fields["wait"].description)
+
+
+REMOTE_BASH_TMUX = ToolDef(
+    "bash",
+    REMOTE_BASH.description + " With wait=false or a duration the command runs in a tmux pane there, in the "
+    "background, for training runs, builds, servers and commands that ask questions.",
+    RemoteBashTmuxArgs,
+    subject=("command",),
+    subject_kind="command",
+    mutates=True,
+)
+
+# $1 the working directory, $2 the command line: what a pane on the far side runs.
+_PANE_SCRIPT = (
+    'cd -- "$1" || exit 125; if command -v bash >/dev/null 2>&1; then exec bash -lc "$2"; fi; exec sh -lc "$2"'
+)
+
+
 class RemoteShellExecutor(SingleToolExecutor):
     tool = REMOTE_BASH
 
-    def __init__(self, settings: Settings, backend: CommandBackend) -> None:
-        self.settings, self.backend = settings, backend
+    def __init__(self, settings: Settings, backend: CommandBackend, panes: TmuxPanes | None = None) -> None:
+        self.settings, self.backend, self.panes = settings, backend, panes
+        if panes is not None:
+            self.tool = REMOTE_BASH_TMUX
         self.classifier = ShellClassifier(settings)
 
     def requires_confirmation(self, call: ToolCall) -> bool:
@@ -60,6 +87,15 @@ class RemoteShellExecutor(SingleToolExecutor):
         analysis = self.classifier.analyze(args.command)
         if analysis.verdict == "block":  # the unconditional blocklist holds wherever a command runs
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
+        wait = getattr(args, "wait", True)
+        if wait is not True and self.panes is not None:
+            await self.backend.connect()
+            argv = ["sh", "-c", _PANE_SCRIPT, "sh", self.backend.workdir, args.command]
+            if args.timeout:
+                argv = ["timeout", "--kill-after=5", str(args.timeout), *argv]
+            pane = await self.panes.open(argv, args.command, workdir=Path(self.backend.workdir), env={},
+                                         sandboxed=False)  # fmt: skip
+            return await report_pane(self.panes, pane, wait, call, sandbox=self.backend.kind)
         timeout = args.timeout or self.settings.tools.shell.timeout
         result = await self.backend.run(args.command, timeout=timeout)
         text = result.interleaved
@@ -165,5 +201,10 @@ class RemoteFileExecutor:
 
 
 def remote_toolset(settings: Settings, backend: CommandBackend) -> ToolExecutor:
-    """``bash``, ``read``, ``write`` and ``edit`` on ``backend``."""
-    return CompositeExecutor([RemoteFileExecutor(backend), RemoteShellExecutor(settings, backend)])
+    """``bash``, ``read``, ``write`` and ``edit`` on ``backend``; with ``[tools.execution] tmux``, ``bash`` takes
+    ``wait`` and ``capture-pane`` and ``send-keys`` are offered, over panes of a tmux server on the far side."""
+    if not settings.tools.execution.tmux:
+        return CompositeExecutor([RemoteFileExecutor(backend), RemoteShellExecutor(settings, backend)])
+    panes = TmuxPanes.for_toolset(backend.env, remote=backend)
+    return CompositeExecutor([RemoteFileExecutor(backend), RemoteShellExecutor(settings, backend, panes),
+                              PaneExecutor(settings, panes)])  # fmt: skip

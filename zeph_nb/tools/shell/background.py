@@ -22,8 +22,10 @@ from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
 
 if TYPE_CHECKING:
     from zeph_nb.tools.shell.executor import ShellExecutor
+    from zeph_nb.tools.shell.pane_model import Pane
+    from zeph_nb.tools.shell.panes import TmuxPanes
 
-__all__ = ["in_pane", "seconds_of", "tail_of"]
+__all__ = ["in_pane", "report_pane", "seconds_of", "tail_of"]
 
 _UNITS = {"s": 1, "m": 60, "h": 3600}
 
@@ -94,8 +96,17 @@ async def in_pane(
     except BaseException:
         guard.__exit__(None, None, None)
         raise
+    return await report_pane(panes, pane, wait, call, sandbox=scope.label)
+
+
+async def report_pane(
+    panes: TmuxPanes, pane: Pane, wait: bool | int | str, call: ToolCall, *, sandbox: str
+) -> ToolOutput:
+    """The answer to a bash call whose command was started in ``pane``: at once, when it ends, or after ``wait``
+    (a timeout error that says it still runs). Shared by every place panes live (here, an SSH host, a
+    container)."""
     where = f"tmux pane {pane.id}"
-    raw: dict[str, object] = {"pane": pane.id, "session": panes.session, "sandbox": scope.label,
+    raw: dict[str, object] = {"pane": pane.id, "session": panes.session, "sandbox": sandbox,
                               "attach": panes.attach_command}  # fmt: skip
     limit = seconds_of(wait)
     if limit == 0:

@@ -29,12 +29,12 @@ import signal as sig
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.sockets import socket_folder
+from zeph_nb.tools.shell.pane_model import Guard, Pane, PaneState
 
 __all__ = [
     "MAX_CAPTURE_CHARS",
@@ -61,9 +61,31 @@ def tmux_available() -> str | None:
 _STATE = "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}:#{pid}"  # the pane's end, and the server's pid
 
 
-def _kill_server(binary: str, socket: Path) -> None:
+def _kill_server(argv: list[str]) -> None:
     with contextlib.suppress(OSError, subprocess.SubprocessError):
-        subprocess.run([binary, "-S", str(socket), "kill-server"], capture_output=True, timeout=5, check=False)
+        subprocess.run(argv, capture_output=True, timeout=5, check=False)
+
+
+def _remove_stale_sockets(folder: Path) -> None:
+    """Sockets of kernels that are gone (``zeph-<pid>.sock``): tmux leaves its socket behind when killed."""
+    if not Path("/proc/self").exists():  # no way to tell a live kernel from a gone one here
+        return
+    for path in folder.glob("zeph-*.sock"):
+        pid = path.stem.removeprefix("zeph-")
+        if pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists():
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+class RemoteTmux(Protocol):
+    """A place with a tmux of its own (an SSH host, a container): how to run its client, and how to watch it."""
+
+    @property
+    def where(self) -> str: ...
+
+    def tmux_argv(self, args: Sequence[str]) -> list[str]: ...
+
+    def attach_hint(self, label: str, session: str) -> str: ...
 
 
 def _session_name() -> str:
@@ -76,72 +98,21 @@ def attach_command() -> str:
     return f"tmux -S {socket_folder() / f'{session}.sock'} attach -t {session}"
 
 
-@dataclass(frozen=True)
-class PaneState:
-    dead: bool
-    code: int | None  # exit status, when it exited
-    signal: int | None  # the signal that ended it, when one did
-    gone: bool = False  # the pane itself was closed
-
-    def describe(self) -> str:
-        if not self.dead:
-            return "running"
-        if self.gone:
-            return "closed"
-        if self.signal is not None:
-            return f"ended by signal {self.signal}"
-        return f"ended with exit code {self.code}"
-
-
-class Guard(Protocol):
-    """What a pane's command may not leave behind (``HostGuard``): swept while it runs, closed when it ends."""
-
-    notes: list[str]
-
-    def sweep(self) -> None: ...
-
-    def __exit__(self, *exc: object) -> None: ...
-
-
-@dataclass
-class Pane:
-    id: str  # tmux's %N
-    command: str
-    sandboxed: bool = True
-    guard: Guard | None = None
-    started: float = field(default_factory=time.monotonic)
-    reported: bool = False  # its end was told to the model
-    notes: list[str] = field(default_factory=list)  # what the guard undid, not told to the model yet
-
-    def check(self, ended: bool) -> None:
-        """Undo what the command left that it may not (a new zeph.toml, a git hook): at each look, and for good
-        when it has ended."""
-        guard = self.guard
-        if guard is None:
-            return
-        if ended:
-            self.guard = None
-            guard.__exit__(None, None, None)  # the last sweep, and the journal let go
-        else:
-            guard.sweep()
-        for note in guard.notes:
-            if note not in self.notes:
-                self.notes.append(note)
-
-    def take_notes(self) -> list[str]:
-        notes, self.notes = self.notes, []
-        if self.guard is not None:
-            self.guard.notes.clear()
-        return notes
-
-
 class TmuxPanes:
     """The kernel's tmux server and the panes its commands run in."""
 
     _instances: ClassVar[list[TmuxPanes]] = []
 
-    def __init__(self, env: Mapping[str, str], *, socket: Path | None = None, session: str | None = None) -> None:
-        binary = tmux_available()
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        *,
+        socket: Path | None = None,
+        session: str | None = None,
+        remote: RemoteTmux | None = None,
+    ) -> None:
+        self.remote = remote  # None: this machine's tmux, on a socket of our own; else the far side's
+        binary = tmux_available() if remote is None else "tmux"
         if binary is None:
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
                             "tmux is not installed; install it (Debian/Ubuntu: apt-get install tmux) or run "
@@ -156,11 +127,11 @@ class TmuxPanes:
         self._lock = asyncio.Lock()
 
     @classmethod
-    def for_toolset(cls, env: Mapping[str, str]) -> TmuxPanes:
+    def for_toolset(cls, env: Mapping[str, str], remote: RemoteTmux | None = None) -> TmuxPanes:
         """One toolset's panes (its bash and pane tools share them) on the kernel's server: one server per kernel,
         but a toolset reads and types only into the panes it opened — another agent's chain in the same kernel
         has panes of its own."""
-        panes = cls(env, session=_session_name())
+        panes = cls(env, session=_session_name(), remote=remote)
         cls._instances.append(panes)
         return panes
 
@@ -170,12 +141,12 @@ class TmuxPanes:
         one tmux call per toolset, for ``%zeph jobs`` (a magic cannot wait on the kernel's own event loop)."""
         found: list[tuple[str, str, str]] = []
         for panes in cls._instances:
-            if not panes.panes or not panes.socket.exists():
+            if not panes.panes or not panes._may_exist():
                 continue
             try:
-                listed = subprocess.run([panes.binary, "-S", str(panes.socket), "list-panes", "-s", "-t",
-                                         panes.session, "-F", "#{pane_id}:" + _STATE], env=panes.env,
-                                        capture_output=True, text=True, timeout=5, check=False).stdout  # fmt: skip
+                listed = subprocess.run(panes._argv(["list-panes", "-s", "-t", panes.session, "-F",
+                                                     "#{pane_id}:" + _STATE]), env=panes.env,
+                                        capture_output=True, text=True, timeout=15, check=False).stdout  # fmt: skip
             except (OSError, subprocess.SubprocessError):
                 continue
             states = {line.split(":", 1)[0]: line.split(":")[1:4] for line in listed.splitlines()}
@@ -188,13 +159,25 @@ class TmuxPanes:
 
     @property
     def attach_command(self) -> str:
+        if self.remote is not None:
+            return self.remote.attach_hint(self.session, self.session)
         return f"tmux -S {self.socket} attach -t {self.session}"
 
     # -- the server ----------------------------------------------------------------------------------------
 
+    def _argv(self, args: Sequence[str]) -> list[str]:
+        """The tmux client's argv: ours on our socket, or the far side's on a server named after the session."""
+        if self.remote is not None:
+            return self.remote.tmux_argv(["-L", self.session, *args])
+        return [self.binary, "-S", str(self.socket), *args]
+
+    def _may_exist(self) -> bool:
+        """Whether the server may be running (locally: its socket is there; remotely it cannot be seen)."""
+        return self.remote is not None or self.socket.exists()
+
     async def tmux(self, *args: str, check: bool = True) -> str:
         process = await asyncio.create_subprocess_exec(
-            self.binary, "-S", str(self.socket), *args, env=self.env, stdin=asyncio.subprocess.DEVNULL,
+            *self._argv(args), env=self.env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         try:
@@ -202,7 +185,8 @@ class TmuxPanes:
         except TimeoutError:
             process.kill()
             await process.wait()
-            raise ToolError(ToolErrorCategory.SERVER_ERROR, f"tmux {args[0]} did not answer in 10 s") from None
+            raise ToolError(ToolErrorCategory.SERVER_ERROR, f"tmux {args[0]} did not answer in "
+                            f"{_CLIENT_TIMEOUT_SECS:g} s") from None  # fmt: skip
         if check and process.returncode != 0:
             message = err.decode(errors="replace").strip() or f"exit status {process.returncode}"
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"tmux {args[0]}: {message}")
@@ -213,13 +197,19 @@ class TmuxPanes:
             if self._started and await self._alive():
                 return
             if not await self._alive():
+                if self.remote is None:
+                    _remove_stale_sockets(self.socket.parent)
                 # The first window shows where commands go and reads nothing: typing into it does nothing. It is
                 # also the server's watchdog: when this process is gone — however it ended, a SIGKILL included,
                 # which no atexit hook sees — it stops the server and every command in it.
+                # (On a remote side nothing can watch this process: its panes stay until the kernel exits
+                # cleanly or someone stops them there — commands on a GPU box may well be meant to.)
                 note = f"zeph-nb: each background command opens a window of its own in session {self.session}."
                 watch = (f"printf '%s\\n' '{note}'; exec < /dev/null; while kill -0 {os.getpid()} 2>/dev/null; "
                          f"do sleep 1; done; exec {shlex.quote(self.binary)} -S {shlex.quote(str(self.socket))} "
                          "kill-server")  # fmt: skip
+                if self.remote is not None:
+                    watch = f"printf '%s\\n' '{note}'; exec tail -f /dev/null < /dev/null"
                 try:
                     await self.tmux("-f", "/dev/null", "new-session", "-d", "-s", self.session, "-x", "200", "-y",
                                     "50", "-n", "zeph", "-c", str(workdir), "--", "sh", "-c", watch)  # fmt: skip
@@ -227,7 +217,7 @@ class TmuxPanes:
                     if not await self._alive():  # not another toolset of this kernel starting it just now
                         raise
                 # Background commands end with the kernel, as every other command of the agent does.
-                atexit.register(_kill_server, self.binary, self.socket)
+                atexit.register(_kill_server, self._argv(["kill-server"]))
                 for option, value in (("remain-on-exit", "on"), ("history-limit", str(HISTORY_LINES)),
                                       ("set-clipboard", "off"), ("allow-rename", "off"),
                                       ("allow-passthrough", "off")):  # fmt: skip
@@ -237,7 +227,7 @@ class TmuxPanes:
             self._started = True
 
     async def _alive(self) -> bool:
-        if not self.socket.exists():
+        if not self._may_exist():
             return False
         try:
             await self.tmux("has-session", "-t", self.session)
@@ -247,9 +237,9 @@ class TmuxPanes:
 
     async def close(self) -> None:
         """Stop the server and every command in it."""
-        if self.socket.exists():
+        if self._may_exist():
             await self.tmux("kill-server", check=False)
-            for _ in range(100):  # the server removes its socket as it goes; a new one must not meet the old
+            for _ in range(100 if self.remote is None else 0):  # the server removes its socket as it goes
                 if not self.socket.exists():
                     break
                 await asyncio.sleep(0.02)
@@ -321,8 +311,11 @@ class TmuxPanes:
                 # tmux marks a pane dead when its terminal closes and learns the exit status when SIGCHLD makes it
                 # reap the process. tmux 3.3a misses that signal now and then (1 run in 4 of a short command, here),
                 # leaving a zombie and no status for good; another SIGCHLD makes it reap.
-                with contextlib.suppress(OSError):
-                    os.kill(int(server), sig.SIGCHLD)
+                with contextlib.suppress(OSError, ToolError):
+                    if self.remote is None:
+                        os.kill(int(server), sig.SIGCHLD)
+                    else:  # the server's machine is elsewhere: the server itself sends it
+                        await self.tmux("run-shell", f"kill -s CHLD {int(server)}", check=False)
                 await asyncio.sleep(0.02)
                 continue
             break
