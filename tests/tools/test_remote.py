@@ -147,6 +147,28 @@ async def test_files_are_read_written_and_edited_there_inside_the_remote_folder_
     # A write to a link replaces the link (rename does not follow it): what it pointed at is untouched.
     assert (await chain.execute(ToolCall("write", {"path": "link", "content": "x"}))).category is None
     assert secret.read_text() == "top secret" and not (remote / "link").is_symlink()
+    # Found attacking it: a trailing newline (gone after $(realpath)), a credential folder in another case or
+    # behind a link, a link to a folder outside as a write's target, a pipe that never ends, deny_read by an
+    # absolute path.
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "id_rsa").write_text("top secret key")
+    (remote / "dotfiles").mkdir()
+    (remote / ".aws").symlink_to(tmp_path / "keys")
+    (remote / "dotfiles" / "aws").symlink_to(remote / ".aws")
+    (remote / ".netrc").write_text("top secret netrc")
+    (remote / "outdir").symlink_to(tmp_path / "keys")
+    (remote / ".env").write_text("top secret env")
+    os.mkfifo(remote / "pipe")
+    settings = settings_for(sshd, remote, store, '[tools.file]\ndeny_read = ["**/.env"]\n')
+    strict = chain_for(settings, tmp_path, store)
+    for call in (ToolCall("read", {"path": ".netrc\n"}), ToolCall("read", {"path": ".NETRC"}),
+                 ToolCall("read", {"path": "dotfiles/aws/id_rsa"}), ToolCall("read", {"path": f"{remote}/.env"}),
+                 ToolCall("write", {"path": "outdir", "content": "x"}),
+                 ToolCall("write", {"path": "outdir/new/deeper/f", "content": "x"}),
+                 ToolCall("read", {"path": "pipe"})):  # fmt: skip
+        refused = await strict.execute(call)
+        assert refused.category is not None and "top secret" not in refused.text, (call, refused.text)
+    assert sorted(p.name for p in (tmp_path / "keys").iterdir()) == ["id_rsa"]  # nothing made or moved there
     missing = await chain.execute(ToolCall("read", {"path": "nope.txt"}))
     assert missing.category is ToolErrorCategory.PERMANENT_FAILURE and "no such file" in missing.text
 

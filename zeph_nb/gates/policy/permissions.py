@@ -27,6 +27,7 @@ from zeph_nb.gates.policy.rules import PermissionPolicy, PolicyDecision
 from zeph_nb.gates.policy.trust import AnomalyDetector, TrustState, default_decision
 from zeph_nb.store.store import Store
 from zeph_nb.tools.containment import CommandScope, protected_paths, scope_of
+from zeph_nb.tools.execution.tools import REMOTE_TOOLS
 
 __all__ = ["Permissions"]
 
@@ -123,7 +124,7 @@ class Permissions:
         elif tool.name == "web_search":
             decision = contain_search(decision, str(ctx.call.params.get("query", "")))
         where = remote_target(self.settings)
-        if where is not None and tool.mutates and tool.subject_kind in ("command", "path"):
+        if where is not None and tool.mutates and tool.name in REMOTE_TOOLS:
             decision = contain_remote(decision, where)
         return decision, scope
 

@@ -28,53 +28,95 @@ from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.protected import CREDENTIAL_PATHS
 from zeph_nb.tools.shell.process import Capture, exited, finish, kill_group, pump, start
 
-__all__ = ["CommandBackend", "CommandResult", "RemoteRefused"]
+__all__ = ["CREDENTIAL_NAMES", "MAX_FILE_BYTES", "CommandBackend", "CommandResult", "RemoteRefused"]
 
 # Exit statuses the scripts below use to say why they refused (126: found but not allowed, as a shell says).
 _OUTSIDE, _NO_DIR = 126, 125
 
-# $1 the working directory, $2 a token naming this run's group file, $3 the command line. The group file lets a
-# timeout stop the command on the far side (stop_script below); it is removed when the command ends.
-RUN_SCRIPT = r"""
+# Where a command notes its process group, so that a timeout can stop it on the far side: a folder of the account's
+# own (another account on a shared /tmp could point the stop at its choice of processes).
+_GROUPS = '"${HOME:-/nonexistent}/.cache/zeph-nb-run"'
+
+# $1 the working directory, $2 a token naming this run's group file, $3 the command line. The group file is
+# removed when the command ends.
+RUN_SCRIPT = rf"""
 cd -- "$1" || exit 125
-f="${TMPDIR:-/tmp}/zeph-run-$2.pgid"; g=$$
+d={_GROUPS}; f="$d/$2.pgid"; g=$$
 [ -r /proc/$$/stat ] && read -r _ _ _ _ g _ < /proc/$$/stat
-echo "$g" > "$f" 2>/dev/null
+mkdir -p -m 700 -- "$d" 2>/dev/null && echo "$g" > "$f" 2>/dev/null
 if command -v bash >/dev/null 2>&1; then bash -lc "$3"; else sh -lc "$3"; fi
-rc=$?; rm -f "$f"; exit $rc
+rc=$?; rm -f -- "$f"; exit $rc
 """
 
 # $1 the token. The group is killed only when it is a real one (never 0 or 1: "kill -- -1" is every process).
-STOP_SCRIPT = r"""
-f="${TMPDIR:-/tmp}/zeph-run-$1.pgid"
+STOP_SCRIPT = rf"""
+f={_GROUPS}/"$1.pgid"
 [ -r "$f" ] || exit 0
 read -r g < "$f"
 case "$g" in ''|*[!0-9]*) exit 0;; esac
 [ "$g" -gt 1 ] || exit 0
-kill -s TERM -- "-$g" 2>/dev/null; sleep 1; kill -s KILL -- "-$g" 2>/dev/null; rm -f "$f"; exit 0
+kill -s TERM -- "-$g" 2>/dev/null; sleep 1; kill -s KILL -- "-$g" 2>/dev/null; rm -f -- "$f"; exit 0
 """
 
-# $1 the path, $2 the working directory (resolved). Prints nothing but the file.
-READ_SCRIPT = r"""
+# The file scripts' rule, applied on the far side to a path with its links resolved: inside the working directory
+# ($W) and through no credential folder ($NAMES, lower case, matched in any case).
+_CHECK = r"""
+check() {
+  case "$1" in "$W"|"$W"/*) ;; *) echo "outside the working directory: $1" >&2; exit 126;; esac
+  l=$(printf '%s/' "$1" | tr '[:upper:]' '[:lower:]')
+  for n in $NAMES; do
+    case "$l" in */"$n"/*) echo "in a folder that holds credentials: $1" >&2; exit 126;; esac
+  done
+}
+"""
+
+# $1 the path, $2 the working directory (resolved), $3 the credential names, $4 the most bytes to send. The
+# folder is entered (cd -P) and checked as it is then: a folder on the way renamed or swapped for a link after
+# that changes nothing. Prints nothing but the file.
+READ_SCRIPT = (
+    _CHECK
+    + r"""
+W=$2; NAMES=$3
 p=$(realpath -- "$1" 2>/dev/null) || { echo "no such file: $1" >&2; exit 2; }
-case "$p" in "$2"|"$2"/*) ;; *) echo "outside the working directory: $1 is $p" >&2; exit 126;; esac
+check "$p"
 [ -e "$p" ] || { echo "no such file: $1" >&2; exit 2; }
-[ -d "$p" ] && { echo "$1 is a directory" >&2; exit 2; }
-exec cat -- "$p"
+[ -f "$p" ] || { echo "not a regular file (a folder, a pipe, a device): $1" >&2; exit 2; }
+b=$(basename -- "$p")
+cd -P -- "$(dirname -- "$p")" || exit 2
+check "$(pwd -P)/$b"
+[ -L "$b" ] && { echo "changed while it was being read: $1" >&2; exit 2; }
+exec head -c "$4" -- "$b"
 """
+)
 
-# $1 the path, $2 the working directory (resolved). stdin is the new content.
-WRITE_SCRIPT = r"""
-d=$(dirname -- "$1")
+# $1 the path, $2 the working directory (resolved), $3 the credential names, $4 a file holding the new content
+# (uploaded beforehand, removed here) or empty: stdin. The nearest folder that exists is checked before any
+# folder is made; the new content goes to a temporary file beside the target, then takes its name (mv): a
+# reader never sees half a file, and a link at the name is replaced, not followed. A folder there is refused.
+WRITE_SCRIPT = (
+    _CHECK
+    + r"""
+W=$2; NAMES=$3; SRC=$4
+[ -n "$SRC" ] && trap 'rm -f -- "$SRC"' EXIT
+d=$(dirname -- "$1"); b=$(basename -- "$1")
+a=$d; while [ ! -e "$a" ] && [ "$a" != / ]; do a=$(dirname -- "$a"); done
+ra=$(realpath -- "$a") || exit 2
+check "$ra"
 mkdir -p -- "$d" || exit 2
-rd=$(realpath -- "$d") || exit 2
-case "$rd" in "$2"|"$2"/*) ;; *) echo "outside the working directory: $d is $rd" >&2; exit 126;; esac
-t=$(mktemp "$rd/.zeph-write.XXXXXX") || exit 2
-if cat > "$t" && mv -f -- "$t" "$rd/$(basename -- "$1")"; then exit 0; fi
+cd -P -- "$d" || exit 2
+check "$(pwd -P)/$b"
+[ -d "$b" ] && { echo "$1 is a folder" >&2; exit 2; }
+t=$(mktemp ./.zeph-write.XXXXXX) || exit 2
+if [ -n "$SRC" ]; then cat -- "$SRC" > "$t"; else cat > "$t"; fi && mv -f -- "$t" "./$b" && exit 0
 rc=$?; rm -f -- "$t"; exit $rc
 """
+)
 
-_CREDENTIAL_NAMES = frozenset(path.split("/")[0] for path in CREDENTIAL_PATHS)
+# Credential folders and zeph's and Jupyter's own, relative to any folder (a home may be the working directory).
+CREDENTIAL_NAMES: tuple[str, ...] = tuple(
+    dict.fromkeys(p.lower() for p in (*CREDENTIAL_PATHS, ".zeph", ".jupyter", ".local/share/jupyter"))
+)
+MAX_FILE_BYTES = 64 * 1024 * 1024  # what read brings over of a remote file, at most
 _STOP_TIMEOUT_SECS = 15.0
 
 
@@ -158,13 +200,24 @@ class CommandBackend(ABC):
         return result
 
     async def read_file(self, path: str) -> bytes:
+        """The file's bytes, at most MAX_FILE_BYTES + 1 of them (more: the caller says it was cut)."""
         target = await self._confined(path)
-        result = await self._bytes(READ_SCRIPT, [target, self.workdir])
-        return result
+        names = " ".join(CREDENTIAL_NAMES)
+        return await self._bytes(READ_SCRIPT, [target, self.workdir, names, str(MAX_FILE_BYTES + 1)])
 
     async def write_file(self, path: str, data: bytes) -> None:
         target = await self._confined(path)
-        await self._bytes(WRITE_SCRIPT, [target, self.workdir], stdin=data)
+        names = " ".join(CREDENTIAL_NAMES)
+        uploaded = await self.upload(data)
+        if uploaded is None:
+            await self._bytes(WRITE_SCRIPT, [target, self.workdir, names, ""], stdin=data)
+        else:
+            await self._bytes(WRITE_SCRIPT, [target, self.workdir, names, uploaded])
+
+    async def upload(self, data: bytes) -> str | None:
+        """Put ``data`` in a private temporary file there and return its path, for a client that cannot hand a
+        script its stdin (ssh); None: the write script reads stdin itself."""
+        return None
 
     def display(self, absolute: str) -> str:
         """A path as the model gave it back: relative to the working directory when inside it."""
@@ -175,13 +228,17 @@ class CommandBackend(ABC):
         """The absolute path, checked before anything runs: inside the working directory (lexically; the far side
         checks again after resolving links) and no credential folder on the way."""
         await self.connect()
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
+            # A trailing newline would vanish in the far side's $(realpath …) after this check passed.
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, f"{path!r} holds a control character; no file "
+                            "name here needs one")  # fmt: skip
         absolute = posixpath.normpath(posixpath.join(self.workdir, path))
         if absolute != self.workdir and not absolute.startswith(self.workdir.rstrip("/") + "/"):
             raise RemoteRefused(ToolErrorCategory.POLICY_BLOCKED,
                                 f"{path} is outside the working directory {self.workdir} on {self.where}; file "
                                 "tools there work inside it only")  # fmt: skip
-        parts = posixpath.relpath(absolute, "/").split("/")
-        if any(part in _CREDENTIAL_NAMES for part in parts):
+        lowered = absolute.lower().rstrip("/") + "/"
+        if any(f"/{name}/" in lowered for name in CREDENTIAL_NAMES):
             raise RemoteRefused(
                 ToolErrorCategory.POLICY_BLOCKED,
                 f"{path} is in a folder that holds credentials; no tool reads or writes there",
@@ -195,6 +252,10 @@ class CommandBackend(ABC):
                               start_new_session=True)  # fmt: skip
         try:
             out, err = await asyncio.wait_for(process.communicate(stdin), _STOP_TIMEOUT_SECS * 4)
+        except TimeoutError:
+            await kill_group(process)
+            raise ToolError(ToolErrorCategory.TIMEOUT, f"{self.where} did not finish moving the file in "
+                            f"{_STOP_TIMEOUT_SECS * 4:g} s") from None  # fmt: skip
         except BaseException:
             await asyncio.shield(kill_group(process))
             raise

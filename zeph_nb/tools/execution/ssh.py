@@ -10,6 +10,7 @@ the kernel's ssh config and known_hosts; its environment keeps only what ssh its
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import os
@@ -18,6 +19,7 @@ import shlex
 import shutil
 import subprocess
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
@@ -31,6 +33,17 @@ _DESTINATION = re.compile(r"^(?:(?P<user>[A-Za-z0-9._-]+)@)?(?P<host>[A-Za-z0-9.
 _OPEN_TIMEOUT_SECS = 30.0
 # What the ssh client may see of the kernel's environment: enough to find its config, keys and agent.
 _CLIENT_ENV = ("HOME", "USER", "LOGNAME", "PATH", "SSH_AUTH_SOCK", "LANG", "LC_ALL", "TERM")
+
+
+def _for_any_shell(script: str, args: Sequence[str]) -> str:
+    """The remote string that runs ``sh -c script sh args…`` whatever the account's login shell is.
+
+    sshd hands the string to the login shell, and fish, csh or nu do not quote as sh does (``shlex.join`` quotes
+    for sh: in fish, ``\\'`` ends a quoted word). So the string holds only base64 and a pipeline every shell reads
+    alike; the sh at its end reads the real command line, quoted for sh, and runs it with stdin closed."""
+    line = shlex.join(["exec", "sh", "-c", script, "sh", *args]) + " < /dev/null\n"
+    encoded = base64.b64encode(line.encode()).decode()
+    return f"printf %s {encoded} | base64 -d | sh"
 
 
 def parse_destination(text: str) -> tuple[str | None, str, int | None]:
@@ -88,12 +101,32 @@ class SshBackend(CommandBackend):
                 *port, *self.options, "-S", str(self.control)]  # fmt: skip
 
     def argv(self, script: str, args: Sequence[str], *, stdin: bool) -> list[str]:
-        # ssh joins its arguments into one string for the remote login shell: quote them once, here.
-        remote = shlex.join(["sh", "-c", script, "sh", *args])
-        return [*self._base(), "-o", "ControlMaster=no", "-T", "--", self.destination, remote]
+        return [*self._base(), "-o", "ControlMaster=no", "-T", "--", self.destination, _for_any_shell(script, args)]
+
+    async def upload(self, data: bytes) -> str:
+        # The remote string is read by the account's login shell, so it holds nothing any shell reads otherwise
+        # (a fixed command and a random name): fish and csh quote differently from sh.
+        name = f"/tmp/zeph-up-{uuid.uuid4().hex}"  # noqa: S108 - private (umask 077), a name nobody can guess
+        argv = [*self._base(), "-o", "ControlMaster=no", "-T", "--", self.destination, f"umask 077; cat > {name}"]
+        process = await asyncio.create_subprocess_exec(*argv, env=self.env, stdin=asyncio.subprocess.PIPE,
+                                                       stdout=asyncio.subprocess.DEVNULL,
+                                                       stderr=asyncio.subprocess.PIPE)  # fmt: skip
+        try:
+            _, err = await asyncio.wait_for(process.communicate(data), 120)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            raise ToolError(ToolErrorCategory.TIMEOUT, f"{self.where}: the upload did not finish in 120 s") from None
+        if process.returncode != 0:
+            raise ToolError(
+                ToolErrorCategory.PERMANENT_FAILURE,
+                f"{self.where}: cannot upload: {err.decode(errors='replace').strip()[-300:]}",
+            )
+        return name
 
     def tmux_argv(self, args: Sequence[str]) -> list[str]:
-        return [*self._base(), "-o", "ControlMaster=no", "-T", "--", self.destination, shlex.join(["tmux", *args])]
+        script = 'exec tmux "$@"'
+        return [*self._base(), "-o", "ControlMaster=no", "-T", "--", self.destination, _for_any_shell(script, args)]
 
     def attach_hint(self, label: str, session: str) -> str:
         port = f" -p {self.port}" if self.port else ""

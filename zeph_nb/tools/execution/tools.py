@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import posixpath
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
+from wcmatch import glob
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.shell_classifier import ShellClassifier
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput
 from zeph_nb.tools.composite import CompositeExecutor
-from zeph_nb.tools.execution.backend import CommandBackend
+from zeph_nb.tools.execution.backend import MAX_FILE_BYTES, CommandBackend
 from zeph_nb.tools.files.args import FILE_TOOLS, EditArgs, ReadArgs, WriteArgs
 from zeph_nb.tools.shell.background import report_pane
 from zeph_nb.tools.shell.executor import BashTmuxArgs, Wait
@@ -30,13 +32,14 @@ from zeph_nb.tools.shell.pane_tools import PaneExecutor
 from zeph_nb.tools.shell.panes import TmuxPanes
 from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
 
-__all__ = ["REMOTE_BASH", "RemoteFileExecutor", "RemoteShellExecutor", "remote_toolset"]
+__all__ = ["REMOTE_BASH", "REMOTE_TOOLS", "RemoteFileExecutor", "RemoteShellExecutor", "remote_toolset"]
 
 MAX_REMOTE_READ_BYTES = 256 * 1024  # what read returns of a remote file; more is paged with offset and limit
 
 
 class RemoteBashArgs(ToolArgs):
-    command: str = Field(min_length=1, max_length=100_000, description="The bash command line to run")
+    # Shorter than a local command line: it travels base64-encoded in one argument, which Linux caps at 128 KiB.
+    command: str = Field(min_length=1, max_length=60_000, description="The bash command line to run")
     timeout: int | None = Field(None, ge=1, le=3600, description="Seconds before the command is stopped")
 
 
@@ -111,14 +114,22 @@ class RemoteShellExecutor(SingleToolExecutor):
         return output
 
 
-_REMOTE_FILE_TOOLS = {tool.name: tool for tool in FILE_TOOLS if tool.name in ("read", "write", "edit")}
+# The local definitions, but with the path as plain text to the gates: it names a file over there, so neither the
+# local canonical form nor the local protected paths mean anything for it (the far side's rules apply, below).
+_REMOTE_FILE_TOOLS = {tool.name: dataclasses.replace(tool, subject_kind="text", cacheable=False)
+                      for tool in FILE_TOOLS if tool.name in ("read", "write", "edit")}  # fmt: skip
+# The tools that act over there: each asks unless a rule allows it (gates/policy/containment.py, contain_remote).
+REMOTE_TOOLS = frozenset({"bash", "write", "edit", "send-keys"})
+_GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.NEGATE | glob.BRACE | glob.IGNORECASE  # as the local file tools
 
 
 class RemoteFileExecutor:
     """read, write and edit through the backend: ``cat`` to read, stdin to a temporary file and ``mv`` to write."""
 
-    def __init__(self, backend: CommandBackend) -> None:
+    def __init__(self, backend: CommandBackend, settings: Settings | None = None) -> None:
         self.backend = backend
+        files = (settings or Settings()).tools.file
+        self.deny_read, self.allow_read = tuple(files.deny_read), tuple(files.allow_read)
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return list(_REMOTE_FILE_TOOLS.values())
@@ -139,8 +150,28 @@ class RemoteFileExecutor:
             output = await self._edit(args)
         return dataclasses.replace(output, call_id=call.call_id)
 
+    def _check_read_rules(self, path: str) -> None:
+        """``[tools.file] deny_read`` (and ``allow_read``), matched as the local file tools match them: absolute
+        patterns against the absolute path there, relative ones against the path inside the working folder."""
+        if not self.deny_read:
+            return
+        absolute = posixpath.normpath(posixpath.join(self.backend.workdir, path))
+        names = [absolute, posixpath.relpath(absolute, self.backend.workdir)]
+
+        def matches(patterns: Sequence[str]) -> bool:
+            return any(glob.globmatch(name, pattern, flags=_GLOB_FLAGS) for name in names for pattern in patterns)
+
+        if matches(self.deny_read) and not (self.allow_read and matches(self.allow_read)):
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, f"reading {path!r} is denied by tools.file.deny_read")
+
     async def _text(self, path: str) -> str:
+        await self.backend.connect()
+        self._check_read_rules(path)
         data = await self.backend.read_file(path)
+        if len(data) > MAX_FILE_BYTES:
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
+                            f"{path} is larger than {MAX_FILE_BYTES // 2**20} MB; read parts of it with a command "
+                            "(head, sed -n '100,200p')")  # fmt: skip
         if b"\x00" in data[:8192]:
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{path} is a binary file ({len(data)} bytes)")
         try:
@@ -203,8 +234,9 @@ class RemoteFileExecutor:
 def remote_toolset(settings: Settings, backend: CommandBackend) -> ToolExecutor:
     """``bash``, ``read``, ``write`` and ``edit`` on ``backend``; with ``[tools.execution] tmux``, ``bash`` takes
     ``wait`` and ``capture-pane`` and ``send-keys`` are offered, over panes of a tmux server on the far side."""
+    files = RemoteFileExecutor(backend, settings)
     if not settings.tools.execution.tmux:
-        return CompositeExecutor([RemoteFileExecutor(backend), RemoteShellExecutor(settings, backend)])
+        return CompositeExecutor([files, RemoteShellExecutor(settings, backend)])
     panes = TmuxPanes.for_toolset(backend.env, remote=backend)
-    return CompositeExecutor([RemoteFileExecutor(backend), RemoteShellExecutor(settings, backend, panes),
+    return CompositeExecutor([files, RemoteShellExecutor(settings, backend, panes),
                               PaneExecutor(settings, panes)])  # fmt: skip
