@@ -28,3 +28,13 @@ def test_a_cell_option_chooses_where_commands_run() -> None:
 def test_two_places_at_once_is_a_mistake_said_plainly() -> None:
     with pytest.raises(ConfigError, match="--ssh and --container were both given"):
         with_execution(Settings(), tmux=False, ssh="a@b", container="web")
+
+
+def test_the_transcript_says_first_where_commands_run_when_it_is_elsewhere() -> None:
+    from zeph_nb.notebook.where import banner
+
+    remote = with_execution(Settings(), tmux=True, ssh="alice@gpu-box", container=None)
+    assert remote.tools.execution.tmux and remote.tools.execution.backend == "ssh"
+    said = banner(remote)
+    assert said is not None and said.startswith("Commands run elsewhere: commands and read/write/edit run over ssh")
+    assert "tmux pane there" in said

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature, what
-from zeph_nb.notebook.where import describe_where, print_jobs, with_execution
+from zeph_nb.notebook.where import banner, describe_where, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
@@ -126,13 +126,11 @@ class ZephMagics(Magics):
     def _start(self, agent: Agent, prompt: str, max_iterations: int | None, loop: asyncio.AbstractEventLoop) -> Run:
         from zeph_nb.notebook.server import jupyter_base_url
         from zeph_nb.notebook.transcript import Transcript
-        from zeph_nb.tools.containment import sandbox_status
 
         where = getattr(agent.approver, "where", None)  # e.g. the inbox approver: "in the approval inbox of …"
         link = getattr(agent.approver, "link", None)  # …and that page under the Jupyter server's base URL
         base = jupyter_base_url() if link else None
-        status = sandbox_status(agent.settings)
-        warning = None if status.active else f"{status.describe()}. Commands that may change anything ask first."
+        warning = banner(agent.settings)
         transcript = Transcript(
             prompt,
             on_stop=agent.stop,

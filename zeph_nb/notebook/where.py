@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # loading the extension stays cheap: pydantic comes with the first cell
     from zeph_nb.config import Settings
 
-__all__ = ["describe_where", "print_jobs", "with_execution"]
+__all__ = ["banner", "describe_where", "print_jobs", "with_execution"]
 
 
 def with_execution(settings: Settings, *, tmux: bool, ssh: str | None, container: str | None) -> Settings:
@@ -30,6 +30,18 @@ def with_execution(settings: Settings, *, tmux: bool, ssh: str | None, container
         return settings
     execution = settings.tools.execution.model_validate({**settings.tools.execution.model_dump(), **update})
     return settings.model_copy(update={"tools": settings.tools.model_copy(update={"execution": execution})})
+
+
+def banner(settings: Settings) -> str | None:
+    """What the top of a run's transcript says before anything else: where commands run when it is another
+    machine or a container, or that commands are not contained here."""
+    if settings.tools.execution.backend in ("ssh", "container"):
+        where = describe_where(settings)
+        return f"Commands run elsewhere: {where}." if where else None
+    from zeph_nb.tools.containment import sandbox_status
+
+    status = sandbox_status(settings)
+    return None if status.active else f"{status.describe()}. Commands that may change anything ask first."
 
 
 def describe_where(settings: Settings) -> str | None:
