@@ -167,3 +167,11 @@ class Processes:
 @pytest.fixture
 def processes() -> Processes:
     return Processes()
+
+
+@pytest.fixture(autouse=True)
+def _outside_tmux(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run as if not inside a person's tmux (a developer's may be): the person's-pane tools are offered only
+    there. The test of that pane sets these itself."""
+    monkeypatch.delenv("TMUX", raising=False)
+    monkeypatch.delenv("TMUX_PANE", raising=False)

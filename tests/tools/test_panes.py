@@ -372,3 +372,38 @@ def test_the_transcripts_show_a_panes_screen_as_a_block(tmp_path: Path) -> None:
     PlainTranscript(out).handle(ToolCallFinished(outcome))
     assert "  │ epoch 1 <b>loss</b>" in out.getvalue()
     assert "running:" not in card.stats.value  # the status line stays in the title, not the screen
+
+
+def test_the_persons_own_pane_is_reached_only_by_name_and_always_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A notebook server started inside tmux: the kernel's $TMUX_PANE is the person's own terminal."""
+    import subprocess as sp
+
+    from zeph_nb.gates import ScriptedApprover, build_chain
+
+    socket = tmp_path / "person.sock"
+    sp.run(["tmux", "-S", str(socket), "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", "cat"],
+           check=True)  # fmt: skip
+    try:
+        pane_id = sp.run(["tmux", "-S", str(socket), "display-message", "-p", "#{pane_id}"], capture_output=True,
+                         text=True, check=True).stdout.strip()  # fmt: skip
+        monkeypatch.setenv("TMUX", f"{socket},1,0")
+        monkeypatch.setenv("TMUX_PANE", pane_id)
+        settings = Settings.model_validate({"home": tmp_path / "z"})  # the local backend: no --tmux
+        approver = ScriptedApprover([False, True, True])
+        chain = build_chain(settings, workdir=tmp_path, approver=approver)
+        assert [t.name for t in chain.tool_definitions()][:13][-3:] == ["bash", "capture-pane", "send-keys"]
+        assert "wait" not in chain.tool_definitions()[10].input_schema["properties"]  # bash as without tmux
+        denied = asyncio.run(chain.execute(ToolCall("capture-pane", {"target": "user"})))
+        assert denied.category == ToolErrorCategory.CONFIRMATION_REQUIRED, denied.text
+        typed = asyncio.run(chain.execute(ToolCall("send-keys", {"target": "user", "literal_text": "hello",
+                                                                 "enter": True, "delay_ms": 300})))  # fmt: skip
+        assert typed.category is None, typed.text
+        shown = asyncio.run(chain.execute(ToolCall("capture-pane", {"target": "user"})))
+        assert "hello" in shown.text and "your own pane" in shown.text
+        assert len(approver.requests) == 3  # each of the three asked
+        default = asyncio.run(chain.execute(ToolCall("capture-pane", {})))  # never the default target
+        assert default.category == ToolErrorCategory.INVALID_PARAMETERS
+    finally:
+        sp.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True, check=False)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import shutil
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -77,11 +78,15 @@ def _shell(
 
         return remote_toolset(settings, backend)
     shell = ShellExecutor(settings, workdir=workdir, env=env, resolve=resolve)
-    if settings.tools.execution.backend != "tmux":
+    in_tmux = "TMUX_PANE" in os.environ and shutil.which("tmux") is not None  # the kernel runs in a person's pane
+    if settings.tools.execution.backend != "tmux" and not in_tmux:
         return shell
     from zeph_nb.tools.composite import CompositeExecutor
     from zeph_nb.tools.shell.pane_tools import PaneExecutor
     from zeph_nb.tools.shell.panes import TmuxPanes
+
+    if settings.tools.execution.backend != "tmux":  # only the person's own pane to read and type into (asking)
+        return CompositeExecutor([shell, PaneExecutor(settings, TmuxPanes.for_toolset(shell.env))])
 
     # One tmux server per kernel, started from the shell's scrubbed environment; this toolset's bash and pane tools
     # share its own set of panes on it.

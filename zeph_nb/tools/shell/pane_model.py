@@ -41,6 +41,7 @@ class Pane:
     id: str  # tmux's %N
     command: str
     sandboxed: bool = True
+    server: str | None = None  # another tmux server's socket (the person's own pane), None: ours
     guard: Guard | None = None
     started: float = field(default_factory=time.monotonic)
     reported: bool = False  # its end was told to the model

@@ -35,7 +35,11 @@ from zeph_nb.tools.shell.panes import MAX_CAPTURE_CHARS, TmuxPanes
 
 __all__ = ["CAPTURE_PANE", "SEND_KEYS", "PaneExecutor"]
 
-_TARGET = Annotated[str, StringConstraints(pattern=r"^%\d{1,6}$")]
+_TARGET = Annotated[str, StringConstraints(pattern=r"^(%\d{1,6}|user)$")]
+_TARGET_HELP = (
+    "The pane, e.g. '%3' (default: the latest command's pane); 'user' is the person's own tmux pane "
+    "when the notebook runs inside tmux (always asks)"
+)
 _LINE = int | Annotated[str, StringConstraints(pattern=r"^-$")]
 # Named keys, optionally with modifiers, or one character with at least one modifier (C-c, M-x): never plain text.
 _NAMED = (
@@ -63,7 +67,7 @@ def _no_controls(text: str) -> str:
 
 
 class CapturePaneArgs(ToolArgs):
-    target: _TARGET | None = Field(None, description="The pane, e.g. '%3' (default: the latest command's pane)")
+    target: _TARGET | None = Field(None, description=_TARGET_HELP)
     start: _LINE | None = Field(None, description="First line: 0 is the top of the screen, negative lines are "
                                 "history, '-' the start of history (default)")  # fmt: skip
     end: _LINE | None = Field(None, description="Last line, as start; '-' the end of the screen (default)")
@@ -77,7 +81,7 @@ class CapturePaneArgs(ToolArgs):
 
 
 class SendKeysArgs(ToolArgs):
-    target: _TARGET | None = Field(None, description="The pane, e.g. '%3' (default: the latest command's pane)")
+    target: _TARGET | None = Field(None, description=_TARGET_HELP)
     keys: list[Annotated[str, AfterValidator(_named_key)]] = Field(
         default_factory=list, max_length=50,
         description="Control keys sent first, by name: C-c, C-d, Enter, Escape, Up, Tab, F1 …",
@@ -118,9 +122,11 @@ class PaneExecutor:
         return (CAPTURE_PANE, SEND_KEYS)
 
     def requires_confirmation(self, call: ToolCall) -> bool:
+        params = call.params
+        if params.get("target") == "user":
+            return True  # the person's own terminal: outside every sandbox, and it may show anything
         if call.tool_id != SEND_KEYS.name:
             return False
-        params = call.params
         typed, keys = str(params.get("literal_text") or ""), params.get("keys") or []
         if not isinstance(keys, list) or any(key not in SAFE_KEYS for key in keys):
             return True  # editing keys can make a line checked earlier into another command

@@ -77,6 +77,14 @@ def _remove_stale_sockets(folder: Path) -> None:
                 path.unlink()
 
 
+def _person_pane() -> Pane | None:
+    """The pane this kernel runs in, when it runs inside tmux: ``$TMUX`` is "<socket>,<pid>,<session>"."""
+    socket, pane_id = os.environ.get("TMUX", "").split(",")[0], os.environ.get("TMUX_PANE", "")
+    if not socket or not re.fullmatch(r"%\d+", pane_id):
+        return None
+    return Pane(pane_id, "your own pane (where this kernel runs)", sandboxed=False, server=socket)
+
+
 class RemoteTmux(Protocol):
     """A place with a tmux of its own (an SSH host, a container): how to run its client, and how to watch it."""
 
@@ -123,6 +131,7 @@ class TmuxPanes:
         # The server's environment is every pane's: the scrubbed one, without the person's own tmux.
         self.env = {k: v for k, v in env.items() if k not in ("TMUX", "TMUX_PANE")}
         self.panes: dict[str, Pane] = {}
+        self.person = _person_pane() if remote is None else None  # target "user": the pane this kernel runs in
         self._started = False
         self._lock = asyncio.Lock()
 
@@ -175,9 +184,10 @@ class TmuxPanes:
         """Whether the server may be running (locally: its socket is there; remotely it cannot be seen)."""
         return self.remote is not None or self.socket.exists()
 
-    async def tmux(self, *args: str, check: bool = True) -> str:
+    async def tmux(self, *args: str, check: bool = True, server: str | None = None) -> str:
+        argv = [self.binary, "-S", server, *args] if server is not None else self._argv(args)
         process = await asyncio.create_subprocess_exec(
-            *self._argv(args), env=self.env, stdin=asyncio.subprocess.DEVNULL,
+            *argv, env=self.env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         try:
@@ -285,7 +295,13 @@ class TmuxPanes:
         return pane
 
     def pane(self, target: str | None) -> Pane:
-        """One of this process's panes: ``target`` (``%3``), or the latest when None."""
+        """One of this process's panes: ``target`` (``%3``), or the latest when None; ``user`` is the person's own
+        pane, when the kernel runs in tmux (never the default)."""
+        if target == "user":
+            if self.person is None:
+                why = "this kernel does not run inside tmux ($TMUX_PANE is not set), so there is no pane of yours"
+                raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, why)
+            return self.person
         if target is None:
             if not self.panes:
                 why = "no command has been started in a tmux pane yet; run one with bash wait=false"
@@ -301,7 +317,7 @@ class TmuxPanes:
     async def state(self, pane: Pane) -> PaneState:
         """Whether the pane's command has ended, and how."""
         for attempt in range(2):
-            shown = await self.tmux("display-message", "-p", "-t", pane.id, _STATE, check=False)
+            shown = await self.tmux("display-message", "-p", "-t", pane.id, _STATE, check=False, server=pane.server)
             parts = shown.strip().split(":")
             if len(parts) != 4:  # the pane is gone (closed by a person)
                 pane.check(ended=True)
@@ -326,15 +342,16 @@ class TmuxPanes:
                          int(signal) if signal.isdigit() else None)  # fmt: skip
 
     async def capture(self, pane: Pane, *options: str, start: str = "-", end: str = "-") -> str:
-        return await self.tmux("capture-pane", "-p", "-t", pane.id, *options, "-S", start, "-E", end)
+        return await self.tmux("capture-pane", "-p", "-t", pane.id, *options, "-S", start, "-E", end,
+                               server=pane.server)  # fmt: skip
 
     async def send(self, pane: Pane, *, keys: Sequence[str] = (), literal: str = "", enter: bool = False) -> None:
         if keys:
-            await self.tmux("send-keys", "-t", pane.id, "--", *keys)
+            await self.tmux("send-keys", "-t", pane.id, "--", *keys, server=pane.server)
         if literal:
-            await self.tmux("send-keys", "-t", pane.id, "-l", "--", literal)
+            await self.tmux("send-keys", "-t", pane.id, "-l", "--", literal, server=pane.server)
         if enter:
-            await self.tmux("send-keys", "-t", pane.id, "Enter")
+            await self.tmux("send-keys", "-t", pane.id, "Enter", server=pane.server)
 
     async def wait(self, pane: Pane, seconds: float | None) -> PaneState:
         """Poll until the pane's command ends or ``seconds`` pass (None: no limit)."""
