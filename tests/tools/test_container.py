@@ -4,6 +4,7 @@ engine's CLI — which runs what ``exec`` was given on this machine — and one 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -141,3 +142,34 @@ async def test_a_real_container(tmp_path: Path, store: Store) -> None:  # pragma
     finally:
         subprocess.run(["docker", "rm", "-f", name], capture_output=True, check=False)
         close_backends()
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None and os.environ.get("CI") != "true", reason="tmux is not installed")
+async def test_background_commands_run_in_a_tmux_pane_in_the_container(
+    engine: Path, tmp_path: Path, store: Store
+) -> None:
+    from zeph_nb.tools.shell.panes import TmuxPanes
+
+    inside = tmp_path / "inside"
+    inside.mkdir()
+    settings = Settings.from_toml(f'[tools.execution]\nbackend = "container"\ncontainer = "web"\ntmux = true\n'
+                                  f'remote_workdir = "{inside}"\n').model_copy(update={"home": store.home})  # fmt: skip
+    (tmp_path / "local").mkdir()
+    chain = build_chain(settings, workdir=tmp_path / "local", store=store, approver=AutoApprove())
+    try:
+        started = await chain.execute(ToolCall("bash", {"command": "pwd; echo ready; sleep 30", "wait": False}))
+        assert "dispatched to tmux pane" in started.text and "docker exec -it web tmux -L zeph-" in started.text
+        shown = ""
+        for _ in range(100):
+            shown = (await chain.execute(ToolCall("capture-pane", {}))).text
+            if "ready" in shown.split("\n", 1)[1]:  # below the status line, which quotes the command
+                break
+            await asyncio.sleep(0.1)
+        assert f"{inside}\nready" in shown, shown
+        tmux_calls = [c for c in calls(engine) if c[1:4] == ["exec", "web", "tmux"]]
+        assert tmux_calls and all(c[4] == "-L" for c in tmux_calls)  # the container's own tmux, a server of ours
+    finally:
+        for panes in list(TmuxPanes._instances):
+            if panes.remote is not None:
+                await panes.close()
+                TmuxPanes._instances.remove(panes)
