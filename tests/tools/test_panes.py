@@ -362,7 +362,7 @@ def test_the_transcripts_show_a_panes_screen_as_a_block(tmp_path: Path) -> None:
     )
     for _ in range(50):
         outcome = asyncio.run(chain.execute(ToolCall("capture-pane", {})))
-        if "epoch 1" in outcome.text:
+        if "epoch 1" in outcome.text.split("\n", 1)[1]:  # below the status line, which quotes the command
             break
         time.sleep(0.1)
     card = ToolCard("capture-pane", {})

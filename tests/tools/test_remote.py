@@ -223,7 +223,7 @@ async def test_background_commands_run_in_a_tmux_pane_on_the_remote_side(
     assert f"ssh -t -p {sshd.port} {sshd.destination.rsplit(':', 1)[0]} tmux -L zeph-" in started.text
     shown = ""
     for _ in range(100):
-        shown = (await chain.execute(ToolCall("capture-pane", {}))).text
+        shown = (await chain.execute(ToolCall("capture-pane", {}))).text.split("\n", 1)[1]  # below the status
         if "save? [y/N]" in shown:
             break
         await asyncio.sleep(0.1)
