@@ -38,6 +38,7 @@ def engine(toml: str) -> FilterEngine:
         ("a\r\nb\r\n", "a\nb\n"),
         ("a\n\n\n\n\nb", "a\n\nb"),
         ("a\n  \n\t\n\nb", "a\n\nb"),
+        ("a\n  \n  \n  \nb", "a\n\nb"),  # lines of two spaces: no three-newline run, still padding
         ("plain", "plain"),
     ],
 )
@@ -317,6 +318,17 @@ def test_security_lines_survive_any_rule() -> None:
         "thread 'main' panicked at src/x.rs:3",
     ]
     assert out.security_lines_kept == 3
+
+
+def test_security_lines_are_found_after_letters_that_lower_into_two() -> None:
+    # "İ".lower() is two characters: offsets found in a str.lower() copy point at the wrong line of the original.
+    rules = engine(
+        '[[rules]]\nname = "all"\nmatch = { prefix = "ssh" }\nstrategy = { type = "truncate", max_lines = 1, head = 1, tail = 0 }\n'
+    )
+    raw = "İ" * 40 + " banner\nhello\nuser@host: Permission denied (publickey).\nbye\n"
+    out = rules.filter("ssh host", raw)
+    assert out.text.splitlines()[-1] == "user@host: Permission denied (publickey)."
+    assert out.security_lines_kept == 1
 
 
 def test_user_filters_next_to_the_config_override_by_name(isolated_env: Path) -> None:

@@ -29,7 +29,9 @@ def sanitize(text: str) -> str:
         text = text.replace("\r\n", "\n")
         # A progress bar redraws its line with \r; what a person finally saw is the text after the last one.
         text = "\n".join(line.rsplit("\r", 1)[-1] if "\r" in line else line for line in text.split("\n"))
-    if "\n\n\n" in text or "\n \n" in text or "\n\t\n" in text:
+    # One regex search finds whether there is a run (three `in` tests for likely runs cost three times as much on
+    # text full of newlines, and missed runs of lines holding two spaces).
+    if _BLANK_RUN.search(text):
         text = _BLANK_RUN.sub("\n\n", text)
     return text
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from zeph_nb.security.secrets import keyword_spans
+from zeph_nb.security.secrets import ascii_lower, keyword_spans
 
 __all__ = ["SECURITY_LINE", "preserve_security_lines"]
 
@@ -39,7 +39,7 @@ _KEYWORDS = (
 
 
 def _candidate_lines(text: str) -> list[str]:
-    lowered = text.lower()  # same length as text for the ASCII keywords we look for
+    lowered = ascii_lower(text)  # offsets in it must be offsets in text (str.lower() lengthens İ)
     lines = []
     for start, end in keyword_spans(text, lowered, _KEYWORDS, merge=False):
         lines.append(text[start:end].rstrip("\r"))
