@@ -9,6 +9,7 @@ from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.gates import AutoApprove, ScriptedApprover, build_chain
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall
+from zeph_nb.tools.kernel import KernelExecutor
 from zeph_nb.tools.toolsets import ENABLED_FLAGS, turned_off
 
 
@@ -18,7 +19,9 @@ def settings_of(toml: str, store: Store) -> Settings:
 
 def test_every_flag_names_tools_that_exist(tmp_path: Path, store: Store) -> None:
     settings = settings_of('[tools.execution]\nbackend = "tmux"\n', store)
-    offered = {tool.name for tool in build_chain(settings, workdir=tmp_path, store=store).tool_definitions()}
+    kernel = KernelExecutor(object())  # type: ignore[arg-type]  # only its definitions are read
+    chain = build_chain(settings, workdir=tmp_path, store=store, tools=[kernel])
+    offered = {tool.name for tool in chain.tool_definitions()}
     named = {name for names in ENABLED_FLAGS.values() for name in names}
     assert named <= offered, named - offered  # a renamed tool must not leave its flag turning nothing off
 
@@ -37,6 +40,14 @@ async def test_a_tool_turned_off_is_not_offered_and_a_call_to_it_names_the_setti
         assert refused.category is ToolErrorCategory.TOOL_NOT_FOUND
         assert setting in refused.text, refused.text
     assert turned_off(Settings()) == {}
+
+
+def test_kernel_enabled_false_leaves_the_kernel_tools_out(tmp_path: Path, store: Store) -> None:
+    kernel = KernelExecutor(object())  # type: ignore[arg-type]
+    chain = build_chain(settings_of("[tools]\nkernel_enabled = false\n", store), workdir=tmp_path, store=store,
+                        tools=[kernel])  # fmt: skip
+    offered = {tool.name for tool in chain.tool_definitions()}
+    assert not offered & {"list_variables", "inspect_variable", "run_python", "propose_cell"} and "bash" in offered
 
 
 async def test_shell_confirm_asks_for_every_command_even_one_a_rule_allows(tmp_path: Path, store: Store) -> None:

@@ -342,6 +342,9 @@ class ToolsSettings(_Section):
     web_search_enabled: bool = True
     diagnostics_enabled: bool = True
     time_enabled: bool = True
+    kernel_enabled: bool = Field(
+        True, description="list_variables, inspect_variable, run_python, propose_cell (only inside a notebook kernel)"
+    )
     disabled: list[str] = Field(default_factory=list, description="more tools not offered, by name (installed too)")
     shell_confirm: bool = Field(False, description="every shell command asks, whatever rules and grants say")
     shell: ShellSettings = Field(default_factory=ShellSettings)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from zeph_nb.gates.approval import ApprovalRequest
     from zeph_nb.gates.call import CallOutcome
 
-__all__ = ["STYLE", "ToolCard", "call_summary", "clock", "elapsed", "pane_snapshot"]
+__all__ = ["STYLE", "ToolCard", "call_summary", "clock", "elapsed", "pane_snapshot", "python_html"]
 
 
 def clock() -> float:
@@ -69,8 +69,9 @@ STYLE = """
 .zeph-ask { font-size: 13px; margin: 4px 0; }
 .zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0;
   font-weight: 600; }
-.zeph-ask pre, .zeph-pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px; padding: 6px 8px;
-  margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; max-height: 360px; overflow: auto; }
+.zeph-ask pre, .zeph-pre, .zeph-code pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px;
+  padding: 6px 8px; margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px;
+  max-height: 360px; overflow: auto; }
 .zeph-term { background: #0d1117; color: #e6edf3; border-radius: 4px; padding: 6px 8px; margin: 4px 0;
   font-size: 12px; white-space: pre; overflow: auto; max-height: 360px; }
 .zeph-who { font-size: 12px; color: #57606a; margin-top: 2px; }
@@ -149,8 +150,11 @@ class ToolCard:
         # What the call gets beyond the sandbox (network, the kernel's environment, no sandbox at all) stands out.
         extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
         change = f"<b>What changes:</b>{_diff_html(request.preview)}" if request.preview else ""
+        shown = f"<pre>{what}</pre>"
+        if request.tool == "run_python" and isinstance(request.params.get("code"), str):
+            shown = python_html(request.params["code"])  # what it does is easier to read in colour
         prompt = w.HTML(
-            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:<pre>{what}</pre>{extras}{change}'
+            f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:{shown}{extras}{change}'
             f"<b>Why it asks:</b> {html.escape(request.why)}"
             # The rules' own words, for whoever tunes the configuration (and what the audit log keeps).
             f'<div class="zeph-rule">{html.escape(request.reason)}</div></div>'
@@ -168,6 +172,10 @@ class ToolCard:
         for choice, button in self.buttons.items():
             button.on_click(lambda _button, choice=choice: answer(choice))
         self.ask_box.children = (prompt, w.HBox(list(self.buttons.values())))
+
+    def attach(self, widget: ipywidgets.Widget) -> None:
+        """Something the tool shows beside its output: run_python's figures, a proposed cell."""
+        self.widget.children = (*self.widget.children, widget)
 
     def waiting(self, request: ApprovalRequest, where: str | None, link: str | None = None) -> None:
         """The call waits for an approver that is not this cell's buttons (the dashboard's inbox, a script):
@@ -274,6 +282,16 @@ def pane_snapshot(outcome: CallOutcome) -> str | None:
     if outcome.call.tool_id == "send-keys":
         lines = lines[1:]
     return "\n".join(lines[-SNAPSHOT_LINES:]) if lines else None
+
+
+def python_html(code: str) -> str:
+    """Python code, redacted, every invisible character written out, coloured by pygments (which escapes it)."""
+    from pygments import highlight  # type: ignore[import-untyped]  # IPython's own dependency, untyped
+    from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
+    from pygments.lexers import PythonLexer  # type: ignore[import-untyped]
+
+    formatter = HtmlFormatter(noclasses=True, nobackground=True, cssclass="zeph-code")
+    return str(highlight(visible(redact(code)), PythonLexer(), formatter))
 
 
 def _diff_html(diff: str) -> str:

@@ -31,10 +31,18 @@ if TYPE_CHECKING:
     from zeph_nb.agent.result import RunResult
     from zeph_nb.config import Settings
     from zeph_nb.notebook.approver import WidgetApprover
+    from zeph_nb.notebook.kernel import IPythonKernel
 
 from zeph_nb.notebook.run import Run
-from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature, what
-from zeph_nb.notebook.where import banner, describe_where, print_jobs, with_execution
+from zeph_nb.notebook.views import (
+    describe_provider,
+    every_row,
+    model_name,
+    print_status,
+    provider_signature,
+    what,
+)
+from zeph_nb.notebook.where import banner, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
@@ -86,6 +94,7 @@ class ZephMagics(Magics):
         self.approver: WidgetApprover | None = None
         self.last_run: Run | None = None
         self.runs = 0
+        self.kernel: IPythonKernel | None = None  # what the kernel tools see (made with the first agent)
 
     # -- %%zeph ------------------------------------------------------------------------------------------
 
@@ -142,6 +151,8 @@ class ZephMagics(Magics):
         )
         if self.approver is not None:
             self.approver.transcript = transcript
+        if self.kernel is not None:
+            self.kernel.new_run(transcript)
 
         async def go() -> RunResult:
             transcript.start_clock(loop)
@@ -160,6 +171,9 @@ class ZephMagics(Magics):
 
     def _run_plain(self, agent: Agent, prompt: str, max_iterations: int | None) -> RunResult:
         from zeph_nb.notebook.plain import PlainTranscript
+
+        if self.kernel is not None:
+            self.kernel.new_run(None)  # the cell runs until the end: proposals ride on its reply
 
         return agent.run_sync(prompt, on_event=PlainTranscript().handle, max_iterations=max_iterations)
 
@@ -211,7 +225,13 @@ class ZephMagics(Magics):
                options.container or self.container)  # fmt: skip
         if self.agent is None or key != self._agent_key:
             settings = self._settings(options)
-            self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
+            from zeph_nb.notebook.kernel import IPythonKernel
+            from zeph_nb.tools.kernel import KernelExecutor
+
+            if self.shell is not None and self.kernel is None:
+                self.kernel = IPythonKernel(self.shell)
+            tools = [KernelExecutor(self.kernel)] if self.kernel is not None else []
+            self.agent = Agent(settings, self._provider(options, settings), workdir=cwd, tools=tools)
             self._agent_key = key
             self._provider_from = provider_signature(settings)
         elif provider_name in ("auto", "anthropic", "openai", "scripted"):
@@ -337,35 +357,7 @@ class ZephMagics(Magics):
         print(f"new conversation {self.agent.clear()}")
 
     def _cmd_status(self, args: list[str]) -> None:
-        from zeph_nb.tools.containment import describe_sandbox
-
-        agent = self.agent
-        if agent is None:
-            from zeph_nb.config import Settings
-
-            print("no run yet; the first %%zeph cell creates the agent")
-            print_sandbox(describe_sandbox(Settings.load(), os.getcwd()))
-            return
-        settings = agent.settings
-        for line in describe_provider(agent):
-            print(line)
-        print(f"conversation: {agent.conversation_id} ({len(agent.messages)} messages, {self.runs} runs)")
-        print(f"state:        {'running' if agent.running else 'idle'}")
-        print(f"limits:       {self.max_iterations or settings.agent.max_tool_iterations} rounds per run, "
-              f"context budget {settings.agent.context_budget_tokens} tokens, "
-              f"quota {settings.tools.max_tool_calls_per_session or 'none'}")  # fmt: skip
-        if self.last_run is not None and self.last_run.result is not None:
-            usage = self.last_run.result.usage
-            print(f"last run:     {self.last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
-                  f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
-        print_sandbox(describe_sandbox(settings, agent.workdir))
-        where = describe_where(settings)
-        if where is not None:
-            print(f"commands:     {where}")
-        pending = agent.pending_approvals
-        print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
-        for request in pending:
-            print(f"  {request.summary}  ({request.reason})")
+        print_status(self.agent, self.runs, self.max_iterations, self.last_run)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

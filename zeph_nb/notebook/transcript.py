@@ -8,6 +8,7 @@ printed by a background task lands in whichever cell happens to be executing.
 from __future__ import annotations
 
 import asyncio
+import base64
 import html
 import time
 from collections.abc import Callable
@@ -227,6 +228,11 @@ def _static(widget: Any) -> str:
 
     if isinstance(widget, w.Button):
         return ""
+    if hasattr(widget, "static_html"):  # a proposed cell (notebook/proposal.py)
+        return str(widget.static_html())
+    if isinstance(widget, w.Image):  # a figure run_python drew: the bytes themselves, never a URL to load
+        data = base64.b64encode(bytes(widget.value)).decode()
+        return f'<img src="data:image/{html.escape(widget.format)};base64,{data}" style="max-width:100%">'
     if isinstance(widget, w.HTML):
         return "" if widget.value == STYLE else str(widget.value)
     if isinstance(widget, w.Output):

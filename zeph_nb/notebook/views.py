@@ -15,7 +15,15 @@ if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
     from zeph_nb.config import Settings
 
-__all__ = ["describe_provider", "every_row", "model_name", "print_sandbox", "provider_signature", "what"]
+__all__ = [
+    "describe_provider",
+    "every_row",
+    "model_name",
+    "print_sandbox",
+    "print_status",
+    "provider_signature",
+    "what",
+]
 
 
 def print_sandbox(description: str) -> None:
@@ -93,3 +101,37 @@ def describe_provider(agent: Agent) -> list[str]:
 
 def model_name(agent: Agent) -> str:
     return str(getattr(agent.provider, "model", agent.provider.name))
+
+
+def print_status(agent: Agent | None, runs: int, max_iterations: int | None, last_run: Any) -> None:
+    """``%zeph status``: the provider and why, the conversation, limits, the last run, the sandbox, where commands
+    run and the approvals waiting."""
+    from zeph_nb.notebook.where import describe_where
+    from zeph_nb.tools.containment import describe_sandbox
+
+    if agent is None:
+        from zeph_nb.config import Settings
+
+        print("no run yet; the first %%zeph cell creates the agent")
+        print_sandbox(describe_sandbox(Settings.load(), os.getcwd()))
+        return
+    settings = agent.settings
+    for line in describe_provider(agent):
+        print(line)
+    print(f"conversation: {agent.conversation_id} ({len(agent.messages)} messages, {runs} runs)")
+    print(f"state:        {'running' if agent.running else 'idle'}")
+    print(f"limits:       {max_iterations or settings.agent.max_tool_iterations} rounds per run, "
+          f"context budget {settings.agent.context_budget_tokens} tokens, "
+          f"quota {settings.tools.max_tool_calls_per_session or 'none'}")  # fmt: skip
+    if last_run is not None and last_run.result is not None:
+        usage = last_run.result.usage
+        print(f"last run:     {last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
+              f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
+    print_sandbox(describe_sandbox(settings, agent.workdir))
+    where = describe_where(settings)
+    if where is not None:
+        print(f"commands:     {where}")
+    pending = agent.pending_approvals
+    print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
+    for request in pending:
+        print(f"  {request.summary}  ({request.reason})")

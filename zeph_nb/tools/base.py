@@ -64,6 +64,9 @@ class ToolDef:
     # The executor's requires_confirmation is asked even when a command line's parse already said "allow" (for a
     # tool whose other arguments can make the same text do more: send-keys).
     own_confirmation: bool = False
+    # Runs in the person's kernel process (run_python): outside every OS sandbox, with all the kernel can reach.
+    # Such a call asks unless a configured rule allows it; an earlier "Always allow" never does, nor is one offered.
+    in_kernel: bool = False
 
     def __post_init__(self) -> None:
         if self.cacheable and self.mutates:

@@ -143,6 +143,7 @@ ENABLED_FLAGS: dict[str, tuple[str, ...]] = {
     "web_search_enabled": ("web_search",),
     "diagnostics_enabled": ("diagnostics",),
     "time_enabled": ("time",),
+    "kernel_enabled": ("list_variables", "inspect_variable", "run_python", "propose_cell"),
 }
 
 

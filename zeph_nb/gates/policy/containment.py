@@ -31,8 +31,10 @@ from zeph_nb.tools.containment import CommandScope
 from zeph_nb.tools.shell.path_scope import PATH_GRANT, grant_patterns
 
 __all__ = [
+    "KERNEL_EXTRA",
     "confirm_every_command",
     "contain_command",
+    "contain_kernel",
     "contain_paths",
     "contain_remote",
     "contain_search",
@@ -95,6 +97,19 @@ def contain_remote(decision: PolicyDecision, where: str) -> PolicyDecision:
         return decision
     why = f"it runs on {where} with that account's rights, outside zeph's OS sandbox; it asks unless a rule allows it"
     return _ask(decision, "remote execution", why, extras=(f"runs on {where}", *decision.extras))
+
+
+KERNEL_EXTRA = "runs in this notebook's kernel, outside the OS sandbox, with everything the kernel can reach"
+
+
+def contain_kernel(decision: PolicyDecision) -> PolicyDecision:
+    """Code for the person's kernel (``ToolDef.in_kernel``): it reads and changes their variables, files, network and
+    credentials with no sandbox between. It asks unless a configured rule allows its text, and an answer is never
+    kept as Always allow (the grants were not consulted for it either)."""
+    if decision.action == "deny" or (decision.action == "allow" and decision.by_rule):
+        return decision
+    why = "code in the kernel runs outside the OS sandbox; it asks every time unless a rule allows this code"
+    return _ask(decision, "kernel code", why, extras=(KERNEL_EXTRA, *decision.extras), grantable=False)
 
 
 def confirm_every_command(decision: PolicyDecision) -> PolicyDecision:

@@ -16,6 +16,7 @@ from zeph_nb.gates.call import CallContext
 from zeph_nb.gates.policy.containment import (
     confirm_every_command,
     contain_command,
+    contain_kernel,
     contain_paths,
     contain_remote,
     contain_search,
@@ -98,7 +99,7 @@ class Permissions:
             ctx.tool,
             ctx.subjects,
             default=default,
-            grants=self.grants.rules,
+            grants=() if ctx.tool.in_kernel else self.grants.rules,
             trust=self.trust.level,
             riders=analysis.riders if analysis is not None else None,
             line_riders=analysis.line_riders if analysis is not None else (),
@@ -123,6 +124,8 @@ class Permissions:
                                    self.grants.rules)  # fmt: skip
         elif tool.name == "web_search":
             decision = contain_search(decision, str(ctx.call.params.get("query", "")))
+        if tool.in_kernel:
+            decision = contain_kernel(decision)
         where = remote_target(self.settings)
         if where is not None and tool.mutates and tool.name in REMOTE_TOOLS:
             decision = contain_remote(decision, where)

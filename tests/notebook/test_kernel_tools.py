@@ -1,0 +1,170 @@
+"""The kernel tools on a real InteractiveShell, through the magics and the whole gate chain: the agent lists and
+inspects the person's variables, runs approved code in their namespace, proposes a cell."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+import zeph_nb
+from zeph_nb.notebook.magics import Run, ZephMagics
+
+
+@pytest.fixture
+def shell(isolated_env: Path) -> Iterator[tuple[InteractiveShell, ZephMagics]]:
+    ip = InteractiveShell.instance()
+    magics = ZephMagics(ip)
+    ip.register_magics(magics)
+    ip.user_ns["df"] = pd.DataFrame({"a": [1, 2, 3, None], "b": ["x", "y", "z", "w"]})
+    ip.user_ns["weights"] = np.arange(12, dtype=float).reshape(3, 4)
+    ip.user_ns["_private"] = 1
+    yield ip, magics
+    for name in ("df", "weights", "_private", "model", "total"):
+        ip.user_ns.pop(name, None)
+    if magics.agent is not None:
+        magics.agent.chain.store.close()
+
+
+def model(ip: InteractiveShell, *turns: Any) -> str:
+    ip.user_ns["model"] = zeph_nb.ScriptedProvider(list(turns))
+    return "--provider model"
+
+
+def call(tool: str, **params: Any) -> list[dict[str, Any]]:
+    return [{"tool": tool, "params": params}]
+
+
+def seen(ip: InteractiveShell, request: int) -> str:
+    """What the model read back after its ``request``-th answer (the tool result)."""
+    block = ip.user_ns["model"].requests[request].messages[-1].content[0]
+    return str(block.content)
+
+
+async def waiting_card(run: Run) -> Any:
+    for _ in range(500):
+        cards = [c for c in run.transcript.cards.values() if c.buttons and not c.buttons["approve"].disabled]
+        if cards:
+            return cards[0]
+        await asyncio.sleep(0.01)
+    raise AssertionError("no approval prompt appeared")
+
+
+async def test_the_agent_lists_and_inspects_variables_without_asking(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    turns = (call("list_variables"), call("inspect_variable", name="df", rows=2), "ok")
+    result = await ip.run_cell_magic("zeph", model(ip, *turns), "what is df?")
+    listing, described = seen(ip, 1), seen(ip, 2)
+    assert "df" in listing and "pandas.DataFrame" in listing and "4 x 2" in listing
+    assert "weights" in listing and "3 x 4" in listing and "96 B" in listing
+    assert "_private" not in listing and "model" not in listing.split()  # underscore names and zeph's own objects
+    assert "shape: 4 rows, 2 columns" in described and "a: float64" in described and "a: 1" in described  # nulls
+    assert "head(2):" in described and "describe() of the numeric columns:" in described
+    assert [c.approved_by for c in result.tool_calls] == [None, None]  # read-only: nobody was asked
+
+
+async def test_run_python_asks_shows_the_code_and_changes_the_namespace(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, magics = shell
+    code = 'df["c"] = df["a"] * 2\nprint("added c")\ndf["c"].sum()'
+    run = ip.run_cell_magic("zeph", model(ip, call("run_python", code=code), "done"), "add c = 2a")
+    card = await waiting_card(run)
+    prompt = card.ask_box.children[0].value
+    assert "outside the OS sandbox" in prompt and "zeph-code" in prompt  # said plainly, code highlighted
+    assert "Always allow" not in [b.description for b in card.buttons.values()]  # never kept as a grant
+    card.buttons["approve"].click()
+    result = await run
+    assert list(ip.user_ns["df"].columns) == ["a", "b", "c"]  # the person's next cell sees it
+    told = seen(ip, 1)
+    assert told == "stdout:\nadded c\nvalue:\nnp.float64(12.0)"  # as the cell would show it
+    assert result.tool_calls[0].status == "ok" and magics.agent is not None
+
+
+async def test_a_rule_for_the_code_text_lets_run_python_run_unasked(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    rule = '[tools.permissions]\nrun_python = [{pattern = "len(*)", action = "allow"}]\n'
+    (Path.cwd() / "zeph.toml").write_text(rule)
+    result = await ip.run_cell_magic("zeph", model(ip, call("run_python", code="len(df)"), "4"), "how long?")
+    assert result.tool_calls[0].status == "ok" and result.tool_calls[0].approved_by is None
+    assert "value:\n4" in seen(ip, 1)
+
+
+@pytest.mark.parametrize(
+    ("code", "category", "said"),
+    [
+        ("1/0", "permanent_failure", "ZeroDivisionError: division by zero"),
+        ("def f(:\n  pass", "invalid_parameters", "SyntaxError"),
+        ("import time\nwhile True:\n    time.sleep(0.05)", "timeout", "interrupted after 0.5 s"),
+        ("import asyncio\nawait asyncio.sleep(30)", "timeout", "interrupted after 0.5 s"),
+    ],
+)
+async def test_run_python_failures_map_to_the_error_taxonomy(
+    shell: tuple[InteractiveShell, ZephMagics], code: str, category: str, said: str
+) -> None:
+    ip, _ = shell
+    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    turns = (call("run_python", code=code, timeout=0.5), "ok")
+    result = await ip.run_cell_magic("zeph", model(ip, *turns), "try it")
+    told = seen(ip, 1)
+    assert result.tool_calls[0].category is not None and result.tool_calls[0].category.label == category
+    assert said in told
+
+
+async def test_run_python_shows_figures_on_the_card_and_only_images(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    code = (
+        "from IPython.display import display, HTML, Image\nimport base64\n"
+        f"display(Image(data=base64.b64decode('{png}')))\n"
+        "display(HTML('<script>window.__zeph_xss = 1</script><b>bold</b>'))"
+    )
+    run = ip.run_cell_magic("zeph", model(ip, call("run_python", code=code), "done"), "draw")
+    result = await run
+    told = seen(ip, 1)
+    assert "[1 image shown to the person in the transcript]" in told and "<IPython.core.display.HTML" in told
+    card = run.transcript.cards[result.tool_calls[0].call.call_id]
+    snapshot = run.transcript.snapshot()
+    assert "data:image/png;base64," in snapshot and "<b>bold</b>" not in snapshot  # the code is text, escaped
+    assert "<script>window" not in snapshot and "&lt;script&gt;window" in snapshot
+    assert len(card.widget.children) == 5  # title, ask box, stats, details, and the images
+
+
+async def test_propose_cell_outside_a_widget_front_end_rides_on_the_cells_reply(
+    shell: tuple[InteractiveShell, ZephMagics], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ip, magics = shell
+    magics.widgets = False
+    proposed: list[tuple[str, bool]] = []
+    monkeypatch.setattr(ip, "set_next_input", lambda text, replace=False: proposed.append((text, replace)))
+    turns = (call("propose_cell", code="df.plot()"), call("propose_cell", code="df.describe()"), "ok")
+    ip.run_cell_magic("zeph", model(ip, *turns), "propose two")
+    assert proposed[-1] == ("df.plot()\n\ndf.describe()", False)  # one cell, both, in order
+    assert "when the run ends" in seen(ip, 1)
+
+
+async def test_propose_cell_in_widget_mode_shows_the_code_and_says_when_no_page_inserted_it(
+    shell: tuple[InteractiveShell, ZephMagics], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zeph_nb.notebook import kernel
+
+    monkeypatch.setattr(kernel, "PLACED_WITHIN", 0.2)
+    ip, _ = shell
+    run = ip.run_cell_magic("zeph", model(ip, call("propose_cell", code="total = df.a.sum()"), "ok"), "propose")
+    await run
+    assert "no page confirmed inserting it" in seen(ip, 1)
+    assert "total = df.a.sum()" in run.transcript.snapshot()  # the code stays in the saved notebook
+    assert "total" not in ip.user_ns  # proposed, never run

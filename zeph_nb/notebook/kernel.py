@@ -1,0 +1,200 @@
+"""The kernel the kernel tools see (``zeph_nb.tools.kernel``): this IPython's namespace, code run like a cell in
+it, and cells proposed below the ``%%zeph`` cell.
+
+Code runs on the kernel's main thread, between the run's awaits, exactly where a cell's code runs: matplotlib,
+``display()``, ``%magics`` and top-level ``await`` work as in a cell. What it prints and displays is captured (it
+must not land in whatever cell the person runs meanwhile): the text goes to the model, the images to the call's
+card. Only images are shown: HTML or JavaScript the code displays would run in the person's page. A timeout
+interrupts it (SIGALRM on the main thread, which also wakes a ``time.sleep``); the kernel's own Interrupt button
+stops it as it stops a cell.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import base64
+import contextlib
+import inspect
+import linecache
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from zeph_nb.tools.kernel import CodeResult
+
+if TYPE_CHECKING:
+    from zeph_nb.notebook.transcript import Transcript
+
+__all__ = ["IPythonKernel"]
+
+_IMAGES = ("image/png", "image/jpeg")
+MAX_PROPOSALS = 10  # per run: an injected model must not fill the notebook with cells
+PLACED_WITHIN = 5.0  # seconds the page has to say it inserted a proposed cell
+
+
+class _CodeTimeout(BaseException):
+    """Raised into the code when its time is up; a BaseException so the code's own ``except Exception`` does not
+    swallow it."""
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+        yield
+        return
+
+    def expire(_signum: int, _frame: Any) -> None:
+        raise _CodeTimeout
+
+    before = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+class IPythonKernel:
+    """The ``Kernel`` of ``zeph_nb.tools.kernel`` over one IPython shell. ``transcript`` is the running cell's (set
+    for each run by the magics); without one, proposals go through ``set_next_input``."""
+
+    def __init__(self, shell: Any) -> None:
+        self.shell = shell
+        self.transcript: Transcript | None = None
+        self.proposed: list[str] = []  # this run's proposals
+
+    def new_run(self, transcript: Transcript | None) -> None:
+        self.transcript = transcript
+        self.proposed = []
+
+    def namespace(self) -> Mapping[str, Any]:
+        hidden = self.shell.user_ns_hidden  # what IPython put there itself (In, Out, exit…), unless rebound since
+        return {name: value for name, value in self.shell.user_ns.items()
+                if name not in hidden or hidden[name] is not value}  # fmt: skip
+
+    # -- run_python ------------------------------------------------------------------------------------------
+
+    async def run(self, code: str, timeout: float, call_id: str) -> CodeResult:
+        from IPython.utils.capture import capture_output
+
+        result = CodeResult()
+        filename = f"<run_python {call_id[:8]}>"
+        try:
+            source = self.shell.transform_cell(code)  # %magics and !commands, as a cell has them
+            body, last = _compile(source, filename)
+        except SyntaxError as e:
+            result.error = e
+            return result
+        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+        namespace = self.shell.user_ns
+        shown: list[dict[str, Any]] = []
+        # Code that awaits lets the event loop run other tasks meanwhile: a signal could then land in them, so its
+        # time is kept by asyncio instead (a blocking call inside it is not interrupted: the kernel's Interrupt is).
+        awaits = any(c is not None and c.co_flags & inspect.CO_COROUTINE for c in (body, last))
+        with capture_output(display=True) as captured:
+            try:
+                with contextlib.nullcontext() if awaits else _alarm(timeout):
+                    value = await asyncio.wait_for(_cell(body, last, namespace), timeout if awaits else None)
+            except (_CodeTimeout, TimeoutError):
+                result.error = TimeoutError(f"interrupted after {timeout:g} s")
+            except KeyboardInterrupt as e:
+                result.error = e
+            except Exception as e:  # the code's own failure, for the model to read
+                result.error = e
+            else:
+                if value is not None:
+                    namespace["_"] = value
+                    data, _meta = self.shell.display_formatter.format(value)
+                    result.value = str(data.get("text/plain", repr(value)))
+                    shown += [data] if any(m in data for m in _IMAGES) else []
+        result.stdout, result.stderr = captured.stdout, captured.stderr
+        for output in captured.outputs:
+            data = dict(output.data)
+            if any(m in data for m in _IMAGES):
+                shown.append(data)
+            else:
+                result.displayed.append(str(data.get("text/plain", "")))
+        result.images = len(shown)
+        self._show(call_id, shown)
+        return result
+
+    def _show(self, call_id: str, bundles: list[dict[str, Any]]) -> None:
+        """The images the code showed, on its card (nothing else it displayed: see the module's docstring)."""
+        card = self.transcript.cards.get(call_id) if self.transcript is not None else None
+        if card is None or not bundles:
+            return
+        import ipywidgets as w
+
+        images = []
+        for data in bundles:
+            mime = next(m for m in _IMAGES if m in data)
+            raw = data[mime]
+            png = base64.b64decode(raw) if isinstance(raw, str) else bytes(raw)
+            images.append(w.Image(value=png, format=mime.split("/")[1], layout=w.Layout(max_width="100%")))
+        card.attach(w.VBox(images))
+
+    # -- propose_cell ----------------------------------------------------------------------------------------
+
+    async def propose(self, code: str, call_id: str) -> str:
+        if len(self.proposed) >= MAX_PROPOSALS:
+            return f"not proposed: {MAX_PROPOSALS} cells were proposed in this run already; that is the limit"
+        self.proposed.append(code)
+        transcript = self.transcript
+        if transcript is None:  # the cell still runs (plain transcript): its execute reply carries the cell
+            # A front end inserts one set_next_input per reply: this run's proposals go in one cell, in order.
+            self.shell.set_next_input("\n\n".join(self.proposed), replace=False)
+            return "the cell will appear below the %%zeph cell when the run ends; the person reviews and runs it"
+        from zeph_nb.notebook.proposal import CellProposal
+
+        proposal = CellProposal(code, anchor=transcript.widget.model_id, offset=len(self.proposed) - 1)
+        card = transcript.cards.get(call_id)
+        if card is not None:
+            card.attach(proposal)
+        said = await proposal.placed(PLACED_WITHIN)
+        if not said:
+            return ("shown to the person in the transcript; no page confirmed inserting it as a cell (the notebook "
+                    "may not be open in a browser)")  # fmt: skip
+        return said
+
+
+def _compile(source: str, filename: str) -> tuple[Any, Any]:
+    """The code of ``source`` as a cell runs it: all statements, then the last one's value if it is an
+    expression (IPython's ``last_expr``). Top-level ``await`` is allowed."""
+    tree = ast.parse(source, filename)
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    last = None
+    final = tree.body[-1] if tree.body else None
+    if isinstance(final, ast.Expr):
+        last = compile(ast.Expression(final.value), filename, "eval", flags=flags)
+        tree.body.pop()
+    body = compile(tree, filename, "exec", flags=flags)
+    return body, last
+
+
+async def _cell(body: Any, last: Any, namespace: dict[str, Any]) -> Any:
+    await _execute(body, namespace)
+    value = await _execute(last, namespace) if last is not None else None
+    _flush_figures()
+    return value
+
+
+async def _execute(code: Any, namespace: dict[str, Any]) -> Any:
+    """Evaluate a compiled statement list or expression in ``namespace``, awaiting it if it awaits."""
+    value = eval(code, namespace)  # noqa: S307 - the person approved this code; it runs as their cell would
+    if code.co_flags & inspect.CO_COROUTINE:
+        value = await value
+    return value
+
+
+def _flush_figures() -> None:
+    """Figures the code drew with the inline backend, displayed now (into the capture) rather than at the end of
+    the person's next cell."""
+    inline = sys.modules.get("matplotlib_inline.backend_inline")
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if inline is None or pyplot is None or "inline" not in str(pyplot.get_backend()).lower():
+        return
+    inline.flush_figures()
