@@ -203,3 +203,23 @@ def test_after_a_kernel_restart_the_saved_notebook_shows_what_the_agent_did(lab:
     assert page.get_by_text("Error displaying widget").count() == 0
     frozen.screenshot(path=str(ARTIFACTS / "snapshot-after-restart.png"))
     page.close()
+
+
+@pytest.mark.parametrize("front_end", ["lab", "notebook7"])
+def test_a_proposed_cell_appears_below_the_zeph_cell_unrun(lab: Lab, browser: Any, front_end: str) -> None:
+    code = "answer = 6 * 7\nprint(answer)"
+    turns = [[{"tool": "propose_cell", "params": {"code": code}}], "I put the cell below for you."]
+    name = f"propose-{front_end}"
+    notebook(lab, name, SETUP.format(turns=turns), "%%zeph --provider model\nShow me how to compute it")
+    url = f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}" if front_end == "lab" else (
+        f"{lab.url}/notebooks/{name}.ipynb?token={lab.token}")  # fmt: skip
+    page = open_and_run(browser, url)
+    transcript(page).get_by_text("I put the cell below for you.").wait_for(timeout=60_000)
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    assert cells.count() == 3  # setup, the %%zeph cell, and the proposal right below it
+    proposed = cells.nth(2)
+    assert proposed.locator(".jp-InputArea-editor").inner_text().strip().splitlines() == code.splitlines()
+    assert proposed.locator(".jp-InputPrompt").inner_text().strip() == "[ ]:"  # never run for the person
+    assert "inserted below the %%zeph cell" in transcript(page).inner_text()
+    shot(page, f"propose-cell-{front_end}")
+    page.close()

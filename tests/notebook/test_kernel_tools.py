@@ -168,3 +168,22 @@ async def test_propose_cell_in_widget_mode_shows_the_code_and_says_when_no_page_
     assert "no page confirmed inserting it" in seen(ip, 1)
     assert "total = df.a.sum()" in run.transcript.snapshot()  # the code stays in the saved notebook
     assert "total" not in ip.user_ns  # proposed, never run
+
+
+async def test_run_python_cannot_ask_for_input_and_its_output_is_redacted(
+    shell: tuple[InteractiveShell, ZephMagics], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    ip, _ = shell
+    kernel = SimpleNamespace(_allow_stdin=True)  # ipykernel's flag: a JupyterLab cell may ask for input
+    monkeypatch.setattr(ip, "kernel", kernel, raising=False)
+    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    key = "sk-ant-api03-" + "Zx9" * 30
+    ip.user_ns["settings_dict"] = {"ANTHROPIC_API_KEY": key}
+    turns = (call("run_python", code="get_ipython().kernel._allow_stdin"),
+             call("inspect_variable", name="settings_dict"), "ok")  # fmt: skip
+    await ip.run_cell_magic("zeph", model(ip, *turns), "look")
+    assert seen(ip, 1) == "value:\nFalse" and kernel._allow_stdin is True  # refused while it ran, restored after
+    assert "ANTHROPIC_API_KEY" in seen(ip, 2) and key not in seen(ip, 2)
+    ip.user_ns.pop("settings_dict")

@@ -168,3 +168,4 @@ def test_one_summary_of_a_call_for_cards_audit_and_dashboard() -> None:
     assert call_summary('{"path": "notes.txt"}') == "notes.txt"  # the audit log's JSON text
     assert call_summary({"source_path": "a.txt", "destination_path": "b.txt"}) == "a.txt → b.txt"
     assert call_summary({"x": 1}) == '{"x": 1}' and call_summary("not json") == "not json"
+    assert call_summary({"code": "df.head()", "timeout": 5}) == "df.head()"  # run_python, propose_cell

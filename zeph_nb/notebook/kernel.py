@@ -58,6 +58,22 @@ def _alarm(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, before)
 
 
+@contextlib.contextmanager
+def _no_stdin(shell: Any) -> Iterator[None]:
+    """``input()`` raises instead of asking: the prompt would appear under whatever cell the person last ran, and
+    the kernel would wait for an answer nobody knows is wanted."""
+    kernel: Any = getattr(shell, "kernel", None)
+    allowed = getattr(kernel, "_allow_stdin", None)
+    if allowed is None:  # not ipykernel (a terminal IPython asks on its own console, where the person is)
+        yield
+        return
+    kernel._allow_stdin = False
+    try:
+        yield
+    finally:
+        kernel._allow_stdin = allowed
+
+
 class IPythonKernel:
     """The ``Kernel`` of ``zeph_nb.tools.kernel`` over one IPython shell. ``transcript`` is the running cell's (set
     for each run by the magics); without one, proposals go through ``set_next_input``."""
@@ -95,7 +111,7 @@ class IPythonKernel:
         # Code that awaits lets the event loop run other tasks meanwhile: a signal could then land in them, so its
         # time is kept by asyncio instead (a blocking call inside it is not interrupted: the kernel's Interrupt is).
         awaits = any(c is not None and c.co_flags & inspect.CO_COROUTINE for c in (body, last))
-        with capture_output(display=True) as captured:
+        with capture_output(display=True) as captured, _no_stdin(self.shell):
             try:
                 with contextlib.nullcontext() if awaits else _alarm(timeout):
                     value = await asyncio.wait_for(_cell(body, last, namespace), timeout if awaits else None)

@@ -245,7 +245,8 @@ def _short(value: Any) -> str:
 
 
 def call_summary(params: Any) -> str:
-    """The argument a call is about (command, path, URL, source → destination, pattern, query), else them all.
+    """The argument a call is about (command, path, URL, source → destination, pattern, query, code), else them
+    all.
 
     The one summary of a call: the transcript's card titles, ``%zeph audit``'s "what" column and the dashboard's
     (the API sends it as ``what``) all use it. ``params`` may be the audit log's JSON text.
@@ -257,7 +258,7 @@ def call_summary(params: Any) -> str:
         except ValueError:
             return text
     if isinstance(params, Mapping):
-        for key in ("command", "path", "url", "source", "source_path", "pattern", "query"):
+        for key in ("command", "path", "url", "source", "source_path", "pattern", "query", "code"):
             value = params.get(key)
             if isinstance(value, str):
                 target = params.get("destination", params.get("destination_path")) if "source" in key else None
