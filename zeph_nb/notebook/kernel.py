@@ -82,6 +82,7 @@ class IPythonKernel:
         self.shell = shell
         self.transcript: Transcript | None = None
         self.proposed: list[str] = []  # this run's proposals
+        self.runs = 0  # run_python calls so far, naming each one's code in tracebacks
 
     def new_run(self, transcript: Transcript | None) -> None:
         self.transcript = transcript
@@ -98,7 +99,8 @@ class IPythonKernel:
         from IPython.utils.capture import capture_output
 
         result = CodeResult()
-        filename = f"<run_python {call_id[:8]}>"
+        self.runs += 1
+        filename = f"<run_python #{self.runs}>"  # linecache keeps each run's lines for its tracebacks
         try:
             source = self.shell.transform_cell(code)  # %magics and !commands, as a cell has them
             body, last = _compile(source, filename)
@@ -120,10 +122,10 @@ class IPythonKernel:
             except KeyboardInterrupt as e:
                 result.error = e
             except Exception as e:  # the code's own failure, for the model to read
-                result.error = e
+                result.error = _from_the_code(e, filename)
             else:
+                # `_` is left alone: IPython stops updating it once it holds what IPython did not put there.
                 if value is not None:
-                    namespace["_"] = value
                     data, _meta = self.shell.display_formatter.format(value)
                     result.value = str(data.get("text/plain", repr(value)))
                     shown += [data] if any(m in data for m in _IMAGES) else []
@@ -175,6 +177,15 @@ class IPythonKernel:
             return ("shown to the person in the transcript; no page confirmed inserting it as a cell (the notebook "
                     "may not be open in a browser)")  # fmt: skip
         return said
+
+
+def _from_the_code(error: Exception, filename: str) -> Exception:
+    """``error`` with its traceback starting at the code's own first frame: the frames of this module above it say
+    nothing about the code."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    return error.with_traceback(tb) if tb is not None else error
 
 
 def _compile(source: str, filename: str) -> tuple[Any, Any]:

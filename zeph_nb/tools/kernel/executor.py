@@ -106,8 +106,20 @@ _FRAMES = 3  # the last frames of a traceback the model reads: where it failed, 
 
 
 def traceback_tail(error: BaseException, frames: int = _FRAMES) -> str:
-    """The exception with the last ``frames`` frames of its traceback, as Python prints them."""
-    lines = traceback.format_exception(type(error), error, error.__traceback__, limit=-frames)
+    """The exception as Python prints it, with at most ``frames`` frames: the first (the code's own line that
+    failed) and the last ones (where it finally broke, often inside a library)."""
+    stack = traceback.extract_tb(error.__traceback__)
+    lines = []
+    if frames and stack:
+        lines.append("Traceback (most recent call last):\n")
+        if len(stack) > frames:
+            skipped = len(stack) - frames
+            lines += traceback.StackSummary.from_list(stack[:1]).format()
+            lines.append(f"  … {skipped} frame{'s' if skipped > 1 else ''} …\n")
+            lines += traceback.StackSummary.from_list(stack[len(stack) - frames + 1 :]).format()
+        else:
+            lines += stack.format()
+    lines += traceback.format_exception_only(type(error), error)
     return "".join(lines).rstrip()
 
 
