@@ -25,8 +25,10 @@ from e2e_support import (
     notebook,
     open_and_run,
     run_all,
+    run_cell,
     shot,
     transcript,
+    write_notebook,
 )
 
 pytestmark = needs_chromium
@@ -222,4 +224,32 @@ def test_a_proposed_cell_appears_below_the_zeph_cell_unrun(lab: Lab, browser: An
     assert proposed.locator(".jp-InputPrompt").inner_text().strip() == "[ ]:"  # never run for the person
     assert "inserted below the %%zeph cell" in transcript(page).inner_text()
     shot(page, f"propose-cell-{front_end}")
+    page.close()
+
+
+def test_run_python_asks_with_the_code_and_the_next_cell_sees_its_change(lab: Lab, browser: Any) -> None:
+    # As a person writes it in a notebook: the inline backend shows the figure at the end (here: on the card).
+    code = "import matplotlib.pyplot as plt\ndata['double'] = data.x * 2\nplt.figure(figsize=(2, 1))\nplt.plot(data.x)"
+    turns = [[{"tool": "run_python", "params": {"code": code}}], "Added double and drew x."]
+    setup = SETUP.format(turns=turns) + "\nimport pandas as pd\ndata = pd.DataFrame({'x': [1, 2, 3]})"
+    name = "run-python"
+    write_notebook(
+        lab.root / f"{name}.ipynb", setup, "%%zeph --provider model\nAdd a column", "print(list(data.columns))"
+    )
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}")
+    run_cell(page, 0)
+    run_cell(page, 1)
+    approve = transcript(page).get_by_role("button", name="Approve")
+    approve.wait_for(timeout=60_000)
+    card = transcript(page).locator(".zeph-ask").first
+    assert "outside the OS sandbox" in card.inner_text() and card.locator(".zeph-code").count() == 1
+    assert transcript(page).get_by_role("button", name="Always allow").count() == 0
+    shot(page, "run-python-approval")
+    approve.click()
+    transcript(page).get_by_text("Added double and drew x.").wait_for(timeout=30_000)
+    assert transcript(page).locator("img").count() == 1  # the figure, on the card
+    shot(page, "run-python-done")
+    run_cell(page, 2)
+    page.locator(".jp-Cell").nth(2).get_by_text("['x', 'double']").wait_for(timeout=30_000)
     page.close()
