@@ -188,8 +188,8 @@ async def test_tafc_thinking_is_offered_then_stripped_never_run_nor_logged(tmp_p
     planner = Planner()
     params = {"steps": [{"a": ["b"]}], "mode": "m1", "owner": "o", "target": "t", "priority": 1, "deadline": "d"}
     turns = [
-        [{"tool": "plan", "params": {THINK_FIELD: "secret musing", **params}}],
-        [{"tool": "plan", "params": {THINK_FIELD: "only thinking"}}],
+        [{"tool": "plan", "params": {THINK_FIELD: "secret musing", f"{THINK_FIELD}_2": "more musing", **params}}],
+        [{"tool": "plan", "params": {THINK_FIELD: "only thinking", f"{THINK_FIELD}ing": "and more"}}],
         "planned",
     ]
     executor = CompositeExecutor([builtin_executor(Settings(), workdir=tmp_path), planner])

@@ -314,3 +314,18 @@ async def test_a_filtered_call_says_how_far_the_filter_understood_it(tmp_path: P
     rows = store.query("SELECT filter_rule, filter_confidence FROM tool_calls ORDER BY ts")
     assert list(rows["filter_confidence"]) == [known.filter_confidence, "fallback"]
     assert rows["filter_rule"][1] == "generic"
+
+
+async def test_every_shell_call_has_an_exit_code_in_the_audit_log(tmp_path: Path, store: Store) -> None:
+    from zeph_nb.gates.recording import KILLED, NOT_RUN
+
+    toml = '[tools.permissions]\nbash = [{pattern = "rm *", action = "deny"}, {pattern = "*", action = "allow"}]'
+    chain = chain_for(toml, tmp_path, store, approver=ScriptedApprover(["deny"]))
+    calls = [call("bash", command="exit 3"), call("bash", command="rm -rf x"), call("bash", timeout=1),
+             call("bash", command="sleep 30", timeout=1), call("read", path="missing.txt")]  # fmt: skip
+    outcomes = [await chain.execute(c) for c in calls]
+    assert [o.exit_code for o in outcomes] == [3, NOT_RUN, NOT_RUN, KILLED, None]  # ran, denied, invalid, timed out
+    store.flush()
+    logged = store.query("SELECT tool, exit_code FROM tool_calls ORDER BY ts")
+    assert list(logged["exit_code"].astype("Int64").astype(object).where(logged["exit_code"].notna(), None)) == [
+        3, NOT_RUN, NOT_RUN, KILLED, None]  # fmt: skip

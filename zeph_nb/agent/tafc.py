@@ -62,8 +62,10 @@ def augment(schema: Mapping[str, Any], threshold: float) -> dict[str, Any]:
 
 
 def strip(params: Any) -> tuple[Any, bool]:
-    """``params`` without the think field, and whether the call held only thinking."""
-    if not isinstance(params, Mapping) or THINK_FIELD not in params:
+    """``params`` without the think field, and whether the call held only thinking. Every key that starts with the
+    field's name goes: models number or stretch it (``_tafc_think_2``, ``_tafc_thinking``), and such a key would
+    otherwise reach the tool's validation (an unknown parameter) or the audit log (the reasoning, kept)."""
+    if not isinstance(params, Mapping) or not any(isinstance(k, str) and k.startswith(THINK_FIELD) for k in params):
         return params, False
-    rest = {key: value for key, value in params.items() if key != THINK_FIELD}
+    rest = {key: value for key, value in params.items() if not (isinstance(key, str) and key.startswith(THINK_FIELD))}
     return rest, not rest

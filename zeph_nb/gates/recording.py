@@ -17,7 +17,13 @@ from zeph_nb.tools.base import ToolOutput
 if TYPE_CHECKING:
     from zeph_nb.store.audit_log import AuditLog
 
-__all__ = ["AuditGate"]
+__all__ = ["KILLED", "NOT_RUN", "AuditGate"]
+
+# The exit code recorded for a shell call with no exit status: its command never ran (or was stopped). Exit
+# statuses are 0-255 and a signalled process shows as minus its signal (-9), never -1.
+NOT_RUN = -1
+KILLED = 128 + 9
+SHELL_TOOLS = frozenset({"bash"})
 
 log = logging.getLogger("zeph_nb.gates")
 
@@ -68,6 +74,13 @@ class AuditGate:
             status = "ok"
         processed = trace.processed
         text = processed.text if processed is not None else output.text_for_model
+        exit_code = output.exit_code
+        if exit_code is None and _runs_commands(gc) and not output.raw.get("running"):
+            # A shell call has an exit code in the log (seed 003), unless its command still runs in a pane: one
+            # killed at its timeout (its output envelope is there) gets KILLED, as a shell reports SIGKILL; one with
+            # no exit status at all (refused, denied, not approved, invalid, stopped) gets NOT_RUN, which no
+            # process returns.
+            exit_code = KILLED if "stdout" in output.raw else NOT_RUN
         filtered = processed.filtered if processed is not None else None
         gc.outcome = CallOutcome(
             call=gc.call,
@@ -79,7 +92,7 @@ class AuditGate:
             reason=decision.reason if decision is not None else None,
             approved_by=trace.approved_by,
             category=category,
-            exit_code=output.exit_code,
+            exit_code=exit_code,
             duration_ms=duration_ms,
             raw_chars=processed.raw_chars if processed is not None else len(output.text_for_model),
             model_chars=len(text),
@@ -125,6 +138,13 @@ class AuditGate:
                 network_hosts=_network_hosts(output),
             )
         )
+
+
+def _runs_commands(gc: GateCall) -> bool:
+    """Whether the call is a shell call (bash, here or on a remote backend), known even when it failed validation."""
+    if gc.ctx is not None:
+        return gc.ctx.tool.subject_kind == "command" and gc.ctx.tool.name in SHELL_TOOLS
+    return gc.call.tool_id in SHELL_TOOLS
 
 
 def _sandbox_label(gc: GateCall, output: ToolOutput) -> str | None:

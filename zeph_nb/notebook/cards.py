@@ -239,7 +239,7 @@ class ToolCard:
         meta = [f"{outcome.duration_ms / 1000:.1f} s"] if outcome.attempts else []
         if outcome.waited_ms:  # the person's thinking time, apart from what the call took
             meta.append(f"waited {outcome.waited_ms / 1000:.1f} s for approval")
-        if outcome.exit_code is not None:
+        if outcome.exit_code is not None and outcome.exit_code >= 0:  # -1: it never ran
             meta.append(f"exit {outcome.exit_code}")
         if outcome.cached:
             meta.append("from cache")

@@ -51,7 +51,8 @@ class PlainTranscript:
                 shown = params.get("command") or params.get("path") if isinstance(params, dict) else None
                 self._line(f"▶ {call.tool_id}: {shown or params}")
             case ToolCallFinished(outcome=outcome):
-                extra = f" exit {outcome.exit_code}" if outcome.exit_code is not None else ""
+                ran = outcome.exit_code is not None and outcome.exit_code >= 0  # -1: the command never ran
+                extra = f" exit {outcome.exit_code}" if ran else ""
                 error = f" ({outcome.category.label})" if outcome.category is not None else ""
                 waited = f" (waited {outcome.waited_ms / 1000:.1f} s for approval)" if outcome.waited_ms else ""
                 self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s{waited}")
