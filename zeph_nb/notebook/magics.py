@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
     from zeph_nb.agent.result import RunResult
     from zeph_nb.config import Settings
     from zeph_nb.notebook.approver import WidgetApprover
+    from zeph_nb.tools.function_toolset import FunctionToolset
 
 from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature, what
@@ -51,6 +51,7 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--tmux", action="store_true", default=None)
     parser.add_argument("--ssh", help="user@host[:port]: commands and file edits run there")
     parser.add_argument("--container", help="a running container's name: commands and file edits run in it")
+    parser.add_argument("--tools", help="which of your @zeph_nb.tool functions, comma-separated (default: all)")
     return parser
 
 
@@ -81,6 +82,7 @@ class ZephMagics(Magics):
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.agent: Agent | None = None
+        self.functions: FunctionToolset | None = None  # the agent's @zeph_nb.tool functions, chosen each cell
         self._agent_key: tuple[Any, ...] | None = None
         self._provider_from: tuple[str, ...] = ()
         self.approver: WidgetApprover | None = None
@@ -92,7 +94,7 @@ class ZephMagics(Magics):
     @line_cell_magic
     def zeph(self, line: str, cell: str | None = None) -> Any:
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
-        [--tmux | --ssh USER@HOST | --container NAME]``
+        [--tmux | --ssh USER@HOST | --container NAME] [--tools NAME,...]``
         runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs`` manages it."""
         if cell is None:
             return self._subcommand(line)
@@ -104,7 +106,7 @@ class ZephMagics(Magics):
             options = _arguments().parse_args(shlex.split(line))
         except (argparse.ArgumentError, SystemExit, ValueError) as e:
             print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|"
-                  "deny|inbox] [--cwd PATH] [--tmux | --ssh USER@HOST | --container NAME]")  # fmt: skip
+                  "deny|inbox] [--cwd PATH] [--tmux | --ssh USER@HOST | --container NAME] [--tools A,B]")  # fmt: skip
             return None
         from zeph_nb.errors import ZephError
 
@@ -200,8 +202,10 @@ class ZephMagics(Magics):
 
     def _agent_for(self, options: argparse.Namespace) -> Agent:
         """The session's agent (one conversation across cells); rebuilt when the model, provider, approver
-        mode or working directory change."""
+        mode or working directory change. It offers the @zeph_nb.tool functions as they are now (``--tools``)."""
         from zeph_nb.agent.loop import Agent
+        from zeph_nb.tools.functions import pick
+        from zeph_nb.tools.toolsets import function_toolset
 
         approve = options.approve or self.approve
         cwd = options.cwd or self.cwd
@@ -211,7 +215,8 @@ class ZephMagics(Magics):
                options.container or self.container)  # fmt: skip
         if self.agent is None or key != self._agent_key:
             settings = self._settings(options)
-            self.agent = Agent(settings, self._provider(options, settings), workdir=cwd)
+            self.functions = function_toolset(settings)
+            self.agent = Agent(settings, self._provider(options, settings), workdir=cwd, tools=[self.functions])
             self._agent_key = key
             self._provider_from = provider_signature(settings)
         elif provider_name in ("auto", "anthropic", "openai", "scripted"):
@@ -226,6 +231,9 @@ class ZephMagics(Magics):
                     "openai_api_key": settings.openai_api_key})  # fmt: skip
                 self._provider_from = signature
         self.agent.approver = self._approver(approve, self.agent)
+        assert self.functions is not None
+        self.functions.offer(pick(options.tools))
+        self.agent.chain.refresh_tools()  # a name a toolset also defines: said now, before the run starts
         return self.agent
 
     def _approver(self, mode: str, agent: Agent) -> Any:
@@ -303,19 +311,10 @@ class ZephMagics(Magics):
 
     def _cmd_tools(self, args: list[str]) -> None:
         # The session's agent as it is: rebuilding it from default options would drop its conversation.
+        from zeph_nb.notebook.views import print_tools
+
         agent = self.agent if self.agent is not None else self._agent_for(_arguments().parse_args([]))
-        view = agent.describe_tools()
-        print("The model may call:")
-        for tool in view.visible:
-            note = f"  ({tool.rules} rule{'s' if tool.rules != 1 else ''})" if tool.rules else ""
-            print(f"  {tool.name:17} {tool.summary}{note}")
-        if view.hidden:
-            print("Hidden (denied or blocked): " + ", ".join(view.hidden))
-        if view.grants:
-            print("Always allowed:")
-            for grant in view.grants:
-                shown = re.sub(r"\\(.)", r"\1", grant.pattern)  # patterns are glob-escaped: rm \-rf reads as rm -rf
-                print(f"  {grant.tool:6} {shown}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
+        print_tools(agent.describe_tools(), {t.name: t.origin for t in self.functions.tools} if self.functions else {})
 
     def _cmd_config(self, args: list[str]) -> Any:
         import pandas as pd
