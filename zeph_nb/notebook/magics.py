@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from zeph_nb.tools.function_toolset import FunctionToolset
 
 from zeph_nb.notebook.run import Run
-from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature, what
+from zeph_nb.notebook.views import describe_provider, every_row, model_name, print_sandbox, provider_signature
 from zeph_nb.notebook.where import banner, describe_where, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
@@ -204,7 +204,6 @@ class ZephMagics(Magics):
         """The session's agent (one conversation across cells); rebuilt when the model, provider, approver
         mode or working directory change. It offers the @zeph_nb.tool functions as they are now (``--tools``)."""
         from zeph_nb.agent.loop import Agent
-        from zeph_nb.tools.functions import pick
         from zeph_nb.tools.toolsets import function_toolset
 
         approve = options.approve or self.approve
@@ -231,10 +230,16 @@ class ZephMagics(Magics):
                     "openai_api_key": settings.openai_api_key})  # fmt: skip
                 self._provider_from = signature
         self.agent.approver = self._approver(approve, self.agent)
-        assert self.functions is not None
-        self.functions.offer(pick(options.tools))
-        self.agent.chain.refresh_tools()  # a name a toolset also defines: said now, before the run starts
+        self._offer(options.tools)
         return self.agent
+
+    def _offer(self, names: str | None) -> None:
+        """The @zeph_nb.tool functions the agent offers (``--tools a,b``; None: all), read again before each run."""
+        from zeph_nb.tools.functions import pick
+
+        assert self.agent is not None and self.functions is not None
+        self.functions.offer(pick(names))
+        self.agent.chain.refresh_tools()  # a name a toolset also defines: said now, before the run starts
 
     def _approver(self, mode: str, agent: Agent) -> Any:
         from zeph_nb.errors import ConfigError
@@ -299,21 +304,18 @@ class ZephMagics(Magics):
         self._answer("deny")
 
     def _cmd_audit(self, args: list[str]) -> Any:
-        from zeph_nb import audit
+        from zeph_nb.notebook.views import recent_calls
 
         settings = self.agent.settings if self.agent is not None else None
-        limit = int(args[0]) if args and args[0].isdigit() else 20
-        frame = audit.frame(limit=limit, settings=settings)
-        frame["what"] = frame["params"].map(what)  # the command, path or URL: what a person scans for
-        columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
-                   "duration_ms", "waited_ms"]  # fmt: skip
-        return frame[columns]
+        return recent_calls(int(args[0]) if args and args[0].isdigit() else 20, settings)
 
     def _cmd_tools(self, args: list[str]) -> None:
         # The session's agent as it is: rebuilding it from default options would drop its conversation.
         from zeph_nb.notebook.views import print_tools
 
         agent = self.agent if self.agent is not None else self._agent_for(_arguments().parse_args([]))
+        if not agent.running:  # the functions a %%zeph cell without --tools would offer now
+            self._offer(None)
         print_tools(agent.describe_tools(), {t.name: t.origin for t in self.functions.tools} if self.functions else {})
 
     def _cmd_config(self, args: list[str]) -> Any:

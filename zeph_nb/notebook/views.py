@@ -17,7 +17,16 @@ if TYPE_CHECKING:
     from zeph_nb.config import Settings
     from zeph_nb.gates.chain import ToolsView
 
-__all__ = ["describe_provider", "every_row", "model_name", "print_sandbox", "print_tools", "provider_signature", "what"]
+__all__ = [
+    "describe_provider",
+    "every_row",
+    "model_name",
+    "print_sandbox",
+    "print_tools",
+    "provider_signature",
+    "recent_calls",
+    "what",
+]
 
 
 def print_sandbox(description: str) -> None:
@@ -26,6 +35,18 @@ def print_sandbox(description: str) -> None:
     print(f"sandbox:      {first}")
     for clause in rest:
         print(f"              {clause}")
+
+
+def recent_calls(limit: int, settings: Settings | None) -> Any:
+    """``%zeph audit``: the last ``limit`` calls, with the command, path or URL each was about (what a person
+    scans for)."""
+    from zeph_nb import audit
+
+    frame = audit.frame(limit=limit, settings=settings)
+    frame["what"] = frame["params"].map(what)
+    columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
+               "duration_ms", "waited_ms"]  # fmt: skip
+    return frame[columns]
 
 
 def print_tools(view: ToolsView, functions: dict[str, str]) -> None:
