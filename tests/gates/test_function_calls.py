@@ -246,3 +246,40 @@ def test_two_functions_with_one_tool_name_are_a_clear_error(tmp_path: Path, stor
         build_chain(settings_for(store), workdir=tmp_path, store=store,
                     tools=[zeph_nb.tool(name="same", register=False)(one),
                            zeph_nb.tool(name="same", register=False)(two)])  # fmt: skip
+
+
+async def test_stop_ends_a_run_waiting_on_a_function_and_its_thread_is_told_to_stop(
+    tmp_path: Path, store: Store
+) -> None:
+    started = threading.Event()
+    threads: list[threading.Thread] = []
+
+    def spin(n: int) -> int:
+        threads.append(threading.current_thread())
+        started.set()
+        while True:
+            n += 1
+
+    agent = Agent(settings_for(store), ScriptedProvider([calls(("spin", {"n": 0})), "never"]), DenyAll(), tmp_path,
+                  store=store, tools=[spin])  # fmt: skip
+    run = asyncio.create_task(agent.run("spin"))
+    while not started.is_set():
+        await asyncio.sleep(0.01)
+    assert agent.stop()
+    result = await run
+    assert result.stop_reason == "cancelled"
+    threads[0].join(timeout=30)
+    assert not threads[0].is_alive()
+
+
+async def test_a_secret_in_a_return_value_is_redacted_before_the_model_or_the_log_sees_it(
+    tmp_path: Path, store: Store
+) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+    def config() -> dict[str, str]:
+        return {"github_token": token}
+
+    chain = build_chain(settings_for(store), workdir=tmp_path, store=store, tools=[config])
+    outcome = await chain.execute(ToolCall("config", {}))
+    assert outcome.status == "ok" and token not in outcome.text and "redacted" in outcome.text

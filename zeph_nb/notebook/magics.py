@@ -280,8 +280,12 @@ class ZephMagics(Magics):
         if not words or words[0] not in SUBCOMMANDS:
             print(f"%zeph: say one of {', '.join(SUBCOMMANDS)}; a request goes in a %%zeph cell.")
             return None
-        handler = getattr(self, f"_cmd_{words[0]}")
-        return handler(words[1:])
+        from zeph_nb.errors import ZephError
+
+        try:
+            return getattr(self, f"_cmd_{words[0]}")(words[1:])
+        except ZephError as e:  # a setting or a function to fix (two tools of one name): said plainly
+            print(f"%zeph {words[0]}: {e}")
 
     def _cmd_jobs(self, args: list[str]) -> None:
         print_jobs()
