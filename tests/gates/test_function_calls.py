@@ -204,7 +204,7 @@ async def test_a_function_that_never_returns_is_stopped_at_its_timeout(tmp_path:
     chain = build_chain(settings, workdir=tmp_path, store=store, tools=[spin, wait_forever])
     for name in ("spin", "wait_forever"):
         outcome = await chain.execute(ToolCall(name, {"n": 1}))
-        assert outcome.category is ToolErrorCategory.TIMEOUT and "did not return within 0.2 s" in outcome.text
+        assert outcome.category is ToolErrorCategory.TIMEOUT and "did not return in 0.2 s" in outcome.text
     # The spinning thread was told to stop (an exception at its next instruction), not left burning a core.
     spins[0].join(timeout=30)
     assert not spins[0].is_alive()

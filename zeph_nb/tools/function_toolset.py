@@ -94,8 +94,8 @@ class FunctionToolset:
                 ok, value = await run(made, positional, values, self.max_chars)
         except TimeoutError:  # ours: the function's own comes back as (False, error)
             raise ToolError(ToolErrorCategory.TIMEOUT,
-                            f"{made.name} did not return within {timeout:g} s (@zeph_nb.tool(timeout=...) or [tools] "
-                            "function_timeout_secs); it was stopped. Ask for less, or say it takes too long"
+                            f"{made.name} did not return in {timeout:g} s (@zeph_nb.tool(timeout=...) or [tools] "
+                            "function_timeout_secs); the agent stopped waiting. Ask for less, or say it is too slow"
                             ) from None  # fmt: skip
         if not ok:
             raise failure(made, value)
