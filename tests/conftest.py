@@ -175,3 +175,15 @@ def _outside_tmux(monkeypatch: pytest.MonkeyPatch) -> None:
     there. The test of that pane sets these itself."""
     monkeypatch.delenv("TMUX", raising=False)
     monkeypatch.delenv("TMUX_PANE", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _function_registry() -> Iterator[None]:
+    """Each test's @zeph_nb.tool functions are forgotten after it: the registry is process-wide, and every
+    %%zeph agent offers what it holds."""
+    from zeph_nb.tools import functions
+
+    kept = dict(functions._REGISTRY)
+    yield
+    functions._REGISTRY.clear()
+    functions._REGISTRY.update(kept)

@@ -33,6 +33,8 @@ _EXPORTS: dict[str, str] = {
     "DenyAll": "zeph_nb.gates.approval.approvers",
     "InboxApprover": "zeph_nb.gates.approval.inbox",
     "ScriptedApprover": "zeph_nb.gates.approval.approvers",
+    # your own functions as tools
+    "tool": "zeph_nb.tools.functions",
     # calling tools without a model (the tutorials' first steps)
     "ToolCall": "zeph_nb.tools.base",
     "FileExecutor": "zeph_nb.tools.files.executor",
@@ -99,6 +101,7 @@ __all__ = [
     "filters",
     "load_ipython_extension",
     "safety",
+    "tool",
     "tools",
 ]
 
@@ -126,6 +129,7 @@ if TYPE_CHECKING:
     from zeph_nb.tools.base import ToolCall
     from zeph_nb.tools.builtin import builtin_executor
     from zeph_nb.tools.files.executor import FileExecutor
+    from zeph_nb.tools.functions import tool
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -84,7 +84,7 @@ class Agent:
         *,
         store: Store | None = None,
         executor: ToolExecutor | None = None,
-        tools: Sequence[ToolExecutor] = (),
+        tools: Sequence[ToolExecutor | Callable[..., Any]] = (),
     ) -> None:
         from zeph_nb.agent.providers import provider_from_settings
 

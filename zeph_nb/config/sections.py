@@ -346,6 +346,9 @@ class ToolsSettings(_Section):
         True, description="list_variables, inspect_variable, run_python, propose_cell (only inside a notebook kernel)"
     )
     disabled: list[str] = Field(default_factory=list, description="more tools not offered, by name (installed too)")
+    function_timeout_secs: float = Field(
+        60.0, gt=0, le=86_400, description="a @zeph_nb.tool function that runs longer is stopped (its own timeout wins)"
+    )
     shell_confirm: bool = Field(False, description="every shell command asks, whatever rules and grants say")
     shell: ShellSettings = Field(default_factory=ShellSettings)
     execution: ExecutionSettings = Field(default_factory=ExecutionSettings)

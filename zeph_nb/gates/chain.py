@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
@@ -56,7 +57,7 @@ from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
-from zeph_nb.tools.toolsets import installed_toolsets, turned_off
+from zeph_nb.tools.toolsets import installed_toolsets, toolsets_from, turned_off
 
 __all__ = ["GateChain", "Session", "ToolInfo", "ToolsView", "build_chain"]
 
@@ -109,6 +110,12 @@ class Session:
         self.desk = ApprovalDesk()
         self.listeners: list[Callable[[GateEvent], None]] = []
         self._secret_patterns = compile_extra(config.filters.security.extra_patterns)
+
+    def set_tools(self, tools: Mapping[str, ToolDef]) -> None:
+        """The tools the model may call from now on (in the order it sees them); none when ``[tools] enabled``
+        is false."""
+        self.tools = dict(tools) if self.settings.tools.enabled else {}
+        self.permissions.tools = tuple(self.tools)
 
     def notify(self, event: GateEvent) -> None:
         """Tell every listener (a front-end, the agent's event stream); a failing listener never fails a call."""
@@ -219,8 +226,17 @@ class GateChain:
         assert gc.outcome is not None  # the audit gate always sets it
         return gc.outcome
 
+    def refresh_tools(self) -> None:
+        """Read the toolsets' definitions again: a toolset may offer other tools now (the ``%%zeph`` agent's
+        functions, redefined in a cell). A name two toolsets now define is a ConfigError; the set in force stays."""
+        if isinstance(self.executor, CompositeExecutor):
+            self.executor.check_names()
+        self.session.set_tools({tool.name: tool for tool in self.executor.tool_definitions()})
+
     def start_run(self) -> None:
-        """A new run of the conversation: files may have changed since the last one, so cached reads go."""
+        """A new run of the conversation: the tools are read again, and files may have changed since the last
+        one, so cached reads go."""
+        self.refresh_tools()
         if self.session.cache is not None:
             self.session.cache.invalidate_workspace()
 
@@ -255,7 +271,7 @@ def build_chain(
     approver: Approver | None = None,
     store: Store | None = None,
     executor: ToolExecutor | None = None,
-    tools: Sequence[ToolExecutor] = (),
+    tools: Sequence[ToolExecutor | Callable[..., Any]] = (),
     conversation_id: str | None = None,
     env: Mapping[str, str] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -263,10 +279,10 @@ def build_chain(
     """Build the executor the agent uses.
 
     The model's tools: the built-in families and those installed packages offer (``tools/toolsets.py``), plus
-    ``tools`` (more toolsets, added to them), plus ``read_overflow``. ``executor`` replaces the built-in and
-    installed ones (``tools`` and ``read_overflow`` are still added). Two toolsets defining one tool name is a
-    ConfigError. ``approver`` defaults to ``DenyAll`` (nothing that needs approval runs unless someone can approve
-    it); ``store`` to the store under the zeph home.
+    ``tools`` (more toolsets, and Python functions: ``toolsets_from``), plus ``read_overflow``. ``executor``
+    replaces the built-in and installed ones (``tools`` and ``read_overflow`` are still added). Two toolsets
+    defining one tool name is a ConfigError. ``approver`` defaults to ``DenyAll`` (nothing that needs approval
+    runs unless someone can approve it); ``store`` to the store under the zeph home.
     """
     settings = settings or Settings.load()
     if workdir is not None and not os.path.isdir(workdir):
@@ -277,7 +293,7 @@ def build_chain(
         toolsets = [builtin_executor(settings, workdir=workdir, env=env), *installed_toolsets(settings, workdir)]
     else:
         toolsets = [executor]
-    toolsets += tools
+    toolsets += toolsets_from(tools, settings)
     overflow: OverflowExecutor | None = None
     if not any(t.name == "read_overflow" for toolset in toolsets for t in toolset.tool_definitions()):
         overflow = OverflowExecutor(store, conversation_id)

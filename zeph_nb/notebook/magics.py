@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,8 @@ if TYPE_CHECKING:
     from zeph_nb.config import Settings
     from zeph_nb.notebook.approver import WidgetApprover
     from zeph_nb.notebook.kernel import IPythonKernel
+    from zeph_nb.tools.base import ToolExecutor
+    from zeph_nb.tools.function_toolset import FunctionToolset
 
 from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import (
@@ -40,7 +41,6 @@ from zeph_nb.notebook.views import (
     model_name,
     print_status,
     provider_signature,
-    what,
 )
 from zeph_nb.notebook.where import banner, print_jobs, with_execution
 
@@ -59,6 +59,7 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--tmux", action="store_true", default=None)
     parser.add_argument("--ssh", help="user@host[:port]: commands and file edits run there")
     parser.add_argument("--container", help="a running container's name: commands and file edits run in it")
+    parser.add_argument("--tools", help="which of your @zeph_nb.tool functions, comma-separated (default: all)")
     return parser
 
 
@@ -89,6 +90,7 @@ class ZephMagics(Magics):
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self.agent: Agent | None = None
+        self.functions: FunctionToolset | None = None  # the agent's @zeph_nb.tool functions, chosen each cell
         self._agent_key: tuple[Any, ...] | None = None
         self._provider_from: tuple[str, ...] = ()
         self.approver: WidgetApprover | None = None
@@ -101,7 +103,7 @@ class ZephMagics(Magics):
     @line_cell_magic
     def zeph(self, line: str, cell: str | None = None) -> Any:
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
-        [--tmux | --ssh USER@HOST | --container NAME]``
+        [--tmux | --ssh USER@HOST | --container NAME] [--tools NAME,...]``
         runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs`` manages it."""
         if cell is None:
             return self._subcommand(line)
@@ -113,7 +115,7 @@ class ZephMagics(Magics):
             options = _arguments().parse_args(shlex.split(line))
         except (argparse.ArgumentError, SystemExit, ValueError) as e:
             print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|"
-                  "deny|inbox] [--cwd PATH] [--tmux | --ssh USER@HOST | --container NAME]")  # fmt: skip
+                  "deny|inbox] [--cwd PATH] [--tmux | --ssh USER@HOST | --container NAME] [--tools A,B]")  # fmt: skip
             return None
         from zeph_nb.errors import ZephError
 
@@ -214,8 +216,9 @@ class ZephMagics(Magics):
 
     def _agent_for(self, options: argparse.Namespace) -> Agent:
         """The session's agent (one conversation across cells); rebuilt when the model, provider, approver
-        mode or working directory change."""
+        mode or working directory change. It offers the @zeph_nb.tool functions as they are now (``--tools``)."""
         from zeph_nb.agent.loop import Agent
+        from zeph_nb.tools.toolsets import function_toolset
 
         approve = options.approve or self.approve
         cwd = options.cwd or self.cwd
@@ -230,7 +233,10 @@ class ZephMagics(Magics):
 
             if self.shell is not None and self.kernel is None:
                 self.kernel = IPythonKernel(self.shell)
-            tools = [KernelExecutor(self.kernel)] if self.kernel is not None else []
+            self.functions = function_toolset(settings)
+            tools: list[ToolExecutor] = [self.functions]
+            if self.kernel is not None:
+                tools.append(KernelExecutor(self.kernel))
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd, tools=tools)
             self._agent_key = key
             self._provider_from = provider_signature(settings)
@@ -246,7 +252,16 @@ class ZephMagics(Magics):
                     "openai_api_key": settings.openai_api_key})  # fmt: skip
                 self._provider_from = signature
         self.agent.approver = self._approver(approve, self.agent)
+        self._offer(options.tools)
         return self.agent
+
+    def _offer(self, names: str | None) -> None:
+        """The @zeph_nb.tool functions the agent offers (``--tools a,b``; None: all), read again before each run."""
+        from zeph_nb.tools.functions import pick
+
+        assert self.agent is not None and self.functions is not None
+        self.functions.offer(pick(names))
+        self.agent.chain.refresh_tools()  # a name a toolset also defines: said now, before the run starts
 
     def _approver(self, mode: str, agent: Agent) -> Any:
         from zeph_nb.errors import ConfigError
@@ -287,8 +302,12 @@ class ZephMagics(Magics):
         if not words or words[0] not in SUBCOMMANDS:
             print(f"%zeph: say one of {', '.join(SUBCOMMANDS)}; a request goes in a %%zeph cell.")
             return None
-        handler = getattr(self, f"_cmd_{words[0]}")
-        return handler(words[1:])
+        from zeph_nb.errors import ZephError
+
+        try:
+            return getattr(self, f"_cmd_{words[0]}")(words[1:])
+        except ZephError as e:  # a setting or a function to fix (two tools of one name): said plainly
+            print(f"%zeph {words[0]}: {e}")
 
     def _cmd_jobs(self, args: list[str]) -> None:
         print_jobs()
@@ -311,31 +330,19 @@ class ZephMagics(Magics):
         self._answer("deny")
 
     def _cmd_audit(self, args: list[str]) -> Any:
-        from zeph_nb import audit
+        from zeph_nb.notebook.views import recent_calls
 
         settings = self.agent.settings if self.agent is not None else None
-        limit = int(args[0]) if args and args[0].isdigit() else 20
-        frame = audit.frame(limit=limit, settings=settings)
-        frame["what"] = frame["params"].map(what)  # the command, path or URL: what a person scans for
-        columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
-                   "duration_ms", "waited_ms"]  # fmt: skip
-        return frame[columns]
+        return recent_calls(int(args[0]) if args and args[0].isdigit() else 20, settings)
 
     def _cmd_tools(self, args: list[str]) -> None:
         # The session's agent as it is: rebuilding it from default options would drop its conversation.
+        from zeph_nb.notebook.views import print_tools
+
         agent = self.agent if self.agent is not None else self._agent_for(_arguments().parse_args([]))
-        view = agent.describe_tools()
-        print("The model may call:")
-        for tool in view.visible:
-            note = f"  ({tool.rules} rule{'s' if tool.rules != 1 else ''})" if tool.rules else ""
-            print(f"  {tool.name:17} {tool.summary}{note}")
-        if view.hidden:
-            print("Hidden (denied or blocked): " + ", ".join(view.hidden))
-        if view.grants:
-            print("Always allowed:")
-            for grant in view.grants:
-                shown = re.sub(r"\\(.)", r"\1", grant.pattern)  # patterns are glob-escaped: rm \-rf reads as rm -rf
-                print(f"  {grant.tool:6} {shown}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
+        if not agent.running:  # the functions a %%zeph cell without --tools would offer now
+            self._offer(None)
+        print_tools(agent.describe_tools(), {t.name: t.origin for t in self.functions.tools} if self.functions else {})
 
     def _cmd_config(self, args: list[str]) -> Any:
         import pandas as pd

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
     from zeph_nb.config import Settings
+    from zeph_nb.gates.chain import ToolsView
 
 __all__ = [
     "describe_provider",
@@ -21,7 +23,9 @@ __all__ = [
     "model_name",
     "print_sandbox",
     "print_status",
+    "print_tools",
     "provider_signature",
+    "recent_calls",
     "what",
 ]
 
@@ -32,6 +36,35 @@ def print_sandbox(description: str) -> None:
     print(f"sandbox:      {first}")
     for clause in rest:
         print(f"              {clause}")
+
+
+def recent_calls(limit: int, settings: Settings | None) -> Any:
+    """``%zeph audit``: the last ``limit`` calls, with the command, path or URL each was about (what a person
+    scans for)."""
+    from zeph_nb import audit
+
+    frame = audit.frame(limit=limit, settings=settings)
+    frame["what"] = frame["params"].map(what)
+    columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
+               "duration_ms", "waited_ms"]  # fmt: skip
+    return frame[columns]
+
+
+def print_tools(view: ToolsView, functions: dict[str, str]) -> None:
+    """``%zeph tools``: what the model may call (``functions``: the person's own, tool name -> where defined),
+    what is hidden from it, and the Always-allow grants in force."""
+    print("The model may call:")
+    for tool in view.visible:
+        note = f"  ({tool.rules} rule{'s' if tool.rules != 1 else ''})" if tool.rules else ""
+        mine = f"  [your function {functions[tool.name]}]" if tool.name in functions else ""
+        print(f"  {tool.name:17} {tool.summary}{note}{mine}")
+    if view.hidden:
+        print("Hidden (denied or blocked): " + ", ".join(view.hidden))
+    if view.grants:
+        print("Always allowed:")
+        for grant in view.grants:
+            shown = re.sub(r"\\(.)", r"\1", grant.pattern)  # patterns are glob-escaped: rm \-rf reads as rm -rf
+            print(f"  {grant.tool:6} {shown}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
 
 
 def every_row(frame: Any) -> Any:

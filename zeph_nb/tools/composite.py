@@ -23,14 +23,18 @@ class CompositeExecutor:
     def __init__(self, executors: Sequence[ToolExecutor], *, hidden: Mapping[str, str] | None = None) -> None:
         self.executors: tuple[ToolExecutor, ...] = tuple(executors)
         self.hidden: dict[str, str] = dict(hidden or {})
+        self.check_names()
+
+    def check_names(self) -> None:
+        """Raise ConfigError when two executors define one tool name (again after a toolset changed its set)."""
         owners: dict[str, ToolExecutor] = {}
         for executor in self.executors:
             for tool in executor.tool_definitions():
                 first = owners.setdefault(tool.name, executor)
                 if first is not executor:
                     raise ConfigError(
-                        f"two toolsets define a tool named {tool.name!r} ({_name(first)} and {_name(executor)}); "
-                        "rename one of them, or leave one out"
+                        f"two toolsets define a tool named {tool.name!r} ({_name(first, tool.name)} and "
+                        f"{_name(executor, tool.name)}); rename one of them, or leave one out"
                     )
 
     def tool_definitions(self) -> list[ToolDef]:
@@ -73,5 +77,13 @@ class CompositeExecutor:
         return owner.requires_confirmation(call) if owner is not None else False
 
 
-def _name(executor: ToolExecutor) -> str:
+def _name(executor: ToolExecutor, tool: str) -> str:
+    """Who defines ``tool``: a toolset's own words when it has them (your function ...), else its class."""
+    origin_of = getattr(executor, "origin_of", None)
+    if callable(origin_of):
+        return str(origin_of(tool))
+    if isinstance(executor, CompositeExecutor):
+        inner = executor.owner_of(tool)
+        if inner is not None:
+            return _name(inner, tool)
     return type(executor).__name__

@@ -18,15 +18,30 @@ import os
 import shutil
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zeph_nb.config import Settings
+from zeph_nb.errors import ConfigError
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import ToolExecutor
+from zeph_nb.tools.names import ENABLED_FLAGS, builtin_names
 
-__all__ = ["BUILTIN", "ENABLED_FLAGS", "ENTRY_POINT_GROUP", "STARTED", "installed_toolsets", "turned_off"]
+if TYPE_CHECKING:
+    from zeph_nb.tools.function_toolset import FunctionToolset
+
+__all__ = [
+    "BUILTIN",
+    "ENABLED_FLAGS",
+    "ENTRY_POINT_GROUP",
+    "STARTED",
+    "builtin_names",
+    "function_toolset",
+    "installed_toolsets",
+    "toolsets_from",
+    "turned_off",
+]
 
 ENTRY_POINT_GROUP = "zeph_nb.tools"
 
@@ -123,28 +138,36 @@ BUILTIN: dict[str, Factory] = {
 }
 
 
-# ``[tools] <flag> = false`` leaves these tools out: they are not offered to the model.
-ENABLED_FLAGS: dict[str, tuple[str, ...]] = {
-    "shell_enabled": ("bash", "capture-pane", "send-keys"),
-    "file_enabled": (
-        "read",
-        "write",
-        "edit",
-        "find_path",
-        "list_directory",
-        "create_directory",
-        "delete_path",
-        "move_path",
-        "copy_path",
-        "grep",
-    ),
-    "fetch_enabled": ("fetch",),
-    "web_scrape_enabled": ("web_scrape",),
-    "web_search_enabled": ("web_search",),
-    "diagnostics_enabled": ("diagnostics",),
-    "time_enabled": ("time",),
-    "kernel_enabled": ("list_variables", "inspect_variable", "run_python", "propose_cell"),
-}
+def function_toolset(settings: Settings) -> FunctionToolset:
+    """An empty toolset for Python functions, with the settings' timeout and result cap."""
+    from zeph_nb.tools.function_toolset import FunctionToolset
+
+    overflow = settings.tools.overflow
+    return FunctionToolset(timeout=settings.tools.function_timeout_secs, max_chars=overflow.max_overflow_bytes)
+
+
+def toolsets_from(tools: Sequence[Any], settings: Settings) -> list[ToolExecutor]:
+    """``Agent(tools=[...])`` as toolsets: executors as they are; functions (decorated with ``@zeph_nb.tool`` or
+    plain typed ones) together as one ``FunctionToolset``, at the place of the first. The chain then checks every
+    name once, built-in, installed and these alike."""
+    from zeph_nb.tools.functions import as_function_tool, function_tool
+
+    found: list[ToolExecutor] = []
+    functions: FunctionToolset | None = None
+    made = []
+    for item in tools:
+        if hasattr(item, "tool_definitions") and hasattr(item, "execute"):
+            found.append(item)
+            continue
+        if not callable(item):
+            raise ConfigError(f"Agent(tools=[...]): {item!r} is neither a toolset nor a function")
+        made.append(as_function_tool(item) or function_tool(item, register=False))
+        if functions is None:
+            functions = function_toolset(settings)
+            found.append(functions)
+    if functions is not None:
+        functions.offer(made)
+    return found
 
 
 def turned_off(settings: Settings) -> dict[str, str]:
