@@ -128,3 +128,18 @@ async def test_time_tool_reads_the_clock() -> None:
     assert re.fullmatch(
         r"\d{2}:\d{2}:\d{2}", (await TimeExecutor().execute(ToolCall("time", {"format": "time"}))).summary
     )  # type: ignore[union-attr]  # owned tool
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="no Rust toolchain on this machine")
+def test_a_cargo_that_fails_without_a_diagnostic_never_looks_clean(tmp_path: Path) -> None:
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "demo"\nversion = \n')  # exit 101: broken manifest
+    out = DiagnosticsExecutor(Settings.from_toml("[tools.shell]\ntimeout = 120\n"), workdir=tmp_path).collect("check")
+    assert "no diagnostics" not in out.summary and out.raw["ran"] == []
+    assert out.summary.startswith("no checker ran") and "cargo could not run" in out.summary
+    assert "Cargo.toml" in out.raw["warnings"][0] or "manifest" in out.raw["warnings"][0], out.summary
+
+
+def test_a_ruff_that_fails_to_run_never_looks_clean(py_project: Path) -> None:
+    (py_project / "ruff.toml").write_text("line-length = 'not a number'\n")  # ruff exits 2 on a bad config
+    out = DiagnosticsExecutor(workdir=py_project).collect("lint")
+    assert "no diagnostics" not in out.summary and "ruff could not run" in out.summary, out.summary

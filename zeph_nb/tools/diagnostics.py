@@ -153,6 +153,8 @@ class DiagnosticsExecutor(SingleToolExecutor):
     def _ruff(self) -> list[Diagnostic]:
         ruff = _find_tool("ruff", "install ruff to get lint diagnostics for Python")
         result = self._run([ruff, "check", "--output-format", "json", "--no-cache", "--exit-zero", "."])
+        if result.returncode != 0:  # with --exit-zero only a failure to run (a bad config) exits non-zero
+            raise ValueError(_last_lines(result.stderr) or f"ruff exited {result.returncode}")
         items = json.loads(result.stdout or "[]")
         return [
             Diagnostic(
@@ -217,6 +219,10 @@ class DiagnosticsExecutor(SingleToolExecutor):
                     code,
                 )
             )
+        if result.returncode != 0 and not any(d.severity == "error" for d in found):
+            # cargo failed without a compiler error to show (a broken manifest, a missing dependency offline,
+            # exit 101): that is a checker that did not run, never a clean project.
+            raise ValueError(_last_lines(result.stderr) or f"cargo {subcommand} exited {result.returncode}")
         return found
 
     def _relative(self, name: str) -> str:
@@ -227,6 +233,11 @@ class DiagnosticsExecutor(SingleToolExecutor):
             except ValueError:
                 return path.as_posix()
         return path.as_posix()
+
+
+def _last_lines(text: str, lines: int = 5) -> str:
+    """The end of a checker's error output, where it says what went wrong."""
+    return "\n".join(text.strip().splitlines()[-lines:])
 
 
 def _find_tool(name: str, hint: str) -> str:
