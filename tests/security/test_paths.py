@@ -146,8 +146,13 @@ def test_root_given_through_a_link(tree: dict[str, Path]) -> None:
         (["**/.env"], [], "app/.env", False),
         (["**/.env"], [], "app/env", True),
         (["secrets/**"], [], "secrets/db.key", False),
-        (["secrets/**"], ["secrets/*.pub"], "secrets/id.pub", True),
+        # seed 003: allow_read is an allowlist checked after deny_read; a path in both stays denied
+        (["secrets/**"], ["secrets/*.pub"], "secrets/id.pub", False),
         (["secrets/**"], ["secrets/*.pub"], "secrets/id", False),
+        (["**/.env"], ["src/**", "*.md"], "README.md", True),
+        (["**/.env"], ["src/**", "*.md"], "src/app.py", True),
+        (["**/.env"], ["src/**", "*.md"], "data/users.csv", False),
+        (["**/.env"], ["src/**", "*.md"], "src/.env", False),
         (["*.pem"], [], "cert.pem", False),
         (["*.pem"], [], "sub/cert.pem", True),  # no ** means the top level only
         (["**/*.pem"], [], "sub/cert.pem", False),

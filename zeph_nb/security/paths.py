@@ -146,15 +146,14 @@ class Sandbox:
             yield found
 
     def check_readable(self, path: Path, shown: str | os.PathLike[str] | None = None) -> None:
-        """Refuse protected paths, then apply ``deny_read`` and ``allow_read`` (which overrides a deny, never a
-        protected path)."""
+        """Refuse protected paths, then what ``deny_read`` matches, then — when ``allow_read`` is set — what it does
+        not match (seed 003: an allowlist applied after the deny check, so a path in both is denied)."""
         name = os.fspath(shown) if shown is not None else self.display(path)
         self.protected.check_read(path, name)
-        if not self.deny_read or not self._matches(path, self.deny_read):
-            return
-        if self.allow_read and self._matches(path, self.allow_read):
-            return
-        raise SandboxViolation(f"reading {name!r} is denied by tools.file.deny_read")
+        if self.deny_read and self._matches(path, self.deny_read):
+            raise SandboxViolation(f"reading {name!r} is denied by tools.file.deny_read")
+        if self.allow_read and not self._matches(path, self.allow_read):
+            raise SandboxViolation(f"reading {name!r} is not allowed: it matches no tools.file.allow_read pattern")
 
     def check_writable(self, path: Path, shown: str | os.PathLike[str] | None = None) -> None:
         """Refuse a write, creation, move or deletion of a protected path (zeph's config and state, dot-files)."""

@@ -151,9 +151,10 @@ class RemoteFileExecutor:
         return dataclasses.replace(output, call_id=call.call_id)
 
     def _check_read_rules(self, path: str) -> None:
-        """``[tools.file] deny_read`` (and ``allow_read``), matched as the local file tools match them: absolute
-        patterns against the absolute path there, relative ones against the path inside the working folder."""
-        if not self.deny_read:
+        """``[tools.file] deny_read``, then ``allow_read`` as an allowlist, matched as the local file tools match
+        them: absolute patterns against the absolute path there, relative ones against the path inside the working
+        folder."""
+        if not self.deny_read and not self.allow_read:
             return
         absolute = posixpath.normpath(posixpath.join(self.backend.workdir, path))
         names = [absolute, posixpath.relpath(absolute, self.backend.workdir)]
@@ -161,8 +162,11 @@ class RemoteFileExecutor:
         def matches(patterns: Sequence[str]) -> bool:
             return any(glob.globmatch(name, pattern, flags=_GLOB_FLAGS) for name in names for pattern in patterns)
 
-        if matches(self.deny_read) and not (self.allow_read and matches(self.allow_read)):
+        if matches(self.deny_read):
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, f"reading {path!r} is denied by tools.file.deny_read")
+        if self.allow_read and not matches(self.allow_read):
+            why = f"reading {path!r} is not allowed: it matches no tools.file.allow_read pattern"
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, why)
 
     async def _text(self, path: str) -> str:
         await self.backend.connect()
