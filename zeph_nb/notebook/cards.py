@@ -145,14 +145,18 @@ class ToolCard:
         command = request.summary.split(": ", 1)[-1]
         what = html.escape(visible(command))
         lines = command.count("\n") + 1
+        longer = f"[{lines} lines, {len(command)} characters in all: scroll to read every one]"
         if lines > 6 or len(command) > 400:  # longer than the box shows at once: say so, so nothing is missed
-            what += f"\n[{lines} lines, {len(command)} characters in all: scroll to read every one]"
+            what += f"\n{longer}"
         # What the call gets beyond the sandbox (network, the kernel's environment, no sandbox at all) stands out.
         extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
         change = f"<b>What changes:</b>{_diff_html(request.preview)}" if request.preview else ""
         shown = f"<pre>{what}</pre>"
         if request.tool == "run_python" and isinstance(request.params.get("code"), str):
-            shown = python_html(request.params["code"])  # what it does is easier to read in colour
+            code = request.params["code"]
+            shown = python_html(code)  # what it does is easier to read in colour
+            if code.count("\n") > 14 or len(code) > 1200:  # the box scrolls: say so above it, so nothing is missed
+                shown = f'<div class="zeph-extra">{html.escape(longer)}</div>{shown}'
         prompt = w.HTML(
             f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:{shown}{extras}{change}'
             f"<b>Why it asks:</b> {html.escape(request.why)}"
@@ -285,13 +289,14 @@ def pane_snapshot(outcome: CallOutcome) -> str | None:
 
 
 def python_html(code: str) -> str:
-    """Python code, redacted, every invisible character written out, coloured by pygments (which escapes it)."""
+    """Python code to approve: secrets that are only data redacted (never what could run), every invisible
+    character written out, coloured by pygments (which escapes it)."""
     from pygments import highlight  # type: ignore[import-untyped]  # IPython's own dependency, untyped
     from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
     from pygments.lexers import PythonLexer  # type: ignore[import-untyped]
 
     formatter = HtmlFormatter(noclasses=True, nobackground=True, cssclass="zeph-code")
-    return str(highlight(visible(redact(code)), PythonLexer(), formatter))
+    return str(highlight(visible(redact(code, review=True)), PythonLexer(), formatter))
 
 
 def _diff_html(diff: str) -> str:

@@ -2,17 +2,16 @@
 it, and cells proposed below the ``%%zeph`` cell.
 
 Code runs on the kernel's main thread, between the run's awaits, exactly where a cell's code runs: matplotlib,
-``display()``, ``%magics`` and top-level ``await`` work as in a cell. What it prints and displays is captured (it
-must not land in whatever cell the person runs meanwhile): the text goes to the model, the images to the call's
-card. Only images are shown: HTML or JavaScript the code displays would run in the person's page. A timeout
-interrupts it (SIGALRM on the main thread, which also wakes a ``time.sleep``); the kernel's own Interrupt button
-stops it as it stops a cell.
+``display()`` and ``%magics`` work as in a cell (top-level ``await`` does not: see ``run``). What it prints and
+displays is captured (it must not land in whatever cell the person runs meanwhile): the text goes to the model,
+the images to the call's card. Only images are shown: HTML or JavaScript the code displays would run in the
+person's page. A timeout interrupts it (SIGALRM on the main thread, which also wakes a ``time.sleep``); the
+kernel's own Interrupt button stops it as it stops a cell.
 """
 
 from __future__ import annotations
 
 import ast
-import asyncio
 import base64
 import contextlib
 import inspect
@@ -107,35 +106,38 @@ class IPythonKernel:
         except SyntaxError as e:
             result.error = e
             return result
+        if any(c is not None and c.co_flags & inspect.CO_COROUTINE for c in (body, last)):
+            # While it awaited, the kernel would take other requests with output still captured here (ipykernel
+            # cannot route a cell's output through the capture): the person's cells would hang. Refused instead.
+            result.error = SyntaxError("top-level await is not supported in run_python; write code that does not "
+                                       "await (it runs as the body of a cell, synchronously)")  # fmt: skip
+            return result
         linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
         namespace = self.shell.user_ns
         shown: list[dict[str, Any]] = []
-        # Code that awaits lets the event loop run other tasks meanwhile: a signal could then land in them, so its
-        # time is kept by asyncio instead (a blocking call inside it is not interrupted: the kernel's Interrupt is).
-        awaits = any(c is not None and c.co_flags & inspect.CO_COROUTINE for c in (body, last))
         with capture_output(display=True) as captured, _no_stdin(self.shell):
             try:
-                with contextlib.nullcontext() if awaits else _alarm(timeout):
-                    value = await asyncio.wait_for(_cell(body, last, namespace), timeout if awaits else None)
-            except (_CodeTimeout, TimeoutError):
+                with _alarm(timeout):  # the value's repr too: a slow __repr__ is the code's time
+                    value = _cell(body, last, namespace)
+                    # `_` is left alone: IPython stops updating it once it holds what IPython did not put there.
+                    data = self.shell.display_formatter.format(value)[0] if value is not None else None
+            except _CodeTimeout:
                 result.error = TimeoutError(f"interrupted after {timeout:g} s")
             except KeyboardInterrupt as e:
                 result.error = e
             except Exception as e:  # the code's own failure, for the model to read
                 result.error = _from_the_code(e, filename)
             else:
-                # `_` is left alone: IPython stops updating it once it holds what IPython did not put there.
-                if value is not None:
-                    data, _meta = self.shell.display_formatter.format(value)
-                    result.value = str(data.get("text/plain", repr(value)))
-                    shown += [data] if any(m in data for m in _IMAGES) else []
+                if data is not None:
+                    result.value = str(data.get("text/plain", ""))
+                    shown += [data] if _image(data) else []
         result.stdout, result.stderr = captured.stdout, captured.stderr
         for output in captured.outputs:
-            data = dict(output.data)
-            if any(m in data for m in _IMAGES):
-                shown.append(data)
+            bundle = dict(output.data)
+            if _image(bundle):
+                shown.append(bundle)
             else:
-                result.displayed.append(str(data.get("text/plain", "")))
+                result.displayed.append(str(bundle.get("text/plain", "")))
         result.images = len(shown)
         self._show(call_id, shown)
         return result
@@ -149,9 +151,9 @@ class IPythonKernel:
 
         images = []
         for data in bundles:
-            mime = next(m for m in _IMAGES if m in data)
-            raw = data[mime]
-            png = base64.b64decode(raw) if isinstance(raw, str) else bytes(raw)
+            mime = _image(data)
+            assert mime is not None  # only image bundles come here
+            png = base64.b64decode(data[mime])
             images.append(w.Image(value=png, format=mime.split("/")[1], layout=w.Layout(max_width="100%")))
         card.attach(w.VBox(images))
 
@@ -190,7 +192,8 @@ def _from_the_code(error: Exception, filename: str) -> Exception:
 
 def _compile(source: str, filename: str) -> tuple[Any, Any]:
     """The code of ``source`` as a cell runs it: all statements, then the last one's value if it is an
-    expression (IPython's ``last_expr``). Top-level ``await`` is allowed."""
+    expression (IPython's ``last_expr``). Compiled allowing top-level ``await`` only so ``run`` can say why it
+    refuses it."""
     tree = ast.parse(source, filename)
     flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
     last = None
@@ -202,19 +205,17 @@ def _compile(source: str, filename: str) -> tuple[Any, Any]:
     return body, last
 
 
-async def _cell(body: Any, last: Any, namespace: dict[str, Any]) -> Any:
-    await _execute(body, namespace)
-    value = await _execute(last, namespace) if last is not None else None
+def _cell(body: Any, last: Any, namespace: dict[str, Any]) -> Any:
+    exec(body, namespace)  # noqa: S102 - the person approved this code; it runs as their cell would
+    value = eval(last, namespace) if last is not None else None  # noqa: S307 - the same code's last expression
     _flush_figures()
     return value
 
 
-async def _execute(code: Any, namespace: dict[str, Any]) -> Any:
-    """Evaluate a compiled statement list or expression in ``namespace``, awaiting it if it awaits."""
-    value = eval(code, namespace)  # noqa: S307 - the person approved this code; it runs as their cell would
-    if code.co_flags & inspect.CO_COROUTINE:
-        value = await value
-    return value
+def _image(data: dict[str, Any]) -> str | None:
+    """The image type of a display bundle whose image is base64 text (as IPython makes them), else None: any other
+    payload (a number, bytes of unknown size) is not decoded."""
+    return next((m for m in _IMAGES if isinstance(data.get(m), str)), None)
 
 
 def _flush_figures() -> None:

@@ -21,6 +21,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from zeph_nb.output.sanitize import visible
 from zeph_nb.security.secrets import redact
 
 __all__ = ["CellProposal"]
@@ -41,7 +42,7 @@ function findCell(notebook, anchor) {
 function render({ model, el }) {
   const pre = document.createElement("pre");
   pre.className = "zeph-pre";
-  pre.textContent = model.get("code");
+  pre.textContent = model.get("preview");  // invisible and bidi characters written out; the cell gets the code
   const note = document.createElement("div");
   note.className = "zeph-who";
   const show = () => { note.textContent = model.get("status"); };
@@ -78,17 +79,19 @@ class CellProposal(anywidget.AnyWidget):
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
     code = traitlets.Unicode("").tag(sync=True)
+    preview = traitlets.Unicode("").tag(sync=True)  # the code as the card shows it (``visible``, data secrets hidden)
     anchor = traitlets.Unicode("").tag(sync=True)
     offset = traitlets.Int(0).tag(sync=True)
     inserted = traitlets.Bool(False).tag(sync=True)
     status = traitlets.Unicode("waiting for the page to insert it…").tag(sync=True)
 
     def __init__(self, code: str, anchor: str, offset: int, **kwargs: Any) -> None:
-        super().__init__(code=code, anchor=anchor, offset=offset, **kwargs)
+        preview = visible(redact(code, review=True))
+        super().__init__(code=code, preview=preview, anchor=anchor, offset=offset, **kwargs)
 
     def static_html(self) -> str:
         """What the saved notebook keeps of it (the transcript's snapshot): the code and what became of it."""
-        return (f'<pre class="zeph-pre">{html.escape(redact(self.code))}</pre>'
+        return (f'<pre class="zeph-pre">{html.escape(self.preview)}</pre>'
                 f'<div class="zeph-who">{html.escape(self.status)}</div>')  # fmt: skip
 
     async def placed(self, within: float) -> str:

@@ -8,8 +8,15 @@ __all__ = ["estimate_tokens", "sanitize", "visible"]
 
 # What must not act on its own where a person reads a command: C0/C1 controls (but newline and tab), DEL, and the
 # bidirectional overrides, embeddings, isolates and marks that reorder what is shown (U+202E shows "exe.txt" for
-# "txt.exe"), plus zero-width characters that hide a difference.
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# "txt.exe"), plus characters that show as nothing and so hide a difference: zero-width ones, the soft hyphen, line
+# and paragraph separators, and the fillers and selectors Python accepts inside a name (`x` and `x` + U+FE00 are
+# two variables that look like one): variation selectors, the grapheme joiner, Hangul and Khmer fillers,
+# Mongolian selectors, tag characters.
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+)
 # Three or more line breaks in a row (blank lines in between too): padding that pushes text out of the box.
 _LINE_RUN = re.compile(r"(?:[ \t]*\n){3,}")
 

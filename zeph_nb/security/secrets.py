@@ -34,6 +34,7 @@ __all__ = [
     "SecretFinding",
     "ascii_lower",
     "compile_extra",
+    "inert",
     "keyword_spans",
     "redact",
     "redact_params",
@@ -216,9 +217,32 @@ def compile_extra(patterns: Sequence[str]) -> tuple[re.Pattern[str], ...]:
     return tuple(compiled)
 
 
-def redact(text: str, findings: list[SecretFinding] | None = None, extra: Sequence[re.Pattern[str]] = ()) -> str:
-    """``text`` with each secret value replaced by ``[REDACTED:<kind>]``."""
+# What may be hidden from a person who is asked to approve a call: a value with none of these is data (a key, a
+# token, a password of such characters). One with them can be code: "password = '" + payload + "'" would hide the
+# payload from the very person approving it.
+_CODE_CHARS = re.compile(r"[\s'\"`;|&$(){}\[\]<>\\#,=]")
+_PEM_LINE = re.compile(r"[A-Za-z0-9+/=]*|[A-Za-z-]+: [A-Za-z0-9,-]+|-----(BEGIN|END) [A-Z0-9 ]+-----")
+
+
+def inert(value: str) -> bool:
+    """Whether a found secret value is only data, so hiding it hides nothing that would run (``review``)."""
+    if value.startswith("-----BEGIN"):
+        return all(_PEM_LINE.fullmatch(line.strip()) for line in value.strip().splitlines())
+    return _CODE_CHARS.search(value) is None
+
+
+def redact(
+    text: str,
+    findings: list[SecretFinding] | None = None,
+    extra: Sequence[re.Pattern[str]] = (),
+    *,
+    review: bool = False,
+) -> str:
+    """``text`` with each secret value replaced by ``[REDACTED:<kind>]``. With ``review`` (what a person approves),
+    only values that are data: a "secret" that could be code stays visible (``inert``)."""
     findings = scan_secrets(text, extra) if findings is None else findings
+    if review:
+        findings = [f for f in findings if inert(text[f.start : f.end])]
     pieces: list[str] = []
     last = 0
     for finding in findings:
@@ -229,52 +253,57 @@ def redact(text: str, findings: list[SecretFinding] | None = None, extra: Sequen
     return "".join(pieces)
 
 
-def redact_row(row: Mapping[str, Any], extra: Sequence[re.Pattern[str]] = ()) -> dict[str, Any]:
+def redact_row(
+    row: Mapping[str, Any], extra: Sequence[re.Pattern[str]] = (), *, review: bool = False
+) -> dict[str, Any]:
     """A row about to be stored, every text value redacted: plain text as text, JSON text (``params``) value by
-    value so it stays JSON. The store's one choke point calls this for every table."""
+    value so it stays JSON. The store's one choke point calls this for every table (``review`` for the inbox's
+    requests, which a person approves)."""
     clean: dict[str, Any] = {}
     for key, value in row.items():
         if isinstance(value, str) and scan_secrets(value, extra):
-            clean[key] = _redact_text_or_json(value, extra)
+            clean[key] = _redact_text_or_json(value, extra, review)
         else:
             clean[key] = value
     return clean
 
 
-def _redact_text_or_json(text: str, extra: Sequence[re.Pattern[str]]) -> str:
+def _redact_text_or_json(text: str, extra: Sequence[re.Pattern[str]], review: bool = False) -> str:
     if text[:1] in ("{", "["):
         try:
             value = json.loads(text)
         except ValueError:
-            return redact(text, extra=extra)
-        return json.dumps(_redact_value(value, extra), ensure_ascii=False, sort_keys=False)
-    return redact(text, extra=extra)
+            return redact(text, extra=extra, review=review)
+        return json.dumps(_redact_value(value, extra, review), ensure_ascii=False, sort_keys=False)
+    return redact(text, extra=extra, review=review)
 
 
-def _redact_value(value: Any, extra: Sequence[re.Pattern[str]]) -> Any:
+def _redact_value(value: Any, extra: Sequence[re.Pattern[str]], review: bool = False) -> Any:
     if isinstance(value, str):
-        return redact(value, extra=extra)
+        return redact(value, extra=extra, review=review)
     if isinstance(value, dict):
         text = json.dumps(value, ensure_ascii=False)  # a key names the secret: {"password": "…"}
         if scan_secrets(text, extra):
-            return redact_params(value, extra)
+            return redact_params(value, extra, review=review)
         return value
     if isinstance(value, list):
-        return [_redact_value(item, extra) for item in value]
+        return [_redact_value(item, extra, review) for item in value]
     return value
 
 
-def redact_params(params: Mapping[str, Any], extra: Sequence[re.Pattern[str]] = ()) -> dict[str, Any]:
-    """A call's arguments with secret values replaced, for showing them to a person.
+def redact_params(
+    params: Mapping[str, Any], extra: Sequence[re.Pattern[str]] = (), *, review: bool = False
+) -> dict[str, Any]:
+    """A call's arguments with secret values replaced, for showing them to a person (``review``: to approve).
 
     Scanned as JSON, so a value is caught by its key too (``{"password": "…"}``).
     """
     text = json.dumps(params, ensure_ascii=False, default=str)
-    redacted = redact(text, extra=extra)
+    redacted = redact(text, extra=extra, review=review)
     if redacted == text:
         return dict(params)
     try:
         value = json.loads(redacted)
     except ValueError:  # a replacement swallowed a quote: fall back to one value at a time
-        return {key: redact(str(item), extra=extra) for key, item in params.items()}
+        return {key: redact(str(item), extra=extra, review=review) for key, item in params.items()}
     return dict(value) if isinstance(value, dict) else {"params": value}

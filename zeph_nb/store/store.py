@@ -119,14 +119,15 @@ class Store:
             self._exit_hook = True
         # The one choke point for everything stored: no table keeps a credential-shaped value (a deny reason
         # quoting the command, an inbox subject, a conversation's title), whatever wrote it.
-        self.spool.append(table, redact_row(row, self.secret_patterns))
+        # The inbox's requests are what a person approves: there a "secret" that could be code stays visible.
+        self.spool.append(table, redact_row(row, self.secret_patterns, review=table == "approvals"))
         self._dirty.set()
         if self._use_flusher and self._thread is None:
             self._start_flusher()
 
     def append_signed(self, table: str, row: dict[str, Any], signed: Sequence[str]) -> None:
         """``append`` for a row that carries a MAC of ``signed``: redacted first, so the MAC is of what is kept."""
-        clean = redact_row(row, self.secret_patterns)
+        clean = redact_row(row, self.secret_patterns, review=table == "approvals")
         self.append(table, {**clean, "mac": self.signer.sign(table, clean, signed)})
 
     def put_overflow(

@@ -39,7 +39,7 @@ class ToolArgs(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-SubjectKind = Literal["command", "path", "url", "text"]
+SubjectKind = Literal["command", "path", "url", "text", "code"]
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,10 @@ class ToolDef:
 
     The gates read the rest: ``subject`` names the parameters permission rules are matched against, and
     ``subject_kind`` how to read them (a ``path`` is made canonical, a ``command`` is split into simple
-    commands). ``mutates`` marks tools that can change the world (never cached, never retried, asked about
-    under a provisional trust level); ``cacheable`` opts a read-only tool into the result cache; ``network``
-    marks tools whose results do not depend on the workspace.
+    commands, ``code`` is matched exactly with ``*`` a name only: ``code_matches``). ``mutates`` marks tools
+    that can change the world (never cached, never retried, asked about under a provisional trust level);
+    ``cacheable`` opts a read-only tool into the result cache; ``network`` marks tools whose results do not
+    depend on the workspace.
     """
 
     name: str

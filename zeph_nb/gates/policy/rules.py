@@ -37,7 +37,16 @@ from zeph_nb.security.shell_options import Rider
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.shell.path_scope import PATH_GRANT
 
-__all__ = ["Action", "PermissionPolicy", "PolicyDecision", "Rule", "Subjects", "TrustLevel", "exact_pattern"]
+__all__ = [
+    "Action",
+    "PermissionPolicy",
+    "PolicyDecision",
+    "Rule",
+    "Subjects",
+    "TrustLevel",
+    "code_matches",
+    "exact_pattern",
+]
 
 Action = Literal["allow", "ask", "deny"]
 TrustLevel = Literal["untrusted", "provisional", "trusted"]
@@ -46,6 +55,18 @@ _RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
 _TEXT_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH | fnmatch.BRACE
 _PATH_FLAGS = glob.GLOBSTAR | glob.IGNORECASE | glob.DOTGLOB | glob.BRACE
 BLANKET = frozenset({"*", "**"})
+
+
+# In a pattern for code, * stands for a name or an attribute path and nothing else; the rest matches exactly.
+_CODE_NAME = "[A-Za-z0-9_.]*"
+
+
+def code_matches(pattern: str, code: str) -> bool:
+    """Whether ``code`` is what ``pattern`` says, for tools that run code (run_python): case-sensitive, the whole
+    code (surrounding whitespace aside), and ``*`` only a name or attribute path — ``*.describe()`` allows
+    ``sales.describe()``, never ``x = 1\n"x".describe()``; ``len(*)`` never ``len(x) or os.remove(p)``."""
+    parts = [re.escape(piece) for piece in pattern.strip().split("*")]
+    return re.fullmatch(_CODE_NAME.join(parts), code.strip()) is not None
 
 
 def exact_pattern(subject: str) -> str:
@@ -63,7 +84,7 @@ class Subjects:
     no allow rule may wave it through.
     """
 
-    kind: Literal["command", "path", "url", "text"]
+    kind: Literal["command", "path", "url", "text", "code"]
     values: tuple[str, ...]
     arguments: str = ""  # the arguments as canonical JSON, for authorization rules' args_match
     parsed: bool = True
@@ -95,6 +116,8 @@ class Rule:
             return True
         if kind == "path":
             return bool(glob.globmatch(value, self.pattern, flags=_PATH_FLAGS))
+        if kind == "code":
+            return code_matches(self.pattern, value)
         if kind == "command" and self.pattern.endswith(" *") and value.lower() == self.pattern[:-2].lower():
             return True  # "make *" means make with any arguments, none included
         return bool(fnmatch.fnmatch(value, self.pattern, flags=_TEXT_FLAGS))
@@ -191,6 +214,10 @@ class PermissionPolicy:
             for r in self.rules.get(name, [])
         ]
         auth = [r for r in self.authorization if fnmatch.fnmatch(name, r.tool, flags=_TEXT_FLAGS)]
+        if not isinstance(tool, str) and tool.in_kernel:
+            # Code for the kernel is allowed only by a rule written for its text (code_matches): an authorization
+            # rule's tool glob and args_match regex were written for other tools and would wave any code through.
+            auth = [r for r in auth if r.action != "allow"]
         return own + auth
 
     def hides(self, tool: ToolDef | str) -> bool:

@@ -43,7 +43,7 @@ def subjects_of(
         urls = tuple(normalize_url(str(value)) for value in given if value is not None)
         return Subjects("url", urls or ("",), arguments)
     text = " ".join(str(value) for value in given if value is not None) if given else arguments
-    return Subjects("text", (text,), arguments)
+    return Subjects("code" if tool.subject_kind == "code" else "text", (text,), arguments)
 
 
 def canonical_workdir(workdir: str | os.PathLike[str] | None) -> Path:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import re
 import reprlib
 import sys
 import types
@@ -16,6 +17,15 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = ["describe_variable", "hidden_name", "list_variables"]
+
+# Names that say their value is a credential: a dict's key, a column, a variable. Their values are not shown
+# (the output's secret scanner finds values by their shape; "pw" or a "password" column has none).
+_SECRET_NAME = re.compile(
+    r"passw|passwd|passphrase|(?:^|[_\-.])(?:pass|pw)(?:$|[_\-.])|pwd|secret|token|api.?key|private.?key|credential"
+    r"|auth(?!or)|cookie|bearer|signature|(?:^|[_\-.])key(?:$|[_\-.])",
+    re.IGNORECASE,
+)
+_HIDDEN_VALUE = "[REDACTED:named_secret]"
 
 # IPython's own names in every namespace (its history and exit helpers), never the person's work.
 _IPYTHON_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython", "open"})
@@ -37,8 +47,15 @@ def _kind(value: Any) -> str:
     return kind.__qualname__ if module == "builtins" else f"{module.split('.')[0]}.{kind.__qualname__}"
 
 
+def _known(value: Any) -> bool:
+    """A pandas or NumPy value: its properties (shape, nbytes, memory_usage) are read. Any other object's are not —
+    a property is the person's code, and listing variables must run none (a lazy proxy would fetch, a property
+    could do anything)."""
+    return _module(value) in ("pandas", "numpy")
+
+
 def _size(value: Any) -> str:
-    shape = getattr(value, "shape", None)
+    shape = getattr(value, "shape", None) if _known(value) else inspect.getattr_static(value, "shape", None)
     if isinstance(shape, tuple) and all(isinstance(n, int) for n in shape):
         return " x ".join(str(n) for n in shape) if shape else "scalar"
     if isinstance(value, str | bytes | list | tuple | dict | set | frozenset):
@@ -49,13 +66,11 @@ def _size(value: Any) -> str:
 def _memory(value: Any) -> int:
     """Bytes the value holds, as its own library counts them (pandas deep, NumPy nbytes), else sys.getsizeof."""
     try:
-        usage = getattr(value, "memory_usage", None)
-        if callable(usage) and _module(value) == "pandas":
-            total = usage(deep=True)
+        if _module(value) == "pandas" and callable(getattr(value, "memory_usage", None)):
+            total = value.memory_usage(deep=True)
             return int(total.sum()) if hasattr(total, "sum") else int(total)
-        nbytes = getattr(value, "nbytes", None)
-        if isinstance(nbytes, int):
-            return nbytes
+        if _module(value) == "numpy" and isinstance(getattr(value, "nbytes", None), int):
+            return int(value.nbytes)
         return sys.getsizeof(value)
     except Exception:  # an object's own method failing is not the person's problem here
         return 0
@@ -99,6 +114,8 @@ def list_variables(namespace: Mapping[str, Any]) -> str:
 
 
 def _short_repr(value: Any, limit: int = _REPR_CHARS) -> str:
+    if isinstance(value, bytes | bytearray | memoryview) and len(value) > limit:  # reprlib would repr it all first
+        return f"{_short_repr(bytes(value[:limit]), limit)}… ({len(value):,} bytes in all)"
     shorter = reprlib.Repr()
     shorter.maxstring, shorter.maxother, shorter.maxlist, shorter.maxdict = 400, 400, 20, 20
     try:
@@ -106,6 +123,21 @@ def _short_repr(value: Any, limit: int = _REPR_CHARS) -> str:
     except Exception as e:  # a __repr__ that raises: say so, the object is still described
         text = f"<repr failed: {type(e).__name__}: {e}>"
     return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+
+
+def _value_of(key: Any, value: Any) -> str:
+    return _HIDDEN_VALUE if isinstance(key, str) and _SECRET_NAME.search(key) else _short_repr(value, 400)
+
+
+def _masked(head: Any) -> Any:
+    """A DataFrame's first rows with the values of columns named like credentials replaced."""
+    secret = [c for c in head.columns if isinstance(c, str) and _SECRET_NAME.search(c)]
+    if not secret:
+        return head
+    head = head.copy()
+    for column in secret:
+        head[column] = _HIDDEN_VALUE
+    return head
 
 
 def _frame(value: Any, rows: int) -> list[str]:
@@ -117,7 +149,7 @@ def _frame(value: Any, rows: int) -> list[str]:
     if int(nulls.sum()):
         lines += ["", "nulls per column:"] + [f"  {c}: {int(n):,}" for c, n in nulls.items() if int(n)]
     with pd.option_context("display.max_columns", 40, "display.width", 200, "display.max_colwidth", 60):
-        lines += ["", f"head({rows}):", value.head(rows).to_string()]
+        lines += ["", f"head({rows}):", _masked(value.head(rows)).to_string()]
         numeric = value.select_dtypes("number")
         if numeric.shape[1]:
             lines += ["", "describe() of the numeric columns:", numeric.describe().to_string()]
@@ -125,8 +157,10 @@ def _frame(value: Any, rows: int) -> list[str]:
 
 
 def _series(value: Any, rows: int) -> list[str]:
+    secret = isinstance(value.name, str) and _SECRET_NAME.search(value.name)
+    head = _HIDDEN_VALUE if secret else value.head(rows).to_string()
     lines = [f"length: {len(value):,}", f"dtype: {value.dtype}", f"name: {value.name!r}",
-             f"nulls: {int(value.isna().sum()):,}", "", f"head({rows}):", value.head(rows).to_string()]  # fmt: skip
+             f"nulls: {int(value.isna().sum()):,}", "", f"head({rows}):", head]  # fmt: skip
     if value.dtype.kind in "iufc":
         lines += ["", "describe():", value.describe().to_string()]
     return lines
@@ -152,7 +186,7 @@ def _container(value: Any, rows: int) -> list[str]:
     if isinstance(value, dict):
         sample = list(value.items())[:rows]
         lines += [f"first {len(sample)} of {len(value):,} items:"]
-        lines += [f"  {_short_repr(k, 200)}: {_short_repr(v, 400)}" for k, v in sample]
+        lines += [f"  {_short_repr(k, 200)}: {_value_of(k, v)}" for k, v in sample]
     else:
         sample = list(value)[:rows] if not isinstance(value, set | frozenset) else sorted(value, key=repr)[:rows]
         kinds = sorted({type(item).__name__ for item in list(value)[:1000]})
@@ -167,6 +201,8 @@ def describe_variable(name: str, value: Any, rows: int = 5) -> str:
     docstring head and a bounded repr."""
     kind = type(value)
     header = f"{name}: {_kind(value)}"
+    if _SECRET_NAME.search(name) and isinstance(value, str | bytes):
+        return f"{header}\nlength: {len(value):,}\nvalue: {_HIDDEN_VALUE} (its name says it is a credential)"
     try:
         if _module(value) == "pandas" and kind.__name__ == "DataFrame":
             lines = _frame(value, rows)

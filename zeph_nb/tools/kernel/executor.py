@@ -92,6 +92,7 @@ RUN_PYTHON = ToolDef(
     "Returns stdout, stderr, what it displayed and the last expression's value. The person approves each run.",
     RunPythonArgs,
     subject=("code",),
+    subject_kind="code",
     mutates=True,
     in_kernel=True,
 )
