@@ -11,6 +11,7 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.shell import executor as shell_module
 from zeph_nb.tools.shell import process as process_module
@@ -179,10 +180,17 @@ async def test_credentials_are_absent_in_the_child(tmp_path: Path) -> None:
     assert seen["HARMLESS_TOKEN"] == "kept-by-config"
 
 
-async def test_output_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_output_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
     monkeypatch.setattr(process_module, "MAX_CAPTURE_BYTES", 1000)
     out = await run(shell(tmp_path), "yes | head -c 100000")
     assert out.truncated and len(out.raw["stdout"]) == 1000
+    # seed 003: the model sees the flag, through the whole chain (filters and overflow keep the note)
+    from zeph_nb.gates import AutoApprove, build_chain
+
+    chain = build_chain(Settings().model_copy(update={"home": store.home}), workdir=tmp_path, store=store,
+                        approver=AutoApprove())  # fmt: skip
+    seen = await chain.execute(ToolCall("bash", {"command": "yes | head -c 100000"}))
+    assert "[output truncated: only the first 1,000 bytes of each stream were captured" in seen.text
 
 
 def test_requires_confirmation_follows_the_classifier(tmp_path: Path) -> None:
@@ -229,6 +237,17 @@ async def test_rollback_restores_byte_identical_files(project: Path) -> None:
     after = {p: (p.read_bytes(), stat.S_IMODE(p.stat().st_mode)) for p in (project / "src").iterdir()}
     assert after == before
     assert (project / "outside.txt").read_text() == "changed\n"  # outside the scope: not ours to undo
+
+
+async def test_rollback_keeps_links_that_were_there_and_puts_changed_ones_back(project: Path) -> None:
+    import os
+
+    os.symlink("run.sh", project / "src" / "latest")  # existed before the command, never changed
+    os.symlink("a.bin", project / "src" / "data")  # existed before, re-pointed by the command
+    command = "ln -sfn run.sh src/data; echo new > src/new.txt; exit 1"
+    out = await run(shell(project, TX), command)
+    assert out.raw["rollback"] == {"restored": ["src/data"], "removed": ["src/new.txt"]}
+    assert os.readlink(project / "src" / "latest") == "run.sh" and os.readlink(project / "src" / "data") == "a.bin"
 
 
 async def test_success_keeps_the_changes(project: Path) -> None:

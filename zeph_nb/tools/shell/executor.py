@@ -281,6 +281,12 @@ class ShellExecutor(SingleToolExecutor):
         summary = text if text else "(no output)"
         if exit_code != 0:
             summary = summary.rstrip("\n") + f"\n[exit code: {exit_code}]"
+        if capture.truncated:  # seed 003: the model must see that it did not get everything
+            kept = f"{capture.cap // 2**20} MB" if capture.cap >= 2**20 else f"{capture.cap:,} bytes"
+            summary = summary.rstrip("\n") + (
+                f"\n[output truncated: only the first {kept} of each stream were captured; the rest was "
+                "dropped. Narrow the command (grep, head, a log file) to see what you need]"
+            )
         if held_open:
             envelope["background_stopped"] = True
             summary = summary.rstrip("\n") + (

@@ -55,6 +55,11 @@ class Capture:
         buffer.extend(chunk)
         self.combined.append(chunk)
 
+    @property
+    def cap(self) -> int:
+        """The bytes kept per stream."""
+        return MAX_CAPTURE_BYTES
+
     def text(self, name: str) -> str:
         return self.streams[name].decode("utf-8", errors="replace")
 

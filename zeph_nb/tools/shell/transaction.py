@@ -51,6 +51,10 @@ class Snapshot:
     root: Path
     scope: tuple[str, ...]
     files: dict[str, tuple[bytes, int]] = field(default_factory=dict)
+    # Symbolic links as they were (name -> target), and other entries that are neither (FIFOs, sockets): they
+    # existed before the command, so a rollback puts the links back and never removes either as "new files".
+    links: dict[str, str] = field(default_factory=dict)
+    others: set[str] = field(default_factory=set)
 
     @property
     def size(self) -> int:
@@ -64,7 +68,11 @@ class Snapshot:
             for name in snapshot._matching():
                 path = root / name
                 info = path.lstat()
+                if stat.S_ISLNK(info.st_mode):
+                    snapshot.links[name] = os.readlink(path)
+                    continue
                 if not stat.S_ISREG(info.st_mode):
+                    snapshot.others.add(name)
                     continue
                 total += info.st_size
                 if max_bytes and total > max_bytes:
@@ -96,9 +104,23 @@ class Snapshot:
             make_dirs(path.parent)
             atomic_write(path, data, mode=mode)
             restored.append(name)
+        for name, target in sorted(self.links.items()):
+            path = self.root / name
+            try:
+                if os.readlink(path) == target:
+                    continue  # the link is as it was
+            except OSError:
+                pass
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            elif path.is_symlink() or path.exists():
+                path.unlink()
+            make_dirs(path.parent)
+            os.symlink(target, path)
+            restored.append(name)
         removed = []
         for name in self._matching():
-            if name not in self.files:
+            if name not in self.files and name not in self.links and name not in self.others:
                 path = self.root / name
                 if path.is_file() or path.is_symlink():
                     path.unlink()
