@@ -239,6 +239,19 @@ async def test_anomalies_block_a_failing_tool_reversibly(tmp_path: Path, store: 
     assert (await chain.execute(call("probe"))).status == "ok"
 
 
+@pytest.mark.parametrize(("auto_block", "blocked"), [("true", True), ("false", False)])
+async def test_seed_003s_anomaly_keys_failure_threshold_and_auto_block(
+    tmp_path: Path, store: Store, auto_block: str, blocked: bool
+) -> None:
+    # 2 of 3 failed (67%): under critical_threshold's 0.8, over seed 003's failure_threshold, which wins.
+    probe = Probe(failures=[ToolErrorCategory.PERMANENT_FAILURE] * 2)
+    toml = f"[tools.anomaly]\nenabled = true\nwindow_size = 3\nfailure_threshold = 0.6\nauto_block = {auto_block}"
+    chain = chain_for(toml, tmp_path, store, probe)
+    for _ in range(3):
+        await chain.execute(call("probe"))
+    assert ("probe" in chain.session.permissions.trust.blocked) is blocked
+
+
 async def test_refusals_and_quality_failures_do_not_count_as_anomalies(tmp_path: Path, store: Store) -> None:
     probe = Probe()
     toml = """

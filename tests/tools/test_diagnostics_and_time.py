@@ -13,7 +13,7 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.tools.base import ToolCall
-from zeph_nb.tools.diagnostics import DiagnosticsExecutor
+from zeph_nb.tools.diagnostics import DiagnosticsArgs, DiagnosticsExecutor
 from zeph_nb.tools.time import TimeExecutor, format_time
 
 
@@ -143,3 +143,17 @@ def test_a_ruff_that_fails_to_run_never_looks_clean(py_project: Path) -> None:
     (py_project / "ruff.toml").write_text("line-length = 'not a number'\n")  # ruff exits 2 on a bad config
     out = DiagnosticsExecutor(workdir=py_project).collect("lint")
     assert "no diagnostics" not in out.summary and "ruff could not run" in out.summary, out.summary
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="no Rust toolchain on this machine")
+async def test_max_diagnostics_from_the_settings_and_kind_clippy(tmp_path: Path) -> None:
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text("fn main() {\n" + '    let x: i32 = "text";\n' * 3 + "}\n")
+    (tmp_path / "helper.py").write_text("import os\n")  # a Python file: kind=clippy must not run ruff on it
+    settings = Settings.from_toml("[tools.shell]\ntimeout = 120\n[tools.diagnostics]\nmax_diagnostics = 2\n")
+    executor = DiagnosticsExecutor(settings, workdir=tmp_path)
+    out = await executor.run(DiagnosticsArgs(kind="check"), ToolCall("diagnostics", {}))
+    assert len(out.raw["diagnostics"]) == 2 and out.raw["total"] > 2 and "raise max_diagnostics" in out.summary
+    clippy = await executor.run(DiagnosticsArgs(kind="clippy"), ToolCall("diagnostics", {}))
+    assert clippy.raw["ran"] in (["cargo"], []) and "ruff" not in clippy.summary

@@ -36,6 +36,7 @@ from pydantic import (
     field_validator,
 )
 
+from zeph_nb.config.common import _Section
 from zeph_nb.config.sections import (
     MAX_PATTERN_LEN,
     AgentSettings,
@@ -58,7 +59,6 @@ from zeph_nb.config.sections import (
     StoreSettings,
     TafcSettings,
     ToolsSettings,
-    _Section,
 )
 from zeph_nb.errors import ConfigError
 from zeph_nb.security.journal import settle, suspects

@@ -3,17 +3,22 @@ their defaults and checks; ``Settings`` (in ``__init__.py``) puts them together 
 
 from __future__ import annotations
 
-import math
 import re
-from typing import Annotated, Any, Literal
+from typing import Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    field_validator,
-    model_validator,
+from pydantic import Field, field_validator, model_validator
+
+from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section
+from zeph_nb.config.gate_sections import (
+    AnomalySettings,
+    AuthorizationRule,
+    AuthorizationSettings,
+    DependencyRule,
+    DependencySettings,
+    DiagnosticsSettings,
+    ResultCacheSettings,
+    RetrySettings,
+    TafcSettings,
 )
 
 __all__ = [
@@ -24,6 +29,7 @@ __all__ = [
     "AuthorizationSettings",
     "DependencyRule",
     "DependencySettings",
+    "DiagnosticsSettings",
     "FileSettings",
     "FilterSettings",
     "LLMSettings",
@@ -39,37 +45,6 @@ __all__ = [
     "TafcSettings",
     "ToolsSettings",
 ]
-
-MAX_PATTERN_LEN = 512
-
-
-def _compiles(pattern: str) -> str:
-    if len(pattern) > MAX_PATTERN_LEN:
-        raise ValueError(f"regex is {len(pattern)} characters; at most {MAX_PATTERN_LEN} are allowed")
-    try:
-        re.compile(pattern)
-    except re.error as e:
-        raise ValueError(f"invalid regex {pattern!r}: {e}") from None
-    return pattern
-
-
-Regex = Annotated[str, AfterValidator(_compiles)]
-
-
-def _unit_interval(default: float) -> Any:
-    """A float in [0, 1]; NaN or infinity fall back to ``default``, anything else is clamped."""
-
-    def fix(value: float) -> float:
-        if not math.isfinite(value):
-            return default
-        return min(1.0, max(0.0, value))
-
-    return AfterValidator(fix)
-
-
-class _Section(BaseModel):
-    # Unknown keys are errors (a typo must not be silently ignored); settings are values, not mutable state.
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 
 class AgentSettings(_Section):
@@ -232,65 +207,6 @@ class PermissionRule(_Section):
     action: Literal["allow", "ask", "deny"]
 
 
-class ResultCacheSettings(_Section):
-    """``[tools.result_cache]``."""
-
-    enabled: bool = True
-    ttl_secs: int = Field(300, ge=0, description="0 means entries never expire")
-
-
-class RetrySettings(_Section):
-    """``[tools.retry]``: backoff for RateLimited, ServerError, NetworkError and Timeout."""
-
-    max_attempts: int = Field(2, ge=0, le=10, description="retries after the first attempt; 0 disables")
-    base_ms: int = Field(500, ge=0)
-    max_ms: int = Field(5_000, ge=0)
-    budget_secs: float = Field(30.0, ge=0)
-
-
-class TafcSettings(_Section):
-    """``[tools.tafc]``: think-augmented function calling for complex tool schemas."""
-
-    enabled: bool = False
-    complexity_threshold: Annotated[float, _unit_interval(0.6)] = 0.6
-
-
-class DependencyRule(_Section):
-    requires: list[str] = Field(default_factory=list)
-    prefers: list[str] = Field(default_factory=list)
-
-
-class DependencySettings(_Section):
-    """``[tools.dependencies]``: tools hidden until their prerequisites have run."""
-
-    enabled: bool = False
-    rules: dict[str, DependencyRule] = Field(default_factory=dict)
-    always_on: list[str] = Field(default_factory=list, description="tools never hidden by unmet requirements")
-
-
-class AnomalySettings(_Section):
-    """``[tools.anomaly]``: block a tool whose recent calls mostly fail."""
-
-    enabled: bool = False
-    window_size: int = Field(10, ge=1, le=10_000)
-    error_threshold: Annotated[float, _unit_interval(0.5)] = 0.5
-    critical_threshold: Annotated[float, _unit_interval(0.8)] = 0.8
-
-
-class AuthorizationRule(_Section):
-    effect: Literal["allow", "ask", "deny"]
-    tool: str = Field(min_length=1)
-    args_match: Regex | None = None
-    paths: list[str] = Field(default_factory=list)
-
-
-class AuthorizationSettings(_Section):
-    """``[tools.authorization]``: rules merged after the permission rules."""
-
-    enabled: bool = False
-    rules: list[AuthorizationRule] = Field(default_factory=list)
-
-
 class ExecutionSettings(_Section):
     """``[tools.execution]``: where commands run. "tmux": bash gains ``wait`` (false or a duration runs the command
     in a tmux pane in the background) and capture-pane and send-keys are offered. "ssh" and "container": bash,
@@ -362,6 +278,7 @@ class ToolsSettings(_Section):
     tafc: TafcSettings = Field(default_factory=TafcSettings)
     dependencies: DependencySettings = Field(default_factory=DependencySettings)
     anomaly: AnomalySettings = Field(default_factory=AnomalySettings)
+    diagnostics: DiagnosticsSettings = Field(default_factory=DiagnosticsSettings)
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
 
 

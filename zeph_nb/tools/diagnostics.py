@@ -32,8 +32,10 @@ __all__ = ["DIAGNOSTICS", "Diagnostic", "DiagnosticsExecutor"]
 
 
 class DiagnosticsArgs(ToolArgs):
-    kind: Literal["check", "lint"] = Field("check", description="check: type/compile errors; lint: style and bugs")
-    max_diagnostics: int = Field(50, ge=1, le=1000)
+    kind: Literal["check", "lint", "clippy"] = Field(
+        "check", description="check: type/compile errors; lint: style and bugs; clippy: cargo clippy only"
+    )
+    max_diagnostics: int | None = Field(None, ge=1, le=1000, description="default: [tools.diagnostics] max_diagnostics")
 
 
 DIAGNOSTICS = ToolDef(
@@ -80,7 +82,8 @@ class DiagnosticsExecutor(SingleToolExecutor):
         self.env = scrub_env(os.environ, scrub=shell.scrub_env, keep=shell.keep_env)
 
     async def run(self, args: DiagnosticsArgs, call: ToolCall) -> ToolOutput:
-        return await asyncio.to_thread(self.collect, args.kind, args.max_diagnostics, call.call_id)
+        limit = args.max_diagnostics or self.settings.tools.diagnostics.max_diagnostics
+        return await asyncio.to_thread(self.collect, args.kind, limit, call.call_id)
 
     def collect(self, kind: str, limit: int = 50, call_id: str | None = None) -> ToolOutput:
         """Run every applicable checker of ``kind``; a ToolOutput whose raw holds the diagnostics and warnings."""
@@ -119,7 +122,9 @@ class DiagnosticsExecutor(SingleToolExecutor):
 
     def _checkers(self, kind: str) -> list[tuple[str, Any]]:
         checkers: list[tuple[str, Any]] = []
-        if self._is_python():
+        if kind == "clippy":  # seed 004's name for cargo's linter: Rust only
+            kind = "lint"
+        elif self._is_python():
             checkers.append(("mypy", self._mypy) if kind == "check" else ("ruff", self._ruff))
         if (self.workdir / "Cargo.toml").is_file():
             checkers.append(("cargo", lambda: self._cargo("check" if kind == "check" else "clippy")))

@@ -100,7 +100,7 @@ class AnomalyDetector:
             return None
         rate = sum(window) / len(window)
         severity: Severity | None = None
-        if rate >= self.settings.critical_threshold:
+        if rate >= self.settings.blocking_threshold:
             severity = "critical"
         elif rate >= self.settings.error_threshold:
             severity = "warning"
@@ -112,7 +112,9 @@ class AnomalyDetector:
             return None
         self.flagged[tool] = severity
         summary = f"{sum(window)} of the last {len(window)} {tool} calls failed ({rate:.0%})"
-        if severity == "critical":
+        if severity == "critical" and not self.settings.auto_block:
+            log.warning("zeph-nb: %s; [tools.anomaly] auto_block = false, so %s stays available", summary, tool)
+        elif severity == "critical":
             self.trust.block(tool, f"blocked by anomaly detection: {summary}")
             log.warning(
                 "zeph-nb: %s; %s is blocked for this session (unblock it with TrustState.unblock)", summary, tool

@@ -1,0 +1,43 @@
+"""What every table of the configuration shares: unknown keys are errors, values are frozen, and the checked
+types (a regex that compiles, a fraction in [0, 1])."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict
+
+__all__ = ["MAX_PATTERN_LEN", "Regex", "_Section", "_unit_interval"]
+
+MAX_PATTERN_LEN = 512
+
+
+def _compiles(pattern: str) -> str:
+    if len(pattern) > MAX_PATTERN_LEN:
+        raise ValueError(f"regex is {len(pattern)} characters; at most {MAX_PATTERN_LEN} are allowed")
+    try:
+        re.compile(pattern)
+    except re.error as e:
+        raise ValueError(f"invalid regex {pattern!r}: {e}") from None
+    return pattern
+
+
+Regex = Annotated[str, AfterValidator(_compiles)]
+
+
+def _unit_interval(default: float) -> Any:
+    """A float in [0, 1]; NaN or infinity fall back to ``default``, anything else is clamped."""
+
+    def fix(value: float) -> float:
+        if not math.isfinite(value):
+            return default
+        return min(1.0, max(0.0, value))
+
+    return AfterValidator(fix)
+
+
+class _Section(BaseModel):
+    # Unknown keys are errors (a typo must not be silently ignored); settings are values, not mutable state.
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
