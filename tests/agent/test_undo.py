@@ -121,7 +121,7 @@ def test_a_file_over_the_cap_is_said_not_restorable_and_the_rest_is(store: Store
     (work / "small.txt").write_text("small\n")
     result = run(store, work, ("bash", {"command": "echo y >> big.txt; echo z >> small.txt"}),
                  toml="[undo]\nmax_snapshot_bytes = 1000\n")  # fmt: skip
-    assert "big.txt' was over [undo] max_snapshot_bytes" in result.tool_calls[0].text
+    assert "big.txt' was not kept (over [undo] max_snapshot_bytes" in result.tool_calls[0].text
     _, text = undo(store)
     assert "big.txt: its earlier content was not kept" in text
     assert (work / "small.txt").read_text() == "small\n"
@@ -206,3 +206,28 @@ def test_nothing_is_written_through_a_link_the_person_pointed_elsewhere_since(
     assert [path for path, _ in prepared.plan.refused] == [str(work / "sub")]
     assert [path for path, _ in report.failed] == [str(work / "sub" / "inner.txt")]
     assert list((tmp_path / "other").iterdir()) == [] and os.readlink(work / "sub") == str(tmp_path / "other")
+
+
+def test_a_file_moved_past_the_cap_is_not_deleted_by_undo(store: Store, work: Path) -> None:
+    (work / "big.dat").write_text("x" * 5000)
+    run(store, work, ("move_path", {"source": "big.dat", "destination": "moved.dat"}),
+        toml="[undo]\nmax_snapshot_bytes = 1000\n")  # fmt: skip
+    _, text = undo(store)
+    assert "moved.dat: it may be the only copy of 'big.dat'" in text
+    assert (work / "moved.dat").read_text() == "x" * 5000
+
+
+def test_moves_copies_and_deleted_trees_are_put_back(store: Store, work: Path) -> None:
+    (work / "tree" / "deep").mkdir(parents=True)
+    (work / "tree" / "deep" / "leaf.txt").write_text("leaf\n")
+    os.chmod(work / "tree" / "deep", 0o700)
+    (work / "keep.txt").write_text("keep\n")
+    run(store, work, ("copy_path", {"source": "tree", "destination": "copy"}),
+        ("move_path", {"source": "keep.txt", "destination": "tree/kept.txt"}),
+        ("delete_path", {"path": "tree"}), ("create_directory", {"path": "empty/one"}))  # fmt: skip
+    assert sorted(p.name for p in work.iterdir()) == ["copy", "empty"]
+    undo(store)
+    assert sorted(str(p.relative_to(work)) for p in work.rglob("*")) == [
+        "keep.txt", "tree", "tree/deep", "tree/deep/leaf.txt"]  # fmt: skip
+    assert (work / "tree" / "deep" / "leaf.txt").read_text() == "leaf\n"
+    assert oct(os.stat(work / "tree" / "deep").st_mode & 0o777) == oct(0o700)

@@ -108,9 +108,9 @@ class Snapshotter:
                 continue
             note = None
             if old.kind == "file" and not old.kept:
-                note = "not kept: over [undo] max_snapshot_bytes"
-                notes.append(f"{os.path.relpath(path, self.workdir)!r} was over [undo] max_snapshot_bytes: "
-                             "%zeph undo cannot restore it")  # fmt: skip
+                note = "not kept: over [undo] max_snapshot_bytes or unreadable"
+                notes.append(f"{os.path.relpath(path, self.workdir)!r} was not kept (over [undo] max_snapshot_bytes "
+                             "or unreadable): %zeph undo cannot restore it")  # fmt: skip
             rows.append(self._row(ctx, path=path, before=old.to_json(), after=new.to_json(), note=note))
         self.changes.record(rows)
         return notes

@@ -75,6 +75,9 @@ def plan_undo(run_id: str, workdir: str, changes: Sequence[Change], *, has_blob:
     capture = Capture(None)
     merged = merge(changes)
     created = {c.path for c in merged if c.before.kind == "absent" and c.after.kind != "absent"}
+    # Files whose earlier content was not kept, by size and mtime (what a rename keeps): a created file that
+    # matches one may be its only copy now (the run moved it), and deleting it would lose it.
+    lost = {(c.before.size, c.before.mtime_ns): c.path for c in merged if c.before.kind == "file" and not c.before.kept}
     for change in merged:
         path = change.path
         if not _inside(path, workdir):
@@ -88,9 +91,14 @@ def plan_undo(run_id: str, workdir: str, changes: Sequence[Change], *, has_blob:
             plan.refused.append((path, f"changed since the run: it is now {current.describe()}, the run left "
                                        f"{after.describe()}"))  # fmt: skip
         elif before.kind == "file" and not (before.kept and before.sha256 and has_blob(before.sha256)):
-            plan.refused.append((path, "its earlier content was not kept (over [undo] max_snapshot_bytes)"))
+            plan.refused.append((path, "its earlier content was not kept (over [undo] max_snapshot_bytes, or "
+                                       "unreadable)"))  # fmt: skip
         elif before.kind == "other":
             plan.refused.append((path, "it was a special file (a FIFO, socket or device), which undo cannot make"))
+        elif before.kind == "absent" and current.kind == "file" and (current.size, current.mtime_ns) in lost:
+            origin = lost[(current.size, current.mtime_ns)]
+            plan.refused.append((path, f"it may be the only copy of {os.path.relpath(origin, workdir)!r}, whose "
+                                       "earlier content was not kept, so it is not deleted"))  # fmt: skip
         elif current.kind == "dir" and before.kind != "dir" and (extra := _extra(path, created)):
             shown = ", ".join(repr(name) for name in extra[:5]) + (" …" if len(extra) > 5 else "")
             plan.refused.append((path, f"the run created this folder, and it now holds what the run did not put "
