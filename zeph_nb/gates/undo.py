@@ -51,6 +51,7 @@ class Snapshotter:
         self.changes = changes
         self.run, self.conversation = run, conversation
         self.hashes: dict[tuple[int, ...], str] = {}  # shared by every call: unchanged files are not read again
+        self.kept: set[str] = set()  # blobs this session has kept (a blob is never removed while it runs)
         home = str(changes.store.path.parent)
         self.exclude_paths = {home} if home.startswith(self.workdir + os.sep) else set()
 
@@ -93,7 +94,7 @@ class Snapshotter:
 
     def capture(self) -> Capture:
         return Capture(self.changes.blobs, budget=self.config.max_snapshot_bytes, max_files=self.config.max_files,
-                       exclude=self.config.exclude, hashes=self.hashes)  # fmt: skip
+                       exclude=self.config.exclude, hashes=self.hashes, kept=self.kept)  # fmt: skip
 
     def record(self, ctx: CallContext, before: Snapshot, after: Snapshot) -> list[str]:
         """Record what changed; returns notes for the output (what undo will not be able to do)."""

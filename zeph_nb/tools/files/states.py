@@ -90,13 +90,14 @@ class Capture:
 
     def __init__(
         self, sink: BlobSink | None, *, budget: int = 0, max_files: int = 0, exclude: Iterable[str] = (),
-        hashes: dict[tuple[int, ...], str] | None = None,
+        hashes: dict[tuple[int, ...], str] | None = None, kept: set[str] | None = None,
     ) -> None:  # fmt: skip
         self.sink = sink
         self.budget = budget
         self.max_files = max_files
         self.exclude = frozenset(exclude)
         self.hashes = hashes if hashes is not None else {}
+        self.kept = kept if kept is not None else set()  # blobs known to be in the sink (no stat to ask again)
         self.read = 0
 
     def take(self, roots: Iterable[str], *, keep: bool = True) -> Snapshot:
@@ -123,7 +124,9 @@ class Capture:
         key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
         known = self.hashes.get(key)
         base = PathState("file", mode=mode, size=info.st_size, mtime_ns=info.st_mtime_ns)
-        if known is not None and (not keep or (self.sink is not None and self.sink.has(known))):
+        if known is not None and (not keep or known in self.kept or (self.sink is not None and self.sink.has(known))):
+            if keep:
+                self.kept.add(known)
             return _with(base, sha256=known, kept=keep)
         if self.budget and self.read + info.st_size > self.budget:
             if keep and snapshot is not None:
@@ -138,6 +141,7 @@ class Capture:
         kept = False
         if keep and self.sink is not None:
             self.sink.put(data)
+            self.kept.add(digest)
             kept = True
         return _with(base, sha256=digest, kept=kept)
 
