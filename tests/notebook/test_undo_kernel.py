@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import nbclient
 import nbformat
@@ -82,5 +83,28 @@ def test_without_widgets_undo_asks_on_the_console_and_no_leaves_the_files(
     assert list(listed["paths"]) == [1]
     magics.zeph("undo nope")
     assert "no run 'nope' changed files" in capsys.readouterr().out
+    assert magics.agent is not None
+    magics.agent.chain.store.close()
+
+
+async def test_with_widgets_undo_waits_for_the_button(isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    import zeph_nb
+    from zeph_nb.notebook.magics import ZephMagics
+
+    ip = InteractiveShell.instance()
+    magics = ZephMagics(ip)
+    ip.register_magics(magics)
+    ip.user_ns["model"] = zeph_nb.ScriptedProvider([TURNS[1], "done"])
+    await magics.zeph("--provider model --approve auto", "create a file")
+    shown: list[Any] = []
+    monkeypatch.setattr("IPython.display.display", lambda *objects, **_: shown.extend(objects))
+    magics.zeph("undo")
+    assert Path("created.txt").exists()  # nothing happens before the click
+    buttons, _ = shown[0].children
+    yes, no = buttons.children
+    yes.click()
+    assert not Path("created.txt").exists() and yes.disabled and no.disabled
     assert magics.agent is not None
     magics.agent.chain.store.close()
