@@ -90,6 +90,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (5, "m005_waited_ms"),
         (6, "m006_approval_why"),
         (7, "m007_filter_confidence"),
+        (8, "m008_undo"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

@@ -219,9 +219,9 @@ class Agent:
     # -- the loop ------------------------------------------------------------------------------------------
 
     async def _run(self, prompt: str, emit: Callable[[Any], None], max_iterations: int) -> RunResult:
-        self.chain.start_run()
+        run_id = self.chain.start_run()
         before = self._add_prompt(prompt)
-        result = RunResult("", "completed", conversation_id=self.conversation_id)
+        result = RunResult("", "completed", conversation_id=self.conversation_id, run_id=run_id)
         try:
             return await self._loop(before, result, emit, max_iterations)
         except BaseException:

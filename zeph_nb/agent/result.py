@@ -52,6 +52,7 @@ class RunResult:
     usage: Usage = field(default_factory=Usage)
     iterations: int = 0
     conversation_id: str = ""
+    run_id: str = ""  # what %zeph undo RUN_ID names
     detail: str = ""  # why it stopped, in words a person reads
 
     def __repr__(self) -> str:

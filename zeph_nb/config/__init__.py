@@ -60,6 +60,7 @@ from zeph_nb.config.sections import (
     TafcSettings,
     ToolsSettings,
 )
+from zeph_nb.config.undo import UndoSettings
 from zeph_nb.errors import ConfigError
 from zeph_nb.security.journal import settle, suspects
 
@@ -87,6 +88,7 @@ __all__ = [
     "StoreSettings",
     "TafcSettings",
     "ToolsSettings",
+    "UndoSettings",
 ]
 
 
@@ -139,6 +141,7 @@ class Settings(_Section):
     tools: ToolsSettings = Field(default_factory=ToolsSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
+    undo: UndoSettings = Field(default_factory=UndoSettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")

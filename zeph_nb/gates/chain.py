@@ -35,6 +35,7 @@ from zeph_nb.gates.policy.permissions import Permissions
 from zeph_nb.gates.policy.quota import Quota
 from zeph_nb.gates.policy.subjects import canonical_workdir, subjects_of
 from zeph_nb.gates.recording import AuditGate
+from zeph_nb.gates.undo import Snapshotter, UndoGate
 from zeph_nb.gates.wrappers import (
     ApprovalGate,
     AskedWith,
@@ -51,6 +52,7 @@ from zeph_nb.output.pipeline import OutputPipeline
 from zeph_nb.security.secrets import compile_extra, redact_params
 from zeph_nb.security.shell_classifier import ShellClassifier
 from zeph_nb.store.audit_log import AuditLog
+from zeph_nb.store.snapshots import FileChanges
 from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, validate_params
 from zeph_nb.tools.builtin import builtin_executor
@@ -105,6 +107,7 @@ class Session:
         self.preview_sandbox = file_sandbox(settings, Path(self.workdir))
         self.classifier = ShellClassifier(settings)
         self.conversation_id = conversation_id
+        self.run_id = new_run_id()  # one %%zeph cell's run; calls made outside a run share the session's first
         self.quota = Quota(config.max_tool_calls_per_session)
         self.cache = ResultCache(config.result_cache.ttl_secs) if config.result_cache.enabled else None
         self.desk = ApprovalDesk()
@@ -234,12 +237,14 @@ class GateChain:
             self.executor.check_names()
         self.session.set_tools({tool.name: tool for tool in self.executor.tool_definitions()})
 
-    def start_run(self) -> None:
-        """A new run of the conversation: the tools are read again, and files may have changed since the last
-        one, so cached reads go."""
+    def start_run(self) -> str:
+        """A new run of the conversation, with a new id (what ``%zeph undo`` names): the tools are read again,
+        and files may have changed since the last one, so cached reads go."""
         self.refresh_tools()
         if self.session.cache is not None:
             self.session.cache.invalidate_workspace()
+        self.session.run_id = new_run_id()
+        return self.session.run_id
 
     def new_conversation(self, conversation_id: str | None = None) -> str:
         """Start over: new id, quota, cache, completed tools and anomaly windows; returns the new id."""
@@ -263,6 +268,11 @@ class GateChain:
                       for tool in visible)  # fmt: skip
         hidden = tuple(name for name in session.tools if name not in shown)
         return ToolsView(infos, hidden, tuple(permissions.grants.active()))
+
+
+def new_run_id() -> str:
+    """Twelve hex digits: short enough to type after ``%zeph undo``, unique enough for one person's runs."""
+    return uuid.uuid4().hex[:12]
 
 
 def build_chain(
@@ -305,11 +315,20 @@ def build_chain(
     session = Session(settings, tools=by_name, workdir=workdir, store=store, conversation_id=conversation_id)
     session.desk.approver = approver or DenyAll()
     pipeline = OutputPipeline(settings, store, conversation_id)
+    snapshotter = (
+        Snapshotter(settings, session.workdir, FileChanges(store), run=lambda: session.run_id,
+                    conversation=lambda: session.conversation_id)
+        if settings.undo.enabled else None
+    )  # fmt: skip
 
     # The order, outermost first: a call meets these top to bottom, then the executor.
     gates: list[Callable[[Handler], Handler]] = [
         lambda inner: AuditGate(
-            inner, AuditLog(store), observe=session.observe, conversation=lambda: session.conversation_id
+            inner,
+            AuditLog(store),
+            observe=session.observe,
+            conversation=lambda: session.conversation_id,
+            run=lambda: session.run_id,
         ),
         lambda inner: OutputGate(inner, pipeline),
         lambda inner: QuotaGate(inner, session.quota),
@@ -327,6 +346,7 @@ def build_chain(
         ),
         lambda inner: CacheGate(inner, session.cache),
         lambda inner: RetryGate(inner, settings.tools.retry, sleep=sleep),
+        lambda inner: UndoGate(inner, snapshotter),
     ]
     head: Handler = ExecutorGate(executor, session.classifier.key)
     for wrap in reversed(gates):

@@ -38,10 +38,12 @@ class AuditGate:
         *,
         observe: Callable[[GateCall], None],
         conversation: Callable[[], str],
+        run: Callable[[], str] | None = None,
     ) -> None:
         self.inner, self.audit = inner, audit
         self.observe = observe  # the anomaly detector's and the dependency graph's sample of a finished call
         self.conversation = conversation  # the conversation's id now (a new conversation changes it)
+        self.run = run  # the run's id now (each Agent.run starts a new one)
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         started = time.perf_counter()
@@ -115,6 +117,7 @@ class AuditGate:
                 params=dict(gc.call.params) if isinstance(gc.call.params, dict) else {"params": gc.call.params},
                 call_id=gc.call.call_id,
                 conversation_id=self.conversation(),
+                run_id=self.run() if self.run is not None else None,
                 caller_id=gc.call.caller_id,
                 status=status,
                 decision=outcome.decision,

@@ -46,7 +46,7 @@ from zeph_nb.notebook.where import banner, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
-SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs")
+SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo")
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -104,7 +104,8 @@ class ZephMagics(Magics):
     def zeph(self, line: str, cell: str | None = None) -> Any:
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
         [--tmux | --ssh USER@HOST | --container NAME] [--tools NAME,...]``
-        runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs`` manages it."""
+        runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs|undo`` manages
+        it."""
         if cell is None:
             return self._subcommand(line)
         prompt = cell.strip()
@@ -308,6 +309,11 @@ class ZephMagics(Magics):
             return getattr(self, f"_cmd_{words[0]}")(words[1:])
         except ZephError as e:  # a setting or a function to fix (two tools of one name): said plainly
             print(f"%zeph {words[0]}: {e}")
+
+    def _cmd_undo(self, args: list[str]) -> Any:
+        from zeph_nb.notebook.undo import undo_command
+
+        return undo_command(self, args)
 
     def _cmd_jobs(self, args: list[str]) -> None:
         print_jobs()

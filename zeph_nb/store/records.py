@@ -22,6 +22,7 @@ from typing import Annotated, Any
 __all__ = [
     "ApprovalRow",
     "ConversationRow",
+    "FileChangeRow",
     "GrantRow",
     "Int32",
     "OverflowRow",
@@ -120,6 +121,7 @@ class ToolCallRow:
     network_hosts: str | None = None  # commands granted the network: JSON list of host:port reached
     waited_ms: float | None = None  # waiting for a person's approval; None: nobody was asked
     filter_confidence: str | None = None  # full | partial | fallback: how far the filter understood the output
+    run_id: str | None = None  # the agent run (one %%zeph cell) the call belongs to
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,5 +197,26 @@ class ConversationRow:
     id: str
     created_at: Timestamp = field(default_factory=_now_iso)
     title: str
+    spool: str | None = None
+    seq: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileChangeRow:
+    """One path a call changed, for ``%zeph undo`` (the ``file_changes`` table): its state before the call and
+    the state the call left, as JSON (``tools/files/states.PathState``); file contents are blobs beside the
+    database, named by their sha256. A row with no ``path`` says why a call's changes were not tracked."""
+
+    ts: Timestamp = field(default_factory=_now_iso)
+    run_id: str
+    conversation_id: str | None = None
+    call_id: str | None = None
+    tool: str
+    workdir: str
+    path: str | None = None
+    before: str | None = None  # JSON PathState
+    after: str | None = None
+    note: str | None = None  # e.g. "not kept: over [undo] max_snapshot_bytes", "remote: ssh …"
+    pid: Int32 = field(default_factory=os.getpid)
     spool: str | None = None
     seq: int | None = None

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from zeph_nb.store.records import ApprovalRow, ConversationRow, GrantRow, OverflowRow, ToolCallRow, columns_of
+from zeph_nb.store.records import (
+    ApprovalRow,
+    ConversationRow,
+    FileChangeRow,
+    GrantRow,
+    OverflowRow,
+    ToolCallRow,
+    columns_of,
+)
 
 __all__ = ["COLUMNS", "MIGRATIONS", "migrate"]
 
@@ -16,6 +24,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "permission_rules": columns_of(GrantRow),
     "approvals": columns_of(ApprovalRow),
     "conversations": columns_of(ConversationRow),
+    "file_changes": columns_of(FileChangeRow),
 }
 
 
@@ -152,6 +161,28 @@ ALTER TABLE approvals ADD COLUMN why VARCHAR;
         "m007_filter_confidence",
         """\
 ALTER TABLE tool_calls ADD COLUMN filter_confidence VARCHAR;
+""",
+    ),
+    (
+        8,
+        "m008_undo",
+        """\
+ALTER TABLE tool_calls ADD COLUMN run_id VARCHAR;
+CREATE TABLE file_changes (
+  ts TIMESTAMP,
+  run_id VARCHAR,
+  conversation_id VARCHAR,
+  call_id VARCHAR,
+  tool VARCHAR,
+  workdir VARCHAR,
+  path VARCHAR,
+  before VARCHAR,
+  after VARCHAR,
+  note VARCHAR,
+  pid INTEGER,
+  spool VARCHAR,
+  seq BIGINT
+);
 """,
     ),
 ]

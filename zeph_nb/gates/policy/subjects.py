@@ -47,4 +47,5 @@ def subjects_of(
 
 
 def canonical_workdir(workdir: str | os.PathLike[str] | None) -> Path:
-    return canonicalize(os.fspath(workdir) if workdir is not None else os.getcwd(), "/")
+    # A relative working directory is relative to the process's, as the tools take it (not to "/").
+    return canonicalize(os.path.abspath(workdir) if workdir is not None else os.getcwd(), "/")

@@ -1,0 +1,163 @@
+"""The snapshot gate, right around the executor: before a call that may change files in the working directory
+it notes the state of every path the call can touch (keeping file contents as blobs), after it the state the
+call left, and it records each path that differs with the run's id, for ``%zeph undo``.
+
+Which paths: for the file tools, each path argument the call writes (a path whose folders do not exist yet is
+noted from the first missing folder, so folders ``write`` creates are undone too); for a local ``bash`` command
+that may write, the whole working directory (less ``[undo] exclude``), since the OS sandbox lets it write only
+there. Commands on another machine or in a container, and commands left running in a tmux pane, are not
+followed: a row says so, and undo tells the person. A snapshot never fails the call (unless ``[undo] required``):
+what could not be kept is said in the output and later by undo.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.gates.call import CallContext, GateCall, Handler
+from zeph_nb.store.snapshots import FileChangeRow, FileChanges
+from zeph_nb.tools.base import ToolOutput
+from zeph_nb.tools.files.states import Capture, Snapshot, changed_paths
+
+__all__ = ["FILE_WRITERS", "Snapshotter", "UndoGate"]
+
+# The file tools that change the tree, and which of their arguments name what they change.
+FILE_WRITERS: dict[str, tuple[str, ...]] = {
+    "write": ("path",),
+    "edit": ("path",),
+    "create_directory": ("path",),
+    "delete_path": ("path",),
+    "move_path": ("source", "destination"),
+    "copy_path": ("destination",),
+}
+
+
+class Snapshotter:
+    """What the gate needs: the settings, the working directory, where rows and blobs go, the run's id."""
+
+    def __init__(
+        self, settings: Settings, workdir: Path, changes: FileChanges, *, run: Callable[[], str],
+        conversation: Callable[[], str],
+    ) -> None:  # fmt: skip
+        self.config = settings.undo
+        self.execution = settings.tools.execution
+        self.workdir = os.path.realpath(workdir)
+        self.changes = changes
+        self.run, self.conversation = run, conversation
+        self.hashes: dict[tuple[int, ...], str] = {}  # shared by every call: unchanged files are not read again
+        self.kept: set[str] = set()  # blobs this session has kept (a blob is never removed while it runs)
+        home = str(changes.store.path.parent)
+        self.exclude_paths = {home} if home.startswith(self.workdir + os.sep) else set()
+
+    def roots(self, ctx: CallContext) -> list[str] | str | None:
+        """The paths to snapshot; None: the call changes no files here; a string: why it is not followed."""
+        name, params = ctx.tool.name, ctx.call.params
+        remote = self.execution.backend in ("ssh", "container")
+        if name == "bash":
+            if remote:
+                return f"remote: runs on {self.execution.ssh or self.execution.container} ({self.execution.backend})"
+            if params.get("wait", True) is not True:
+                return "a background command in a tmux pane: what it changes later is not followed"
+            if ctx.analysis is not None and not ctx.analysis.may_write:
+                return None
+            return [self.workdir]
+        if name not in FILE_WRITERS:
+            return None
+        if remote:
+            return f"remote: on {self.execution.ssh or self.execution.container} ({self.execution.backend})"
+        roots = []
+        for key in FILE_WRITERS[name]:
+            value = params.get(key)
+            if isinstance(value, str):
+                root = self._root(value)
+                if root is not None:
+                    roots.append(root)
+        return roots or None
+
+    def _root(self, given: str) -> str | None:
+        """The path as the file tools reach it (folders resolved, the last part not), or the first folder on the
+        way that does not exist yet; None when that is outside the working directory."""
+        path = os.path.normpath(os.path.join(self.workdir, given))
+        folder, name = os.path.split(path)
+        path = os.path.join(os.path.realpath(folder), name)
+        while not os.path.lexists(os.path.dirname(path)) and os.path.dirname(path) != path:
+            path = os.path.dirname(path)
+        if not path.startswith(self.workdir + os.sep):
+            return None
+        return path
+
+    def capture(self) -> Capture:
+        return Capture(self.changes.blobs, budget=self.config.max_snapshot_bytes, max_files=self.config.max_files,
+                       exclude=self.config.exclude, hashes=self.hashes, kept=self.kept)  # fmt: skip
+
+    def record(self, ctx: CallContext, before: Snapshot, after: Snapshot) -> list[str]:
+        """Record what changed; returns notes for the output (what undo will not be able to do)."""
+        notes: list[str] = []
+        if not (before.complete and after.complete):
+            notes.append(f"not followed for undo: {before.reason or after.reason} ([undo] max_files)")
+            self.note(ctx, notes[-1])
+            return notes
+        rows = []
+        for path, old, new in changed_paths(before, after):
+            if path in self.exclude_paths or any(path.startswith(p + os.sep) for p in self.exclude_paths):
+                continue
+            note = None
+            if old.kind == "file" and not old.kept:
+                note = "not kept: over [undo] max_snapshot_bytes or unreadable"
+                notes.append(f"{os.path.relpath(path, self.workdir)!r} was not kept (over [undo] max_snapshot_bytes "
+                             "or unreadable): %zeph undo cannot restore it")  # fmt: skip
+            rows.append(self._row(ctx, path=path, before=old.to_json(), after=new.to_json(), note=note))
+        self.changes.record(rows)
+        return notes
+
+    def note(self, ctx: CallContext, note: str) -> None:
+        self.changes.record([self._row(ctx, note=note)])
+
+    def _row(
+        self, ctx: CallContext, *, path: str | None = None, before: str | None = None, after: str | None = None,
+        note: str | None = None,
+    ) -> FileChangeRow:  # fmt: skip
+        return FileChangeRow(run_id=self.run(), conversation_id=self.conversation(), call_id=ctx.call.call_id,
+                             tool=ctx.tool.name, workdir=self.workdir, path=path, before=before, after=after,
+                             note=note)  # fmt: skip
+
+
+class UndoGate:
+    """Snapshots around the executor for ``%zeph undo`` (``[undo] enabled``)."""
+
+    def __init__(self, inner: Handler, snapshotter: Snapshotter | None) -> None:
+        self.inner, self.snapshotter = inner, snapshotter
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        keeper = self.snapshotter
+        ctx = gc.ctx
+        if keeper is None or ctx is None:
+            return await self.inner.handle(gc)
+        roots = keeper.roots(ctx)
+        if roots is None:
+            return await self.inner.handle(gc)
+        if isinstance(roots, str):
+            keeper.note(ctx, roots)
+            return await self.inner.handle(gc)
+        capture = keeper.capture()
+        before = await asyncio.to_thread(capture.take, roots)
+        if keeper.config.required and (before.not_kept or not before.complete):
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
+                            "not run: its snapshot for undo would be incomplete "
+                            f"({before.reason or f'{len(before.not_kept)} files over [undo] max_snapshot_bytes'}) "
+                            "and [undo] required is set")  # fmt: skip
+        try:
+            output = await self.inner.handle(gc)
+        finally:
+            # Also after a failure or a Stop: a command that failed half-way may have changed files.
+            after = await asyncio.shield(asyncio.to_thread(keeper.capture().take, roots, keep=False))
+            notes = keeper.record(ctx, before, after)
+        if notes:
+            output = dataclasses.replace(output, summary=output.summary + "".join(f"\n[{n}]" for n in notes))
+        return output

@@ -1,0 +1,195 @@
+"""What is at a path, as undo needs to know it: absent, a regular file (content hash, mode), a symbolic link (its
+target) or a directory (its mode); and a snapshot of several paths, whole trees walked without following links.
+
+A file's content goes to a ``BlobSink`` (content-addressed, so an unchanged file is kept once however often it is
+snapshotted) unless the call's byte budget is spent: then only its size and mtime are noted, which still tells
+whether it changed, and undo says it cannot be restored. Nothing here follows a symbolic link or opens anything
+but a regular file (a FIFO would block, a device could be endless).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol
+
+__all__ = ["BlobSink", "Capture", "PathState", "Snapshot", "changed_paths"]
+
+Kind = Literal["absent", "file", "symlink", "dir", "other"]
+_CHUNK = 1 << 20
+
+
+class BlobSink(Protocol):
+    """Where file contents are kept, by their sha256 (the store's blobs)."""
+
+    def has(self, sha256: str) -> bool: ...
+
+    def put(self, data: bytes) -> str: ...
+
+
+@dataclass(frozen=True)
+class PathState:
+    """One path's state. ``sha256`` is None for a file that was not read (over the budget): ``size`` and
+    ``mtime_ns`` identify it then. ``kept``: its content is in the blob store, so undo can put it back."""
+
+    kind: Kind
+    mode: int | None = None
+    sha256: str | None = None
+    size: int | None = None
+    mtime_ns: int | None = None
+    target: str | None = None
+    kept: bool = False
+
+    def same_as(self, other: PathState) -> bool:
+        """Whether ``other`` is the same thing (content, link target, mode), ignoring whether it was kept."""
+        if self.kind != other.kind or self.mode != other.mode or self.target != other.target:
+            return False
+        if self.kind != "file":
+            return True
+        if self.sha256 is not None and other.sha256 is not None:
+            return self.sha256 == other.sha256
+        return (self.size, self.mtime_ns) == (other.size, other.mtime_ns)
+
+    def to_json(self) -> str:
+        return json.dumps({k: v for k, v in asdict(self).items() if v not in (None, False)}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> PathState:
+        data: dict[str, Any] = json.loads(text)
+        return cls(**data)
+
+    def describe(self) -> str:
+        if self.kind == "file":
+            return f"file of {self.size} bytes, mode {self.mode:o}" if self.mode is not None else "file"
+        if self.kind == "symlink":
+            return f"link to {self.target}"
+        return {"absent": "nothing", "dir": "folder", "other": "special file"}[self.kind]
+
+
+ABSENT = PathState("absent")
+
+
+@dataclass
+class Snapshot:
+    """The states of the paths under some roots, and why any file's content was not kept."""
+
+    states: dict[str, PathState] = field(default_factory=dict)
+    not_kept: list[str] = field(default_factory=list)  # files over the byte budget
+    complete: bool = True  # False: the walk stopped at max_files; changes under it cannot be told
+    reason: str = ""
+
+
+class Capture:
+    """Takes snapshots for one call: ``budget`` bytes of content at most (0: no cap), ``max_files`` entries at most
+    per walk (0: no cap). ``hashes`` is shared across calls: a file whose inode, size and times are unchanged is
+    not read again when its content is already kept."""
+
+    def __init__(
+        self, sink: BlobSink | None, *, budget: int = 0, max_files: int = 0, exclude: Iterable[str] = (),
+        hashes: dict[tuple[int, ...], str] | None = None, kept: set[str] | None = None,
+    ) -> None:  # fmt: skip
+        self.sink = sink
+        self.budget = budget
+        self.max_files = max_files
+        self.exclude = frozenset(exclude)
+        self.hashes = hashes if hashes is not None else {}
+        self.kept = kept if kept is not None else set()  # blobs known to be in the sink (no stat to ask again)
+        self.read = 0
+
+    def take(self, roots: Iterable[str], *, keep: bool = True) -> Snapshot:
+        """The state of each root and, for a directory root, of everything under it (not following links)."""
+        snapshot = Snapshot()
+        for root in roots:
+            self._walk(root, snapshot, keep)
+        return snapshot
+
+    def state(self, path: str, *, keep: bool = False, snapshot: Snapshot | None = None) -> PathState:
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            return ABSENT
+        except NotADirectoryError:
+            return ABSENT
+        mode = stat.S_IMODE(info.st_mode)
+        if stat.S_ISLNK(info.st_mode):
+            return PathState("symlink", target=os.readlink(path))
+        if stat.S_ISDIR(info.st_mode):
+            return PathState("dir", mode=mode)
+        if not stat.S_ISREG(info.st_mode):
+            return PathState("other", mode=mode)
+        key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        known = self.hashes.get(key)
+        base = PathState("file", mode=mode, size=info.st_size, mtime_ns=info.st_mtime_ns)
+        if known is not None and (not keep or known in self.kept or (self.sink is not None and self.sink.has(known))):
+            if keep:
+                self.kept.add(known)
+            return _with(base, sha256=known, kept=keep)
+        if self.budget and self.read + info.st_size > self.budget:
+            if keep and snapshot is not None:
+                snapshot.not_kept.append(path)
+            return base
+        data = _read_regular(path, info)
+        if data is None:  # replaced between lstat and open: say nothing about its content
+            return base
+        self.read += len(data)
+        digest = hashlib.sha256(data).hexdigest()
+        self.hashes[key] = digest
+        kept = False
+        if keep and self.sink is not None:
+            self.sink.put(data)
+            self.kept.add(digest)
+            kept = True
+        return _with(base, sha256=digest, kept=kept)
+
+    def _walk(self, root: str, snapshot: Snapshot, keep: bool) -> None:
+        pending = [root]
+        while pending:  # a loop, not recursion: a hostile tree can be deeper than Python's recursion limit
+            path = pending.pop()
+            if self.max_files and len(snapshot.states) >= self.max_files:
+                snapshot.complete = False
+                snapshot.reason = f"more than {self.max_files} entries under {root}"
+                return
+            state = self.state(path, keep=keep, snapshot=snapshot)
+            snapshot.states[path] = state
+            if state.kind != "dir":
+                continue
+            try:
+                names = sorted(os.listdir(path), reverse=True)
+            except OSError:
+                continue
+            pending.extend(os.path.join(path, name) for name in names if name not in self.exclude)
+
+
+def changed_paths(before: Snapshot, after: Snapshot) -> list[tuple[str, PathState, PathState]]:
+    """(path, before, after) for each path whose state differs, shallowest first."""
+    changes = []
+    for path in sorted(set(before.states) | set(after.states), key=lambda p: (p.count(os.sep), p)):
+        old, new = before.states.get(path, ABSENT), after.states.get(path, ABSENT)
+        if not old.same_as(new):
+            changes.append((path, old, new))
+    return changes
+
+
+def _with(state: PathState, **changes: Any) -> PathState:
+    return PathState(**{**asdict(state), **changes})
+
+
+def _read_regular(path: str, info: os.stat_result) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or opened.st_ino != info.st_ino:
+            return None
+        chunks = []
+        while chunk := os.read(fd, _CHUNK):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
