@@ -231,3 +231,16 @@ def test_moves_copies_and_deleted_trees_are_put_back(store: Store, work: Path) -
         "keep.txt", "tree", "tree/deep", "tree/deep/leaf.txt"]  # fmt: skip
     assert (work / "tree" / "deep" / "leaf.txt").read_text() == "leaf\n"
     assert oct(os.stat(work / "tree" / "deep").st_mode & 0o777) == oct(0o700)
+
+
+def test_files_zeph_may_not_read_are_not_copied_into_the_store(store: Store, work: Path) -> None:
+    key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"
+    (work / "server.pem").write_text(key)
+    (work / "notes.txt").write_text("notes\n")
+    result = run(store, work, ("bash", {"command": "echo changed > server.pem; echo more >> notes.txt"}),
+                 toml='[tools.file]\ndeny_read = ["**/*.pem"]\n')  # fmt: skip
+    assert "'server.pem' was not kept" in result.tool_calls[0].text and "zeph may not read" in result.tool_calls[0].text
+    blobs = [p.read_bytes() for p in (store.home / "blobs").rglob("*") if p.is_file()]
+    assert blobs and not any(b"MIIEvQ" in blob for blob in blobs)  # no second copy of a key zeph may not read
+    _, text = undo(store)
+    assert "server.pem: its earlier content was not kept" in text and (work / "notes.txt").read_text() == "notes\n"

@@ -17,6 +17,7 @@ import dataclasses
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
@@ -45,7 +46,9 @@ class Snapshotter:
         self, settings: Settings, workdir: Path, changes: FileChanges, *, run: Callable[[], str],
         conversation: Callable[[], str],
     ) -> None:  # fmt: skip
+        self.settings = settings
         self.config = settings.undo
+        self._reader: Any = None  # the file tools' read rules, built on first use
         self.execution = settings.tools.execution
         self.workdir = os.path.realpath(workdir)
         self.changes = changes
@@ -94,7 +97,21 @@ class Snapshotter:
 
     def capture(self) -> Capture:
         return Capture(self.changes.blobs, budget=self.config.max_snapshot_bytes, max_files=self.config.max_files,
-                       exclude=self.config.exclude, hashes=self.hashes, kept=self.kept)  # fmt: skip
+                       exclude=self.config.exclude, hashes=self.hashes, kept=self.kept,
+                       secret=self._unreadable)  # fmt: skip
+
+    def _unreadable(self, path: str) -> bool:
+        """Whether zeph may not read ``path`` (deny_read, outside allow_read, a protected path): its content is not
+        copied into the store's blobs (a second copy of a credential), so undo cannot restore it and says so."""
+        if self._reader is None:
+            from zeph_nb.security.paths import Sandbox
+            from zeph_nb.tools.containment import protected_paths
+
+            files = self.settings.tools.file
+            protected = protected_paths(self.settings, self.workdir)
+            self._reader = Sandbox([self.workdir], workdir=self.workdir, deny_read=files.deny_read,
+                                   allow_read=files.allow_read, protected=protected)  # fmt: skip
+        return not self._reader.readable(Path(path))
 
     def record(self, ctx: CallContext, before: Snapshot, after: Snapshot) -> list[str]:
         """Record what changed; returns notes for the output (what undo will not be able to do)."""
@@ -109,9 +126,9 @@ class Snapshotter:
                 continue
             note = None
             if old.kind == "file" and not old.kept:
-                note = "not kept: over [undo] max_snapshot_bytes or unreadable"
-                notes.append(f"{os.path.relpath(path, self.workdir)!r} was not kept (over [undo] max_snapshot_bytes "
-                             "or unreadable): %zeph undo cannot restore it")  # fmt: skip
+                note = "not kept: over [undo] max_snapshot_bytes, or a file zeph may not read"
+                notes.append(f"{os.path.relpath(path, self.workdir)!r} was not kept (over [undo] max_snapshot_bytes, "
+                             "or a file zeph may not read): %zeph undo cannot restore it")  # fmt: skip
             rows.append(self._row(ctx, path=path, before=old.to_json(), after=new.to_json(), note=note))
         self.changes.record(rows)
         return notes

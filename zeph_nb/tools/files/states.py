@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -91,6 +91,7 @@ class Capture:
     def __init__(
         self, sink: BlobSink | None, *, budget: int = 0, max_files: int = 0, exclude: Iterable[str] = (),
         hashes: dict[tuple[int, ...], str] | None = None, kept: set[str] | None = None,
+        secret: Callable[[str], bool] | None = None,
     ) -> None:  # fmt: skip
         self.sink = sink
         self.budget = budget
@@ -99,6 +100,7 @@ class Capture:
         self.hashes = hashes if hashes is not None else {}
         self.kept = kept if kept is not None else set()  # blobs known to be in the sink (no stat to ask again)
         self.read = 0
+        self.secret = secret  # paths whose content is not kept (what zeph may not read): hashed, never copied
 
     def take(self, roots: Iterable[str], *, keep: bool = True) -> Snapshot:
         """The state of each root and, for a directory root, of everything under it (not following links)."""
@@ -139,6 +141,10 @@ class Capture:
         digest = hashlib.sha256(data).hexdigest()
         self.hashes[key] = digest
         kept = False
+        if keep and self.secret is not None and self.secret(path):
+            if snapshot is not None:
+                snapshot.not_kept.append(path)
+            return _with(base, sha256=digest)
         if keep and self.sink is not None:
             self.sink.put(data)
             self.kept.add(digest)
