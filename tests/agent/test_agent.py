@@ -386,3 +386,14 @@ async def test_a_run_that_failed_after_an_answer_is_closed_not_repeated(tmp_path
     # prompt, tool use, tool result, the closing note, the new prompt: a turn of its own
     assert roles == ["user", "assistant", "user", "assistant", "user"]
     assert _texts(provider.requests[-1])[-1] == "Just tell me which files are in data/."
+
+
+async def test_the_system_prompt_says_to_act_through_tool_calls(tmp_path: Path, store: Store) -> None:
+    # Seed parity: a model that writes ```bash blocks believes it acted; the prompt says such text never runs.
+    agent = make(["ok"], tmp_path, store)
+    await agent.run("hello")
+    provider = agent.provider
+    assert isinstance(provider, ScriptedProvider)
+    system = provider.requests[0].system
+    assert "call a tool" in system and "fenced block" in system and "never runs" in system
+    assert str(tmp_path) in system

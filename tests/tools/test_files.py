@@ -191,6 +191,18 @@ def test_find_path_with_globstar(files: FileExecutor, tree: dict[str, Path]) -> 
     assert files.run("find_path", pattern="*.nothing").summary == "No paths match '*.nothing'"
 
 
+def test_find_path_searches_from_a_folder_inside_the_sandbox_only(files: FileExecutor, tree: dict[str, Path]) -> None:
+    (tree["work"] / "src/pkg/other.py").write_text("")
+    assert files.run("find_path", pattern="*.py", path="src/pkg").summary.splitlines() == [
+        "src/pkg/mod.py", "src/pkg/other.py"]  # fmt: skip
+    with pytest.raises(ToolError) as refused:
+        files.run("find_path", pattern="*", path=str(tree["outside"]))
+    assert refused.value.category is ToolErrorCategory.POLICY_BLOCKED
+    with pytest.raises(ToolError) as not_a_folder:
+        files.run("find_path", pattern="*", path="src/pkg/mod.py")
+    assert "is not a folder" in not_a_folder.value.message
+
+
 def test_find_path_never_lists_outside(files: FileExecutor, tree: dict[str, Path]) -> None:
     os.symlink(tree["outside"], tree["work"] / "out")
     assert "secret" not in files.run("find_path", pattern="../*/*").summary

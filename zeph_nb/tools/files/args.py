@@ -32,7 +32,10 @@ class FindPathArgs(ToolArgs):
     pattern: str = Field(
         min_length=1,
         max_length=4096,
-        description="Glob relative to the working directory, e.g. 'src/**/*.py'",
+        description="Glob relative to the search folder (default: the working directory), e.g. 'src/**/*.py'",
+    )
+    path: str | None = Field(
+        None, min_length=1, max_length=4096, description="Folder to search from, inside the sandbox (seed 004)"
     )
 
 
@@ -95,7 +98,7 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         "find_path",
         "Find files and directories whose path matches a glob ('**' spans directories).",
         FindPathArgs,
-        subject=("pattern",),
+        subject=("pattern", "path"),
         subject_kind="path",
         cacheable=True,
     ),

@@ -52,7 +52,9 @@ class TreeTools:
     def _find_path(self, args: A.FindPathArgs) -> ToolOutput:
         if "\x00" in args.pattern:
             raise _invalid("pattern contains a NUL byte; remove it")
-        base = self.sandbox.workdir
+        base = self.sandbox.workdir if args.path is None else self.sandbox.resolve(args.path)
+        if not base.is_dir():
+            raise _invalid(f"path {args.path!r} is not a folder; give the folder to search from, or leave it out")
         found: list[str] = []
         more = False
         flags = glob.GLOBSTAR | glob.BRACE
