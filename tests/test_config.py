@@ -198,3 +198,36 @@ def test_settings_are_immutable() -> None:
     s = Settings()
     with pytest.raises(Exception, match="frozen"):
         s.agent.max_tool_iterations = 3  # type: ignore[misc]
+
+
+def test_the_seeds_legacy_retry_keys_are_read_where_they_live_now() -> None:
+    with pytest.warns(DeprecationWarning, match=r"agent.max_tool_retries is deprecated .*tools.retry.max_attempts"):
+        settings = Settings.from_toml("[agent]\nmax_tool_retries = 4\nmax_retry_duration_secs = 12\n")
+    assert settings.tools.retry.max_attempts == 4 and settings.tools.retry.budget_secs == 12
+    assert settings.describe()["tools.retry.max_attempts"][1] == "file:<string>"
+    with pytest.warns(DeprecationWarning, match="is set too, and wins"):
+        both = Settings.from_toml("[agent]\nmax_tool_retries = 4\n[tools.retry]\nmax_attempts = 1\n")
+    assert both.tools.retry.max_attempts == 1
+
+
+def test_migrate_config_rewrites_the_file_keeping_comments(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+    import warnings
+
+    config = tmp_path / "zeph.toml"
+    config.write_text("# my settings\n[agent]\nmax_tool_iterations = 7  # enough\nmax_tool_retries = 3\n")
+    cli = shutil.which("zeph-nb", path=str(Path(sys.executable).parent))
+    assert cli is not None, "the zeph-nb console script is installed with the package"
+    done = subprocess.run([cli, "migrate-config", str(config)], capture_output=True, text=True, check=True)
+    assert "agent.max_tool_retries -> tools.retry.max_attempts = 3" in done.stdout
+    text = config.read_text()
+    assert "# my settings" in text and "max_tool_iterations = 7  # enough" in text and "max_tool_retries" not in text
+    assert (tmp_path / "zeph.toml.bak").read_text().count("max_tool_retries") == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the rewritten file warns no more
+        migrated = Settings.load(config)
+    assert migrated.tools.retry.max_attempts == 3 and migrated.agent.max_tool_iterations == 7
+    again = subprocess.run([cli, "migrate-config", str(config)], capture_output=True, text=True, check=True)
+    assert "nothing to migrate" in again.stdout

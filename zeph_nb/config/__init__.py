@@ -37,6 +37,7 @@ from pydantic import (
 )
 
 from zeph_nb.config.common import _Section
+from zeph_nb.config.legacy import migrate_data
 from zeph_nb.config.sections import (
     MAX_PATTERN_LEN,
     AgentSettings,
@@ -233,9 +234,11 @@ def _find_config_file(path: str | os.PathLike[str] | None, env: Mapping[str, str
 
 def _parse_toml(text: str, source: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{source}: malformed TOML: {e}. Fix that line; see README for the format.") from None
+    migrate_data(data, source)  # the seeds' older names, read where they live now (with a warning)
+    return data
 
 
 def _build(
