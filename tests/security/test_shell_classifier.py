@@ -293,3 +293,23 @@ def test_hostile_input_never_crashes(command: str) -> None:
 )
 def test_may_write(command: str, writes: bool) -> None:
     assert analyze_shell(command).may_write is writes
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("ls -la", "allow"),
+        ("git status --short", "allow"),
+        ("cd src && ls", "allow"),  # moving around runs nothing
+        ("cat a | grep b", "allow"),
+        ("git push", "block"),  # git is allowed only as `git status`
+        ("ls; python -c 'print(1)'", "block"),
+        ("ls $(python -c 'print(1)')", "block"),
+        ("./ls", "block"),  # a program here merely named ls
+        ("case x in y) ls;; esac", "block"),  # unparsed: it cannot be checked, so it does not run
+    ],
+)
+def test_allowed_commands_is_an_allowlist_of_command_words(command: str, verdict: str) -> None:
+    settings = Settings.from_toml('[tools.shell]\nallowed_commands = ["ls", "cat", "grep", "git status"]\n')
+    analysis = analyze_shell(command, settings)
+    assert analysis.verdict == verdict, analysis.reasons

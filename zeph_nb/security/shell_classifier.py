@@ -68,6 +68,8 @@ if TYPE_CHECKING:  # the security layer sits below config: settings are passed i
 __all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict"]
 
 MAX_DEPTH = 8
+# What allowed_commands never needs to name: moving around and ending, which run nothing.
+ALWAYS_ALLOWED = frozenset({"cd", "pwd", "true", "false", "exit", ":"})
 
 
 class ShellClassifier(Payloads):
@@ -77,13 +79,17 @@ class ShellClassifier(Payloads):
         shell = settings.tools.shell
         self.allow_network = shell.allow_network
         self.legacy_blocked = [CommandEntry(entry) for entry in shell.blocked_commands if entry.strip()]
+        # [tools.shell] allowed_commands: when set, the only command words that may run (and the moves that do
+        # nothing but move around or end). Anything else, and a line nobody could parse, is blocked.
+        self.allowed = [CommandEntry(entry) for entry in shell.allowed_commands if entry.strip()]
         patterns = [p for p in shell.confirm_patterns if p.strip()]
         self.confirm_syntax = [p.strip().lower() for p in patterns if syntax_pattern(p)]
         self.confirm_commands = [CommandEntry(p, phrases=True) for p in patterns if not syntax_pattern(p)]
         self._source = ""
         # What the verdicts depend on: two classifiers with the same key analyze every line alike, so one's
         # analysis can stand for the other's (the gates' parse is handed to the shell executor with it).
-        self.key = repr((shell.allow_network, tuple(shell.blocked_commands), tuple(patterns)))
+        self.key = repr((shell.allow_network, tuple(shell.blocked_commands), tuple(patterns),
+                         tuple(shell.allowed_commands)))  # fmt: skip
 
     def classify(self, command: str) -> Verdict:
         return self.analyze(command).verdict
@@ -102,7 +108,21 @@ class ShellClassifier(Payloads):
             for entry in self.confirm_commands:
                 if entry.matches(simple):
                     analysis.raise_to("confirm", f"matches confirm pattern {entry.entry!r}")
+        if self.allowed:
+            self._allowlist(analysis)
         return analysis
+
+    def _allowlist(self, analysis: ShellAnalysis) -> None:
+        if not analysis.parsed:
+            analysis.raise_to("block", "blocked: the command could not be parsed, so it cannot be checked against "
+                                       "[tools.shell] allowed_commands")  # fmt: skip
+            return
+        for simple in analysis.commands:
+            if simple.program:  # ./ls, a program in the working directory merely named like an allowed one
+                analysis.raise_to("block", f"blocked: {simple.program!r} is not in [tools.shell] allowed_commands")
+            elif simple.name not in ALWAYS_ALLOWED and not any(entry.matches(simple) for entry in self.allowed):
+                why = f"blocked: {simple.name!r} is not in [tools.shell] allowed_commands"
+                analysis.raise_to("block", why if simple.text == simple.name else f"{why} (as used in {simple.text!r})")
 
     # -- parsing -------------------------------------------------------------------------------------------
 
