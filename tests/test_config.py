@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
 import pytest
@@ -182,6 +183,22 @@ def test_environment_overrides_with_types(isolated_env: Path) -> None:
     assert described["agent.max_tool_iterations"] == (12, "env:ZEPH_AGENT_MAX_TOOL_ITERATIONS")
     assert described["tools.shell.timeout"] == (5, f"file:{Path.cwd() / 'zeph.toml'}")
     assert described["tools.scrape.timeout"] == (15, "default")
+
+
+def test_table_valued_keys_are_set_from_the_environment_as_json_or_toml(isolated_env: Path) -> None:
+    env = {
+        "ZEPH_HOME": str(isolated_env),
+        "ZEPH_TOOLS_DEPENDENCIES_ENABLED": "true",
+        "ZEPH_TOOLS_DEPENDENCIES_RULES": '{"deploy": {"requires": ["test"]}}',  # JSON, as CI files hold it
+        "ZEPH_TOOLS_PERMISSIONS": '{bash = [{pattern = "ls *", action = "allow"}]}',  # or a TOML inline table
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "is not a zeph-nb setting and is ignored" any more
+        s = Settings.load(env=env)
+    assert s.tools.dependencies.rules["deploy"].requires == ["test"]
+    assert s.tools.permissions is not None and s.tools.permissions["bash"][0].pattern == "ls *"
+    described = s.describe()
+    assert described["tools.dependencies.rules.deploy.requires"] == (["test"], "env:ZEPH_TOOLS_DEPENDENCIES_RULES")
 
 
 def test_bad_environment_value_names_the_variable(isolated_env: Path) -> None:

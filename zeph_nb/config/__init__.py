@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import difflib
 import getpass
+import json
 import os
 import sys
 import tomllib
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import Any
 
 from pydantic import (
     BaseModel,
@@ -208,7 +209,16 @@ class Settings(_Section):
     def describe(self) -> dict[str, tuple[Any, str]]:
         """Every leaf key with its effective value and where it came from (``default``, ``file:…``, ``env:…``)."""
         flat = _flatten(self.model_dump(mode="json"))
-        return {key: (value, self.origins.get(key, "default")) for key, value in flat.items()}
+        return {key: (value, self._origin(key)) for key, value in flat.items()}
+
+    def _origin(self, key: str) -> str:
+        """Where ``key`` came from: its own origin, or its table's when the whole table was set at once (a JSON
+        environment variable for tools.dependencies.rules sets every key under it)."""
+        while key:
+            if key in self.origins:
+                return self.origins[key]
+            key = key.rpartition(".")[0]
+        return "default"
 
 
 _TABLES = [name for name, field in Settings.model_fields.items() if not field.exclude]
@@ -305,7 +315,7 @@ def _leaf_keys(model: type[BaseModel] = Settings, prefix: str = "") -> dict[str,
         nested = _model_type(field.annotation)
         if nested is not None:
             keys.update(_leaf_keys(nested, dotted + "."))
-        elif get_origin(field.annotation) is not dict and dict not in get_args(field.annotation):
+        else:  # a value, a list, or a table of tables (dependencies.rules, permissions): set whole, as TOML or JSON
             keys["ZEPH_" + dotted.replace(".", "_").upper()] = dotted
     return keys
 
@@ -333,10 +343,18 @@ def _apply_env(data: dict[str, Any], origins: dict[str, str], env: Mapping[str, 
 
 
 def _env_value(raw: str) -> Any:
+    """A variable's value as TOML (``5``, ``false``, ``["a"]``, ``{deploy = {requires = ["test"]}}``), else as JSON
+    (``{"deploy": {"requires": ["test"]}}``: what a shell or a CI file most often holds for a table), else text."""
     try:
         return tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
-        return raw
+        pass
+    if raw.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            pass
+    return raw
 
 
 def _origins_of(data: Mapping[str, Any], origin: str, prefix: str = "") -> dict[str, str]:
