@@ -306,6 +306,20 @@ def test_dependency_cycles_are_broken_and_a_stall_lifts_the_gates(caplog: pytest
     assert preferring.visible(["a", "z"], {"read"})[0] == ["z", "a"]
 
 
+def test_seed_003s_preference_boosts_rank_tools_and_are_capped() -> None:
+    from zeph_nb.config import DependencyRule
+    from zeph_nb.gates.policy.dependencies import DependencyGraph
+
+    rules = {"one": DependencyRule(prefers=["read"]), "two": DependencyRule(prefers=["read", "grep"])}
+    done = {"read", "grep"}
+    uncapped = DependencyGraph(rules, boost_per_dep=0.1, max_total_boost=1.0)
+    assert uncapped.visible(["a", "one", "two"], done)[0] == ["two", "one", "a"]  # two preferences beat one
+    capped = DependencyGraph(rules, boost_per_dep=0.1, max_total_boost=0.1)
+    assert capped.visible(["a", "one", "two"], done)[0] == ["one", "two", "a"]  # the cap makes them equal
+    settings = Settings.from_toml("[tools.dependencies]\nboost_per_dep = 0.1\nmax_total_boost = 0.1\n")
+    assert (settings.tools.dependencies.boost_per_dep, settings.tools.dependencies.max_total_boost) == (0.1, 0.1)
+
+
 async def test_independent_calls_of_one_batch_run_concurrently(tmp_path: Path, store: Store) -> None:
     chain = chain_for('[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]', tmp_path, store)
     # Each command waits for the other's marker: both can only succeed if they run at the same time.
@@ -342,3 +356,21 @@ async def test_every_shell_call_has_an_exit_code_in_the_audit_log(tmp_path: Path
     logged = store.query("SELECT tool, exit_code FROM tool_calls ORDER BY ts")
     assert list(logged["exit_code"].astype("Int64").astype(object).where(logged["exit_code"].notna(), None)) == [
         3, NOT_RUN, NOT_RUN, KILLED, None]  # fmt: skip
+
+
+async def test_an_authorization_rule_with_capabilities_applies_to_tools_that_have_them(
+    tmp_path: Path, store: Store
+) -> None:
+    toml = """
+[tools.authorization]
+enabled = true
+rules = [{tool = "*", effect = "deny", capabilities = ["network"]},
+         {tool = "*", effect = "ask", capabilities = ["files", "mutates"]}]
+"""
+    chain = chain_for(toml, tmp_path, store, approver=ScriptedApprover(["deny"]))
+    offered = {tool.name for tool in chain.tool_definitions()}
+    assert not offered & {"fetch", "web_scrape", "web_search"} and "read" in offered  # network tools: denied, hidden
+    (tmp_path / "a.txt").write_text("a")
+    assert (await chain.execute(call("read", path="a.txt"))).status == "ok"  # read-only files: no rule applies
+    asked = await chain.execute(call("write", path="b.txt", content="b"))
+    assert asked.decision == "ask" and asked.status == "denied" and not (tmp_path / "b.txt").exists()

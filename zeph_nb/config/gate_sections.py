@@ -56,6 +56,8 @@ class DependencySettings(_Section):
     enabled: bool = False
     rules: dict[str, DependencyRule] = Field(default_factory=dict)
     always_on: list[str] = Field(default_factory=list, description="tools never hidden by unmet requirements")
+    boost_per_dep: float = Field(0.15, ge=0, le=1, description="rank a completed preferred tool adds (seed 003)")
+    max_total_boost: float = Field(0.2, ge=0, le=1, description="the most a tool's preferences can add")
 
 
 class AnomalySettings(_Section):
@@ -80,6 +82,9 @@ class AuthorizationRule(_Section):
     tool: str = Field(min_length=1)
     args_match: Regex | None = None
     paths: list[str] = Field(default_factory=list)
+    capabilities: list[Literal["mutates", "read_only", "network", "shell", "files", "kernel"]] = Field(
+        default_factory=list, description="the rule applies only to tools with every one of these (seed 003)"
+    )
 
 
 class AuthorizationSettings(_Section):

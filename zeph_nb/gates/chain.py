@@ -103,6 +103,7 @@ class Session:
         self.tools: dict[str, ToolDef] = dict(tools) if config.enabled else {}
         self.workdir = canonical_workdir(workdir)
         self.permissions = Permissions(settings, list(self.tools), workdir=self.workdir, store=store)
+        self.permissions.defs = self.tools
         # What an approval card may read to show a write's diff: the file tools' own sandbox and read rules.
         self.preview_sandbox = file_sandbox(settings, Path(self.workdir))
         self.classifier = ShellClassifier(settings)
@@ -119,6 +120,7 @@ class Session:
         is false."""
         self.tools = dict(tools) if self.settings.tools.enabled else {}
         self.permissions.tools = tuple(self.tools)
+        self.permissions.defs = self.tools
 
     def notify(self, event: GateEvent) -> None:
         """Tell every listener (a front-end, the agent's event stream); a failing listener never fails a call."""

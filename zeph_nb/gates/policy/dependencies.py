@@ -22,7 +22,17 @@ log = logging.getLogger("zeph_nb.gates")
 
 
 class DependencyGraph:
-    def __init__(self, rules: Mapping[str, DependencyRule], *, always_on: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        rules: Mapping[str, DependencyRule],
+        *,
+        always_on: Iterable[str] = (),
+        boost_per_dep: float = 0.15,
+        max_total_boost: float = 0.2,
+    ) -> None:
+        # Seed 003's ranking: each preferred tool that has completed adds boost_per_dep to a tool's rank, up to
+        # max_total_boost; tools are shown best first (ties keep the registry's order).
+        self.boost_per_dep, self.max_total_boost = boost_per_dep, max_total_boost
         self.requires: dict[str, set[str]] = {tool: set(rule.requires) - {tool} for tool, rule in rules.items()}
         self.prefers: dict[str, set[str]] = {tool: set(rule.prefers) - {tool} for tool, rule in rules.items()}
         self.always_on = frozenset(always_on)
@@ -73,5 +83,10 @@ class DependencyGraph:
                 "zeph-nb: every tool would be hidden by unmet [tools.dependencies] requires; showing all this turn"
             )
             shown = list(tools)
-        boost = {tool: len(self.prefers.get(tool, set()) & done) for tool in shown}
+        boost = {tool: self.boost(tool, done) for tool in shown}
         return sorted(shown, key=lambda tool: -boost[tool]), lifted  # stable: ties keep registry order
+
+    def boost(self, tool: str, completed: Iterable[str]) -> float:
+        """How far up ``tool`` moves: boost_per_dep for each preferred tool that completed, capped."""
+        met = len(self.prefers.get(tool, set()) & set(completed))
+        return min(met * self.boost_per_dep, self.max_total_boost)

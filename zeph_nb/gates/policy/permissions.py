@@ -27,6 +27,7 @@ from zeph_nb.gates.policy.grants import PermissionGrants
 from zeph_nb.gates.policy.rules import PermissionPolicy, PolicyDecision
 from zeph_nb.gates.policy.trust import AnomalyDetector, TrustState, default_decision
 from zeph_nb.store.store import Store
+from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope, protected_paths, scope_of
 from zeph_nb.tools.execution.tools import REMOTE_TOOLS
 
@@ -50,6 +51,7 @@ class Permissions:
         config = settings.tools
         self.settings = settings
         self.tools = tuple(tools)
+        self.defs: dict[str, ToolDef] = {}  # the tools' definitions, when known: rules by capability need them
         self.workdir = workdir
         self.policy = PermissionPolicy(settings, workdir=workdir)
         self.protected = protected_paths(settings, workdir)
@@ -57,7 +59,16 @@ class Permissions:
         self.trust = TrustState(config.trust_level)
         self.anomaly = AnomalyDetector(config.anomaly, self.trust)
         deps = config.dependencies
-        self.dependencies = DependencyGraph(deps.rules, always_on=deps.always_on) if deps.enabled else None
+        self.dependencies = (
+            DependencyGraph(
+                deps.rules,
+                always_on=deps.always_on,
+                boost_per_dep=deps.boost_per_dep,
+                max_total_boost=deps.max_total_boost,
+            )
+            if deps.enabled
+            else None
+        )
         self.completed: set[str] = set()
         # Hosts a person let the web tools reach in this conversation (one approval per host, not per URL).
         self.approved_hosts: set[str] = set()
@@ -68,8 +79,9 @@ class Permissions:
         """(rule, reason) when ``tool`` is hidden and refused right now, else None."""
         if tool in self.trust.blocked:
             return "trust", self.trust.blocked[tool]
-        if self.policy.hides(tool):
-            rule = next(r for r in self.policy.rules_for(tool) if r.is_blanket)
+        known = self.defs.get(tool, tool)
+        if self.policy.hides(known):
+            rule = next(r for r in self.policy.rules_for(known) if r.is_blanket)
             return rule.describe(), f"denied by {rule.describe()}"
         if self.dependencies is not None:
             unmet = self.dependencies.unmet(tool, self.completed)
@@ -86,7 +98,7 @@ class Permissions:
         return names
 
     def _unblocked(self) -> list[str]:
-        return [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(t)]
+        return [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(self.defs.get(t, t))]
 
     # -- deciding ----------------------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ __all__ = [
     "Rule",
     "Subjects",
     "TrustLevel",
+    "capabilities_of",
     "code_matches",
     "exact_pattern",
 ]
@@ -55,6 +56,21 @@ _RANK: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
 _TEXT_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH | fnmatch.BRACE
 _PATH_FLAGS = glob.GLOBSTAR | glob.IGNORECASE | glob.DOTGLOB | glob.BRACE
 BLANKET = frozenset({"*", "**"})
+
+
+def capabilities_of(tool: ToolDef) -> frozenset[str]:
+    """What a tool can do, as ``[tools.authorization.rules] capabilities`` name it: ``mutates`` or ``read_only``,
+    ``network``, ``shell`` (runs command lines), ``files`` (works on paths), ``kernel`` (runs in the kernel)."""
+    found = {"mutates" if tool.mutates else "read_only"}
+    if tool.network:
+        found.add("network")
+    if tool.subject_kind == "command":
+        found.add("shell")
+    if tool.subject_kind == "path":
+        found.add("files")
+    if tool.in_kernel:
+        found.add("kernel")
+    return frozenset(found)
 
 
 # In a pattern for code, * stands for a name or an attribute path and nothing else; the rest matches exactly.
@@ -102,6 +118,8 @@ class Rule:
     args_match: re.Pattern[str] | None = None
     paths: tuple[str, ...] = ()
     call_level: bool = False  # an authorization rule: decides for the whole call, not per subject
+    # An authorization rule's `capabilities` (seed 003): it applies only to tools that have every one of them.
+    capabilities: frozenset[str] = frozenset()
     written: str | None = None  # the pattern as the person wrote it, when matching uses an anchored form
 
     @property
@@ -193,6 +211,7 @@ class PermissionPolicy:
                         args_match=re.compile(auth.args_match) if auth.args_match else None,
                         paths=tuple(self._path_pattern(p) for p in auth.paths),
                         call_level=True,
+                        capabilities=frozenset(auth.capabilities),
                     )
                 )
 
@@ -213,7 +232,9 @@ class PermissionPolicy:
             Rule(r.tool, self._path_pattern(r.pattern), r.action, r.source, written=r.pattern) if kind == "path" else r
             for r in self.rules.get(name, [])
         ]
-        auth = [r for r in self.authorization if fnmatch.fnmatch(name, r.tool, flags=_TEXT_FLAGS)]
+        has = capabilities_of(tool) if not isinstance(tool, str) else frozenset()
+        auth = [r for r in self.authorization
+                if fnmatch.fnmatch(name, r.tool, flags=_TEXT_FLAGS) and r.capabilities <= has]  # fmt: skip
         if not isinstance(tool, str) and tool.in_kernel:
             # Code for the kernel is allowed only by a rule written for its text (code_matches): an authorization
             # rule's tool glob and args_match regex were written for other tools and would wave any code through.
