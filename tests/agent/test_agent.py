@@ -397,3 +397,16 @@ async def test_the_system_prompt_says_to_act_through_tool_calls(tmp_path: Path, 
     system = provider.requests[0].system
     assert "call a tool" in system and "fenced block" in system and "never runs" in system
     assert str(tmp_path) in system
+
+
+async def test_clear_forget_deletes_the_old_conversations_stored_outputs(tmp_path: Path, store: Store) -> None:
+    call = [{"tool": "bash", "params": {"command": "seq 1 20000"}}]
+    toml = '[tools.overflow]\nthreshold = 1000\n[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]'
+    agent = make([call, "done", call, "done"], tmp_path, store, toml)
+    kept = (agent.conversation_id, (await agent.run("count")).tool_calls[0].overflow_id)
+    agent.clear()  # a plain clear keeps them, for [tools.overflow] retention_days
+    gone = (agent.conversation_id, (await agent.run("count again")).tool_calls[0].overflow_id)
+    agent.clear(forget=True)
+    assert kept[1] is not None and store.get_overflow(kept[1], kept[0]) is not None
+    assert gone[1] is not None and store.get_overflow(gone[1], gone[0]) is None
+    assert store.query("SELECT count(*) AS n FROM tool_calls")["n"][0] == 2  # the audit rows stay

@@ -136,10 +136,14 @@ class Agent:
     def running(self) -> bool:
         return self._task is not None
 
-    def clear(self) -> str:
-        """Start a new conversation: history, quota, cache and completed tools reset; returns the new id."""
+    def clear(self, *, forget: bool = False) -> str:
+        """Start a new conversation: history, quota, cache and completed tools reset; returns the new id. With
+        ``forget``, the old conversation's stored outputs (what read_overflow reads) are deleted; its audit rows
+        stay, the record of what happened."""
         if self.running:
             raise ZephError("a run is in progress: stop it first (agent.stop())")
+        if forget:
+            self.chain.store.delete_conversation(self.conversation_id)
         self.conversation = Conversation()
         self._titled = False
         return self.chain.new_conversation()

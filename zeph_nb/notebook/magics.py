@@ -36,8 +36,7 @@ if TYPE_CHECKING:
 
 from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import (
-    describe_provider,
-    every_row,
+    config_table,
     model_name,
     print_status,
     provider_signature,
@@ -351,23 +350,15 @@ class ZephMagics(Magics):
         print_tools(agent.describe_tools(), {t.name: t.origin for t in self.functions.tools} if self.functions else {})
 
     def _cmd_config(self, args: list[str]) -> Any:
-        import pandas as pd
-
-        from zeph_nb.config import Settings
-
-        settings = self.agent.settings if self.agent is not None else Settings.load()
-        rows = [(key, value, origin) for key, (value, origin) in settings.describe().items()]
-        print(f"config file: {settings.source or '(none: defaults and environment)'}")
-        if self.agent is not None:  # what "auto" resolved to, which no single key says
-            for line in describe_provider(self.agent):
-                print(line)
-        return every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
+        return config_table(self.agent)
 
     def _cmd_clear(self, args: list[str]) -> None:
         if self.agent is None:
             print("nothing to clear: no conversation yet")
             return
-        print(f"new conversation {self.agent.clear()}")
+        forget = "--forget" in args  # the old conversation's stored outputs go too (read_overflow finds none)
+        gone = "; its stored outputs are deleted" if forget else ""
+        print(f"new conversation {self.agent.clear(forget=forget)}{gone}")
 
     def _cmd_status(self, args: list[str]) -> None:
         print_status(self.agent, self.runs, self.max_iterations, self.last_run)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from zeph_nb.gates.chain import ToolsView
 
 __all__ = [
+    "config_table",
     "describe_provider",
     "every_row",
     "model_name",
@@ -168,3 +169,18 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
     for request in pending:
         print(f"  {request.summary}  ({request.reason})")
+
+
+def config_table(agent: Agent | None) -> Any:
+    """``%zeph config``: the config file, what "auto" resolved to, and every key with its value and origin."""
+    import pandas as pd
+
+    from zeph_nb.config import Settings
+
+    settings = agent.settings if agent is not None else Settings.load()
+    rows = [(key, value, origin) for key, (value, origin) in settings.describe().items()]
+    print(f"config file: {settings.source or '(none: defaults and environment)'}")
+    if agent is not None:  # what "auto" resolved to, which no single key says
+        for line in describe_provider(agent):
+            print(line)
+    return every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
