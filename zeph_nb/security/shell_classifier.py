@@ -37,6 +37,7 @@ from zeph_nb.security.shell_rules import (
     blocked_reasons,
     command_name,
     destructive_reason,
+    not_allowed,
     short_flags,
     syntax_pattern,
 )
@@ -68,8 +69,6 @@ if TYPE_CHECKING:  # the security layer sits below config: settings are passed i
 __all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict"]
 
 MAX_DEPTH = 8
-# What allowed_commands never needs to name: moving around and ending, which run nothing.
-ALWAYS_ALLOWED = frozenset({"cd", "pwd", "true", "false", "exit", ":"})
 
 
 class ShellClassifier(Payloads):
@@ -109,20 +108,9 @@ class ShellClassifier(Payloads):
                 if entry.matches(simple):
                     analysis.raise_to("confirm", f"matches confirm pattern {entry.entry!r}")
         if self.allowed:
-            self._allowlist(analysis)
+            for reason in not_allowed(analysis.commands, self.allowed, parsed=analysis.parsed):
+                analysis.raise_to("block", reason)
         return analysis
-
-    def _allowlist(self, analysis: ShellAnalysis) -> None:
-        if not analysis.parsed:
-            analysis.raise_to("block", "blocked: the command could not be parsed, so it cannot be checked against "
-                                       "[tools.shell] allowed_commands")  # fmt: skip
-            return
-        for simple in analysis.commands:
-            if simple.program:  # ./ls, a program in the working directory merely named like an allowed one
-                analysis.raise_to("block", f"blocked: {simple.program!r} is not in [tools.shell] allowed_commands")
-            elif simple.name not in ALWAYS_ALLOWED and not any(entry.matches(simple) for entry in self.allowed):
-                why = f"blocked: {simple.name!r} is not in [tools.shell] allowed_commands"
-                analysis.raise_to("block", why if simple.text == simple.name else f"{why} (as used in {simple.text!r})")
 
     # -- parsing -------------------------------------------------------------------------------------------
 

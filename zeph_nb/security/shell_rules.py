@@ -18,6 +18,7 @@ from wcmatch import fnmatch
 from zeph_nb.security.shell_options import subcommand
 
 __all__ = [
+    "ALWAYS_ALLOWED",
     "CRITICAL_TARGETS",
     "CommandEntry",
     "SimpleCommand",
@@ -25,6 +26,7 @@ __all__ = [
     "command_name",
     "destructive_reason",
     "normal_target",
+    "not_allowed",
     "operands",
     "reads_only",
     "short_flags",
@@ -316,3 +318,24 @@ def reads_only(command: SimpleCommand) -> bool:
     if name == "sed":
         return not any(a.startswith("-i") or a == "--in-place" for a in args)
     return name in READ_ONLY
+
+
+# What allowed_commands never needs to name: moving around and ending, which run nothing.
+ALWAYS_ALLOWED = frozenset({"cd", "pwd", "true", "false", "exit", ":"})
+
+
+def not_allowed(commands: Iterable[SimpleCommand], allowed: Sequence[CommandEntry], *, parsed: bool) -> list[str]:
+    """Why a line is blocked under ``[tools.shell] allowed_commands`` (``allowed``): each of its simple commands that
+    no entry matches, a program in the working directory merely named like an allowed one (``./ls``), or the whole
+    line when it could not be parsed (it cannot be checked, so it does not run)."""
+    if not parsed:
+        return ["blocked: the command could not be parsed, so it cannot be checked against [tools.shell] "
+                "allowed_commands"]  # fmt: skip
+    reasons = []
+    for simple in commands:
+        if simple.program:
+            reasons.append(f"blocked: {simple.program!r} is not in [tools.shell] allowed_commands")
+        elif simple.name not in ALWAYS_ALLOWED and not any(entry.matches(simple) for entry in allowed):
+            why = f"blocked: {simple.name!r} is not in [tools.shell] allowed_commands"
+            reasons.append(why if simple.text == simple.name else f"{why} (as used in {simple.text!r})")
+    return reasons
