@@ -248,3 +248,14 @@ def test_migrate_config_rewrites_the_file_keeping_comments(tmp_path: Path) -> No
     assert migrated.tools.retry.max_attempts == 3 and migrated.agent.max_tool_iterations == 7
     again = subprocess.run([cli, "migrate-config", str(config)], capture_output=True, text=True, check=True)
     assert "nothing to migrate" in again.stdout
+
+
+def test_the_readme_lists_every_key_as_the_settings_model_says() -> None:
+    from zeph_nb.config import _leaf_keys
+    from zeph_nb.config.reference import BEGIN, END, reference_table
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    kept = readme[readme.index(BEGIN) : readme.index(END) + len(END)]
+    assert kept == reference_table(), "run `python -m zeph_nb.config.reference` and paste its table into the README"
+    rows = [line for line in kept.splitlines() if line.startswith("| `")]
+    assert len(rows) == len(_leaf_keys()) and all(not row.endswith("|  |") for row in rows)  # every key described

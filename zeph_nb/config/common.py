@@ -40,4 +40,5 @@ def _unit_interval(default: float) -> Any:
 
 class _Section(BaseModel):
     # Unknown keys are errors (a typo must not be silently ignored); settings are values, not mutable state.
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+    # A field's docstring is its description: the README's table of every key is made from them (reference.py).
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, use_attribute_docstrings=True)

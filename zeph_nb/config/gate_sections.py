@@ -26,6 +26,7 @@ class ResultCacheSettings(_Section):
     """``[tools.result_cache]``."""
 
     enabled: bool = True
+    """repeated reads are answered from the cache"""
     ttl_secs: int = Field(300, ge=0, description="0 means entries never expire")
 
 
@@ -34,15 +35,20 @@ class RetrySettings(_Section):
 
     max_attempts: int = Field(2, ge=0, le=10, description="retries after the first attempt; 0 disables")
     base_ms: int = Field(500, ge=0)
+    """the first retry's wait; it doubles, with jitter"""
     max_ms: int = Field(5_000, ge=0)
+    """the longest wait between retries"""
     budget_secs: float = Field(30.0, ge=0)
+    """total time retries may take"""
 
 
 class TafcSettings(_Section):
     """``[tools.tafc]``: think-augmented function calling for complex tool schemas."""
 
     enabled: bool = False
+    """offer a thinking field on complex tools (think-augmented function calling)"""
     complexity_threshold: Annotated[float, _unit_interval(0.6)] = 0.6
+    """how complex a tool's schema must be to get it, from 0 to 1"""
 
 
 class DependencyRule(_Section):
@@ -54,7 +60,9 @@ class DependencySettings(_Section):
     """``[tools.dependencies]``: tools hidden until their prerequisites have run."""
 
     enabled: bool = False
+    """hide tools until the tools they require have completed"""
     rules: dict[str, DependencyRule] = Field(default_factory=dict)
+    """per tool: requires and prefers"""
     always_on: list[str] = Field(default_factory=list, description="tools never hidden by unmet requirements")
     boost_per_dep: float = Field(0.15, ge=0, le=1, description="rank a completed preferred tool adds (seed 003)")
     max_total_boost: float = Field(0.2, ge=0, le=1, description="the most a tool's preferences can add")
@@ -64,13 +72,19 @@ class AnomalySettings(_Section):
     """``[tools.anomaly]``: block a tool whose recent calls mostly fail."""
 
     enabled: bool = False
+    """watch each tool's recent failures"""
     window_size: int = Field(10, ge=1, le=10_000)
+    """the last calls per tool that are judged"""
     error_threshold: Annotated[float, _unit_interval(0.5)] = 0.5
+    """the failure rate that logs a warning"""
     critical_threshold: Annotated[float, _unit_interval(0.8)] = 0.8
+    """the failure rate that blocks the tool for the session"""
     # Seed 003's names: the failure rate that blocks (critical_threshold by another name; when set, it wins), and
     # whether reaching it blocks the tool or only warns.
     failure_threshold: Annotated[float, _unit_interval(0.7)] | None = None
+    """seed 003's name for the blocking rate; when set, it wins"""
     auto_block: bool = True
+    """false: reaching the blocking rate only warns"""
 
     @property
     def blocking_threshold(self) -> float:
@@ -91,7 +105,9 @@ class AuthorizationSettings(_Section):
     """``[tools.authorization]``: rules merged after the permission rules."""
 
     enabled: bool = False
+    """consult the authorization rules after the permission rules"""
     rules: list[AuthorizationRule] = Field(default_factory=list)
+    """effect, tool glob, args_match, paths, capabilities"""
 
 
 class DiagnosticsSettings(_Section):

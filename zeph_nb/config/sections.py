@@ -51,8 +51,10 @@ class AgentSettings(_Section):
     """``[agent]``: how long one run may go on."""
 
     max_tool_iterations: int = Field(10, ge=1, le=1000)
+    """rounds of tool calls one run may make before it stops"""
     context_budget_tokens: int = Field(200_000, ge=0, description="0 disables the budget check")
     doom_loop_threshold: int = Field(3, ge=2, le=100)
+    """identical rounds of tool calls in a row that stop a run"""
 
 
 def _default_confirm_patterns() -> list[str]:
@@ -76,16 +78,27 @@ class ShellSettings(_Section):
     """``[tools.shell]``."""
 
     timeout: int = Field(30, ge=1, le=86_400)
+    """seconds a command may run before it is killed (the call can ask for less)"""
     allowed_paths: list[str] = Field(default_factory=list)
+    """folders commands may write besides the working directory"""
     blocked_commands: list[str] = Field(default_factory=list)
+    """command names (and words) refused before any rule is read; never substrings"""
     allowed_commands: list[str] = Field(default_factory=list)
+    """set: the only commands that run; anything else is blocked"""
     confirm_patterns: list[str] = Field(default_factory=_default_confirm_patterns)
+    """command words or syntax that make a command ask"""
     allow_network: bool = True
+    """false: commands get no network and the network clients are blocked"""
     transactional: bool = False
+    """snapshot the files in transaction_scope before a command that writes"""
     transaction_scope: list[str] = Field(default_factory=list)
+    """globs under the working directory a transaction covers; empty: all but VCS folders"""
     auto_rollback: bool = False
+    """put the snapshot back when the exit code is in auto_rollback_exit_codes"""
     auto_rollback_exit_codes: list[int] = Field(default_factory=list)
+    """exit codes that roll back; empty: any non-zero"""
     snapshot_required: bool = False
+    """a snapshot that fails (over the cap) stops the command"""
     max_snapshot_bytes: int = Field(0, ge=0, description="0 means no cap")
     scrub_env: list[str] = Field(default_factory=list, description="more variable-name globs to hide from commands")
     keep_env: list[str] = Field(default_factory=list, description="variable-name globs to pass through anyway")
@@ -111,8 +124,11 @@ class FileSettings(_Section):
 
     allowed_paths: list[str] = Field(default_factory=list, description="empty means the working directory")
     deny_read: list[str] = Field(default_factory=list)
+    """globs of paths no tool may read (their names are hidden from listings too)"""
     allow_read: list[str] = Field(default_factory=list)
+    """set: only paths these globs match may be read, after deny_read"""
     grep_engine: Literal["auto", "ripgrep", "python"] = "auto"
+    """grep's engine: ripgrep from the wheel, or the pure-Python one"""
 
 
 class ScrapeSettings(_Section):
@@ -121,12 +137,14 @@ class ScrapeSettings(_Section):
     timeout: int = Field(15, ge=1, le=600, description="seconds for the whole request, redirects included")
     max_body_bytes: int = Field(1024 * 1024, ge=1, description="counted on the bytes received")
     max_redirects: int = Field(3, ge=0, le=10)
+    """redirects a web tool follows, each one checked like the first URL"""
     allow_private: list[str] = Field(default_factory=list, description="host names or networks to allow anyway")
     extra_ca_bundle: str | None = Field(None, description="a PEM file of extra CAs to trust")
     search_url: str = Field(
         "https://html.duckduckgo.com/html/?q={query}", description="HTML search endpoint; {query} is replaced"
     )
     user_agent: str = "zeph-nb/0.1"
+    """the User-Agent the web tools send"""
     allowed_hosts: list[str] = Field(
         default_factory=list, description="hosts (or *.domain) fetch and web_scrape reach without asking"
     )
@@ -136,7 +154,9 @@ class OverflowSettings(_Section):
     """``[tools.overflow]``: very large output goes to the store with an opaque id."""
 
     threshold: int = Field(50_000, ge=1)
+    """characters of output above which the rest goes to the store (read_overflow)"""
     retention_days: int = Field(7, ge=0)
+    """days stored outputs are kept"""
     max_overflow_bytes: int = Field(10 * 1024 * 1024, ge=0, description="0 means no cap")
 
 
@@ -150,7 +170,9 @@ class SecretScanSettings(_Section):
     """
 
     enabled: bool = True
+    """false: what the model reads is not redacted (what is stored or shown stays redacted)"""
     extra_patterns: tuple[str, ...] = ()
+    """your own regexes of secrets to redact everywhere"""
 
     @field_validator("extra_patterns")
     @classmethod
@@ -169,6 +191,7 @@ class FilterToggle(_Section):
     """``[tools.filters.clippy|dir_listing|log_dedup]``: a family of built-in filter rules, on or off."""
 
     enabled: bool = True
+    """this family of rules runs (log_dedup: folding repeated lines, and the generic fallback)"""
 
 
 class TestFilterSettings(FilterToggle):
@@ -191,7 +214,9 @@ class FilterSettings(_Section):
     switches the generic fallback for long outputs no rule knows."""
 
     enabled: bool = True
+    """the output filters run"""
     filters_path: str | None = None
+    """a TOML file of your own filter rules (default: filters.toml beside the config)"""
     security: SecretScanSettings = Field(default_factory=SecretScanSettings)
     test: TestFilterSettings = Field(default_factory=TestFilterSettings)
     git: GitFilterSettings = Field(default_factory=GitFilterSettings)
@@ -213,12 +238,14 @@ class ExecutionSettings(_Section):
     read, write and edit work on another machine or in a running container, and every command asks."""
 
     backend: Literal["local", "tmux", "ssh", "container"] = "local"
+    """where commands run: here, in tmux panes, over SSH or in a container"""
     ssh: str | None = Field(None, description='backend "ssh": user@host or user@host:port')
     ssh_options: list[str] = Field(
         default_factory=list, description='ssh -o options, e.g. ["IdentityFile=~/.ssh/gpu", "Port=2222"]'
     )
     container: str | None = Field(None, description='backend "container": the running container\'s name or id')
     engine: Literal["auto", "docker", "podman"] = "auto"
+    """the container engine; auto: docker, then podman"""
     tmux: bool = Field(False, description='with "ssh" or "container": background commands in tmux panes there')
     remote_workdir: str | None = Field(
         None,
@@ -239,7 +266,9 @@ class ToolsSettings(_Section):
     """``[tools]``."""
 
     enabled: bool = True
+    """false: the model is offered no tools at all"""
     summarize_output: bool = True
+    """run the output filters on what the model reads (the raw output stays for read_overflow)"""
     max_tool_calls_per_session: int = Field(0, ge=0, description="0 means no quota")
     trust_level: Literal["untrusted", "provisional", "trusted"] = Field(
         "trusted", description="which calls run without asking when no permission rule decides"
@@ -254,10 +283,15 @@ class ToolsSettings(_Section):
     shell_enabled: bool = Field(True, description="bash (and capture-pane, send-keys with tmux)")
     file_enabled: bool = Field(True, description="read, write, edit, grep and the other file tools")
     fetch_enabled: bool = True
+    """fetch is offered"""
     web_scrape_enabled: bool = True
+    """web_scrape is offered"""
     web_search_enabled: bool = True
+    """web_search is offered"""
     diagnostics_enabled: bool = True
+    """diagnostics is offered"""
     time_enabled: bool = True
+    """time is offered"""
     kernel_enabled: bool = Field(
         True, description="list_variables, inspect_variable, run_python, propose_cell (only inside a notebook kernel)"
     )
@@ -273,6 +307,7 @@ class ToolsSettings(_Section):
     overflow: OverflowSettings = Field(default_factory=OverflowSettings)
     filters: FilterSettings = Field(default_factory=FilterSettings)
     permissions: dict[str, list[PermissionRule]] | None = None
+    """ordered {pattern, action} rules per tool; first match wins"""
     result_cache: ResultCacheSettings = Field(default_factory=ResultCacheSettings)
     retry: RetrySettings = Field(default_factory=RetrySettings)
     tafc: TafcSettings = Field(default_factory=TafcSettings)
@@ -290,9 +325,11 @@ class LLMSettings(_Section):
     """
 
     provider: Literal["auto", "anthropic", "openai", "scripted"] = "auto"
+    """auto: Claude with an API key, else an OpenAI-compatible base_url, else the scripted model"""
     model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
     base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
     max_tokens: int = Field(4096, ge=1, le=200_000)
+    """the most tokens one model reply may have"""
     timeout_secs: float = Field(120.0, gt=0, le=3600, description="connecting and waiting for the first byte")
     idle_timeout_secs: float = Field(
         60.0, gt=0, le=3600, description="a streamed reply with no new content for this long is retried"
