@@ -25,7 +25,7 @@ import os
 import sys
 import tomllib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from pydantic import (
     ValidationError,
     field_validator,
 )
+from pydantic.fields import FieldInfo
 
 from zeph_nb.config.common import _Section
 from zeph_nb.config.legacy import migrate_data
@@ -91,6 +92,7 @@ __all__ = [
     "TafcSettings",
     "ToolsSettings",
     "UndoSettings",
+    "leaf_fields",
 ]
 
 
@@ -305,19 +307,22 @@ def _model_type(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def _leaf_keys(model: type[BaseModel] = Settings, prefix: str = "") -> dict[str, str]:
-    """Environment variable name -> dotted key, for every key an env var may set."""
-    keys: dict[str, str] = {}
+def leaf_fields(model: type[BaseModel] = Settings, prefix: str = "") -> Iterator[tuple[str, FieldInfo]]:
+    """Every key, dotted, with its field: a value, a list, or a table of tables (dependencies.rules, permissions),
+    which is set whole. Tables of settings are walked into."""
     for name, field in model.model_fields.items():
         if field.exclude:
             continue
-        dotted = f"{prefix}{name}"
         nested = _model_type(field.annotation)
         if nested is not None:
-            keys.update(_leaf_keys(nested, dotted + "."))
-        else:  # a value, a list, or a table of tables (dependencies.rules, permissions): set whole, as TOML or JSON
-            keys["ZEPH_" + dotted.replace(".", "_").upper()] = dotted
-    return keys
+            yield from leaf_fields(nested, f"{prefix}{name}.")
+        else:
+            yield f"{prefix}{name}", field
+
+
+def _leaf_keys() -> dict[str, str]:
+    """Environment variable name -> dotted key, for every key an env var may set (as TOML or JSON)."""
+    return {"ZEPH_" + dotted.replace(".", "_").upper(): dotted for dotted, _ in leaf_fields()}
 
 
 def _apply_env(data: dict[str, Any], origins: dict[str, str], env: Mapping[str, str], source: str) -> None:

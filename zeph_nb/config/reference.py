@@ -39,18 +39,11 @@ def _default(field: FieldInfo) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"  # a default holding a backtick needs a longer fence
 
 
-def _rows(model: type[BaseModel], prefix: str, env: dict[str, str]) -> list[str]:
-    from zeph_nb.config import _model_type
+def _rows(env: dict[str, str]) -> list[str]:
+    from zeph_nb.config import leaf_fields
 
     rows = []
-    for name, field in model.model_fields.items():
-        if field.exclude:
-            continue
-        dotted = f"{prefix}{name}"
-        nested = _model_type(field.annotation)
-        if nested is not None:
-            rows += _rows(nested, dotted + ".", env)
-            continue
+    for dotted, field in leaf_fields():
         kind = _type(field.annotation).replace("|", "\\|").replace("\\\\|", "\\|")
         about = (field.description or "").replace("|", "\\|")
         rows.append(f"| `{dotted}` | {kind} | {_default(field)} | `{env.get(dotted, '')}` | {about} |")
@@ -59,11 +52,11 @@ def _rows(model: type[BaseModel], prefix: str, env: dict[str, str]) -> list[str]
 
 def reference_table() -> str:
     """Every key: its dotted name, type, default, the environment variable that sets it, and what it does."""
-    from zeph_nb.config import Settings, _leaf_keys
+    from zeph_nb.config import _leaf_keys
 
     env = {dotted: variable for variable, dotted in _leaf_keys().items()}
     head = ["| key | type | default | environment variable | what it does |", "| --- | --- | --- | --- | --- |"]
-    return "\n".join([BEGIN, *head, *_rows(Settings, "", env), END])
+    return "\n".join([BEGIN, *head, *_rows(env), END])
 
 
 if __name__ == "__main__":  # pragma: no cover - prints what the README holds
