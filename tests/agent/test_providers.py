@@ -259,3 +259,67 @@ async def test_openai_compatible_errors(tmp_path: Path, store: Store) -> None:
     closed = OpenAICompatibleProvider("http://127.0.0.1:9/v1", "m", timeout=5)
     result = await agent_for(closed, tmp_path, store, "[llm]\nretry_budget_secs = 0").run("go")
     assert result.stop_reason == "model_error" and "network_error" in result.detail
+
+
+# -- named providers ([[llm.providers]]) ----------------------------------------------------------------------
+
+NAMED = """
+[llm]
+provider = "local"
+
+[[llm.providers]]
+name = "local"
+kind = "openai"
+model = "local-model"
+base_url = "{url}"
+api_key_env = "LOCAL_LLM_KEY"
+
+[[llm.providers]]
+name = "claude"
+kind = "anthropic"
+model = "claude-sonnet-5"
+"""
+
+
+async def test_a_named_provider_is_chosen_by_name_and_its_key_read_from_its_variable(
+    tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zeph_nb.agent.providers import provider_from_settings, provider_named
+
+    monkeypatch.chdir(tmp_path)
+    with serve([completion("Hello from the named one.")]) as server:
+        (tmp_path / "zeph.toml").write_text(NAMED.format(url=server.url + "/v1"))
+        env = {"ZEPH_HOME": str(store.home), "LOCAL_LLM_KEY": "named-key", "ANTHROPIC_API_KEY": "sk-ant-x"}
+        settings = Settings.load(env=env)
+        assert "named-key" not in repr(settings) and "named-key" not in (tmp_path / "zeph.toml").read_text()
+        provider = provider_from_settings(settings)
+        assert isinstance(provider, OpenAICompatibleProvider) and provider.model == "local-model"
+        result = await agent_for(provider, tmp_path, store).run("hi")
+    assert result.text == "Hello from the named one."
+    assert server.received[0].headers.get("authorization") == "Bearer named-key"
+    assert isinstance(provider_named(settings, "claude"), AnthropicProvider)  # other features name them too
+
+
+@pytest.mark.parametrize(
+    ("toml", "env", "said"),
+    [
+        ('[llm]\nprovider = "nope"\n', {}, "neither built in nor an [[llm.providers]] name"),
+        ('[[llm.providers]]\nname = "auto"\nkind = "scripted"\n', {}, "is a built-in choice"),
+        (
+            '[[llm.providers]]\nname = "a"\nkind = "scripted"\n[[llm.providers]]\nname = "a"\nkind = "scripted"\n',
+            {},
+            "must differ",
+        ),
+        (NAMED.format(url="http://127.0.0.1:9/v1"), {}, "$LOCAL_LLM_KEY is not set"),
+    ],
+)
+def test_named_provider_mistakes_say_what_to_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toml: str, env: dict[str, str], said: str
+) -> None:
+    from zeph_nb.agent.providers import provider_from_settings
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "zeph.toml").write_text(toml)
+    with pytest.raises(ConfigError) as error:
+        provider_from_settings(Settings.load(env={"ZEPH_HOME": str(tmp_path), **env}))
+    assert said in str(error.value)

@@ -322,3 +322,16 @@ async def test_a_key_set_in_the_kernel_is_used_by_the_next_cell(
     ip.run_line_magic("zeph", "status")
     status = capsys.readouterr().out
     assert "provider:     anthropic" in status and "auto: ANTHROPIC_API_KEY is set" in status
+
+
+def test_provider_option_takes_a_named_provider(
+    shell: tuple[InteractiveShell, ZephMagics], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ip, magics = shell
+    (Path.cwd() / "zeph.toml").write_text('[[llm.providers]]\nname = "offline"\nkind = "scripted"\n')
+    magics.widgets = False
+    result = ip.run_cell_magic("zeph", "--provider offline", "hello")
+    assert result.stop_reason == "completed" and magics.agent is not None
+    assert magics.agent.provider.name == "scripted" and magics.agent.settings.llm.provider == "offline"
+    unknown = ip.run_cell_magic("zeph", "--provider nowhere", "hello")
+    assert unknown is None  # said as one line: no variable and no [[llm.providers]] entry of that name

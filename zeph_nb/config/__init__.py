@@ -51,6 +51,7 @@ from zeph_nb.config.sections import (
     FileSettings,
     FilterSettings,
     LLMSettings,
+    NamedProvider,
     OverflowSettings,
     PermissionRule,
     Regex,
@@ -79,6 +80,7 @@ __all__ = [
     "FileSettings",
     "FilterSettings",
     "LLMSettings",
+    "NamedProvider",
     "OverflowSettings",
     "PermissionRule",
     "Regex",
@@ -152,6 +154,9 @@ class Settings(_Section):
     origins: dict[str, str] = Field(default_factory=dict, exclude=True, description="dotted key -> where it came from")
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
     openai_api_key: SecretStr | None = Field(None, exclude=True)
+    provider_keys: dict[str, SecretStr] = Field(
+        default_factory=dict, exclude=True, description="[[llm.providers]] name -> the key its api_key_env held"
+    )
     user: str = Field(default_factory=_default_user, exclude=True, description="the person approvals name")
     user_home: Path = Field(default_factory=_user_home, exclude=True, description="whose credentials to hide")
     jupyter_dirs: tuple[Path, ...] = Field(
@@ -206,7 +211,10 @@ class Settings(_Section):
             extra["openai_api_key"] = env["OPENAI_API_KEY"]
         if env.get("JUPYTERHUB_USER"):  # on a hub the login name is the person, the Unix user often is not
             extra["user"] = env["JUPYTERHUB_USER"]
-        return _build(data, source=source, origins=origins, extra=extra)
+        settings = _build(data, source=source, origins=origins, extra=extra)
+        keys = {entry.name: SecretStr(env[entry.api_key_env]) for entry in settings.llm.providers
+                if entry.api_key_env and env.get(entry.api_key_env)}  # fmt: skip
+        return settings.model_copy(update={"provider_keys": keys}) if keys else settings
 
     def describe(self) -> dict[str, tuple[Any, str]]:
         """Every leaf key with its effective value and where it came from (``default``, ``file:…``, ``env:…``)."""

@@ -33,6 +33,7 @@ __all__ = [
     "FileSettings",
     "FilterSettings",
     "LLMSettings",
+    "NamedProvider",
     "OverflowSettings",
     "PermissionRule",
     "Regex",
@@ -317,6 +318,33 @@ class ToolsSettings(_Section):
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
 
 
+BUILTIN_PROVIDERS = ("auto", "anthropic", "openai", "scripted")
+
+
+class NamedProvider(_Section):
+    """One ``[[llm.providers]]`` entry: a model other settings (``[llm] provider``, later features) name."""
+
+    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+    """what ``[llm] provider`` and ``%%zeph --provider`` call it"""
+    kind: Literal["anthropic", "openai", "scripted"]
+    """anthropic (the Claude SDK), openai (any OpenAI-compatible server) or scripted"""
+    model: str | None = None
+    """the model; required for openai"""
+    base_url: str | None = None
+    """the server (openai: required, e.g. http://localhost:11434/v1; anthropic: a proxy or gateway)"""
+    api_key_env: str | None = Field(None, pattern=r"^[A-Z_][A-Z0-9_]*$")
+    """the variable holding its key, read when the settings load (default: ANTHROPIC_API_KEY or OPENAI_API_KEY)"""
+    max_tokens: int | None = Field(None, ge=1, le=200_000)
+    """the most tokens one reply may have (default: [llm] max_tokens)"""
+
+    @field_validator("name")
+    @classmethod
+    def _not_builtin(cls, value: str) -> str:
+        if value in BUILTIN_PROVIDERS:
+            raise ValueError(f"{value!r} is a built-in choice of [llm] provider; name this entry otherwise")
+        return value
+
+
 class LLMSettings(_Section):
     """``[llm]``: which model the agent asks.
 
@@ -324,8 +352,9 @@ class LLMSettings(_Section):
     ``base_url`` is set, else the offline scripted model (which says plainly that no model is configured).
     """
 
-    provider: Literal["auto", "anthropic", "openai", "scripted"] = "auto"
-    """auto: Claude with an API key, else an OpenAI-compatible base_url, else the scripted model"""
+    provider: str = "auto"
+    """auto: Claude with an API key, else an OpenAI-compatible base_url, else the scripted model; or
+    anthropic, openai, scripted, or the name of an [[llm.providers]] entry"""
     model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
     base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
     max_tokens: int = Field(4096, ge=1, le=200_000)
@@ -340,6 +369,19 @@ class LLMSettings(_Section):
     )
     stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
     system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
+    providers: list[NamedProvider] = Field(default_factory=list)
+    """named models: [[llm.providers]] name, kind, model, base_url, api_key_env, max_tokens"""
+
+    @model_validator(mode="after")
+    def _provider_is_known(self) -> LLMSettings:
+        names = [entry.name for entry in self.providers]
+        duplicated = sorted({name for name in names if names.count(name) > 1})
+        if duplicated:
+            raise ValueError(f"[[llm.providers]] names must differ: {', '.join(duplicated)} more than once")
+        if self.provider not in BUILTIN_PROVIDERS and self.provider not in names:
+            known = ", ".join([*BUILTIN_PROVIDERS, *names])
+            raise ValueError(f"provider {self.provider!r} is neither built in nor an [[llm.providers]] name ({known})")
+        return self
 
 
 class StoreSettings(_Section):

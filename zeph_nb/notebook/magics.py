@@ -191,7 +191,7 @@ class ZephMagics(Magics):
         updates: dict[str, Any] = {}
         if model:
             updates["model"] = model
-        if provider in ("auto", "anthropic", "openai", "scripted"):
+        if provider in ("auto", "anthropic", "openai", "scripted") or provider in _named(settings):
             updates["provider"] = provider
         if updates:
             settings = settings.model_copy(update={"llm": llm.model_copy(update=updates)})
@@ -203,13 +203,13 @@ class ZephMagics(Magics):
         from zeph_nb.errors import ConfigError
 
         name = options.provider or self.provider
-        if name in ("auto", "anthropic", "openai", "scripted"):
+        if name in ("auto", "anthropic", "openai", "scripted") or name in _named(settings):
             return provider_from_settings(settings)
         value = (self.shell.user_ns if self.shell is not None else {}).get(name)
         if value is None or not hasattr(value, "complete"):
             raise ConfigError(
-                f"--provider {name!r}: not anthropic, openai, scripted or auto, and no variable of that name holds "
-                "a provider (for example model = zeph_nb.ScriptedProvider([...]))"
+                f"--provider {name!r}: not anthropic, openai, scripted or auto, no [[llm.providers]] entry, and no "
+                "variable of that name holds a provider (for example model = zeph_nb.ScriptedProvider([...]))"
             )
         provider: Provider = value
         return provider
@@ -240,7 +240,7 @@ class ZephMagics(Magics):
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd, tools=tools)
             self._agent_key = key
             self._provider_from = provider_signature(settings)
-        elif provider_name in ("auto", "anthropic", "openai", "scripted"):
+        elif provider_name in ("auto", "anthropic", "openai", "scripted", *_named(self.agent.settings)):
             # Chosen from the settings and the environment: look again, so a key set with %env (or removed) since
             # the last cell is used by this one. The conversation goes on with the new provider.
             settings = self._settings(options)
@@ -362,6 +362,10 @@ class ZephMagics(Magics):
 
     def _cmd_status(self, args: list[str]) -> None:
         print_status(self.agent, self.runs, self.max_iterations, self.last_run)
+
+
+def _named(settings: Settings) -> set[str]:
+    return {entry.name for entry in settings.llm.providers}
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

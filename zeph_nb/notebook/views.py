@@ -103,8 +103,11 @@ def provider_signature(settings: Settings) -> tuple[str, ...]:
         return hashlib.sha256(secret.get_secret_value().encode()).hexdigest()[:16] if secret is not None else ""
 
     llm = settings.llm
+    named = tuple(
+        f"{entry.model_dump_json()}:{digest(settings.provider_keys.get(entry.name))}" for entry in llm.providers
+    )
     return (llm.provider, llm.model or "", llm.base_url or "", digest(settings.anthropic_api_key),
-            digest(settings.openai_api_key))  # fmt: skip
+            digest(settings.openai_api_key), *named)  # fmt: skip
 
 
 def describe_provider(agent: Agent) -> list[str]:
@@ -115,7 +118,9 @@ def describe_provider(agent: Agent) -> list[str]:
     endpoint = str(getattr(provider, "base_url", "") or llm.base_url or "")
     if name == "anthropic" and not endpoint:  # the SDK's own choice: ANTHROPIC_BASE_URL, else Anthropic's API
         endpoint = os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
-    if llm.provider != "auto":
+    if llm.provider not in ("auto", "anthropic", "openai", "scripted"):
+        why = f"[llm] provider = {llm.provider!r}, an [[llm.providers]] entry"
+    elif llm.provider != "auto":
         why = f"[llm] provider = {llm.provider!r}"
     elif name == "anthropic":
         why = "auto: ANTHROPIC_API_KEY is set"

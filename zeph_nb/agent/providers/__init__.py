@@ -14,14 +14,48 @@ from zeph_nb.errors import ConfigError
 if TYPE_CHECKING:
     from zeph_nb.agent.messages import Provider
 
-__all__ = ["ScriptedProvider", "provider_from_settings"]
+__all__ = ["ScriptedProvider", "provider_from_settings", "provider_named"]
+
+
+def provider_named(settings: Settings, name: str) -> Provider:
+    """The ``[[llm.providers]]`` entry called ``name``, built: what ``[llm] provider`` and later features (a
+    policy gate's own model) refer to. A ConfigError names what is missing."""
+    entry = next((p for p in settings.llm.providers if p.name == name), None)
+    if entry is None:
+        known = ", ".join(p.name for p in settings.llm.providers) or "none configured"
+        raise ConfigError(f"no [[llm.providers]] entry named {name!r} (named: {known})")
+    key_secret = settings.provider_keys.get(name)
+    if key_secret is None and not entry.api_key_env:  # no variable of its own: the kind's usual one
+        key_secret = settings.anthropic_api_key if entry.kind == "anthropic" else settings.openai_api_key
+    key = key_secret.get_secret_value() if key_secret is not None else None
+    if entry.api_key_env and key is None and entry.kind != "scripted":
+        raise ConfigError(f"provider {name!r}: ${entry.api_key_env} is not set; set it before starting Jupyter "
+                          f"(or %env {entry.api_key_env}=… in the kernel)")  # fmt: skip
+    llm = settings.llm
+    max_tokens = entry.max_tokens or llm.max_tokens
+    if entry.kind == "scripted":
+        return ScriptedProvider()
+    if entry.kind == "anthropic":
+        from zeph_nb.agent.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(entry.model, api_key=key, base_url=entry.base_url, max_tokens=max_tokens,
+                                 stream=llm.stream, timeout=llm.timeout_secs)  # fmt: skip
+    from zeph_nb.agent.providers.openai_compat import OpenAICompatibleProvider
+
+    if not entry.base_url or not entry.model:
+        raise ConfigError(f"provider {name!r} (kind openai) needs base_url and model, e.g. http://localhost:11434/v1")
+    return OpenAICompatibleProvider(entry.base_url, entry.model, api_key=key, max_tokens=max_tokens,
+                                    timeout=llm.timeout_secs)  # fmt: skip
 
 
 def provider_from_settings(settings: Settings) -> Provider:
     """The provider ``[llm]`` names. ``auto``: an OpenAI-compatible server when ``base_url`` is set, else Claude
-    when an Anthropic key is set, else the scripted model saying that no model is configured."""
+    when an Anthropic key is set, else the scripted model saying that no model is configured; a name of an
+    ``[[llm.providers]]`` entry: that one."""
     llm = settings.llm
     choice = llm.provider
+    if choice not in ("auto", "anthropic", "openai", "scripted"):
+        return provider_named(settings, choice)
     if choice == "auto":
         if llm.base_url:
             choice = "openai"
