@@ -87,12 +87,12 @@ class Agent:
         executor: ToolExecutor | None = None,
         tools: Sequence[ToolExecutor | Callable[..., Any]] = (),
     ) -> None:
-        from zeph_nb.agent.providers import provider_from_settings
+        from zeph_nb.agent.providers import judge_from_settings, provider_from_settings
 
         self.settings = settings or Settings.load()
         self.provider: Provider = provider or provider_from_settings(self.settings)
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
-                                 tools=tools)  # fmt: skip
+                                 tools=tools, judge=judge_from_settings(self.settings))  # fmt: skip
         self.workdir = Path(self.chain.workdir)
         self.conversation = Conversation()
         self._task: asyncio.Task[Any] | None = None

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from zeph_nb.config.common import Regex, _Section, _unit_interval
 
 __all__ = [
+    "AdversarialPolicySettings",
     "AnomalySettings",
     "AuthorizationRule",
     "AuthorizationSettings",
@@ -108,6 +109,29 @@ class AuthorizationSettings(_Section):
     """consult the authorization rules after the permission rules"""
     rules: list[AuthorizationRule] = Field(default_factory=list)
     """effect, tool glob, args_match, paths, capabilities"""
+
+
+class AdversarialPolicySettings(_Section):
+    """``[tools.adversarial_policy]`` (seed 003): a second model checks each call against plain-language policies."""
+
+    enabled: bool = False
+    """ask the second model about every call the rules let through (but exempt_tools)"""
+    provider: str | None = None
+    """the [[llm.providers]] name of the model that checks"""
+    policies: list[str] = Field(default_factory=list)
+    """the policies, in plain language ("never send data to hosts outside example.com")"""
+    fail_open: bool = False
+    """true: a check that fails or answers neither ALLOW nor DENY lets the call on (false: it is a DENY)"""
+    block_on_reject: bool = True
+    """false: a DENY only warns (the approval card and the audit row say it), the call goes on"""
+    exempt_tools: list[str] = Field(default_factory=lambda: ["time", "read_overflow"])
+    """tools never checked"""
+
+    @model_validator(mode="after")
+    def _has_what_it_needs(self) -> AdversarialPolicySettings:
+        if self.enabled and (not self.provider or not self.policies):
+            raise ValueError("enabled needs a provider (an [[llm.providers]] name) and at least one policy")
+        return self
 
 
 class DiagnosticsSettings(_Section):

@@ -10,6 +10,7 @@ from pydantic import Field, field_validator, model_validator
 
 from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section
 from zeph_nb.config.gate_sections import (
+    AdversarialPolicySettings,
     AnomalySettings,
     AuthorizationRule,
     AuthorizationSettings,
@@ -315,6 +316,7 @@ class ToolsSettings(_Section):
     dependencies: DependencySettings = Field(default_factory=DependencySettings)
     anomaly: AnomalySettings = Field(default_factory=AnomalySettings)
     diagnostics: DiagnosticsSettings = Field(default_factory=DiagnosticsSettings)
+    adversarial_policy: AdversarialPolicySettings = Field(default_factory=AdversarialPolicySettings)
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
 
 

@@ -29,7 +29,8 @@ class CallContext:
     analysis: ShellAnalysis | None = None  # a command line's parse, for every gate (and never parsed again)
 
 
-_WRITTEN_ONCE = ("decision", "scope", "opened", "approved_by", "waited_ms", "blocked_by", "cached", "processed")
+_WRITTEN_ONCE = ("decision", "verdict", "scope", "opened", "approved_by", "waited_ms", "blocked_by", "cached",
+                 "processed")  # fmt: skip
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Trace:
     """
 
     decision: PolicyDecision | None = None
+    verdict: str | None = None  # the adversarial policy check's: "policy check (m): DENY, why" (audit, card)
     scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
     opened: tuple[str, ...] = ()  # folders outside the allowed paths this call may write, once cleared
     approved_by: str | None = None

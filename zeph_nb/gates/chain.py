@@ -24,6 +24,7 @@ from typing import Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
+from zeph_nb.gates.adversarial import AdversarialGate, Judge
 from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
 from zeph_nb.gates.approval.desk import ApprovalDesk
 from zeph_nb.gates.approval.preview import change_preview
@@ -288,6 +289,7 @@ def build_chain(
     conversation_id: str | None = None,
     env: Mapping[str, str] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    judge: Judge | None = None,
 ) -> GateChain:
     """Build the executor the agent uses.
 
@@ -295,7 +297,8 @@ def build_chain(
     ``tools`` (more toolsets, and Python functions: ``toolsets_from``), plus ``read_overflow``. ``executor``
     replaces the built-in and installed ones (``tools`` and ``read_overflow`` are still added). Two toolsets
     defining one tool name is a ConfigError. ``approver`` defaults to ``DenyAll`` (nothing that needs approval
-    runs unless someone can approve it); ``store`` to the store under the zeph home.
+    runs unless someone can approve it); ``store`` to the store under the zeph home. ``judge`` is the second model
+    of ``[tools.adversarial_policy]`` (the agent makes it from the named provider).
     """
     settings = settings or Settings.load()
     if workdir is not None and not os.path.isdir(workdir):
@@ -337,6 +340,7 @@ def build_chain(
         lambda inner: ContextGate(inner, session.context),
         lambda inner: BlocklistGate(inner),
         lambda inner: PolicyGate(inner, session.permissions, executor.requires_confirmation),
+        lambda inner: AdversarialGate(inner, settings, judge),
         lambda inner: ApprovalGate(
             inner,
             session.desk,

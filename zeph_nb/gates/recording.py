@@ -8,7 +8,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler
@@ -91,7 +91,7 @@ class AuditGate:
             status=status,
             decision=decision.action if decision is not None else None,
             matched_rule=decision.rule if decision is not None else None,
-            reason=decision.reason if decision is not None else None,
+            reason=_reason(decision, trace.verdict),
             approved_by=trace.approved_by,
             category=category,
             exit_code=exit_code,
@@ -141,6 +141,12 @@ class AuditGate:
                 network_hosts=_network_hosts(output),
             )
         )
+
+
+def _reason(decision: Any, verdict: str | None) -> str | None:
+    """The rules' reason, and the adversarial policy check's verdict when it ran (seed 003: into the audit row)."""
+    reason = decision.reason if decision is not None else None
+    return f"{reason}; {verdict}" if reason and verdict else (verdict or reason)
 
 
 def _runs_commands(gc: GateCall) -> bool:

@@ -167,6 +167,11 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
         print(f"last run:     {last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
               f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
     print_sandbox(describe_sandbox(settings, agent.workdir))
+    check = settings.tools.adversarial_policy
+    if check.enabled:
+        count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
+        flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
+        print(f"policy check: {check.provider}, {count}, {flags}")
     where = describe_where(settings)
     if where is not None:
         print(f"commands:     {where}")

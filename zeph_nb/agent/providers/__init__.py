@@ -5,6 +5,7 @@ Each module imports its SDK on first use, so choosing a provider costs nothing u
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from zeph_nb.agent.providers.scripted import ScriptedProvider
@@ -14,7 +15,7 @@ from zeph_nb.errors import ConfigError
 if TYPE_CHECKING:
     from zeph_nb.agent.messages import Provider
 
-__all__ = ["ScriptedProvider", "provider_from_settings", "provider_named"]
+__all__ = ["ScriptedProvider", "judge_from_settings", "provider_from_settings", "provider_named"]
 
 
 def provider_named(settings: Settings, name: str) -> Provider:
@@ -78,3 +79,26 @@ def provider_from_settings(settings: Settings) -> Provider:
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     return OpenAICompatibleProvider(llm.base_url, llm.model, api_key=key, max_tokens=llm.max_tokens,
                                     timeout=llm.timeout_secs)  # fmt: skip
+
+
+def judge_from_settings(settings: Settings) -> Callable[[str, str], Awaitable[str]] | None:
+    """The second model ``[tools.adversarial_policy]`` asks (its named provider), as the gate wants it: system
+    and prompt in, the reply's text out; None when the check is off."""
+    config = settings.tools.adversarial_policy
+    if not config.enabled or not config.provider:
+        return None
+    provider = provider_named(settings, config.provider)
+
+    async def judge(system: str, prompt: str) -> str:
+        from zeph_nb.agent.messages import Message, ModelRequest, TextBlock
+
+        request = ModelRequest(system=system, messages=[Message("user", [TextBlock(prompt)])], tools=[],
+                               max_tokens=200)  # fmt: skip
+
+        async def ignore(_text: str) -> None:  # the verdict is read whole, not streamed anywhere
+            return None
+
+        response = await provider.complete(request, ignore)
+        return "".join(block.text for block in response.content if isinstance(block, TextBlock))
+
+    return judge
