@@ -224,6 +224,7 @@ class Agent:
     # -- the loop ------------------------------------------------------------------------------------------
 
     async def _run(self, prompt: str, emit: Callable[[Any], None], max_iterations: int) -> RunResult:
+        await self.chain.prepare()  # MCP servers start (or start again) here, so their tools are in the list
         run_id = self.chain.start_run()
         before = self._add_prompt(prompt)
         result = RunResult("", "completed", conversation_id=self.conversation_id, run_id=run_id)

@@ -40,6 +40,7 @@ from pydantic.fields import FieldInfo
 
 from zeph_nb.config.common import _Section
 from zeph_nb.config.legacy import migrate_data
+from zeph_nb.config.mcp import McpServer, McpSettings
 from zeph_nb.config.sections import (
     MAX_PATTERN_LEN,
     AgentSettings,
@@ -80,6 +81,8 @@ __all__ = [
     "FileSettings",
     "FilterSettings",
     "LLMSettings",
+    "McpServer",
+    "McpSettings",
     "NamedProvider",
     "OverflowSettings",
     "PermissionRule",
@@ -148,6 +151,7 @@ class Settings(_Section):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
     undo: UndoSettings = Field(default_factory=UndoSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")

@@ -240,6 +240,16 @@ class GateChain:
             self.executor.check_names()
         self.session.set_tools({tool.name: tool for tool in self.executor.tool_definitions()})
 
+    async def prepare(self) -> None:
+        """Let the toolsets that start something (MCP servers) do it, before a run reads the tool list."""
+        pending: list[ToolExecutor] = [self.executor]
+        while pending:  # composites nest (the built-in families are one inside the chain's)
+            executor = pending.pop()
+            if isinstance(executor, CompositeExecutor):
+                pending.extend(executor.executors)
+            elif (prepare := getattr(executor, "prepare", None)) is not None:
+                await prepare()
+
     def start_run(self) -> str:
         """A new run of the conversation, with a new id (what ``%zeph undo`` names): the tools are read again,
         and files may have changed since the last one, so cached reads go."""

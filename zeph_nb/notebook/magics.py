@@ -38,6 +38,7 @@ from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import (
     config_table,
     model_name,
+    print_mcp,
     print_status,
     provider_signature,
 )
@@ -45,7 +46,7 @@ from zeph_nb.notebook.where import banner, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
-SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo")
+SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp")
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -348,6 +349,9 @@ class ZephMagics(Magics):
         if not agent.running:  # the functions a %%zeph cell without --tools would offer now
             self._offer(None)
         print_tools(agent.describe_tools(), {t.name: t.origin for t in self.functions.tools} if self.functions else {})
+
+    def _cmd_mcp(self, args: list[str]) -> None:
+        print_mcp(self.agent.chain if self.agent is not None else None)
 
     def _cmd_config(self, args: list[str]) -> Any:
         return config_table(self.agent)

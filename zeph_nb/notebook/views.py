@@ -22,6 +22,7 @@ __all__ = [
     "describe_provider",
     "every_row",
     "model_name",
+    "print_mcp",
     "print_sandbox",
     "print_status",
     "print_tools",
@@ -194,3 +195,35 @@ def config_table(agent: Agent | None) -> Any:
         for line in describe_provider(agent):
             print(line)
     return every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
+
+
+def print_mcp(chain: Any) -> None:
+    """``%zeph mcp``: each configured MCP server, whether it runs (or why not), and the tools it offers."""
+    from zeph_nb.tools.composite import CompositeExecutor
+    from zeph_nb.tools.mcp import McpToolset
+
+    if chain is None:
+        print("no run yet: MCP servers start with the first %%zeph run ([[mcp.servers]] in the settings)")
+        return
+    pending, toolsets = [chain.executor], []
+    while pending:
+        executor = pending.pop()
+        if isinstance(executor, CompositeExecutor):
+            pending.extend(executor.executors)
+        elif isinstance(executor, McpToolset):
+            toolsets.append(executor)
+    connections = [c for toolset in toolsets for c in toolset.connections.values()]
+    if not connections:
+        print("no MCP servers configured: add [[mcp.servers]] entries (see the README)")
+    for connection in connections:
+        server = connection.server
+        state = "running" if connection.running else "stopped; starts with the next run" if connection.tools else (
+            "not started; starts with the next run")  # fmt: skip
+        if connection.error:
+            state = f"not running ({connection.error})"
+        where = server.url or " ".join([server.command or "", *server.args])
+        trust = "trusted (calls run unless a rule asks)" if server.trusted else "every call asks"
+        boxed = "sandboxed" if server.sandbox and server.url is None else "not sandboxed"
+        print(f"{server.name}: {state}; {where}; {trust}; {boxed}")
+        for tool in connection.tools:
+            print(f"  mcp_{server.name}_{tool.name}  {tool.description.splitlines()[0] if tool.description else ''}")

@@ -128,6 +128,16 @@ def _web(settings: Settings, workdir: Any, *, resolve: Resolver | None, **_: Any
     return WebExecutor(settings, resolve=resolve)
 
 
+def _mcp(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.composite import CompositeExecutor
+
+    if not settings.mcp.servers:
+        return CompositeExecutor([])
+    from zeph_nb.tools.mcp import McpToolset
+
+    return McpToolset(settings, os.path.realpath(workdir if workdir is not None else os.getcwd()))
+
+
 # The built-in families, in the order the model sees their tools.
 BUILTIN: dict[str, Factory] = {
     "files": _files,
@@ -135,6 +145,7 @@ BUILTIN: dict[str, Factory] = {
     "diagnostics": _diagnostics,
     "time": _time,
     "web": _web,
+    "mcp": _mcp,  # its tools appear once prepare() started the servers (the agent does, before each run)
 }
 
 

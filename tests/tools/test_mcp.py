@@ -1,0 +1,110 @@
+"""MCP servers with real parts: a server written with the official SDK, started over stdio as a subprocess (in the
+OS sandbox, or not), its tools offered through the whole gate chain, the audit log, and the scripted model."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import zeph_nb
+from zeph_nb.config import Settings
+from zeph_nb.errors import ConfigError, ToolErrorCategory
+from zeph_nb.gates import ScriptedApprover
+from zeph_nb.store import Store
+from zeph_nb.tools.mcp.toolset import category_of
+
+SERVER = Path(__file__).parent / "mcp_servers" / "notes_server.py"
+
+
+def servers(*, trusted: bool = False, sandbox: bool = True, env: str = "") -> str:
+    return (f'[[mcp.servers]]\nname = "notes"\ncommand = "{sys.executable}"\nargs = ["{SERVER}"]\n'
+            f"trusted = {str(trusted).lower()}\nsandbox = {str(sandbox).lower()}\n{env}")  # fmt: skip
+
+
+def run(store: Store, workdir: Path, toml: str, *calls: tuple[str, dict[str, Any]], approver: Any = None) -> Any:
+    settings = Settings.from_toml(toml).model_copy(update={"home": store.home})
+    model = zeph_nb.ScriptedProvider([*[[{"tool": t, "params": p}] for t, p in calls], "done"])
+    agent = zeph_nb.Agent(settings, model, approver or zeph_nb.AutoApprove(), workdir, store=store)
+    return agent, agent.run_sync("use the notes")
+
+
+def test_a_servers_tools_are_offered_ask_by_default_and_run_through_the_chain(tmp_path: Path, store: Store) -> None:
+    approver = ScriptedApprover(["approve", "deny", "approve"])  # an untrusted server: every call asks
+    agent, result = run(store, tmp_path, servers(), ("mcp_notes_add_note", {"text": "buy milk"}),
+                        ("mcp_notes_add_note", {"text": "second"}), ("mcp_notes_read_notes", {}),
+                        approver=approver)  # fmt: skip
+    offered = {tool.name for tool in agent.chain.tool_definitions()}
+    assert {"mcp_notes_add_note", "mcp_notes_read_notes", "mcp_notes_broken"} <= offered
+    first, second, third = result.tool_calls
+    assert first.status == "ok" and first.decision == "ask" and first.text == "added: buy milk"
+    assert second.status == "denied" and third.text.strip() == "buy milk"  # the person said no to the second
+    assert (tmp_path / "notes.txt").read_text() == "buy milk\n"
+    schema = next(s for s in agent.provider.requests[0].tool_schemas if s["name"] == "mcp_notes_add_note")
+    assert schema["input_schema"]["required"] == ["text"]  # the server's own schema
+    store.flush()
+    assert list(store.query("SELECT tool FROM tool_calls ORDER BY ts")["tool"])[:1] == ["mcp_notes_add_note"]
+
+
+def test_a_trusted_server_runs_unasked_but_rules_still_apply(tmp_path: Path, store: Store) -> None:
+    toml = servers(trusted=True) + '\n[tools.permissions]\nmcp_notes_broken = [{pattern = "*", action = "deny"}]\n'
+    agent, result = run(store, tmp_path, toml, ("mcp_notes_add_note", {"text": "x"}), ("mcp_notes_broken", {}),
+                        approver=zeph_nb.DenyAll())  # fmt: skip
+    assert result.tool_calls[0].status == "ok" and result.tool_calls[0].decision == "allow"
+    assert "mcp_notes_broken" not in {t.name for t in agent.chain.tool_definitions()}  # denied: hidden
+
+
+def test_errors_map_onto_the_taxonomy(tmp_path: Path, store: Store) -> None:
+    _, result = run(store, tmp_path, servers(trusted=True), ("mcp_notes_broken", {}),
+                    ("mcp_notes_add_note", {"txt": "wrong name"}))  # fmt: skip
+    failed, invalid = result.tool_calls
+    assert failed.category is ToolErrorCategory.PERMANENT_FAILURE and "broken" in failed.text
+    assert invalid.status == "error"  # the server refused the arguments it did not expect
+    assert category_of(TimeoutError()) is ToolErrorCategory.TIMEOUT
+    assert category_of(ConnectionError()) is ToolErrorCategory.NETWORK_ERROR
+
+
+def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: Path, store: Store) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    env = f'env = {{OUTSIDE = "{outside}", PORT = "{listener.getsockname()[1]}"}}\n'
+    try:
+        _, sandboxed = run(store, work, servers(trusted=True, env=env), ("mcp_notes_where", {}))
+        assert sandboxed.tool_calls[0].text == "could not write outside; no network; key=none"
+        assert not (outside / "escaped.txt").exists()
+        _, bare = run(store, work, servers(trusted=True, sandbox=False, env=env), ("mcp_notes_where", {}))
+    finally:
+        listener.close()
+    assert bare.tool_calls[0].text.startswith("wrote outside; network reachable")  # what the sandbox took away
+
+
+def test_a_server_that_does_not_start_offers_nothing_and_says_why(tmp_path: Path, store: Store) -> None:
+    toml = '[[mcp.servers]]\nname = "ghost"\ncommand = "/nonexistent/server"\nsandbox = false\n'
+    agent, result = run(store, tmp_path, toml)
+    assert result.stop_reason == "completed"
+    assert not any(t.name.startswith("mcp_") for t in agent.chain.tool_definitions())
+    with pytest.raises(ConfigError, match="either command"):
+        Settings.from_toml('[[mcp.servers]]\nname = "x"\n')
+
+
+def test_zeph_mcp_lists_the_servers_their_state_and_tools(
+    tmp_path: Path, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from zeph_nb.notebook.views import print_mcp
+
+    agent, _ = run(store, tmp_path, servers() + '[[mcp.servers]]\nname = "ghost"\ncommand = "/nonexistent"\n'
+                   "sandbox = false\n")  # fmt: skip
+    print_mcp(agent.chain)
+    shown = capsys.readouterr().out
+    # run_sync's loop has ended, and the server with it; in a notebook it stays up between cells
+    assert "notes: stopped; starts with the next run;" in shown and "every call asks; sandboxed" in shown
+    assert "  mcp_notes_add_note  Append a line to notes.txt in the working directory." in shown
+    assert "ghost: not running (" in shown

@@ -1,0 +1,55 @@
+"""``[[mcp.servers]]``: MCP tool servers whose tools the agent is offered, each under the same gates."""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from zeph_nb.config.common import _Section
+
+__all__ = ["McpServer", "McpSettings"]
+
+
+class McpServer(_Section):
+    """One MCP server: a command zeph-nb starts (stdio), or a streamable-HTTP URL."""
+
+    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
+    """its tools are offered as mcp_<name>_<tool>"""
+    command: str | None = None
+    """the program that runs the server over stdio (e.g. "uvx", "python")"""
+    args: list[str] = Field(default_factory=list)
+    """its arguments"""
+    env: dict[str, str] = Field(default_factory=dict)
+    """more environment for it (it gets only HOME, PATH, USER, SHELL, TERM, LOGNAME otherwise)"""
+    url: str | None = None
+    """a streamable-HTTP server instead of a command"""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """HTTP headers for url (an Authorization header, say)"""
+    trusted: bool = False
+    """true: its tools run without asking unless a rule says otherwise (false: every call asks)"""
+    sandbox: bool = True
+    """run the command in the OS sandbox (no network; writes only to the working directory and paths)"""
+    paths: list[str] = Field(default_factory=list)
+    """more folders the sandboxed server may write"""
+    timeout_secs: float = Field(60.0, gt=0, le=3600)
+    """how long one call (or the server's start) may take"""
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServer:
+        if (self.command is None) == (self.url is None):
+            raise ValueError(f"server {self.name!r} needs either command (stdio) or url (streamable HTTP)")
+        return self
+
+
+class McpSettings(_Section):
+    """``[mcp]``."""
+
+    servers: list[McpServer] = Field(default_factory=list)
+    """the servers: [[mcp.servers]] name, command + args + env or url + headers, trusted, sandbox, paths"""
+
+    @model_validator(mode="after")
+    def _names_differ(self) -> McpSettings:
+        names = [server.name for server in self.servers]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"[[mcp.servers]] names must differ: {', '.join(twice)} more than once")
+        return self

@@ -1,0 +1,151 @@
+"""One MCP server's connection, through the official ``mcp`` SDK.
+
+The SDK's transports and session are async context managers built on anyio task groups, which must be entered
+and left by one task. So each server has an owner task that opens them, lists the tools, and then serves the
+calls put on its queue, one at a time; closing puts None on the queue and the task leaves the contexts. A server
+that dies fails the calls waiting on it and the next call starts it again.
+
+A stdio server runs in the OS sandbox like a command (``wrap``: no network, writes only to the working directory
+and its ``paths``) unless its entry says ``sandbox = false``; it gets only the SDK's minimal environment plus its
+``env`` — never the kernel's keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import tempfile
+from collections.abc import AsyncIterator
+from typing import Any
+
+from zeph_nb.config import McpServer, Settings
+
+__all__ = ["McpConnection", "McpTool"]
+
+
+@dataclasses.dataclass(frozen=True)
+class McpTool:
+    name: str
+    description: str
+    schema: dict[str, Any]
+
+
+class McpConnection:
+    def __init__(self, server: McpServer, settings: Settings, workdir: str) -> None:
+        self.server, self.settings, self.workdir = server, settings, workdir
+        self.tools: list[McpTool] = []
+        self.error: str | None = None  # why the last start failed, for %zeph mcp
+        self._owner: asyncio.Task[None] | None = None
+        self._queue: asyncio.Queue[tuple[str, dict[str, Any], asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._ready: asyncio.Future[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._owner is not None and not self._owner.done()
+
+    async def start(self) -> None:
+        """Start the server (if it is not running) and list its tools; raises what went wrong."""
+        if self.running and self._ready is not None and self._ready.done() and not self._ready.exception():
+            return
+        self._queue = asyncio.Queue()
+        self._ready = asyncio.get_running_loop().create_future()
+        self._owner = asyncio.create_task(self._own(self._ready), name=f"zeph-mcp-{self.server.name}")
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ready), self.server.timeout_secs)
+        except Exception as e:
+            self.error = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+            await self.close()
+            raise
+        self.error = None
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> Any:
+        """The SDK's CallToolResult of ``tool`` (the server's own name) with ``arguments``."""
+        await self.start()
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((tool, arguments, done))
+        return await asyncio.wait_for(done, self.server.timeout_secs)
+
+    async def close(self) -> None:
+        if self._owner is None:
+            return
+        if not self._owner.done():
+            await self._queue.put(None)
+            try:
+                await asyncio.wait_for(asyncio.shield(self._owner), 5)
+            except (TimeoutError, Exception):
+                self._owner.cancel()
+                with contextlib.suppress(BaseException):
+                    await self._owner
+        self._owner = None
+
+    async def _own(self, ready: asyncio.Future[None]) -> None:
+        from mcp import ClientSession
+
+        try:
+            async with self._transport() as streams, ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                listed = await session.list_tools()
+                self.tools = [McpTool(t.name, t.description or "", dict(t.input_schema or {})) for t in listed.tools]
+                ready.set_result(None)
+                while (job := await self._queue.get()) is not None:
+                    name, arguments, done = job
+                    try:
+                        result = await session.call_tool(name, arguments)
+                    except Exception as e:  # the server's error, for that call alone
+                        if not done.done():
+                            done.set_exception(e)
+                        continue
+                    if not done.done():
+                        done.set_result(result)
+        except BaseException as e:
+            if not ready.done():
+                ready.set_exception(e if isinstance(e, Exception) else RuntimeError(f"stopped: {type(e).__name__}"))
+            while not self._queue.empty():  # a dead server fails what waits on it
+                job = self._queue.get_nowait()
+                if job is not None and not job[2].done():
+                    job[2].set_exception(ConnectionError(f"MCP server {self.server.name!r} stopped"))
+            if not isinstance(e, Exception):
+                raise
+
+    @contextlib.asynccontextmanager
+    async def _transport(self) -> AsyncIterator[Any]:
+        server = self.server
+        if server.url is not None:
+            import httpx2  # the SDK's own HTTP client package
+            from mcp.client.streamable_http import streamable_http_client
+
+            async with httpx2.AsyncClient(headers=server.headers) as client, \
+                    streamable_http_client(server.url, http_client=client) as streams:  # fmt: skip
+                yield streams
+            return
+        from mcp import StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        assert server.command is not None
+        argv = [server.command, *server.args]
+        with tempfile.TemporaryDirectory(prefix="zeph-mcp-") as tmp:
+            if server.sandbox:
+                argv = self._sandboxed(argv, tmp)
+            params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(server.env) or None,
+                                           cwd=self.workdir)  # fmt: skip
+            with open(os.devnull, "w") as quiet:  # a server's log on stderr is not the person's to read
+                async with stdio_client(params, errlog=quiet) as streams:
+                    yield streams
+
+    def _sandboxed(self, argv: list[str], tmp: str) -> list[str]:
+        from pathlib import Path
+
+        from zeph_nb.errors import ConfigError
+        from zeph_nb.security.os_sandbox import wrap
+        from zeph_nb.tools.containment import sandbox_spec, sandbox_status
+
+        status = sandbox_status(self.settings)
+        if not status.active:
+            raise ConfigError(f"MCP server {self.server.name!r} is to run sandboxed, but {status.reason}; set "
+                              "sandbox = false in its [[mcp.servers]] entry to run it without")  # fmt: skip
+        spec = sandbox_spec(self.settings, self.workdir)
+        extra = tuple(Path(os.path.realpath(p)) for p in self.server.paths)
+        spec = dataclasses.replace(spec, writable=(*spec.writable, *extra), tmp_dir=Path(tmp))
+        return wrap(argv, spec, status)

@@ -1,0 +1,141 @@
+"""The tools of the ``[[mcp.servers]]``, offered as ``mcp_<server>_<tool>`` and run through the gate chain.
+
+Servers start lazily: ``prepare()`` (awaited by the agent before each run) starts the ones not running and lists
+their tools; until then, and for a server that failed to start, no tools of it are offered (``%zeph mcp`` says
+why). A call asks unless the server is ``trusted`` (a rule can still allow or deny it by name and arguments); it is
+never cached or retried (``mutates``). The server's result content becomes the text the model reads; an error
+result, an MCP error code or a dead server maps onto the error taxonomy.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import ConfigDict
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.mcp.connection import McpConnection
+
+__all__ = ["McpToolDef", "McpToolset", "category_of"]
+
+log = logging.getLogger("zeph_nb.tools")
+
+
+class McpArgs(ToolArgs):
+    """Any JSON object: the server validates its own arguments (its schema is what the model is shown)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class McpToolDef(ToolDef):
+    """A ToolDef whose schema is the server's own."""
+
+    def __init__(self, name: str, description: str, schema: dict[str, Any]) -> None:
+        super().__init__(name, description, McpArgs, mutates=True)
+        object.__setattr__(self, "_schema", schema or {"type": "object", "properties": {}})
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = self._schema  # type: ignore[attr-defined]
+        return schema
+
+
+# JSON-RPC and MCP error codes (seed 001's McpErrorCode) onto the taxonomy: what may pass is retried.
+_CODES = {
+    -32700: ToolErrorCategory.INVALID_PARAMETERS,  # parse error
+    -32600: ToolErrorCategory.INVALID_PARAMETERS,  # invalid request
+    -32601: ToolErrorCategory.TOOL_NOT_FOUND,  # method not found
+    -32602: ToolErrorCategory.INVALID_PARAMETERS,  # invalid params
+    -32603: ToolErrorCategory.SERVER_ERROR,  # internal error
+    -32001: ToolErrorCategory.TIMEOUT,  # request timeout
+    -32002: ToolErrorCategory.TOOL_NOT_FOUND,  # resource not found
+}
+
+
+def category_of(error: BaseException) -> ToolErrorCategory:
+    code = getattr(error, "code", None)
+    if isinstance(code, int):
+        return _CODES.get(code, ToolErrorCategory.SERVER_ERROR if -32099 <= code <= -32000 else
+                          ToolErrorCategory.PERMANENT_FAILURE)  # fmt: skip
+    if isinstance(error, TimeoutError):
+        return ToolErrorCategory.TIMEOUT
+    if isinstance(error, ConnectionError | OSError | EOFError):
+        return ToolErrorCategory.NETWORK_ERROR
+    return ToolErrorCategory.SERVER_ERROR
+
+
+def _text_of(result: Any) -> str:
+    parts = []
+    for block in getattr(result, "content", None) or []:
+        kind = getattr(block, "type", "")
+        if kind == "text":
+            parts.append(str(block.text))
+        elif kind in ("image", "audio"):
+            parts.append(f"[{kind} ({getattr(block, 'mime_type', '?')}) returned; not shown to the model]")
+        else:
+            parts.append(json.dumps(block.model_dump(mode="json", exclude_none=True), ensure_ascii=False)[:4000])
+    structured = getattr(result, "structured_content", None)
+    if not parts and structured is not None:
+        parts.append(json.dumps(structured, ensure_ascii=False, default=str))
+    return "\n".join(parts) if parts else "(no content)"
+
+
+class McpToolset:
+    """Every configured server's tools; ``prepare()`` starts them."""
+
+    def __init__(self, settings: Settings, workdir: str) -> None:
+        self.connections = {s.name: McpConnection(s, settings, workdir) for s in settings.mcp.servers}
+        self._defs: dict[str, tuple[McpConnection, str, ToolDef]] = {}
+
+    async def prepare(self) -> None:
+        """Start the servers that are not running (one failing leaves the others), and list their tools."""
+        for connection in self.connections.values():
+            try:
+                await connection.start()
+            except Exception as e:  # %zeph mcp says it too (connection.error); its tools are not offered
+                log.warning("zeph-nb: MCP server %r did not start: %s", connection.server.name, e)
+        self._defs = {}
+        for server, connection in self.connections.items():
+            if connection.error is not None:
+                continue
+            for tool in connection.tools:
+                name = f"mcp_{server}_{tool.name}"[:64]
+                description = f"[MCP server {server}] {tool.description}".strip()
+                self._defs[name] = (connection, tool.name, McpToolDef(name, description, tool.schema))
+
+    async def close(self) -> None:
+        for connection in self.connections.values():
+            await connection.close()
+
+    def tool_definitions(self) -> Sequence[ToolDef]:
+        return [definition for _, _, definition in self._defs.values()]
+
+    def requires_confirmation(self, call: ToolCall) -> bool:
+        found = self._defs.get(call.tool_id)
+        return found is not None and not found[0].server.trusted
+
+    async def execute(self, call: ToolCall) -> ToolOutput | None:
+        found = self._defs.get(call.tool_id)
+        if found is None:
+            return None
+        connection, tool, _ = found
+        arguments = dict(call.params) if isinstance(call.params, dict) else {}
+        server = connection.server.name
+        try:
+            result = await connection.call(tool, arguments)
+        except Exception as e:  # the server's error, a dead server, a timeout: a category the model can act on
+            error = ToolError(category_of(e), f"MCP server {server!r}, tool {tool!r}: {type(e).__name__}: {e}",
+                              details={"server": server, "tool": tool})  # fmt: skip
+            return ToolOutput.from_error(call, error)
+        text = _text_of(result)
+        raw = {"server": server, "tool": tool, "content": text}
+        if getattr(result, "is_error", False):
+            error = ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"MCP server {server!r}, tool {tool!r}: {text}",
+                              details=raw)  # fmt: skip
+            return ToolOutput.from_error(call, error)
+        return ToolOutput(call.tool_id, text, raw=raw, call_id=call.call_id)
