@@ -244,3 +244,27 @@ def test_files_zeph_may_not_read_are_not_copied_into_the_store(store: Store, wor
     assert blobs and not any(b"MIIEvQ" in blob for blob in blobs)  # no second copy of a key zeph may not read
     _, text = undo(store)
     assert "server.pem: its earlier content was not kept" in text and (work / "notes.txt").read_text() == "notes\n"
+
+
+def test_without_an_id_undo_takes_this_kernels_run_never_another_notebooks(store: Store, work: Path) -> None:
+    import subprocess
+    import sys
+
+    # Another notebook: another kernel (process) writing a run to the same store.
+    script = (
+        "import sys, zeph_nb\nfrom zeph_nb.config import Settings\n"
+        "settings = Settings().model_copy(update={'home': __import__('pathlib').Path(sys.argv[1])})\n"
+        "write = {'tool': 'write', 'params': {'path': 'theirs.md', 'content': 'x'}}\n"
+        "model = zeph_nb.ScriptedProvider([[write], 'ok'])\n"
+        "agent = zeph_nb.Agent(settings, model, zeph_nb.AutoApprove(), sys.argv[2])\n"
+        "agent.run_sync('write'); agent.chain.store.close()\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(store.home), str(work)], check=True, timeout=120)
+    assert (work / "theirs.md").exists()
+    with pytest.raises(ZephError, match=r"no run in this kernel has changed files.*other notebooks"):
+        prepare_undo(store, pid=os.getpid())
+    theirs = str(FileChanges(store).runs(limit=1)["run_id"][0])
+    prepare_undo(store, theirs).apply(store, by="tester")  # by its id, on purpose: allowed
+    assert not (work / "theirs.md").exists()
+    run(store, work, ("write", {"path": "mine.md", "content": "y"}))
+    assert prepare_undo(store, pid=os.getpid()).plan.run_id != theirs  # now this kernel's own

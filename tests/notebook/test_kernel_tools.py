@@ -309,3 +309,17 @@ def test_a_proposed_cells_preview_writes_out_what_would_reorder_it() -> None:
         "&gt;", ">"
     )
     assert proposal.code == "x = 1  # \u202egnp.txt"  # the cell gets the code itself
+
+
+async def test_undo_says_that_code_run_in_the_kernel_is_not_undone(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, magics = shell
+    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    await ip.run_cell_magic("zeph", model(ip, call("run_python", code="total = 1"), "ok"), "set total")
+    capsys.readouterr()
+    ip.run_line_magic("zeph", "undo")
+    said = capsys.readouterr().out
+    assert "no run in this kernel has changed files" in said
+    assert "ran code in this kernel 1 time (run_python)" in said and "undo covers files only" in said
+    ip.user_ns.pop("total", None)

@@ -52,14 +52,18 @@ class RunUndo:
         return report
 
 
-def prepare_undo(store: Store, run_id: str | None = None) -> RunUndo:
-    """The plan for undoing ``run_id`` (a unique prefix will do), or the latest run that changed files.
-    Raises ZephError saying what to do when there is no such run."""
+def prepare_undo(store: Store, run_id: str | None = None, *, pid: int | None = None) -> RunUndo:
+    """The plan for undoing ``run_id`` (a unique prefix will do), or the latest run that changed files — of the
+    process ``pid`` when given (``%zeph undo`` gives its kernel's: another notebook's run is undone only by its
+    id). Raises ZephError saying what to do when there is no such run."""
     changes = FileChanges(store)
     if run_id is None:
-        runs = changes.runs(limit=1)
+        runs = changes.runs(limit=1, pid=pid)
         if runs.empty:
-            raise ZephError("no run has changed files yet: there is nothing to undo")
+            elsewhere = pid is not None and not changes.runs(limit=1).empty
+            raise ZephError("no run in this kernel has changed files: there is nothing to undo here"
+                            + ("; runs of other notebooks are undone by their id (%zeph undo --list)" if elsewhere
+                               else ""))  # fmt: skip
         run_id = str(runs.iloc[0]["run_id"])
     else:
         found = changes.run_ids(run_id)

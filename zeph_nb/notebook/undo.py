@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,17 @@ if TYPE_CHECKING:
 __all__ = ["undo_command"]
 
 USAGE = "%zeph undo [RUN_ID] [--yes] [--list]"
+
+
+def _kernel_note(store: Store, run_id: str | None) -> None:
+    """Say so when the run changed the kernel itself (run_python): undo puts files back, never variables."""
+    if run_id is None:
+        return
+    ran = store.query("SELECT count(*) AS n FROM tool_calls WHERE run_id = ? AND tool = 'run_python' AND status = 'ok'",
+                      [run_id])["n"][0]  # fmt: skip
+    if ran:
+        print(f"(run {run_id} also ran code in this kernel {ran} time{'s' if ran > 1 else ''} (run_python): "
+              "what it did to your variables is not undone; undo covers files only)")  # fmt: skip
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -48,21 +60,26 @@ def undo_command(magics: ZephMagics, args: list[str]) -> Any:
     if options.list:
         from zeph_nb.store.snapshots import FileChanges
 
-        return FileChanges(store).runs(limit=20)
+        runs = FileChanges(store).runs(limit=20)
+        runs.insert(1, "here", runs["pid"] == os.getpid())  # this kernel's runs; the others are other notebooks'
+        return runs.drop(columns=["pid"])
     if agent is not None and agent.running:
         print("%zeph undo: a run is still going; stop it (%zeph stop) before undoing anything.")
         return None
     from zeph_nb.agent.undo import describe_plan, prepare_undo
 
+    latest = agent.chain.session.run_id if agent is not None else None
     try:
-        undo = prepare_undo(store, options.run_id)
+        undo = prepare_undo(store, options.run_id, pid=None if options.run_id else os.getpid())
     except ZephError as e:
         print(f"%zeph undo: {e}")
+        _kernel_note(store, latest)
         return None
-    latest = agent.chain.session.run_id if agent is not None else None
     if options.run_id is None and latest is not None and latest != undo.plan.run_id:
-        print(f"(the last run, {latest}, changed no files; this is the latest run that did)")
+        print(f"(the last run, {latest}, changed no files; this is this kernel's latest run that did)")
+        _kernel_note(store, latest)
     print("\n".join(describe_plan(undo)))
+    _kernel_note(store, undo.plan.run_id)
     if undo.empty:
         return None
     conversation = agent.conversation_id if agent is not None else None
@@ -101,7 +118,9 @@ def _ask_with_buttons(undo: RunUndo, carry_out: Callable[[Callable[[str], None]]
     import ipywidgets as widgets
     from IPython.display import display
 
-    yes = widgets.Button(description="Undo these changes", button_style="warning", icon="undo")
+    yes = widgets.Button(
+        description="Undo these changes", button_style="warning", icon="undo", layout=widgets.Layout(width="auto")
+    )  # the default width cuts the words off
     no = widgets.Button(description="Cancel")
     output = widgets.Output()
 

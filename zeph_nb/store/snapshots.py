@@ -83,13 +83,16 @@ class FileChanges:
         for row in rows:
             self.store.append("file_changes", asdict(row))
 
-    def runs(self, limit: int = 10) -> pd.DataFrame:
-        """The latest runs that changed files (or tried to where undo cannot follow), newest first."""
+    def runs(self, limit: int = 10, *, pid: int | None = None) -> pd.DataFrame:
+        """The latest runs that changed files (or tried to where undo cannot follow), newest first; with ``pid``,
+        only those of that process (one kernel: one notebook)."""
+        where, values = ("WHERE pid = ? ", [pid]) if pid is not None else ("", [])
         return self.store.query(
             "SELECT run_id, min(ts) AS started, max(ts) AS ended, any_value(conversation_id) AS conversation_id, "
             "count(DISTINCT path) AS paths, count(DISTINCT call_id) AS calls, any_value(workdir) AS workdir, "
-            "string_agg(DISTINCT note, '; ') AS notes FROM file_changes GROUP BY run_id "
-            f"ORDER BY max(ts) DESC, max(seq) DESC LIMIT {int(limit)}"
+            "any_value(pid) AS pid, string_agg(DISTINCT note, '; ') AS notes FROM file_changes "
+            f"{where}GROUP BY run_id ORDER BY max(ts) DESC, max(seq) DESC LIMIT {int(limit)}",
+            values,
         )
 
     def of_run(self, run_id: str) -> pd.DataFrame:
