@@ -314,7 +314,7 @@ def test_a_proposed_cells_preview_writes_out_what_would_reorder_it() -> None:
 async def test_undo_says_that_code_run_in_the_kernel_is_not_undone(
     shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ip, magics = shell
+    ip, _ = shell
     (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
     await ip.run_cell_magic("zeph", model(ip, call("run_python", code="total = 1"), "ok"), "set total")
     capsys.readouterr()
