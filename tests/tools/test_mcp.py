@@ -108,3 +108,42 @@ def test_zeph_mcp_lists_the_servers_their_state_and_tools(
     assert "notes: stopped; starts with the next run;" in shown and "every call asks; sandboxed" in shown
     assert "  mcp_notes_add_note  Append a line to notes.txt in the working directory." in shown
     assert "ghost: not running (" in shown
+
+
+def test_a_streamable_http_server_is_reached_by_its_url(tmp_path: Path, store: Store) -> None:
+    import subprocess
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, str(SERVER), "--http", str(port)], cwd=tmp_path,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # until it listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the MCP HTTP server did not start"
+                time.sleep(0.1)
+        toml = (f'[[mcp.servers]]\nname = "web"\nurl = "http://127.0.0.1:{port}/mcp"\ntrusted = true\n'
+                'headers = {Authorization = "Bearer test-token"}\n')  # fmt: skip
+        _, result = run(store, tmp_path, toml, ("mcp_web_add_note", {"text": "over http"}),
+                            ("mcp_web_read_notes", {}))  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert [c.status for c in result.tool_calls] == ["ok", "ok"]
+    assert result.tool_calls[1].text.strip() == "over http"  # the server wrote in its own working directory
+    assert (tmp_path / "notes.txt").read_text() == "over http\n"
+
+
+def test_a_server_that_dies_fails_that_call_and_starts_again_for_the_next(tmp_path: Path, store: Store) -> None:
+    _, result = run(store, tmp_path, servers(trusted=True), ("mcp_notes_crash", {}), ("mcp_notes_add_note",
+                    {"text": "after the crash"}))  # fmt: skip
+    crashed, after = result.tool_calls
+    assert crashed.status == "error" and crashed.category in (ToolErrorCategory.NETWORK_ERROR,
+                                                              ToolErrorCategory.SERVER_ERROR)  # fmt: skip
+    assert after.status == "ok" and after.text == "added: after the crash"

@@ -34,6 +34,12 @@ def broken() -> str:
 
 
 @app.tool()
+def crash() -> str:
+    """The server process dies."""
+    os._exit(3)
+
+
+@app.tool()
 def where() -> str:
     """What the server can reach: an outside write and the network."""
     outside = Path(os.environ.get("OUTSIDE", "/nonexistent")) / "escaped.txt"
@@ -51,4 +57,9 @@ def where() -> str:
 
 
 if __name__ == "__main__":
-    app.run()
+    import sys
+
+    if len(sys.argv) > 2 and sys.argv[1] == "--http":  # streamable HTTP on loopback, at /mcp
+        app.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        app.run()

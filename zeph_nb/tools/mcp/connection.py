@@ -24,6 +24,8 @@ from zeph_nb.config import McpServer, Settings
 
 __all__ = ["McpConnection", "McpTool"]
 
+_CONNECTION_CLOSED = -32000  # the SDK's MCPError code when the server went away (mcp_types.CONNECTION_CLOSED)
+
 
 @dataclasses.dataclass(frozen=True)
 class McpTool:
@@ -40,15 +42,18 @@ class McpConnection:
         self._owner: asyncio.Task[None] | None = None
         self._queue: asyncio.Queue[tuple[str, dict[str, Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._ready: asyncio.Future[None] | None = None
+        self._broken = False  # the connection went away; its task may still be cleaning up
 
     @property
     def running(self) -> bool:
-        return self._owner is not None and not self._owner.done()
+        return self._owner is not None and not self._owner.done() and not self._broken
 
     async def start(self) -> None:
         """Start the server (if it is not running) and list its tools; raises what went wrong."""
         if self.running and self._ready is not None and self._ready.done() and not self._ready.exception():
             return
+        await self.close()  # what is left of a server that died: its task still cleaning up
+        self._broken = False
         self._queue = asyncio.Queue()
         self._ready = asyncio.get_running_loop().create_future()
         self._owner = asyncio.create_task(self._own(self._ready), name=f"zeph-mcp-{self.server.name}")
@@ -82,6 +87,7 @@ class McpConnection:
 
     async def _own(self, ready: asyncio.Future[None]) -> None:
         from mcp import ClientSession
+        from mcp.shared.exceptions import MCPError
 
         try:
             async with self._transport() as streams, ClientSession(streams[0], streams[1]) as session:
@@ -93,10 +99,20 @@ class McpConnection:
                     name, arguments, done = job
                     try:
                         result = await session.call_tool(name, arguments)
-                    except Exception as e:  # the server's error, for that call alone
+                    except MCPError as e:  # the server answered with an error: for that call alone
+                        if e.code == _CONNECTION_CLOSED:  # …unless the connection itself is gone
+                            self._broken = True
+                            if not done.done():
+                                done.set_exception(ConnectionError(f"MCP server {self.server.name!r} stopped"))
+                            raise
                         if not done.done():
                             done.set_exception(e)
                         continue
+                    except Exception as e:  # the connection broke (the server died): end, start again next call
+                        self._broken = True
+                        if not done.done():
+                            done.set_exception(ConnectionError(f"MCP server {self.server.name!r} stopped: {e}"))
+                        raise
                     if not done.done():
                         done.set_result(result)
         except BaseException as e:
