@@ -374,3 +374,11 @@ rules = [{tool = "*", effect = "deny", capabilities = ["network"]},
     assert (await chain.execute(call("read", path="a.txt"))).status == "ok"  # read-only files: no rule applies
     asked = await chain.execute(call("write", path="b.txt", content="b"))
     assert asked.decision == "ask" and asked.status == "denied" and not (tmp_path / "b.txt").exists()
+
+
+def test_a_tools_summary_is_its_first_sentence_cut_at_a_word() -> None:
+    from zeph_nb.gates.chain import first_sentence
+
+    assert first_sentence("Run a command. Its output is filtered.") == "Run a command"
+    assert first_sentence("Find files, e.g. src/**/*.py, by glob. More.") == "Find files, e.g. src/**/*.py, by glob"
+    assert first_sentence("Sandboxed (network=true or hosts=[...] asks first) " + "word " * 40).endswith("word…")

@@ -82,6 +82,7 @@ async def test_run_python_asks_shows_the_code_and_changes_the_namespace(
     card = await waiting_card(run)
     prompt = card.ask_box.children[0].value
     assert "outside the OS sandbox" in prompt and "zeph-code" in prompt  # said plainly, code highlighted
+    assert "<code>run_python</code>" in prompt and "`" not in prompt.split("Why it asks")[1]  # quoted, not `…`
     assert "Always allow" not in [b.description for b in card.buttons.values()]  # never kept as a grant
     card.buttons["approve"].click()
     result = await run

@@ -81,7 +81,7 @@ def test_the_card_leads_with_the_plain_reason_and_keeps_the_rules_words_under_it
     card = ToolCard("bash", {"command": "rm -rf scratch"})
     card.ask(request(), lambda choice: None)
     shown = card.ask_box.children[0].value
-    assert "<b>Why it asks:</b> `rm -r`/`rm -f` deletes files and whole folders" in shown
+    assert "<b>Why it asks:</b> <code>rm -r</code>/<code>rm -f</code> deletes files and whole folders" in shown
     assert '<div class="zeph-rule">the command classifier asks: destructive: rm -r/-f;' in shown
 
 

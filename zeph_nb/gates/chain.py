@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -277,7 +278,7 @@ class GateChain:
         visible = self.tool_definitions()
         shown = {tool.name for tool in visible}
         permissions = session.permissions
-        infos = tuple(ToolInfo(tool.name, tool.description.split(".")[0], len(permissions.policy.rules_for(tool)))
+        infos = tuple(ToolInfo(tool.name, first_sentence(tool.description), len(permissions.policy.rules_for(tool)))
                       for tool in visible)  # fmt: skip
         hidden = tuple(name for name in session.tools if name not in shown)
         return ToolsView(infos, hidden, tuple(permissions.grants.active()))
@@ -286,6 +287,15 @@ class GateChain:
 def new_run_id() -> str:
     """Twelve hex digits: short enough to type after ``%zeph undo``, unique enough for one person's runs."""
     return uuid.uuid4().hex[:12]
+
+
+def first_sentence(text: str, limit: int = 100) -> str:
+    """A description's first sentence (ended by . ! or ? and a space, so "e.g." or a version stays whole), cut at
+    a word when longer than ``limit``."""
+    sentence = re.split(r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)\s", text.strip(), maxsplit=1)[0].rstrip(".")
+    if len(sentence) <= limit:
+        return sentence
+    return sentence[:limit].rsplit(" ", 1)[0] + "…"
 
 
 def build_chain(

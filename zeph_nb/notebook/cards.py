@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -159,7 +160,7 @@ class ToolCard:
                 shown = f'<div class="zeph-extra">{html.escape(longer)}</div>{shown}'
         prompt = w.HTML(
             f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:{shown}{extras}{change}'
-            f"<b>Why it asks:</b> {html.escape(request.why)}"
+            f"<b>Why it asks:</b> {_code_spans(html.escape(request.why))}"
             # The rules' own words, for whoever tunes the configuration (and what the audit log keeps).
             f'<div class="zeph-rule">{html.escape(request.reason)}</div></div>'
         )
@@ -286,6 +287,11 @@ def pane_snapshot(outcome: CallOutcome) -> str | None:
     if outcome.call.tool_id == "send-keys":
         lines = lines[1:]
     return "\n".join(lines[-SNAPSHOT_LINES:]) if lines else None
+
+
+def _code_spans(escaped: str) -> str:
+    """`name` in already escaped text as <code>name</code>: the explanations quote tools and rules that way."""
+    return re.sub(r"`([^`<>]{1,200})`", r"<code>\1</code>", escaped)
 
 
 def python_html(code: str) -> str:
