@@ -17,7 +17,8 @@ from zeph_nb.gates import ScriptedApprover
 from zeph_nb.store import Store
 from zeph_nb.tools.mcp.toolset import category_of
 
-SERVER = Path(__file__).parent / "mcp_servers" / "notes_server.py"
+# The notes server tutorial 11 connects too: one real SDK server for both.
+SERVER = Path(__file__).parent.parent.parent / "notebooks" / "mcp_notes_server.py"
 
 
 def servers(*, trusted: bool = False, sandbox: bool = True, env: str = "") -> str:
