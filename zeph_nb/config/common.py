@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
-__all__ = ["MAX_PATTERN_LEN", "Regex", "_Section", "_unit_interval"]
+__all__ = ["MAX_PATTERN_LEN", "Regex", "_Section", "_unit_interval", "require_unique"]
 
 MAX_PATTERN_LEN = 512
 
@@ -42,3 +42,10 @@ class _Section(BaseModel):
     # Unknown keys are errors (a typo must not be silently ignored); settings are values, not mutable state.
     # A field's docstring is its description: the README's table of every key is made from them (reference.py).
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, use_attribute_docstrings=True)
+
+
+def require_unique(names: list[str], table: str) -> None:
+    """A ValueError naming the entries of ``table`` (``[[mcp.servers]]``) that share a name."""
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"{table} names must differ: {', '.join(twice)} more than once")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from zeph_nb.config.common import _Section
+from zeph_nb.config.common import _Section, require_unique
 
 __all__ = ["McpServer", "McpSettings"]
 
@@ -48,8 +48,5 @@ class McpSettings(_Section):
 
     @model_validator(mode="after")
     def _names_differ(self) -> McpSettings:
-        names = [server.name for server in self.servers]
-        twice = sorted({name for name in names if names.count(name) > 1})
-        if twice:
-            raise ValueError(f"[[mcp.servers]] names must differ: {', '.join(twice)} more than once")
+        require_unique([server.name for server in self.servers], "[[mcp.servers]]")
         return self

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section
+from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, require_unique
 from zeph_nb.config.gate_sections import (
     AdversarialPolicySettings,
     AnomalySettings,
@@ -377,9 +377,7 @@ class LLMSettings(_Section):
     @model_validator(mode="after")
     def _provider_is_known(self) -> LLMSettings:
         names = [entry.name for entry in self.providers]
-        duplicated = sorted({name for name in names if names.count(name) > 1})
-        if duplicated:
-            raise ValueError(f"[[llm.providers]] names must differ: {', '.join(duplicated)} more than once")
+        require_unique(names, "[[llm.providers]]")
         if self.provider not in BUILTIN_PROVIDERS and self.provider not in names:
             known = ", ".join([*BUILTIN_PROVIDERS, *names])
             raise ValueError(f"provider {self.provider!r} is neither built in nor an [[llm.providers]] name ({known})")
