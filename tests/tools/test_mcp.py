@@ -148,3 +148,16 @@ def test_a_server_that_dies_fails_that_call_and_starts_again_for_the_next(tmp_pa
     assert crashed.status == "error" and crashed.category in (ToolErrorCategory.NETWORK_ERROR,
                                                               ToolErrorCategory.SERVER_ERROR)  # fmt: skip
     assert after.status == "ok" and after.text == "added: after the crash"
+
+
+def test_a_servers_names_and_schemas_are_made_what_model_apis_accept() -> None:
+    from zeph_nb.tools.mcp.toolset import object_schema, offered_name
+
+    # A hostile or careless server: a name with spaces, slashes, newlines or 200 characters would make every
+    # request of the run fail at the model's API, not just that tool.
+    assert offered_name("notes", "read file/all\nnow") == "mcp_notes_read_file_all_now"
+    assert len(offered_name("notes", "x" * 200)) == 64 and offered_name("notes", "né") == "mcp_notes_n_"
+    assert object_schema({"type": "string"}) == {"type": "object", "properties": {}}
+    assert object_schema(None) == {"type": "object", "properties": {}}
+    kept = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    assert object_schema(kept) is kept

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.mcp.connection import McpConnection
 
-__all__ = ["McpToolDef", "McpToolset", "category_of"]
+__all__ = ["McpToolDef", "McpToolset", "category_of", "object_schema", "offered_name"]
 
 log = logging.getLogger("zeph_nb.tools")
 
@@ -69,6 +70,19 @@ def category_of(error: BaseException) -> ToolErrorCategory:
     return ToolErrorCategory.SERVER_ERROR
 
 
+def offered_name(server: str, tool: str) -> str:
+    """The name the model sees: ``mcp_<server>_<tool>`` in the letters model APIs accept (``[A-Za-z0-9_-]``, at most
+    64). A server's names are its own: one with a space or a slash would make every request of the run fail."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", f"mcp_{server}_{tool}")[:64]
+
+
+def object_schema(schema: Any) -> dict[str, Any]:
+    """The server's schema when it describes an object (what a tool's arguments are), else an empty object."""
+    if isinstance(schema, dict) and schema.get("type") == "object":
+        return schema
+    return {"type": "object", "properties": {}}
+
+
 def _text_of(result: Any) -> str:
     parts = []
     for block in getattr(result, "content", None) or []:
@@ -104,9 +118,13 @@ class McpToolset:
             if connection.error is not None:
                 continue
             for tool in connection.tools:
-                name = f"mcp_{server}_{tool.name}"[:64]
+                name = offered_name(server, tool.name)
+                if name in self._defs:  # two of its names that read alike once made valid: the first one stays
+                    log.warning("zeph-nb: MCP server %r offers %r and another tool as %s; only the first is offered",
+                                server, tool.name, name)  # fmt: skip
+                    continue
                 description = f"[MCP server {server}] {tool.description}".strip()
-                self._defs[name] = (connection, tool.name, McpToolDef(name, description, tool.schema))
+                self._defs[name] = (connection, tool.name, McpToolDef(name, description, object_schema(tool.schema)))
 
     async def close(self) -> None:
         for connection in self.connections.values():
