@@ -11,6 +11,7 @@ from bench import (
     sandbox_bench,
     secrets_bench,
     shell_policy_bench,
+    tool_filter_bench,
 )
 
 if __name__ == "__main__":
@@ -22,3 +23,4 @@ if __name__ == "__main__":
     sandbox_bench.main()
     shell_policy_bench.main()
     secrets_bench.main()
+    tool_filter_bench.main()

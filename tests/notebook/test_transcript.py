@@ -94,3 +94,31 @@ def test_waiting_on_the_inbox_links_to_it_on_the_pages_own_server() -> None:
     card.waiting(request("make"), where, None)  # no server known: the words, never a guessed link
     shown = card.ask_box.children[0].value
     assert "<a " not in shown and "(zeph/ on your Jupyter server)" in shown
+
+
+def test_the_header_says_how_many_tools_the_filter_offered(clock: Clock) -> None:
+    from zeph_nb.agent.events import ToolsOffered
+
+    view = Transcript("go", on_stop=lambda: None)
+    view.handle(ToolsOffered(("read", "grep"), 67))
+    assert "2 of 67 tools offered" in view.status.value
+    view.handle(ToolsOffered(tuple(f"t{i}" for i in range(67)), 67, "every tool offered: the prompt could not be "
+                             "embedded (http://127.0.0.1:9/v1/embeddings: ConnectError)"))  # fmt: skip
+    assert "every tool offered" in view.status.value and "ConnectError" in view.status.value
+
+
+def test_the_console_transcript_names_the_offered_tools_once_per_change() -> None:
+    import io
+
+    from zeph_nb.agent.events import ToolsOffered
+    from zeph_nb.notebook.plain import PlainTranscript
+
+    out = io.StringIO()
+    plain = PlainTranscript(out)
+    for _ in range(3):  # three rounds with the same choice
+        plain.handle(ToolsOffered(("read", "grep"), 67))
+    plain.handle(ToolsOffered(("read", "grep", "bash"), 67))
+    assert out.getvalue().splitlines() == [
+        "  offered 2 of 67 tools: read, grep",
+        "  offered 3 of 67 tools: read, grep, bash",
+    ]

@@ -20,6 +20,7 @@ __all__ = [
     "TextDelta",
     "ToolCallFinished",
     "ToolCallStarted",
+    "ToolsOffered",
 ]
 
 
@@ -53,6 +54,16 @@ class ToolCallFinished:
 
 
 @dataclass(frozen=True)
+class ToolsOffered:
+    """``[agent.tool_filter]`` chose the next request's tools (sent only while the filter is on)."""
+
+    offered: tuple[str, ...]
+    total: int  # how many it chose from
+    note: str | None = None  # why every tool is offered after all (the prompt could not be embedded)
+    kind: Literal["tools_offered"] = "tools_offered"
+
+
+@dataclass(frozen=True)
 class Stopped:
     reason: StopReason
     result: RunResult
@@ -67,5 +78,6 @@ AgentEvent = (
     | ApprovalRequested
     | ApprovalAnswered
     | ToolCallFinished
+    | ToolsOffered
     | Stopped
 )

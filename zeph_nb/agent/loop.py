@@ -26,6 +26,7 @@ from zeph_nb.agent.events import (
     Stopped,
     TextDelta,
     ToolCallFinished,
+    ToolsOffered,
 )
 from zeph_nb.agent.messages import (
     Block,
@@ -38,6 +39,7 @@ from zeph_nb.agent.messages import (
     ToolUseBlock,
 )
 from zeph_nb.agent.model_calls import call_model
+from zeph_nb.agent.requests import build_request, tool_filter_from_settings, used_tools
 from zeph_nb.agent.result import RunResult
 from zeph_nb.config import Settings
 from zeph_nb.errors import ModelError, ZephError
@@ -57,18 +59,6 @@ __all__ = ["Agent", "RunResult"]
 
 # Stop before the next request would pass this share of [agent] context_budget_tokens.
 BUDGET_SHARE = 0.8
-
-SYSTEM_PROMPT = """\
-You are zeph-nb, an agent working inside a Jupyter kernel on the user's machine.
-Working directory: {workdir}
-
-To act, call a tool: a command or code written in a fenced block in your reply is shown to the user as text and \
-never runs. Use the tools to look before you change anything, and prefer small, checkable steps. Some calls need \
-the user's approval; if one is refused, say what you wanted to do and why instead of retrying it. Tool errors come \
-back as a [tool_error] block with a category and a suggestion: follow the suggestion. Long outputs are shortened; \
-an overflow:<id> in a result can be read in full with read_overflow. When you are done, answer briefly with what \
-you did and what you found."""
-
 
 _DONE: Any = object()  # what stream() finds in its queue when the run ended
 
@@ -94,6 +84,7 @@ class Agent:
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
                                  tools=tools, judge=judge_from_settings(self.settings))  # fmt: skip
         self.workdir = Path(self.chain.workdir)
+        self.tool_filter = tool_filter_from_settings(self.settings)
         self.conversation = Conversation()
         self._task: asyncio.Task[Any] | None = None
         self._stopping = False
@@ -226,6 +217,8 @@ class Agent:
     async def _run(self, prompt: str, emit: Callable[[Any], None], max_iterations: int) -> RunResult:
         await self.chain.prepare()  # MCP servers start (or start again) here, so their tools are in the list
         run_id = self.chain.start_run()
+        if self.tool_filter is not None:
+            await self.tool_filter.begin(prompt)
         before = self._add_prompt(prompt)
         result = RunResult("", "completed", conversation_id=self.conversation_id, run_id=run_id)
         try:
@@ -249,7 +242,7 @@ class Agent:
                         f"{max_iterations}); run again to continue"
                     )
                     break
-                request = self._request()
+                request = await self._request(emit)
                 budget = settings.agent.context_budget_tokens
                 estimate = estimate_request(request)
                 if budget and estimate > BUDGET_SHARE * budget:
@@ -313,19 +306,17 @@ class Agent:
             Conversations(self.chain.store).start(self.conversation_id, prompt)
         return self.conversation.add_prompt(prompt)
 
-    def _request(self) -> ModelRequest:
+    async def _request(self, emit: Callable[[Any], None]) -> ModelRequest:
         tools = self.chain.tool_definitions()
-        config = self.settings.tools.tafc
-        schemas = []
-        for tool in tools:
-            schema = tool.input_schema
-            if config.enabled:
-                schema = tafc.augment(schema, config.complexity_threshold)
-            schemas.append({"name": tool.name, "description": tool.description, "input_schema": schema})
-        system = SYSTEM_PROMPT.format(workdir=self.workdir)
-        if self.settings.llm.system_prompt:
-            system += "\n\n" + self.settings.llm.system_prompt
-        return ModelRequest(system, list(self.messages), tools, schemas, self.settings.llm.max_tokens)
+        if self.tool_filter is not None:
+            permissions = self.chain.session.permissions
+            deps = permissions.dependencies
+            boost = (lambda name: deps.boost(name, permissions.completed)) if deps is not None else (lambda _: 0.0)
+            chosen = await self.tool_filter.select(tools, used_tools(self.messages), boost)
+            emit(ToolsOffered(tuple(chosen.names), chosen.total, chosen.note))
+            offered = set(chosen.names)
+            tools = [tool for tool in tools if tool.name in offered]
+        return build_request(self.settings, self.workdir, self.messages, tools)
 
     async def _complete(self, request: ModelRequest, emit: Callable[[Any], None]) -> ModelResponse:
         """One model request that never hangs and does not give up early (``model_calls.call_model``)."""

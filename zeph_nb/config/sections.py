@@ -21,6 +21,7 @@ from zeph_nb.config.gate_sections import (
     RetrySettings,
     TafcSettings,
 )
+from zeph_nb.config.tool_filter import ToolFilterSettings
 
 __all__ = [
     "MAX_PATTERN_LEN",
@@ -57,6 +58,7 @@ class AgentSettings(_Section):
     context_budget_tokens: int = Field(200_000, ge=0, description="0 disables the budget check")
     doom_loop_threshold: int = Field(3, ge=2, le=100)
     """identical rounds of tool calls in a row that stop a run"""
+    tool_filter: ToolFilterSettings = Field(default_factory=ToolFilterSettings)
 
 
 def _default_confirm_patterns() -> list[str]:
@@ -338,6 +340,8 @@ class NamedProvider(_Section):
     """the variable holding its key, read when the settings load (default: ANTHROPIC_API_KEY or OPENAI_API_KEY)"""
     max_tokens: int | None = Field(None, ge=1, le=200_000)
     """the most tokens one reply may have (default: [llm] max_tokens)"""
+    embedding_model: str | None = None
+    """the model its /embeddings endpoint uses, for [agent.tool_filter] (default: model)"""
 
     @field_validator("name")
     @classmethod
@@ -372,7 +376,7 @@ class LLMSettings(_Section):
     stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
     system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
     providers: list[NamedProvider] = Field(default_factory=list)
-    """named models: [[llm.providers]] name, kind, model, base_url, api_key_env, max_tokens"""
+    """named models: [[llm.providers]] name, kind, model, base_url, api_key_env, max_tokens, embedding_model"""
 
     @model_validator(mode="after")
     def _provider_is_known(self) -> LLMSettings:

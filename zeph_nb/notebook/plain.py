@@ -5,7 +5,15 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from zeph_nb.agent.events import AgentEvent, Retrying, Stopped, TextDelta, ToolCallFinished, ToolCallStarted
+from zeph_nb.agent.events import (
+    AgentEvent,
+    Retrying,
+    Stopped,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    ToolsOffered,
+)
 from zeph_nb.notebook.cards import pane_snapshot
 from zeph_nb.security.secrets import redact
 
@@ -21,6 +29,7 @@ class PlainTranscript:
         self._in_text = False
         self._pending = ""
         self._retry_shown = 0
+        self._offered_shown: tuple[str, ...] = ()
 
     def _write(self, text: str) -> None:
         self.out.write(redact(text))
@@ -46,6 +55,12 @@ class PlainTranscript:
                 if attempt != self._retry_shown:  # once per try, not once a second
                     self._retry_shown = attempt
                     self._line(f"  retrying in {seconds} s ({reason}), try {attempt}")
+            case ToolsOffered(offered=offered, total=total, note=note):
+                if offered != self._offered_shown:  # once per change, not once a round
+                    self._offered_shown = offered
+                    self._line(
+                        f"  {note}" if note else f"  offered {len(offered)} of {total} tools: {', '.join(offered)}"
+                    )
             case ToolCallStarted(call=call):
                 params = call.params
                 shown = params.get("command") or params.get("path") if isinstance(params, dict) else None

@@ -24,6 +24,7 @@ from zeph_nb.agent.events import (
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
+    ToolsOffered,
 )
 from zeph_nb.notebook import cards
 from zeph_nb.notebook.cards import STYLE, ToolCard, call_summary, elapsed
@@ -62,6 +63,7 @@ class Transcript:
         self.cards: dict[str, ToolCard] = {}
         self.calls = 0
         self.iteration = 0
+        self.offered = ""  # "12 of 57 tools" while [agent.tool_filter] chooses
         self.started = cards.clock()
         self.status = w.HTML()
         self.stop_button = w.Button(description="Stop", icon="stop", button_style="warning",
@@ -110,6 +112,9 @@ class Transcript:
                 self._flush_text(final=True)
                 self.iteration = iteration
                 self._render_status()
+            case ToolsOffered(offered=offered, total=total, note=note):
+                self.offered = f"{len(offered)} of {total} tools offered" if note is None else "every tool offered"
+                self._render_status(note or "")
             case Retrying(seconds=seconds, reason=reason, attempt=attempt):  # a countdown, one event a second
                 self._render_status(f"retrying in {seconds} s ({reason}), try {attempt}")
             case ApprovalRequested(request=request):
@@ -189,6 +194,8 @@ class Transcript:
         if self.iteration:
             parts.append(f"round {self.iteration}")
         parts.append(f"{self.calls} tool call{'s' if self.calls != 1 else ''}")
+        if self.offered:
+            parts.append(self.offered)
         parts.append(elapsed((self._ended or cards.clock()) - self.started))
         if self._detail and label != "completed":
             parts.append(html.escape(redact(self._detail)))

@@ -158,7 +158,7 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     settings = agent.settings
     for line in describe_provider(agent):
         print(line)
-    print(f"conversation: {agent.conversation_id} ({len(agent.messages)} messages, {runs} runs)")
+    print(f"conversation: {agent.conversation_id} ({len(agent.messages)} messages, {runs} run{'s' * (runs != 1)})")
     print(f"state:        {'running' if agent.running else 'idle'}")
     print(f"limits:       {max_iterations or settings.agent.max_tool_iterations} rounds per run, "
           f"context budget {settings.agent.context_budget_tokens} tokens, "
@@ -173,6 +173,11 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
         count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
         flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
         print(f"policy check: {check.provider}, {count}, {flags}")
+    tool_filter = agent.tool_filter
+    if tool_filter is not None:
+        config = tool_filter.config
+        print(f"Filter:       top_k={config.top_k}, always_on={','.join(config.always_on) or 'none'}, "
+              f"embeddings={tool_filter.label}")  # fmt: skip
     where = describe_where(settings)
     if where is not None:
         print(f"commands:     {where}")
