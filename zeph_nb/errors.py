@@ -104,7 +104,8 @@ _SUGGESTIONS: dict[ToolErrorCategory, str] = {
     "or ask the user.",
     ToolErrorCategory.CONFIRMATION_REQUIRED: "This operation needs the user's approval, which was not given. "
     "Explain what you wanted to do and why.",
-    ToolErrorCategory.PERMANENT_FAILURE: "This resource is not available. Try an alternative approach.",
+    ToolErrorCategory.PERMANENT_FAILURE: "Trying again will fail the same way: read the error, then fix the cause "
+    "or take another approach.",
     ToolErrorCategory.CANCELLED: "The user cancelled this operation. Do not repeat it unless asked.",
     ToolErrorCategory.RATE_LIMITED: "Rate limit exceeded. The system will retry if possible.",
     ToolErrorCategory.SERVER_ERROR: "Server error. The system will retry if possible.",

@@ -77,12 +77,13 @@ async def test_the_clock_redraws_by_itself_until_the_run_stops(clock: Clock) -> 
     assert view._clock is not None and view._clock.cancelled()
 
 
-def test_the_card_leads_with_the_plain_reason_and_keeps_the_rules_words_under_it() -> None:
+def test_the_card_leads_with_the_plain_reason_and_folds_the_rules_words_under_it() -> None:
     card = ToolCard("bash", {"command": "rm -rf scratch"})
     card.ask(request(), lambda choice: None)
     shown = card.ask_box.children[0].value
     assert "<b>Why it asks:</b> <code>rm -r</code>/<code>rm -f</code> deletes files and whole folders" in shown
-    assert '<div class="zeph-rule">the command classifier asks: destructive: rm -r/-f;' in shown
+    rule = '<details class="zeph-rule"><summary>the rule\'s words</summary>the command classifier asks: destructive:'
+    assert rule in shown  # folded: the person reads the reason once, whoever tunes the rules opens it
 
 
 def test_waiting_on_the_inbox_links_to_it_on_the_pages_own_server() -> None:

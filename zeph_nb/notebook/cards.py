@@ -77,6 +77,7 @@ STYLE = """
   font-size: 12px; white-space: pre; overflow: auto; max-height: 360px; }
 .zeph-who { font-size: 12px; color: #57606a; margin-top: 2px; }
 .zeph-rule { font-size: 11px; color: #57606a; margin-top: 2px; }
+.zeph-rule summary { cursor: pointer; }
 </style>
 """
 
@@ -161,8 +162,10 @@ class ToolCard:
         prompt = w.HTML(
             f'<div class="zeph-ask"><b>Needs your approval.</b> This will run:{shown}{extras}{change}'
             f"<b>Why it asks:</b> {_code_spans(html.escape(request.why))}"
-            # The rules' own words, for whoever tunes the configuration (and what the audit log keeps).
-            f'<div class="zeph-rule">{html.escape(request.reason)}</div></div>'
+            # The rules' own words, for whoever tunes the configuration (and what the audit log keeps): folded,
+            # so the person deciding reads the reason once, in plain words.
+            f'<details class="zeph-rule"><summary>the rule\'s words</summary>{html.escape(request.reason)}</details>'
+            "</div>"
         )
         grant = ", ".join(request.asking) or what
         self.buttons = {
