@@ -21,6 +21,7 @@ from zeph_nb.config.gate_sections import (
     RetrySettings,
     TafcSettings,
 )
+from zeph_nb.config.policy import AgentChecks, PolicySettings, UtilitySettings
 
 __all__ = [
     "MAX_PATTERN_LEN",
@@ -49,7 +50,7 @@ __all__ = [
 ]
 
 
-class AgentSettings(_Section):
+class AgentSettings(AgentChecks):
     """``[agent]``: how long one run may go on."""
 
     max_tool_iterations: int = Field(10, ge=1, le=1000)
@@ -318,6 +319,8 @@ class ToolsSettings(_Section):
     diagnostics: DiagnosticsSettings = Field(default_factory=DiagnosticsSettings)
     adversarial_policy: AdversarialPolicySettings = Field(default_factory=AdversarialPolicySettings)
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
+    policy: PolicySettings = Field(default_factory=PolicySettings)
+    utility: UtilitySettings = Field(default_factory=UtilitySettings)
 
 
 BUILTIN_PROVIDERS = ("auto", "anthropic", "openai", "scripted")
