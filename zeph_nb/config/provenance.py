@@ -36,7 +36,7 @@ _GROUPS: list[tuple[str, tuple[str, ...]]] = [
     (_D + "[tools.overflow]", ("tools.overflow",)),
     (_D + "[tools.filters]", ("tools.filters.enabled",)),
     (_D + "[tools.filters.*]", tuple(f"tools.filters.{family}" for family in (
-        "security", "test", "git", "clippy", "dir_listing", "log_dedup"))),
+        "security", "test", "git", "clippy", "cargo_build", "dir_listing", "log_dedup"))),
     (_D + "[tools.permissions]", ("tools.permissions",)),
     (_D + "[tools.retry]", ("tools.retry",)),
     (_D + "[tools.anomaly]", tuple(f"tools.anomaly.{key}" for key in (

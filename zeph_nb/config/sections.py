@@ -191,7 +191,7 @@ class SecretScanSettings(_Section):
 
 
 class FilterToggle(_Section):
-    """``[tools.filters.clippy|dir_listing|log_dedup]``: a family of built-in filter rules, on or off."""
+    """``[tools.filters.clippy|cargo_build|dir_listing|log_dedup]``: a family of built-in filter rules, on or off."""
 
     enabled: bool = True
     """this family of rules runs (log_dedup: folding repeated lines, and the generic fallback)"""
@@ -224,6 +224,7 @@ class FilterSettings(_Section):
     test: TestFilterSettings = Field(default_factory=TestFilterSettings)
     git: GitFilterSettings = Field(default_factory=GitFilterSettings)
     clippy: FilterToggle = Field(default_factory=FilterToggle)
+    cargo_build: FilterToggle = Field(default_factory=FilterToggle)
     dir_listing: FilterToggle = Field(default_factory=FilterToggle)
     log_dedup: FilterToggle = Field(default_factory=FilterToggle)
 
