@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.agent import tafc
+from zeph_nb.agent.assist import Assist
 from zeph_nb.agent.conversation import Conversation, Mark, estimate_request, fingerprint, without_thinking
 from zeph_nb.agent.events import (
     AgentEvent,
@@ -85,6 +86,7 @@ class Agent:
                                  tools=tools, judge=judge_from_settings(self.settings))  # fmt: skip
         self.workdir = Path(self.chain.workdir)
         self.tool_filter = tool_filter_from_settings(self.settings)
+        self.assist = Assist(self.settings, self.chain)  # helper models ([tools.retry], [agent]) and reply checks
         self.conversation = Conversation()
         self._task: asyncio.Task[Any] | None = None
         self._stopping = False
@@ -245,7 +247,11 @@ class Agent:
                 request = await self._request(emit)
                 budget = settings.agent.context_budget_tokens
                 estimate = estimate_request(request)
+                self.chain.note_context(estimate / budget if budget else 0.0)
                 if budget and estimate > BUDGET_SHARE * budget:
+                    if (compacted := await self.assist.compact(self.conversation, before)) is not None:
+                        before = compacted  # the earlier runs are a summary now: ask again
+                        continue
                     result.stop_reason = "context_budget"
                     result.detail = (
                         f"the conversation is about {estimate} tokens, over {BUDGET_SHARE:.0%} of [agent] "
@@ -297,6 +303,7 @@ class Agent:
             result.detail = "stopped by the user"
         self.conversation.settle(before, result.stop_reason, result.detail)
         result.conversation_id = self.conversation_id
+        result.warnings = self.assist.warnings(result, self.messages)
         emit(Stopped(result.stop_reason, result))
         return result
 
@@ -377,6 +384,6 @@ class Agent:
         if only_thinking:
             return None
         call = ToolCall(use.name, params, call_id=use.id or uuid.uuid4().hex, caller_id=self.conversation_id)
-        outcome = await self.chain.execute(call)
+        outcome = await self.assist.execute(call, emit)
         emit(ToolCallFinished(outcome))
         return outcome

@@ -54,6 +54,7 @@ class RunResult:
     conversation_id: str = ""
     run_id: str = ""  # what %zeph undo RUN_ID names
     detail: str = ""  # why it stopped, in words a person reads
+    warnings: list[str] = field(default_factory=list)  # [agent] hallucination_detection: claims with nothing behind
 
     def __repr__(self) -> str:
         return (

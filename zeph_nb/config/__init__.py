@@ -272,7 +272,8 @@ def _build(
         if key in data:
             raise ConfigError(f"{source}: '{key}' is not a config key; allowed top-level tables: {', '.join(_TABLES)}")
     try:
-        return Settings.model_validate({**data, **(extra or {}), "source": source, "origins": origins})
+        return Settings.model_validate({**data, **(extra or {}), "source": source, "origins": origins},
+                                       context={"source": source})  # fmt: skip
     except ValidationError as e:
         raise ConfigError(_explain(e, source or "defaults", origins)) from None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from zeph_nb.config.common import Regex, _Section, _unit_interval
 
@@ -41,6 +41,14 @@ class RetrySettings(_Section):
     """the longest wait between retries"""
     budget_secs: float = Field(30.0, ge=0)
     """total time retries may take"""
+    parameter_reformat_provider: str | None = None
+    """an [[llm.providers]] name: a call refused for its parameters is rewritten by it to fit the schema and sent
+    once more, through every gate (unset or "": the model is asked to resend it)"""
+
+    @field_validator("parameter_reformat_provider")
+    @classmethod
+    def _empty_is_unset(cls, value: str | None) -> str | None:
+        return value or None  # the reference writes "" for "disabled"
 
 
 class TafcSettings(_Section):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import typing
 from typing import Any
@@ -19,8 +20,8 @@ END = "<!-- end of the settings reference -->"
 
 def _type(annotation: Any) -> str:
     text = str(annotation) if not isinstance(annotation, type) else annotation.__name__
-    for noise in ("typing.", "pathlib.", "pydantic.types.", "zeph_nb.config.sections.", "zeph_nb.config.gate_sections.",
-                  "zeph_nb.config.common.", "zeph_nb.config.undo.", "Annotated[", "NoneType"):  # fmt: skip
+    text = re.sub(r"zeph_nb\.config\.\w+\.", "", text)  # our own models by their class name, wherever they live
+    for noise in ("typing.", "pathlib.", "pydantic.types.", "Annotated[", "NoneType"):
         text = text.replace(noise, "None" if noise == "NoneType" else "")
     if "Literal[" in text:
         return " \\| ".join(repr(v) for v in typing.get_args(annotation) if v is not None) or text
@@ -41,21 +42,28 @@ def _default(field: FieldInfo) -> str:
 
 def _rows(env: dict[str, str]) -> list[str]:
     from zeph_nb.config import leaf_fields
+    from zeph_nb.config.provenance import source_of
 
     rows = []
     for dotted, field in leaf_fields():
         kind = _type(field.annotation).replace("|", "\\|").replace("\\\\|", "\\|")
-        about = (field.description or "").replace("|", "\\|")
-        rows.append(f"| `{dotted}` | {kind} | {_default(field)} | `{env.get(dotted, '')}` | {about} |")
+        about = " ".join((field.description or "").split()).replace("|", "\\|")  # one line: a row cannot wrap
+        rows.append(
+            f"| `{dotted}` | {kind} | {_default(field)} | `{env.get(dotted, '')}` | {about} | {source_of(dotted)} |"
+        )
     return rows
 
 
 def reference_table() -> str:
-    """Every key: its dotted name, type, default, the environment variable that sets it, and what it does."""
+    """Every key: its dotted name, type, default, the environment variable that sets it, what it does, and where
+    it comes from (the reference agent's configuration, a seed, or zeph-nb)."""
     from zeph_nb.config import _leaf_keys
 
     env = {dotted: variable for variable, dotted in _leaf_keys().items()}
-    head = ["| key | type | default | environment variable | what it does |", "| --- | --- | --- | --- | --- |"]
+    head = [
+        "| key | type | default | environment variable | what it does | from |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     return "\n".join([BEGIN, *head, *_rows(env), END])
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, require_unique
+from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section
 from zeph_nb.config.gate_sections import (
     AdversarialPolicySettings,
     AnomalySettings,
@@ -21,6 +21,8 @@ from zeph_nb.config.gate_sections import (
     RetrySettings,
     TafcSettings,
 )
+from zeph_nb.config.llm import LLMSettings, NamedProvider
+from zeph_nb.config.policy import AgentChecks, PolicySettings, UtilitySettings
 from zeph_nb.config.tool_filter import ToolFilterSettings
 
 __all__ = [
@@ -50,7 +52,7 @@ __all__ = [
 ]
 
 
-class AgentSettings(_Section):
+class AgentSettings(AgentChecks):
     """``[agent]``: how long one run may go on."""
 
     max_tool_iterations: int = Field(10, ge=1, le=1000)
@@ -192,7 +194,7 @@ class SecretScanSettings(_Section):
 
 
 class FilterToggle(_Section):
-    """``[tools.filters.clippy|dir_listing|log_dedup]``: a family of built-in filter rules, on or off."""
+    """``[tools.filters.clippy|cargo_build|dir_listing|log_dedup]``: a family of built-in filter rules, on or off."""
 
     enabled: bool = True
     """this family of rules runs (log_dedup: folding repeated lines, and the generic fallback)"""
@@ -225,6 +227,7 @@ class FilterSettings(_Section):
     test: TestFilterSettings = Field(default_factory=TestFilterSettings)
     git: GitFilterSettings = Field(default_factory=GitFilterSettings)
     clippy: FilterToggle = Field(default_factory=FilterToggle)
+    cargo_build: FilterToggle = Field(default_factory=FilterToggle)
     dir_listing: FilterToggle = Field(default_factory=FilterToggle)
     log_dedup: FilterToggle = Field(default_factory=FilterToggle)
 
@@ -320,72 +323,8 @@ class ToolsSettings(_Section):
     diagnostics: DiagnosticsSettings = Field(default_factory=DiagnosticsSettings)
     adversarial_policy: AdversarialPolicySettings = Field(default_factory=AdversarialPolicySettings)
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
-
-
-BUILTIN_PROVIDERS = ("auto", "anthropic", "openai", "scripted")
-
-
-class NamedProvider(_Section):
-    """One ``[[llm.providers]]`` entry: a model other settings (``[llm] provider``, later features) name."""
-
-    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
-    """what ``[llm] provider`` and ``%%zeph --provider`` call it"""
-    kind: Literal["anthropic", "openai", "scripted"]
-    """anthropic (the Claude SDK), openai (any OpenAI-compatible server) or scripted"""
-    model: str | None = None
-    """the model; required for openai"""
-    base_url: str | None = None
-    """the server (openai: required, e.g. http://localhost:11434/v1; anthropic: a proxy or gateway)"""
-    api_key_env: str | None = Field(None, pattern=r"^[A-Z_][A-Z0-9_]*$")
-    """the variable holding its key, read when the settings load (default: ANTHROPIC_API_KEY or OPENAI_API_KEY)"""
-    max_tokens: int | None = Field(None, ge=1, le=200_000)
-    """the most tokens one reply may have (default: [llm] max_tokens)"""
-    embedding_model: str | None = None
-    """the model its /embeddings endpoint uses, for [agent.tool_filter] (default: model)"""
-
-    @field_validator("name")
-    @classmethod
-    def _not_builtin(cls, value: str) -> str:
-        if value in BUILTIN_PROVIDERS:
-            raise ValueError(f"{value!r} is a built-in choice of [llm] provider; name this entry otherwise")
-        return value
-
-
-class LLMSettings(_Section):
-    """``[llm]``: which model the agent asks.
-
-    ``provider = "auto"`` picks Claude when an Anthropic API key is set, else an OpenAI-compatible server when
-    ``base_url`` is set, else the offline scripted model (which says plainly that no model is configured).
-    """
-
-    provider: str = "auto"
-    """auto: Claude with an API key, else an OpenAI-compatible base_url, else the scripted model; or
-    anthropic, openai, scripted, or the name of an [[llm.providers]] entry"""
-    model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
-    base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
-    max_tokens: int = Field(4096, ge=1, le=200_000)
-    """the most tokens one model reply may have"""
-    timeout_secs: float = Field(120.0, gt=0, le=3600, description="connecting and waiting for the first byte")
-    idle_timeout_secs: float = Field(
-        60.0, gt=0, le=3600, description="a streamed reply with no new content for this long is retried"
-    )
-    deadline_secs: float = Field(600.0, gt=0, le=7200, description="one request, however it streams, ends by then")
-    retry_budget_secs: float = Field(
-        120.0, ge=0, le=3600, description="overloads, rate limits, 5xx and timeouts are retried within this time"
-    )
-    stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
-    system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
-    providers: list[NamedProvider] = Field(default_factory=list)
-    """named models: [[llm.providers]] name, kind, model, base_url, api_key_env, max_tokens, embedding_model"""
-
-    @model_validator(mode="after")
-    def _provider_is_known(self) -> LLMSettings:
-        names = [entry.name for entry in self.providers]
-        require_unique(names, "[[llm.providers]]")
-        if self.provider not in BUILTIN_PROVIDERS and self.provider not in names:
-            known = ", ".join([*BUILTIN_PROVIDERS, *names])
-            raise ValueError(f"provider {self.provider!r} is neither built in nor an [[llm.providers]] name ({known})")
-        return self
+    policy: PolicySettings = Field(default_factory=PolicySettings)
+    utility: UtilitySettings = Field(default_factory=UtilitySettings)
 
 
 class StoreSettings(_Section):

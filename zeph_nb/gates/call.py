@@ -29,8 +29,8 @@ class CallContext:
     analysis: ShellAnalysis | None = None  # a command line's parse, for every gate (and never parsed again)
 
 
-_WRITTEN_ONCE = ("decision", "verdict", "scope", "opened", "approved_by", "waited_ms", "blocked_by", "cached",
-                 "processed")  # fmt: skip
+_WRITTEN_ONCE = ("decision", "verdict", "utility", "scope", "opened", "approved_by", "waited_ms", "blocked_by",
+                 "cached", "processed")  # fmt: skip
 
 
 @dataclass
@@ -43,6 +43,7 @@ class Trace:
 
     decision: PolicyDecision | None = None
     verdict: str | None = None  # the adversarial policy check's: "policy check (m): DENY, why" (audit, card)
+    utility: str | None = None  # the utility gate's warning: the call still runs (model, card, audit)
     scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
     opened: tuple[str, ...] = ()  # folders outside the allowed paths this call may write, once cleared
     approved_by: str | None = None

@@ -2,8 +2,9 @@
 
 A call passes, in this order::
 
-    quota → known tool? → arguments valid? → blocklist (unconditional) → permission / authorization rules
-    (with grants, trust level, anomaly blocks, dependencies) → approval → result cache → executor, with retry
+    quota → known tool? → arguments valid? → blocklist (unconditional) → tool policy ([tools.policy]; its deny
+    is final) → permission / authorization rules (with grants, trust level, anomaly blocks, dependencies) →
+    utility score (warns only) → adversarial policy check → approval → result cache → executor, with retry
     around it → output (filters, secret redaction, overflow) → audit
 
 Each gate wraps the next, so the list is written from the outside in: the audit gate is outermost because it
@@ -31,6 +32,7 @@ from zeph_nb.gates.approval.desk import ApprovalDesk
 from zeph_nb.gates.approval.preview import change_preview
 from zeph_nb.gates.cache import ResultCache
 from zeph_nb.gates.call import CallContext, CallOutcome, GateCall, Handler
+from zeph_nb.gates.enforcer import PolicyEnforcerGate
 from zeph_nb.gates.events import GateEvent
 from zeph_nb.gates.policy.grants import Grant
 from zeph_nb.gates.policy.permissions import Permissions
@@ -38,6 +40,7 @@ from zeph_nb.gates.policy.quota import Quota
 from zeph_nb.gates.policy.subjects import canonical_workdir, subjects_of
 from zeph_nb.gates.recording import AuditGate
 from zeph_nb.gates.undo import Snapshotter, UndoGate
+from zeph_nb.gates.utility import UtilityGate, UtilityScorer
 from zeph_nb.gates.wrappers import (
     ApprovalGate,
     AskedWith,
@@ -114,6 +117,7 @@ class Session:
         self.quota = Quota(config.max_tool_calls_per_session)
         self.cache = ResultCache(config.result_cache.ttl_secs) if config.result_cache.enabled else None
         self.desk = ApprovalDesk()
+        self.utility = UtilityScorer(settings)
         self.listeners: list[Callable[[GateEvent], None]] = []
         self._secret_patterns = compile_extra(config.filters.security.extra_patterns)
 
@@ -258,7 +262,12 @@ class GateChain:
         if self.session.cache is not None:
             self.session.cache.invalidate_workspace()
         self.session.run_id = new_run_id()
+        self.session.utility.new_run()
         return self.session.run_id
+
+    def note_context(self, share: float) -> None:
+        """How much of ``[agent] context_budget_tokens`` the conversation uses now (the utility score's cost)."""
+        self.session.utility.context_share = share
 
     def new_conversation(self, conversation_id: str | None = None) -> str:
         """Start over: new id, quota, cache, completed tools and anomaly windows; returns the new id."""
@@ -359,7 +368,9 @@ def build_chain(
         lambda inner: QuotaGate(inner, session.quota),
         lambda inner: ContextGate(inner, session.context),
         lambda inner: BlocklistGate(inner),
+        lambda inner: PolicyEnforcerGate(inner, session.permissions.declarative),
         lambda inner: PolicyGate(inner, session.permissions, executor.requires_confirmation),
+        lambda inner: UtilityGate(inner, session.utility),
         lambda inner: AdversarialGate(inner, settings, judge),
         lambda inner: ApprovalGate(
             inner,

@@ -76,6 +76,8 @@ class AuditGate:
             status = "ok"
         processed = trace.processed
         text = processed.text if processed is not None else output.text_for_model
+        if trace.utility:  # a warning, never a refusal: the model reads it with the result
+            text += f"\n[utility warning] {trace.utility}"
         exit_code = output.exit_code
         if exit_code is None and _runs_commands(gc) and not output.raw.get("running"):
             # A shell call has an exit code in the log (seed 003), unless its command still runs in a pane: one
@@ -91,7 +93,7 @@ class AuditGate:
             status=status,
             decision=decision.action if decision is not None else None,
             matched_rule=decision.rule if decision is not None else None,
-            reason=_reason(decision, trace.verdict),
+            reason=_reason(decision, trace.verdict, trace.utility),
             approved_by=trace.approved_by,
             category=category,
             exit_code=exit_code,
@@ -143,10 +145,11 @@ class AuditGate:
         )
 
 
-def _reason(decision: Any, verdict: str | None) -> str | None:
-    """The rules' reason, and the adversarial policy check's verdict when it ran (seed 003: into the audit row)."""
-    reason = decision.reason if decision is not None else None
-    return f"{reason}; {verdict}" if reason and verdict else (verdict or reason)
+def _reason(decision: Any, *notes: str | None) -> str | None:
+    """The rules' reason, then the adversarial policy check's verdict and the utility warning when there are any
+    (seed 003: into the audit row)."""
+    parts = [decision.reason if decision is not None else None, *notes]
+    return "; ".join(part for part in parts if part) or None
 
 
 def _runs_commands(gc: GateCall) -> bool:

@@ -219,7 +219,7 @@ class ApprovalGate:
             reason=decision.reason,
             reasons=decision.reasons,
             asking=(decision.asking or ctx.subjects.values) if decision.grantable else (),
-            extras=(*decision.extras, gc.trace.verdict) if gc.trace.verdict else decision.extras,
+            extras=(*decision.extras, *(note for note in (gc.trace.verdict, gc.trace.utility) if note)),
             remedy=decision.remedy,
             preview=self.shown.preview(ctx.tool.name, gc.call.params),
             conversation_id=self.shown.conversation(),

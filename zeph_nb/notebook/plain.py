@@ -79,5 +79,7 @@ class PlainTranscript:
                         self._line(f"  │ {line}")
             case Stopped(result=result):
                 self._line(f"[{result.stop_reason}{': ' + result.detail if result.detail else ''}]")
+                for warning in result.warnings:
+                    self._line(f"[warning: {warning}]")
             case _:  # iterations and approvals: the console approver asks on its own
                 pass

@@ -158,7 +158,8 @@ class Transcript:
         self._state = (colors.get(result.stop_reason, "#9a6700"), result.stop_reason.replace("_", " "))
         if self.offline and result.stop_reason == "completed":  # the stand-in answered: nothing was done
             self._state = ("#9a6700", "no model configured")
-        self._render_status(result.detail)
+        warned = [f"warning: {warning}" for warning in getattr(result, "warnings", ())]  # hallucination detection
+        self._render_status("; ".join([result.detail, *warned] if result.detail else warned))
 
     def failed(self, error: BaseException) -> None:
         """The run raised (bad configuration, a bug): say so in the transcript, where the person is looking."""

@@ -178,6 +178,8 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
         config = tool_filter.config
         print(f"Filter:       top_k={config.top_k}, always_on={','.join(config.always_on) or 'none'}, "
               f"embeddings={tool_filter.label}")  # fmt: skip
+    for line in describe_checks(settings):
+        print(line)
     where = describe_where(settings)
     if where is not None:
         print(f"commands:     {where}")
@@ -185,6 +187,24 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
     for request in pending:
         print(f"  {request.summary}  ({request.reason})")
+
+
+def describe_checks(settings: Any) -> list[str]:
+    """The tool policy, the utility gate and the helper models and checks that are on, one line each."""
+    lines = []
+    policy, utility, agent = settings.tools.policy, settings.tools.utility, settings.agent
+    if policy.enabled:
+        source = f" from {policy.policy_file}" if policy.policy_file else ""
+        lines.append(f"tool policy:  {len(policy.rules)} rules{source}, default {policy.default_effect}")
+    if utility.enabled:
+        lines.append(f"utility:      warns under {utility.threshold:g} (exempt: {', '.join(utility.exempt_tools)})")
+    helpers = [f"reformats parameters with {settings.tools.retry.parameter_reformat_provider}"
+               if settings.tools.retry.parameter_reformat_provider else "",
+               f"compacts with {agent.compress_provider}" if agent.compress_provider else "",
+               "checks replies for hallucinations" if agent.hallucination_detection else ""]  # fmt: skip
+    if any(helpers):
+        lines.append(f"helpers:      {'; '.join(h for h in helpers if h)}")
+    return lines
 
 
 def config_table(agent: Agent | None) -> Any:

@@ -64,6 +64,7 @@ FAMILIES: dict[str, frozenset[str]] = {
     "test": frozenset({"cargo-test", "pytest", "unittest", "go-test", "js-test"}),
     "git": frozenset({"git-status", "git-diff", "git-log", "git-push-pull"}),
     "clippy": frozenset({"cargo-clippy"}),
+    "cargo_build": frozenset({"cargo-build"}),
     "dir_listing": frozenset({"ls", "find", "tree"}),
     "log_dedup": frozenset({"logs"}),
 }

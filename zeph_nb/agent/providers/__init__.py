@@ -15,7 +15,7 @@ from zeph_nb.errors import ConfigError
 if TYPE_CHECKING:
     from zeph_nb.agent.messages import Provider
 
-__all__ = ["ScriptedProvider", "judge_from_settings", "provider_from_settings", "provider_named"]
+__all__ = ["ScriptedProvider", "ask", "judge_from_settings", "provider_from_settings", "provider_named"]
 
 
 def provider_named(settings: Settings, name: str) -> Provider:
@@ -46,7 +46,8 @@ def provider_named(settings: Settings, name: str) -> Provider:
     if not entry.base_url or not entry.model:
         raise ConfigError(f"provider {name!r} (kind openai) needs base_url and model, e.g. http://localhost:11434/v1")
     return OpenAICompatibleProvider(entry.base_url, entry.model, api_key=key, max_tokens=max_tokens,
-                                    timeout=llm.timeout_secs)  # fmt: skip
+                                    timeout=llm.timeout_secs,
+                                    detect_reasoning=settings.agent.reasoning_model_detection)  # fmt: skip
 
 
 def provider_from_settings(settings: Settings) -> Provider:
@@ -78,7 +79,8 @@ def provider_from_settings(settings: Settings) -> Provider:
         raise ConfigError('[llm] provider = "openai" needs base_url and model (e.g. http://localhost:11434/v1)')
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     return OpenAICompatibleProvider(llm.base_url, llm.model, api_key=key, max_tokens=llm.max_tokens,
-                                    timeout=llm.timeout_secs)  # fmt: skip
+                                    timeout=llm.timeout_secs,
+                                    detect_reasoning=settings.agent.reasoning_model_detection)  # fmt: skip
 
 
 def judge_from_settings(settings: Settings) -> Callable[[str, str], Awaitable[str]] | None:
@@ -90,15 +92,20 @@ def judge_from_settings(settings: Settings) -> Callable[[str, str], Awaitable[st
     provider = provider_named(settings, config.provider)
 
     async def judge(system: str, prompt: str) -> str:
-        from zeph_nb.agent.messages import Message, ModelRequest, TextBlock
-
-        request = ModelRequest(system=system, messages=[Message("user", [TextBlock(prompt)])], tools=[],
-                               max_tokens=200)  # fmt: skip
-
-        async def ignore(_text: str) -> None:  # the verdict is read whole, not streamed anywhere
-            return None
-
-        response = await provider.complete(request, ignore)
-        return "".join(block.text for block in response.content if isinstance(block, TextBlock))
+        return await ask(provider, system, prompt, max_tokens=200)
 
     return judge
+
+
+async def ask(provider: Provider, system: str, prompt: str, *, max_tokens: int) -> str:
+    """One question to a helper model, without tools: the reply's text, read whole (nothing is streamed)."""
+    from zeph_nb.agent.messages import Message, ModelRequest, TextBlock
+
+    request = ModelRequest(system=system, messages=[Message("user", [TextBlock(prompt)])], tools=[],
+                           max_tokens=max_tokens)  # fmt: skip
+
+    async def ignore(_text: str) -> None:
+        return None
+
+    response = await provider.complete(request, ignore)
+    return "".join(block.text for block in response.content if isinstance(block, TextBlock))

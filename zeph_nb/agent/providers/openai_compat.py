@@ -3,11 +3,16 @@
 Plain httpx against ``{base_url}/chat/completions``. Tool definitions go out as ``{"type": "function"}``
 entries, tool calls come back in ``message.tool_calls`` (arguments as a JSON string), and results are sent as
 ``role: tool`` messages. Errors are translated in ``_raise_for`` and nowhere else.
+
+A reasoning model, recognised by name (``[agent] reasoning_model_detection``), gets ``max_completion_tokens``
+(OpenAI's o-series refuse ``max_tokens``), and the ``<think>…</think>`` block local ones (DeepSeek-R1, QwQ) write
+before their answer is dropped from the reply: it is neither shown nor kept in the conversation.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.agent.messages import (
@@ -27,7 +32,21 @@ from zeph_nb.errors import ConfigError, ModelError, ToolErrorCategory, classify_
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["OpenAICompatibleProvider"]
+__all__ = ["OpenAICompatibleProvider", "is_reasoning_model", "without_think"]
+
+# By the model's own name (after any "vendor/" prefix): o1, o3-mini, o4-mini, gpt-5*, DeepSeek-R1 and its distills,
+# deepseek-reasoner, QwQ, and names that say they reason or think.
+_REASONING = re.compile(r"^(o\d+(-|$)|gpt-5)|deepseek-r1|(^|[-_:.])r1([-_:.]|$)|qwq|reason|thinking", re.IGNORECASE)
+_THINK = re.compile(r"<think>.*?(</think>\s*|$)", re.DOTALL)
+
+
+def is_reasoning_model(model: str) -> bool:
+    return _REASONING.search(model.rsplit("/", 1)[-1]) is not None
+
+
+def without_think(text: str) -> str:
+    """The reply without its ``<think>`` blocks (one never closed runs to the end: the answer never came)."""
+    return _THINK.sub("", text)
 
 
 class OpenAICompatibleProvider:
@@ -42,6 +61,7 @@ class OpenAICompatibleProvider:
         max_tokens: int | None = None,
         timeout: float = 120.0,
         http_client: httpx.AsyncClient | None = None,
+        detect_reasoning: bool = True,
     ) -> None:
         if not base_url or not model:
             raise ConfigError(
@@ -52,6 +72,7 @@ class OpenAICompatibleProvider:
         self.model = model
         self.api_key = api_key  # optional: local servers take none
         self.max_tokens = max_tokens
+        self.reasoning = detect_reasoning and is_reasoning_model(model)
         self.timeout = timeout
         self._given = http_client
         self._client: PerLoop[httpx.AsyncClient] = PerLoop(self._new_client)
@@ -68,11 +89,8 @@ class OpenAICompatibleProvider:
         messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}]
         for message in request.messages:
             messages.extend(_messages(message))
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": messages,
-            "max_tokens": self.max_tokens or request.max_tokens,
-        }
+        limit = "max_completion_tokens" if self.reasoning else "max_tokens"
+        body: dict[str, Any] = {"model": self.model, "messages": messages, limit: self.max_tokens or request.max_tokens}
         if request.tool_schemas:
             body["tools"] = [
                 {
@@ -105,8 +123,10 @@ class OpenAICompatibleProvider:
                 ToolErrorCategory.SERVER_ERROR, f"{self.base_url}: not a chat completion: {response.text[:200]!r}"
             ) from e
         content: list[Block] = []
-        if message.get("content"):
-            text = str(message["content"])
+        text = str(message.get("content") or "")
+        if text and self.reasoning:
+            text = without_think(text).strip()
+        if text:
             await on_text(text)
             content.append(TextBlock(text))
         for call in message.get("tool_calls") or []:

@@ -22,6 +22,7 @@ from zeph_nb.gates.policy.containment import (
     contain_search,
     contain_web,
 )
+from zeph_nb.gates.policy.declarative import DeclarativePolicy
 from zeph_nb.gates.policy.dependencies import DependencyGraph
 from zeph_nb.gates.policy.grants import PermissionGrants
 from zeph_nb.gates.policy.rules import PermissionPolicy, PolicyDecision
@@ -54,6 +55,7 @@ class Permissions:
         self.defs: dict[str, ToolDef] = {}  # the tools' definitions, when known: rules by capability need them
         self.workdir = workdir
         self.policy = PermissionPolicy(settings, workdir=workdir)
+        self.declarative = DeclarativePolicy(settings, workdir)  # [tools.policy]: its gate runs before the rules
         self.protected = protected_paths(settings, workdir)
         self.grants = PermissionGrants(store)
         self.trust = TrustState(config.trust_level)
@@ -80,6 +82,8 @@ class Permissions:
         if tool in self.trust.blocked:
             return "trust", self.trust.blocked[tool]
         known = self.defs.get(tool, tool)
+        if self.declarative.refuses_always(tool):
+            return "tools.policy", "the tool policy ([tools.policy]) refuses every call of it"
         if self.policy.hides(known):
             rule = next(r for r in self.policy.rules_for(known) if r.is_blanket)
             return rule.describe(), f"denied by {rule.describe()}"
@@ -98,7 +102,8 @@ class Permissions:
         return names
 
     def _unblocked(self) -> list[str]:
-        return [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(self.defs.get(t, t))]
+        return [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(self.defs.get(t, t))
+                and not self.declarative.refuses_always(t)]  # fmt: skip
 
     # -- deciding ----------------------------------------------------------------------------------------
 

@@ -1,0 +1,116 @@
+"""A configuration written in the reference agent's shape (tests/data/reference_config.toml: its key names and
+values) loads through ``Settings.from_toml`` as written, every key it names comes from the reference or a seed, and
+its keys take effect in a real agent: the tool policy, parameter reformatting by a named provider on loopback,
+hallucination warnings, the filter families, the status lines."""
+
+from __future__ import annotations
+
+import tomllib
+import uuid
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_model_servers import completion, serve
+
+import zeph_nb
+from zeph_nb.config import Settings
+from zeph_nb.config.provenance import OWN, source_of
+from zeph_nb.store import Store
+
+DATA = Path(__file__).parent.parent / "data" / "reference_config.toml"
+PLACEHOLDER = "http://127.0.0.1:9/v1"
+
+
+def load(helper_url: str = PLACEHOLDER, **swap: str) -> Settings:
+    text = DATA.read_text().replace(PLACEHOLDER, helper_url)
+    for old, new in swap.items():
+        text = text.replace(old, new)
+    return Settings.from_toml(text, source=str(DATA))
+
+
+def flat(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and dotted != "tools.permissions":
+            yield from flat(value, dotted + ".")
+        else:
+            yield dotted, value
+
+
+def same(written: Any, held: Any) -> bool:
+    """What the file says is what the settings hold (a table of an array may hold defaults besides)."""
+    if written == "":
+        return held is None  # the reference writes "" for "unset"
+    if isinstance(written, list) and written and isinstance(written[0], Mapping):
+        return len(written) == len(held) and all(w.items() <= h.items() for w, h in zip(written, held, strict=True))
+    return bool(written == held)
+
+
+def test_every_key_of_the_reference_shaped_file_is_accepted_as_written_and_comes_from_the_reference() -> None:
+    written = dict(flat(tomllib.loads(DATA.read_text())))
+    held = {key: value for key, (value, _) in load().describe().items()}
+    assert len(written) > 60
+    wrong = {
+        key: (value, held.get(key, "<missing>")) for key, value in written.items() if not same(value, held.get(key))
+    }
+    assert wrong == {}
+    assert [key for key in written if source_of(key) == OWN] == []  # all of them are the reference's or a seed's
+    assert load().tools.anomaly.blocking_threshold == 0.7  # failure_threshold (book) wins over critical_threshold
+
+
+def test_every_source_entry_still_names_a_key() -> None:
+    from zeph_nb.config import leaf_fields
+    from zeph_nb.config.provenance import SOURCES
+
+    keys = [dotted for dotted, _ in leaf_fields()]
+    assert [entry for entry in SOURCES if not any(k == entry or k.startswith(entry + ".") for k in keys)] == []
+
+
+@pytest.fixture
+def outside_file() -> Iterator[Path]:
+    # The policy allows paths matching /tmp/*: a file right under /tmp (the call only has to get past the gates).
+    path = Path("/tmp") / f"zeph-reference-{uuid.uuid4().hex[:8]}.txt"
+    path.write_text("x")
+    yield path
+    path.unlink(missing_ok=True)
+
+
+def test_the_reference_shaped_file_takes_effect_in_a_real_agent(
+    tmp_path: Path, store: Store, outside_file: Path
+) -> None:
+    fixed = completion(f'{{"arguments": {{"command": "cat {outside_file}"}}}}')
+    with serve([fixed]) as server:
+        settings = load(server.url + "/v1").model_copy(update={"home": store.home})
+        turns = [[{"tool": "bash", "params": {"command": "cat /etc/hostname"}}],
+                 [{"tool": "bash", "params": {"cmd": "show the file"}}],
+                 "I ran `pytest -q` and everything passed."]  # fmt: skip
+        agent = zeph_nb.Agent(settings, zeph_nb.ScriptedProvider(turns), zeph_nb.AutoApprove(), tmp_path, store=store)
+        offered = {tool.name for tool in agent.describe_tools().visible}
+        result = agent.run_sync("look around")
+    # [tools.policy] default_effect = "deny" with rules only for "shell" (bash): nothing else is offered.
+    assert offered == {"bash"}
+    refused, reformatted = result.tool_calls
+    assert refused.status == "denied" and refused.blocked_by == "tools.policy"  # deny /etc/*
+    assert "tools.policy.rules[0]" in (refused.reason or "")
+    # {"cmd": …} is not bash's schema: the "fast" provider rewrote it, and the rewrite passed the policy (allow
+    # /tmp/*), the permission rules (no match: it asked, and was approved) and ran.
+    assert reformatted.call.params == {"command": f"cat {outside_file}"} and reformatted.attempts == 1
+    assert reformatted.blocked_by is None and reformatted.approved_by is not None
+    assert '"cmd": "show the file"' in str(server.bodies[0]["messages"])
+    assert result.warnings == ["the reply says it ran `pytest -q`, but no tool call in this conversation did"]
+
+
+def test_the_filter_families_and_the_status_lines_follow_the_file() -> None:
+    from zeph_nb.filters import filter_output
+    from zeph_nb.notebook.views import describe_checks
+
+    build = "   Compiling demo v0.1.0 (/src/demo)\n" * 30 + "    Finished `dev` profile in 1.2s\n"
+    assert filter_output("cargo build", build, 0, load()).rule != "cargo-build"  # cargo_build.enabled = false
+    on = load(**{"[tools.filters.cargo_build]\nenabled = false": "[tools.filters.cargo_build]\nenabled = true"})
+    assert filter_output("cargo build", build, 0, on).rule == "cargo-build"
+    lines = describe_checks(load())
+    assert "tool policy:  2 rules, default deny" in lines
+    assert "utility:      warns under 0.1 (exempt: invoke_skill, load_skill)" in lines
+    assert "helpers:      reformats parameters with fast; checks replies for hallucinations" in lines

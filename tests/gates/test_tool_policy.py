@@ -1,0 +1,154 @@
+"""The declarative tool policy ([tools.policy]) and the utility gate ([tools.utility]) in the real gate chain:
+real files, real commands, a real store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ConfigError
+from zeph_nb.gates import AutoApprove, ScriptedApprover, build_chain
+from zeph_nb.gates.chain import GateChain
+from zeph_nb.store import Store
+from zeph_nb.tools.base import ToolCall
+
+
+def chain_for(toml: str, workdir: Path, store: Store, approver: object = None) -> GateChain:
+    settings = Settings.from_toml(toml).model_copy(update={"home": store.home})
+    return build_chain(settings, workdir=workdir, store=store, approver=approver or AutoApprove())  # type: ignore[arg-type]
+
+
+def call(tool: str, **params: object) -> ToolCall:
+    return ToolCall(tool, params)
+
+
+POLICY = """
+[tools.policy]
+enabled = true
+default_effect = "{default}"
+
+[[tools.policy.rules]]
+effect = "allow"
+tool = "*"
+paths = ["{work}/**"]
+
+[[tools.policy.rules]]
+effect = "deny"
+tool = "shell"
+paths = ["{work}/secret/**"]
+"""
+
+
+async def test_a_deny_wins_whatever_the_order_and_the_model_is_not_told_which_rule(
+    tmp_path: Path, store: Store
+) -> None:
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "key").write_text("k")
+    chain = chain_for(POLICY.format(default="deny", work=tmp_path), tmp_path, store)
+    # "shell" names bash: the reference's examples write it so, and a deny must not miss the tool it meant.
+    refused = await chain.execute(call("bash", command=f"rm {tmp_path}/secret/../secret/key"))
+    assert refused.status == "denied" and refused.blocked_by == "tools.policy"
+    assert (tmp_path / "secret" / "key").exists()
+    assert "tools.policy.rules[1]" in (refused.reason or "") and "rules[1]" not in refused.text  # audit, not model
+    ran = await chain.execute(call("bash", command="touch made.txt"))  # relative: inside the allowed tree
+    assert ran.status == "ok" and (tmp_path / "made.txt").exists()
+    outside = await chain.execute(call("bash", command="cp made.txt /tmp/zeph-policy-copy"))  # allow needs every path
+    assert outside.status == "denied" and "default_effect" in (outside.reason or "")
+
+
+async def test_a_policy_deny_is_final_over_an_authorization_allow_and_a_person(tmp_path: Path, store: Store) -> None:
+    toml = (
+        POLICY.format(default="deny", work=tmp_path)
+        + """
+[tools.authorization]
+enabled = true
+rules = [{tool = "bash", effect = "allow"}]
+"""
+    )
+    (tmp_path / "secret").mkdir()
+    approver = ScriptedApprover(["approve"])
+    chain = chain_for(toml, tmp_path, store, approver)
+    refused = await chain.execute(call("bash", command="touch secret/new"))
+    assert refused.status == "denied" and not (tmp_path / "secret" / "new").exists() and approver.requests == []
+
+
+async def test_tools_the_policy_always_refuses_are_not_offered(tmp_path: Path, store: Store) -> None:
+    toml = """
+[tools.policy]
+enabled = true
+default_effect = "deny"
+rules = [{effect = "allow", tool = "read"}, {effect = "allow", tool = "bash"}, {effect = "deny", tool = "bash"}]
+"""
+    chain = chain_for(toml, tmp_path, store)
+    offered = {tool.name for tool in chain.tool_definitions()}
+    assert "read" in offered and "bash" not in offered and "write" not in offered
+    refused = await chain.execute(call("write", path="w.txt", content="x"))
+    assert refused.status == "denied" and not (tmp_path / "w.txt").exists()
+    off = chain_for(toml.replace("enabled = true", "enabled = false"), tmp_path, store)
+    assert "write" in {tool.name for tool in off.tool_definitions()}  # off: the rules mean nothing
+
+
+async def test_the_policy_file_replaces_the_inline_rules_and_is_found_beside_the_config(
+    tmp_path: Path, store: Store
+) -> None:
+    config = tmp_path / "conf" / "zeph.toml"
+    config.parent.mkdir()
+    (config.parent / "policy.toml").write_text('[[rules]]\neffect = "allow"\ntool = "read"\n')
+    toml = '[tools.policy]\nenabled = true\npolicy_file = "policy.toml"\n' \
+           'rules = [{effect = "allow", tool = "write"}]\n'  # fmt: skip
+    config.write_text(toml)
+    settings = Settings.load(config, env={"ZEPH_HOME": str(store.home)})
+    assert [(r.effect, r.tool) for r in settings.tools.policy.rules] == [("allow", "read")]
+    chain = build_chain(settings, workdir=tmp_path, store=store, approver=AutoApprove())
+    assert (await chain.execute(call("write", path="w.txt", content="x"))).status == "denied"
+    with pytest.raises(ConfigError, match=r"policy_file 'missing\.toml' cannot be read"):
+        Settings.from_toml('[tools.policy]\npolicy_file = "missing.toml"\n')
+    (tmp_path / "bad.toml").write_text("[[rules]]\neffect = 'maybe'\ntool = 'x'\n")
+    with pytest.raises(ConfigError, match=r"tools.policy.rules.0.effect"):
+        Settings.from_toml(f'[tools.policy]\npolicy_file = "{tmp_path / "bad.toml"}"\n')
+
+
+UTILITY = """
+[tools.utility]
+enabled = true
+threshold = {threshold}
+exempt_tools = ["time"]
+"""
+
+
+async def test_a_low_utility_call_runs_with_a_warning_the_model_the_card_and_the_log_see(
+    tmp_path: Path, store: Store
+) -> None:
+    (tmp_path / "a.txt").write_text("alpha")
+    approver = ScriptedApprover(["approve", "approve"])
+    # threshold 0.6: a first read scores 0.55 + 0.2 = 0.75 (runs quietly); the same read again, after it, scores
+    # 0.55 - 0.3 + 0.2 * 0.9 = 0.43: a warning, and it still runs.
+    chain = chain_for(UTILITY.format(threshold=0.6) + '[tools.permissions]\nread = [{pattern = "*", action = "ask"}]\n',
+                      tmp_path, store, approver)  # fmt: skip
+    chain.start_run()
+    first = await chain.execute(call("read", path="a.txt"))
+    again = await chain.execute(call("read", path="a.txt"))
+    assert first.status == "ok" and "[utility warning]" not in first.text
+    assert again.status == "ok" and "alpha" in again.text
+    assert "[utility warning] utility 0.43 is under 0.6" in again.text and "repeats a call" in again.text
+    assert "utility 0.43" in (again.reason or "") and any("utility 0.43" in e for e in approver.requests[1].extras)
+    assert (await chain.execute(call("time"))).text.count("utility") == 0  # exempt
+    chain.start_run()  # a new run: nothing is a repeat any more
+    assert "[utility warning]" not in (await chain.execute(call("read", path="a.txt"))).text
+
+
+async def test_the_context_used_lowers_the_score(tmp_path: Path, store: Store) -> None:
+    chain = chain_for(UTILITY.format(threshold=0.3), tmp_path, store)
+    chain.start_run()
+    assert "[utility warning]" not in (await chain.execute(call("list_directory", path="."))).text
+    chain.note_context(0.9)  # 0.65 - 0.45 + 0.18 = 0.38: still fine; repeated: 0.65 - 0.45 - 0.3 + 0.16 = 0.06
+    assert "[utility warning]" not in (await chain.execute(call("grep", pattern="x"))).text
+    warned = await chain.execute(call("grep", pattern="x"))
+    assert "uses 90% of the context budget" in warned.text and warned.status == "ok"
+    off = chain_for(UTILITY.format(threshold=0.3).replace("enabled = true", "enabled = false"), tmp_path, store)
+    off.start_run()
+    off.note_context(1.0)
+    for _ in range(3):
+        assert "[utility warning]" not in (await off.execute(call("grep", pattern="x"))).text

@@ -1,0 +1,74 @@
+"""Compaction (``[agent] compress_provider``): when the next request would pass 80% of the context budget, a
+named helper model summarises the earlier runs of the conversation, and the run goes on with that summary in
+their place instead of stopping at ``context_budget``.
+
+The run in progress is kept whole (its prompt, its tool calls and their results), so nothing the model is
+working from right now is lost; when only it is left and it alone passes the budget, the run stops as before.
+The summary is a user message the model reads, followed by a short assistant turn, so roles still alternate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from zeph_nb.agent.conversation import Conversation, Mark
+from zeph_nb.agent.messages import Message, Provider, TextBlock, ToolResultBlock, ToolUseBlock
+
+__all__ = ["SUMMARY_HEAD", "SYSTEM", "compact"]
+
+log = logging.getLogger("zeph_nb.agent")
+
+SYSTEM = (
+    "You compress the earlier part of a conversation between a user and a coding agent working in a Jupyter "
+    "kernel. Write a summary the agent can continue from: the user's requests, what was done (commands, files "
+    "changed, results and errors), facts found, and what is still open. Be specific and brief; no preamble."
+)
+SUMMARY_HEAD = "[summary of the earlier conversation, written to fit the context budget]"
+TIMEOUT_SECS = 120.0
+_RESULT_CHARS = 2_000  # of each tool result shown to the summariser: the start says what happened
+
+
+def _transcript(messages: list[Message]) -> str:
+    lines = []
+    for message in messages:
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                lines.append(f"{message.role}: {block.text}")
+            elif isinstance(block, ToolUseBlock):
+                lines.append(f"tool call {block.name}: {json.dumps(block.input, default=str)}")
+            elif isinstance(block, ToolResultBlock):
+                lines.append(f"tool result{' (error)' if block.is_error else ''}: {block.content[:_RESULT_CHARS]}")
+    return "\n".join(lines)
+
+
+async def compact(conversation: Conversation, before: Mark, provider: Provider) -> Mark | None:
+    """Replace what came before the run that started at ``before`` with a summary; the run's new mark, or None
+    when there is nothing to summarise (or the helper failed)."""
+    from zeph_nb.agent.providers import ask
+
+    messages = conversation.messages
+    # A prompt that joined the last turn's tool results shares its message: that message is cut in two.
+    cut = before.messages if before.blocks is None else before.messages - 1
+    earlier = messages[:cut]
+    if before.blocks is not None:
+        earlier = [*earlier, Message("user", messages[cut].content[: before.blocks])]
+    if not earlier or (len(earlier) <= 2 and earlier[0].text.startswith(SUMMARY_HEAD)):
+        return None
+    try:
+        summary = await asyncio.wait_for(ask(provider, SYSTEM, _transcript(earlier), max_tokens=2048), TIMEOUT_SECS)
+    except Exception as e:  # the helper failed: the run stops at the budget, as without one
+        log.warning("zeph-nb: compacting the conversation failed (%s: %s)", type(e).__name__, e)
+        return None
+    if not summary.strip():
+        return None
+    kept = messages[cut:]
+    if before.blocks is not None:
+        kept = [Message("user", kept[0].content[before.blocks :]), *kept[1:]]
+    conversation.messages = [
+        Message("user", [TextBlock(f"{SUMMARY_HEAD}\n{summary.strip()}")]),
+        Message("assistant", [TextBlock("Understood; I continue from this summary.")]),
+        *kept,
+    ]
+    return Mark(2, None)

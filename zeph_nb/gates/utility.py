@@ -1,0 +1,89 @@
+"""The utility gate (``[tools.utility]``, after the reference agent's utility-guided dispatch): a score for each
+call before it runs, and a warning when it is low. It never refuses: the call runs, and the warning goes to the
+model (with the result), the approval card, the audit row's reason and the transcript.
+
+score = gain_weight * gain - cost_weight * cost - redundancy_weight * repeat + uncertainty_bonus * exploration
+
+- gain: what the tool tends to bring, by tool (the reference's table: 0.75 for diagnostics and the file tools that
+  change one thing, 0.65 for searches, 0.6 for bash, 0.55 for read and write, 0.5 for any other tool);
+- cost: the share of ``[agent] context_budget_tokens`` the conversation already uses (the agent says it each
+  round; 0 with no budget);
+- repeat: 1 when the same tool was called with the same arguments earlier in the run, else 0;
+- exploration: 1 at a run's first call, falling by a tenth per call, 0 from the tenth.
+
+A run is what the reference calls a turn: one ``%%zeph`` cell, one request of the person.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from zeph_nb.config import Settings
+from zeph_nb.gates.call import GateCall, Handler
+from zeph_nb.tools.base import ToolOutput
+
+__all__ = ["UtilityGate", "UtilityScorer", "gain_of"]
+
+_GAINS = {
+    **dict.fromkeys(("diagnostics", "edit", "create_directory", "delete_path", "move_path", "copy_path"), 0.75),
+    **dict.fromkeys(("grep", "find_path", "list_directory"), 0.65),
+    "bash": 0.6,
+    **dict.fromkeys(("read", "write"), 0.55),
+}
+
+
+def gain_of(tool: str) -> float:
+    return _GAINS.get(tool, 0.5)
+
+
+@dataclass
+class UtilityScorer:
+    """The scores of one conversation's calls; ``new_run`` starts the count and the memory of calls again."""
+
+    settings: Settings
+    context_share: float = 0.0  # of the context budget, as the agent last measured it
+    calls: int = 0
+    seen: set[str] = field(default_factory=set)
+
+    def new_run(self) -> None:
+        self.calls = 0
+        self.seen.clear()
+
+    def warning(self, tool: str, arguments: object) -> str | None:
+        """Score one call (and remember it); a warning when the score is under the threshold, else None."""
+        config = self.settings.tools.utility
+        if not config.enabled or tool in config.exempt_tools:
+            return None
+        key = tool + "\0" + json.dumps(arguments, sort_keys=True, default=str)
+        repeat = 1.0 if key in self.seen else 0.0
+        self.seen.add(key)
+        exploration = max(0.0, 1.0 - self.calls / 10)
+        self.calls += 1
+        cost = min(1.0, max(0.0, self.context_share))
+        gain = gain_of(tool)
+        score = (config.gain_weight * gain - config.cost_weight * cost - config.redundancy_weight * repeat
+                 + config.uncertainty_bonus * exploration)  # fmt: skip
+        if score >= config.threshold:
+            return None
+        why = [f"gain {gain:.2f}"]
+        if repeat:
+            why.append("it repeats a call made earlier in this run with the same arguments")
+        if cost:
+            why.append(f"the conversation uses {cost:.0%} of the context budget")
+        return (f"utility {score:.2f} is under {config.threshold:g} ({'; '.join(why)}): consider answering with what "
+                "you have")  # fmt: skip
+
+
+class UtilityGate:
+    """Notes a low-utility call's warning in its trace, and passes every call on."""
+
+    def __init__(self, inner: Handler, scorer: UtilityScorer) -> None:
+        self.inner, self.scorer = inner, scorer
+
+    async def handle(self, gc: GateCall) -> ToolOutput:
+        if gc.ctx is not None:
+            warning = self.scorer.warning(gc.ctx.tool.name, gc.call.params)
+            if warning is not None:
+                gc.trace.note(utility=warning)
+        return await self.inner.handle(gc)
