@@ -205,7 +205,10 @@ async def _decide(sandbox: str, scratch: Path) -> list[tuple[str, str]]:
 
 def _plain(why: str, decision: str, work: Path, *, in_sandbox: bool) -> str:
     """A reason as the README shows it: paths relative to the working directory or the home, one sentence."""
-    text = why.replace(f"{work}/", "").replace(str(work), ".").replace(str(Path.home()), "~").replace("|", "\\|")
+    text = why.replace(f"{work}/", "").replace(str(work), ".").replace("|", "\\|")
+    home = str(Path.home())
+    if home != "/":  # a home of / (some containers) would turn every path into ~
+        text = text.replace(f"{home}/", "~/").replace(home, "~")
     text = re.sub(r"(\S+) \(\1\)", r"\1", text).rstrip(".")  # "~/x (~/x)": the path as given and resolved
     if decision == "deny":
         return f"Refused: {text}"
