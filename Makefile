@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test lint types unit sandbox-check notebooks bench clean
+.PHONY: lab test lint types unit sandbox-check notebooks bench dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,5 +50,11 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+# The wheel (and sdist) a person installs into their own environment: pip install dist/zeph_nb-*.whl. Built the
+# way `python -m build` does it, the wheel from the sdist, so a file the sdist leaves out is missed here too.
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache

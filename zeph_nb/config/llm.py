@@ -43,12 +43,12 @@ class NamedProvider(_Section):
 class LLMSettings(_Section):
     """``[llm]``: which model the agent asks.
 
-    ``provider = "auto"`` picks Claude when an Anthropic API key is set, else an OpenAI-compatible server when
-    ``base_url`` is set, else the offline scripted model (which says plainly that no model is configured).
+    ``provider = "auto"`` picks an OpenAI-compatible server when ``base_url`` is set, else Claude when an Anthropic
+    API key is set, else the offline scripted model (which says plainly that no model is configured).
     """
 
     provider: str = "auto"
-    """auto: Claude with an API key, else an OpenAI-compatible base_url, else the scripted model; or
+    """auto: an OpenAI-compatible server when base_url is set, else Claude with an API key, else the scripted model; or
     anthropic, openai, scripted, or the name of an [[llm.providers]] entry"""
     model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
     base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
