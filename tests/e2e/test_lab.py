@@ -207,6 +207,25 @@ def test_after_a_kernel_restart_the_saved_notebook_shows_what_the_agent_did(lab:
     page.close()
 
 
+def test_a_run_that_ends_while_another_cell_runs_freezes_in_its_own_cell(lab: Lab, browser: Any) -> None:
+    # The snapshot is sent as a child of the cell running when the run ends (so nbclient keeps it too): the page
+    # must still put it in the %%zeph cell's output, by display id, and nowhere else.
+    turns = [[{"tool": "bash", "params": {"command": "sleep 2"}}], "Slept for you."]
+    write_notebook(lab.root / "later.ipynb", SETUP.format(turns=turns), "%%zeph --provider model\nSleep a little",
+                   "import asyncio\nawait asyncio.sleep(30)\nprint('second cell done')")  # fmt: skip
+    page = open_and_run(browser, f"{lab.url}/lab/tree/later.ipynb?reset&token={lab.token}")
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    approve = transcript(page).get_by_role("button", name="Approve")  # the lab's zeph.toml asks for every bash
+    approve.wait_for(timeout=60_000)
+    approve.click()
+    cells.nth(1).locator(".zeph-snapshot").get_by_text("Slept for you.").wait_for(timeout=60_000)
+    second = cells.nth(2).locator(".jp-OutputArea")
+    assert second.get_by_text("second cell done").count() == 0  # it froze while the second cell ran
+    second.get_by_text("second cell done").wait_for(timeout=60_000)
+    assert second.locator(".zeph-snapshot, .zeph-run").count() == 0
+    page.close()
+
+
 @pytest.mark.parametrize("front_end", ["lab", "notebook7"])
 def test_a_proposed_cell_appears_below_the_zeph_cell_unrun(lab: Lab, browser: Any, front_end: str) -> None:
     code = "answer = 6 * 7\nprint(answer)"

@@ -49,6 +49,10 @@ def test_zeph_undo_in_a_kernel_restores_the_edit_and_deletes_the_created_file(
         return "".join(o.get("text", "") for o in nb.cells[index].outputs if o.get("output_type") == "stream")
 
     assert "completed ['ok', 'ok']" in printed(2)
+    # The run ended while cell 2 awaited it: its frozen transcript reached the saved %%zeph cell (sent as a
+    # child of cell 2, which nbclient was listening to), where a saved notebook keeps it.
+    (shown,) = nb.cells[1].outputs
+    assert 'class="zeph-snapshot"' in shown["data"]["text/html"] and "completed" in shown["data"]["text/plain"]
     assert "written after the run" in printed(2) and "made by the run" in printed(2)
     plan = printed(3)
     assert "restore  notes.txt" in plan and "delete   created.txt" in plan

@@ -4,6 +4,7 @@ transcript, can be awaited for the ``RunResult`` (``result = await _``) and stop
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -51,7 +52,11 @@ class Run:
 
         def freeze(_task: asyncio.Task[RunResult]) -> None:
             snapshot = {"text/html": self.transcript.snapshot(), "text/plain": self._plain()}
-            update_display(snapshot, raw=True, display_id=display_id)
+            # Sent as a child of the request the kernel runs now (an empty context has no parent header of its
+            # own, so ipykernel uses its latest), not of the %%zeph cell that ended long ago: JupyterLab routes
+            # the update by display id either way, and nbclient (make notebooks, the tests) applies it only when
+            # it belongs to the cell it is waiting on, e.g. the one that awaits the run.
+            contextvars.Context().run(update_display, snapshot, raw=True, display_id=display_id)
 
         if self.task.done():
             freeze(self.task)
