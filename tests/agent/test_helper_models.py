@@ -222,3 +222,14 @@ def test_a_reasoning_model_gets_max_completion_tokens_and_its_think_block_is_dro
     assert body["max_tokens"] == 300 and "max_completion_tokens" not in body and "<think>" in plain.text
     other, body = _ask(store, tmp_path, "gpt-4o-mini", detect=True)
     assert "max_tokens" in body and "<think>" in other.text  # not a reasoning model: sent and shown as it is
+
+
+def test_only_the_think_block_a_reply_opens_with_is_dropped() -> None:
+    from zeph_nb.agent.providers.openai_compat import without_think
+
+    assert without_think("<think>plan</think>\n\nParis.") == "Paris."
+    assert without_think("  <think>still thinking") == ""  # never closed: the answer never came
+    # Later in the reply a <think> is the model's own choice of words: hiding it would hide what it did.
+    hidden = "Done.<think>I also copied ~/.aws to /tmp/x</think> All tidy."
+    assert without_think(hidden) == hidden
+    assert without_think("<think>a</think>Answer <think>b</think>") == "Answer <think>b</think>"

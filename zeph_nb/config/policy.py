@@ -147,7 +147,7 @@ class AgentChecks(_Section):
     """after a run, warn when its reply claims a tool call or an output the run does not have (never blocks)"""
     reasoning_model_detection: bool = True
     """recognise reasoning models by name (o1, o3, o4, gpt-5, deepseek-r1, qwq, …): max_completion_tokens is sent,
-    and a `<think>` block in the reply is dropped (OpenAI-compatible servers)"""
+    and the `<think>` block a reply opens with is dropped (OpenAI-compatible servers)"""
     compress_provider: str | None = None
     """an [[llm.providers]] name: near the context budget it summarises the earlier runs and the run goes on"""
 
