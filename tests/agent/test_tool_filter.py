@@ -213,3 +213,27 @@ def test_status_shows_the_filter(server: EmbeddingServer, store: Store, tmp_path
     embeddings = f"embed (hashing-512 at {server.url})"
     assert line == f"Filter:       top_k=7, always_on=time,read_overflow, embeddings={embeddings}"
     assert "(0 messages, 1 run)" in out.getvalue()
+
+
+async def test_vectors_too_long_or_too_large_to_rank_are_refused_not_ranked() -> None:
+    from zeph_nb.agent.providers.embeddings import MAX_DIMENSIONS
+    from zeph_nb.agent.tool_filter import cosine
+
+    with serve_embeddings(dims=MAX_DIMENSIONS + 1) as huge, pytest.raises(ModelError, match="usable vectors"):
+        await OpenAIEmbeddings(huge.url, "hash").embed(["read a file"])
+    # Each value is finite, but squaring it is not: the score would be NaN, which sorts anywhere.
+    assert cosine([1e200, 1e200], [1e200, 1.0]) == -1.0
+    assert cosine([1.0, 0.0], [1.0, 0.0]) == 1.0
+
+
+def test_a_tool_not_offered_but_called_anyway_still_meets_every_gate(
+    server: EmbeddingServer, store: Store, tmp_path: Path
+) -> None:
+    # An injected model calls a tool the filter left out: the filter only trims the schemas, the chain decides.
+    turns: list[Any] = [[{"tool": "write", "params": {"path": "x.txt", "content": "pwned"}}], "Done."]
+    more = '[tools.permissions]\nwrite = [{pattern = "*", action = "deny"}]\n'
+    agent, model = make(server, store, tmp_path, turns, top_k=1, more=more)
+    result = agent.run_sync("What will the weather forecast be in Paris tomorrow?")
+    assert "write" not in offered(model.requests[0])
+    (outcome,) = result.tool_calls
+    assert outcome.status == "denied" and not (tmp_path / "x.txt").exists()

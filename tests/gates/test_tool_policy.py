@@ -110,6 +110,74 @@ async def test_the_policy_file_replaces_the_inline_rules_and_is_found_beside_the
         Settings.from_toml(f'[tools.policy]\npolicy_file = "{tmp_path / "bad.toml"}"\n')
 
 
+# -- what a path rule holds against for the typed tools (an injected model walking around the rule) ----------
+
+WALK = """
+[tools.policy]
+enabled = true
+default_effect = "allow"
+
+[[tools.policy.rules]]
+effect = "deny"
+tool = "{tool}"
+paths = ["data/secret/**", "**/.env"]
+"""
+
+
+def _tree(root: Path) -> None:
+    (root / "data" / "secret").mkdir(parents=True)
+    (root / "data" / "secret" / "key").write_text("TOPSECRET key")
+    (root / "data" / "open.txt").write_text("TOPSECRET is a word here")
+    (root / ".env").write_text("TOPSECRET=1")
+
+
+async def test_a_denied_read_holds_when_a_tool_walks_the_folder_above_it(tmp_path: Path, store: Store) -> None:
+    _tree(tmp_path)
+    chain = chain_for(WALK.format(tool="*"), tmp_path, store)
+    searched = await chain.execute(call("grep", pattern="TOPSECRET"))  # the whole workdir: the rule names none of it
+    assert searched.status == "ok" and "open.txt" in searched.text  # the rest is still searched
+    assert "key" not in searched.text and ".env" not in searched.text
+    found = await chain.execute(call("find_path", pattern="**/*"))
+    assert "open.txt" in found.text and "secret/key" not in found.text and ".env" not in found.text
+    listed = await chain.execute(call("list_directory", path="data/secret"))  # the folder is not under its **
+    assert "key" not in listed.text and "entries not shown" in listed.text
+    for tool, params in [("copy_path", {"source": "data", "destination": "copy"}),
+                         ("move_path", {"source": "data", "destination": "moved"}),
+                         ("delete_path", {"path": "data"})]:  # fmt: skip
+        refused = await chain.execute(call(tool, **params))
+        assert refused.status in ("denied", "error") and refused.category is not None, tool
+        assert (tmp_path / "data" / "secret" / "key").exists() and not (tmp_path / "copy").exists()
+
+
+async def test_a_deny_of_a_writing_tool_holds_for_the_folder_above_what_it_names(tmp_path: Path, store: Store) -> None:
+    _tree(tmp_path)
+    chain = chain_for(WALK.format(tool="delete_path"), tmp_path, store)
+    refused = await chain.execute(call("delete_path", path="data"))
+    assert refused.status == "denied" and refused.blocked_by == "tools.policy" and (tmp_path / "data").is_dir()
+    assert "tools.policy.rules[0]" in (refused.reason or "")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x").write_text("x")
+    assert (await chain.execute(call("delete_path", path="other"))).status == "ok"  # nothing denied inside
+    assert (await chain.execute(call("grep", pattern="TOPSECRET"))).status == "ok"  # the rule is delete_path's
+
+
+async def test_a_rule_naming_a_folder_reached_through_a_link_holds_at_the_canonical_path(
+    tmp_path: Path, store: Store
+) -> None:
+    work, real = tmp_path / "work", tmp_path / "real"
+    (real / "private").mkdir(parents=True)
+    (real / "private" / "key").write_text("TOPSECRET")
+    work.mkdir()
+    (work / "notes").symlink_to(real)  # the rule is written for the link's name; the file tools see the target
+    toml = f'[tools.file]\nallowed_paths = ["{tmp_path}"]\n' + WALK.format(tool="read").replace(
+        '"data/secret/**"', f'"{work}/notes/private/**"'
+    )
+    chain = chain_for(toml, work, store)
+    for path in ("notes/private/key", f"{real}/private/key"):
+        refused = await chain.execute(call("read", path=path))
+        assert refused.status in ("denied", "error") and "TOPSECRET" not in refused.text, path
+
+
 UTILITY = """
 [tools.utility]
 enabled = true

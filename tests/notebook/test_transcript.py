@@ -123,3 +123,12 @@ def test_the_console_transcript_names_the_offered_tools_once_per_change() -> Non
         "  offered 2 of 67 tools: read, grep",
         "  offered 3 of 67 tools: read, grep, bash",
     ]
+
+
+def test_a_completed_runs_warnings_are_shown_and_what_they_quote_of_the_reply_is_escaped(clock: Clock) -> None:
+    view = Transcript("go", on_stop=lambda: None)
+    # Hallucination detection quotes the reply, which the model wrote: hostile when rendered.
+    quoted = "the reply says it ran `<img src=x onerror=alert(1)>`, but no tool call in this conversation did"
+    view.stopped(RunResult(text="done", stop_reason="completed", iterations=1, warnings=[quoted]))
+    assert "onerror=alert(1)" in view.status.value and "<img" not in view.status.value  # shown, inert
+    assert "&lt;img src=x" in view.snapshot()

@@ -59,7 +59,8 @@ class Assist:
             return outcome
         name = self.settings.tools.retry.parameter_reformat_provider
         log.info("zeph-nb: %s's parameters were reformatted by %s", tool.name, name)
-        retried = await self.chain.execute(dataclasses.replace(call, params=fixed, call_id=f"{call.call_id}-reformat"))
+        again = dataclasses.replace(call, params=fixed, call_id=f"{call.call_id}-reformat", rewritten_by=name)
+        retried = await self.chain.execute(again)
         shown = json.dumps(fixed, ensure_ascii=False, default=str)
         note = f"[your parameters were refused; {name} reformatted them to {shown} and the call was sent again]\n"
         return dataclasses.replace(retried, text=note + retried.text)

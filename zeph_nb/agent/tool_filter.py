@@ -60,7 +60,9 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
         return -1.0  # another model's vector (the provider changed): never similar
     dot = math.fsum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(math.fsum(x * x for x in a)) * math.sqrt(math.fsum(y * y for y in b))
-    return dot / norm if norm else -1.0
+    score = dot / norm if norm else -1.0
+    # Finite inputs can still overflow (1e200 squared): a NaN would sort anywhere, so it is never similar.
+    return score if math.isfinite(score) else -1.0
 
 
 class ToolFilter:

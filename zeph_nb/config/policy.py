@@ -8,18 +8,51 @@ taken from the config file's folder, and the file's ``[[rules]]`` replace the in
 from __future__ import annotations
 
 import math
+import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
+from wcmatch import fnmatch, glob
 
 from zeph_nb.config.common import Regex, _Section
 
-__all__ = ["AgentChecks", "PolicyRule", "PolicySettings", "UtilitySettings"]
+__all__ = ["AgentChecks", "PolicyRule", "PolicySettings", "UtilitySettings", "anchored", "names_tool"]
 
 MAX_RULES = 256  # the reference's cap: a policy file cannot make the check slow
 MAX_POLICY_FILE_BYTES = 256 * 1024
+# The reference's examples call its shell tool "shell"; here it is bash (a deny written for one must not miss it).
+_ALIASES = {"bash": ("shell",)}
+
+
+def names_tool(pattern: str, tool: str) -> bool:
+    """Whether a rule's ``tool`` glob names ``tool`` (case-insensitive; "shell" also names bash)."""
+    tool = tool.strip().lower()
+    names = (tool, *_ALIASES.get(tool, ()))
+    return any(fnmatch.fnmatch(name, pattern.strip(), flags=fnmatch.IGNORECASE | fnmatch.BRACE) for name in names)
+
+
+def anchored(pattern: str, workdir: Path) -> tuple[str, ...]:
+    """A rule's path glob made absolute (``~`` expanded, a relative one under ``workdir``; one starting with
+    ``**`` matches anywhere and is left as it is), and, when the folder it names before its first wildcard is
+    reached through a link, the same glob under the folder the link resolves to: the file tools match canonical
+    paths, so ``~/notes/private/**`` must also match when ``~/notes`` is a link to ``/data/notes``."""
+    expanded = os.path.expanduser(pattern)
+    if expanded.startswith("**"):
+        return (expanded,)
+    relative = not os.path.isabs(expanded)
+    written = f"{glob.escape(str(workdir))}/{expanded}" if relative else expanded
+    literal = re.split(r"[*?\[{!\\]", expanded, maxsplit=1)[0]
+    folder = literal if literal == expanded else literal.rpartition("/")[0]
+    if not folder:
+        return (written,)
+    on_disk = os.path.join(workdir, folder) if relative else folder
+    real = os.path.realpath(on_disk)
+    if real == os.path.normpath(on_disk):
+        return (written,)
+    return written, glob.escape(real) + expanded[len(folder) :]
 
 
 class PolicyRule(_Section):
@@ -45,6 +78,15 @@ class PolicySettings(_Section):
     """a TOML file of [[rules]] that replaces the inline rules (relative: beside the config file)"""
     rules: list[PolicyRule] = Field(default_factory=list, max_length=MAX_RULES)
     """effect (allow or deny), tool glob, paths, args_match; any matching deny wins"""
+
+    def denied_paths(self, tool: str) -> list[str]:
+        """The path globs of the deny rules that refuse ``tool`` whatever its arguments (no ``args_match``), as
+        written; none when the policy is off. The file tools add them to ``[tools.file] deny_read``: a rule that
+        denies reading ``secret/**`` must also hold when grep, find_path or copy_path walk a folder holding it."""
+        if not self.enabled:
+            return []
+        chosen = (r for r in self.rules if r.effect == "deny" and r.args_match is None and names_tool(r.tool, tool))
+        return list(dict.fromkeys(path for rule in chosen for path in rule.paths))
 
     @model_validator(mode="before")
     @classmethod
@@ -105,7 +147,7 @@ class AgentChecks(_Section):
     """after a run, warn when its reply claims a tool call or an output the run does not have (never blocks)"""
     reasoning_model_detection: bool = True
     """recognise reasoning models by name (o1, o3, o4, gpt-5, deepseek-r1, qwq, …): max_completion_tokens is sent,
-    and a `<think>` block in the reply is dropped (OpenAI-compatible servers)"""
+    and the `<think>` block a reply opens with is dropped (OpenAI-compatible servers)"""
     compress_provider: str | None = None
     """an [[llm.providers]] name: near the context budget it summarises the earlier runs and the run goes on"""
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from zeph_nb.security.shell_classifier import ShellAnalysis
     from zeph_nb.tools.containment import CommandScope
 
-__all__ = ["CallContext", "CallOutcome", "GateCall", "Handler", "Trace"]
+__all__ = ["CallContext", "CallOutcome", "GateCall", "Handler", "Trace", "rewritten"]
 
 
 @dataclass(frozen=True)
@@ -123,3 +123,10 @@ class CallOutcome:
     @property
     def is_error(self) -> bool:
         return self.category is not None
+
+
+def rewritten(call: ToolCall) -> str | None:
+    """What the card and the audit row say of a call whose parameters a helper model wrote."""
+    if call.rewritten_by is None:
+        return None
+    return f"parameters rewritten by the helper model {call.rewritten_by!r} after the model's own were refused"

@@ -7,14 +7,43 @@ keeps its rule trace from the model too, so a rule set cannot be probed call by 
 
 from __future__ import annotations
 
+import asyncio
+import os
+from collections.abc import Sequence
+
 from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.gates.call import GateCall, Handler
-from zeph_nb.gates.policy.declarative import DeclarativePolicy, call_paths
+from zeph_nb.gates.policy.declarative import CompiledRule, DeclarativePolicy, call_paths
 from zeph_nb.gates.policy.rules import PolicyDecision
 from zeph_nb.gates.wrappers import refuse
 from zeph_nb.tools.base import ToolOutput
 
 __all__ = ["PolicyEnforcerGate"]
+
+# The file tools that act on everything under a folder: a deny rule naming a path inside it is touched too, though
+# the call names only the folder (delete_path of data/ removes data/keep/, which a rule may protect). The ones
+# that only read are refused only for rules that do not deny read as well: those join the file tools' deny_read,
+# which hides what they name from the walk while the rest of the folder is searched as asked.
+TREE_TOOLS = {"delete_path": False, "move_path": False, "copy_path": False, "grep": True, "find_path": True,
+              "list_directory": True}  # fmt: skip
+MAX_WALKED = 20_000  # entries checked under a folder; a larger tree is refused rather than half checked
+
+
+def denied_inside(rules: Sequence[CompiledRule], folders: Sequence[str]) -> str | None:
+    """The trace of one of ``rules`` matching something under one of ``folders`` (links are not followed: the
+    tools act on a link, not its target), or None. Touches the disk, so it runs in a thread."""
+    seen = 0
+    for folder in folders:
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            continue
+        for top, dirs, files in os.walk(folder):
+            for name in (*dirs, *files):
+                seen += 1
+                if seen > MAX_WALKED:
+                    return f"over {MAX_WALKED} entries under {folder} to check against tools.policy's deny rules"
+                if (trace := DeclarativePolicy.denies(rules, os.path.join(top, name))) is not None:
+                    return trace
+    return None
 
 
 class PolicyEnforcerGate:
@@ -30,8 +59,15 @@ class PolicyEnforcerGate:
         written = [use.word for use in ctx.analysis.paths] if ctx.analysis is not None else []
         paths = call_paths(ctx.tool.subject_kind, ctx.subjects.values, written, self.policy.workdir)
         verdict = self.policy.decide(ctx.tool.name, paths, ctx.subjects.arguments)
-        if verdict.effect == "deny":
-            decision = PolicyDecision("deny", "tools.policy", verdict.trace)
+        trace = verdict.trace if verdict.effect == "deny" else None
+        tree = ctx.tool.name in TREE_TOOLS
+        rules = self.policy.path_denials(ctx.tool.name, besides_read=TREE_TOOLS[ctx.tool.name]) if tree else []
+        if trace is None and rules:
+            # copy_path's and move_path's destination must not exist: only their source can hold anything.
+            folders = paths[:1] if ctx.tool.name in ("copy_path", "move_path") else paths
+            trace = await asyncio.to_thread(denied_inside, rules, folders)
+        if trace is not None:
+            decision = PolicyDecision("deny", "tools.policy", trace)
             message = ("the tool policy ([tools.policy]) does not allow this call; it did not run. Do not retry it; "
                        "choose another way or ask the user.")  # fmt: skip
             raise refuse(gc.trace, "tools.policy", decision, ToolErrorCategory.POLICY_BLOCKED, message)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.call import CallOutcome, GateCall, Handler
+from zeph_nb.gates.call import CallOutcome, GateCall, Handler, rewritten
 from zeph_nb.tools.base import ToolOutput
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class AuditGate:
             status=status,
             decision=decision.action if decision is not None else None,
             matched_rule=decision.rule if decision is not None else None,
-            reason=_reason(decision, trace.verdict, trace.utility),
+            reason=_reason(decision, trace.verdict, trace.utility, rewritten(gc.call)),
             approved_by=trace.approved_by,
             category=category,
             exit_code=exit_code,

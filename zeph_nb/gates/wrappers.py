@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest
-from zeph_nb.gates.call import CallContext, GateCall, Handler, Trace
+from zeph_nb.gates.call import CallContext, GateCall, Handler, Trace, rewritten
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.gates.policy.containment import web_host
@@ -219,7 +219,10 @@ class ApprovalGate:
             reason=decision.reason,
             reasons=decision.reasons,
             asking=(decision.asking or ctx.subjects.values) if decision.grantable else (),
-            extras=(*decision.extras, *(note for note in (gc.trace.verdict, gc.trace.utility) if note)),
+            extras=(
+                *decision.extras,
+                *(note for note in (gc.trace.verdict, gc.trace.utility, rewritten(gc.call)) if note),
+            ),
             remedy=decision.remedy,
             preview=self.shown.preview(ctx.tool.name, gc.call.params),
             conversation_id=self.shown.conversation(),

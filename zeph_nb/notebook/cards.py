@@ -67,6 +67,7 @@ STYLE = """
 .zeph-meta { font-size: 12px; color: #57606a; margin-left: 8px; }
 .zeph-stats { font-size: 12px; color: #57606a; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .zeph-error { font-size: 12px; color: #cf222e; }
+.zeph-warn { color: #9a3412; font-weight: 600; }
 .zeph-ask { font-size: 13px; margin: 4px 0; }
 .zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0;
   font-weight: 600; }

@@ -63,6 +63,7 @@ class Transcript:
         self.cards: dict[str, ToolCard] = {}
         self.calls = 0
         self.iteration = 0
+        self._warnings: list[str] = []  # what hallucination detection found in the final reply
         self.offered = ""  # "12 of 57 tools" while [agent.tool_filter] chooses
         self.started = cards.clock()
         self.status = w.HTML()
@@ -158,8 +159,9 @@ class Transcript:
         self._state = (colors.get(result.stop_reason, "#9a6700"), result.stop_reason.replace("_", " "))
         if self.offline and result.stop_reason == "completed":  # the stand-in answered: nothing was done
             self._state = ("#9a6700", "no model configured")
-        warned = [f"warning: {warning}" for warning in getattr(result, "warnings", ())]  # hallucination detection
-        self._render_status("; ".join([result.detail, *warned] if result.detail else warned))
+        # Hallucination warnings come with runs that completed, so they are shown whatever the stop reason.
+        self._warnings = [f"warning: {warning}" for warning in getattr(result, "warnings", ())]
+        self._render_status(result.detail or "")
 
     def failed(self, error: BaseException) -> None:
         """The run raised (bad configuration, a bug): say so in the transcript, where the person is looking."""
@@ -200,6 +202,8 @@ class Transcript:
         parts.append(elapsed((self._ended or cards.clock()) - self.started))
         if self._detail and label != "completed":
             parts.append(html.escape(redact(self._detail)))
+        # Quoted from the model's reply: escaped like everything else it wrote.
+        parts += [f'<span class="zeph-warn">{html.escape(redact(line))}</span>' for line in self._warnings]
         self.status.value = '<div class="zeph-head">' + " · ".join(parts) + "</div>"
 
     def _add_text(self, text: str) -> None:

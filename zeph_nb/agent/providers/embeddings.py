@@ -23,6 +23,9 @@ __all__ = ["OpenAIEmbeddings", "embeddings_named"]
 # Requests stay small whatever the number of tools: servers cap a batch (OpenAI at 2048 inputs, some local
 # servers far lower).
 BATCH = 64
+# Real embedding models have at most a few thousand dimensions; a server sending more (a fault or a hostile
+# endpoint) would make every ranking cost seconds on the kernel's event loop.
+MAX_DIMENSIONS = 16_384
 
 
 class OpenAIEmbeddings:
@@ -79,7 +82,9 @@ class OpenAIEmbeddings:
         except (ValueError, KeyError, TypeError) as e:
             raise ModelError(ToolErrorCategory.SERVER_ERROR,
                              f"{url}: not an embeddings reply: {response.text[:200]!r}") from e  # fmt: skip
-        if len(vectors) != len(texts) or any(not v or not all(map(math.isfinite, v)) for v in vectors):
+        if len(vectors) != len(texts) or any(
+            not v or len(v) > MAX_DIMENSIONS or not all(map(math.isfinite, v)) for v in vectors
+        ):
             raise ModelError(ToolErrorCategory.SERVER_ERROR,
                              f"{url}: {len(vectors)} usable vectors for {len(texts)} inputs")  # fmt: skip
         return vectors

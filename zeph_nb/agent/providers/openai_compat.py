@@ -37,7 +37,9 @@ __all__ = ["OpenAICompatibleProvider", "is_reasoning_model", "without_think"]
 # By the model's own name (after any "vendor/" prefix): o1, o3-mini, o4-mini, gpt-5*, DeepSeek-R1 and its distills,
 # deepseek-reasoner, QwQ, and names that say they reason or think.
 _REASONING = re.compile(r"^(o\d+(-|$)|gpt-5)|deepseek-r1|(^|[-_:.])r1([-_:.]|$)|qwq|reason|thinking", re.IGNORECASE)
-_THINK = re.compile(r"<think>.*?(</think>\s*|$)", re.DOTALL)
+# Only the block a reasoning model opens its reply with: a <think> later in the reply is the model's choice of
+# words, and dropping it would let a model hide text from the person reading the transcript.
+_THINK = re.compile(r"\A\s*<think>.*?(</think>\s*|\Z)", re.DOTALL)
 
 
 def is_reasoning_model(model: str) -> bool:
@@ -45,8 +47,9 @@ def is_reasoning_model(model: str) -> bool:
 
 
 def without_think(text: str) -> str:
-    """The reply without its ``<think>`` blocks (one never closed runs to the end: the answer never came)."""
-    return _THINK.sub("", text)
+    """The reply without the ``<think>`` block it opens with (one never closed runs to the end: the answer never
+    came); any later one is left for the person to see."""
+    return _THINK.sub("", text, count=1)
 
 
 class OpenAICompatibleProvider:

@@ -6,7 +6,8 @@ that matches lets the call on to the other rules (which may still ask or refuse)
 A deny rule with paths needs one of the call's paths to match; an allow rule with paths needs all of them (a copy
 out of an allowed tree into a forbidden one is not allowed by its source alone). Tool names are compared
 case-insensitively after trimming, and paths after lexical normalisation (``/tmp/../etc/passwd`` is ``/etc/passwd``),
-without touching the disk. Pure: values in, a ``PolicyVerdict`` out.
+without touching the disk; a rule's glob that passes through a link is also matched where the link leads (read once,
+when the rules are compiled). Deciding is pure: values in, a ``PolicyVerdict`` out.
 """
 
 from __future__ import annotations
@@ -17,17 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wcmatch import fnmatch, glob
+from wcmatch import glob
 
 from zeph_nb.config import Settings
-from zeph_nb.config.policy import PolicyRule
+from zeph_nb.config.policy import PolicyRule, anchored, names_tool
 
-__all__ = ["DeclarativePolicy", "PolicyVerdict", "call_paths"]
+__all__ = ["CompiledRule", "DeclarativePolicy", "PolicyVerdict", "call_paths"]
 
-_TOOL_FLAGS = fnmatch.IGNORECASE | fnmatch.BRACE
 _PATH_FLAGS = glob.GLOBSTAR | glob.IGNORECASE | glob.DOTGLOB | glob.BRACE
-# The reference's examples call its shell tool "shell"; here it is bash (a deny written for one must not miss it).
-_ALIASES = {"bash": ("shell",)}
 
 
 @dataclass(frozen=True)
@@ -39,15 +37,16 @@ class PolicyVerdict:
 
 
 @dataclass(frozen=True)
-class _Rule:
+class CompiledRule:
+    """One rule with its path globs anchored and its regex compiled."""
+
     number: int
     rule: PolicyRule
     paths: tuple[str, ...]
     args_match: re.Pattern[str] | None
 
     def applies_to(self, tool: str) -> bool:
-        names = (tool, *_ALIASES.get(tool, ()))
-        return any(fnmatch.fnmatch(name, self.rule.tool.strip(), flags=_TOOL_FLAGS) for name in names)
+        return names_tool(self.rule.tool, tool)
 
     def matches(self, paths: Sequence[str], arguments: str) -> bool:
         if self.args_match is not None and not self.args_match.search(arguments):
@@ -72,16 +71,10 @@ class DeclarativePolicy:
         self.default_effect = config.default_effect
         self.workdir = workdir
         self.rules = [
-            _Rule(i, rule, tuple(self._anchor(p) for p in rule.paths), re.compile(rule.args_match) if rule.args_match
-                  else None)
+            CompiledRule(i, rule, tuple(a for p in rule.paths for a in anchored(p, workdir)),
+                         re.compile(rule.args_match) if rule.args_match else None)
             for i, rule in enumerate(config.rules)
         ]  # fmt: skip
-
-    def _anchor(self, pattern: str) -> str:
-        expanded = os.path.expanduser(pattern)
-        if os.path.isabs(expanded) or expanded.startswith("**"):
-            return expanded
-        return f"{glob.escape(str(self.workdir))}/{expanded}"
 
     def decide(self, tool: str, paths: Sequence[str], arguments: str) -> PolicyVerdict:
         """The effect for a call of ``tool`` naming ``paths`` (absolute), with ``arguments`` as JSON."""
@@ -96,6 +89,20 @@ class DeclarativePolicy:
             return PolicyVerdict("allow", f"allowed by {matched[0].describe()}")
         return PolicyVerdict(self.default_effect, f"tools.policy default_effect = {self.default_effect!r} (no rule "
                                                   f"matched {tool})")  # fmt: skip
+
+    def path_denials(self, tool: str, *, besides_read: bool = False) -> list[CompiledRule]:
+        """The deny rules of ``tool`` that name paths whatever the arguments (an ``args_match`` rule is left to
+        ``decide``); ``besides_read``: only those that do not deny ``read`` too (the file tools' sandbox already
+        hides what those name from a folder's walk)."""
+        tool = tool.strip().lower()
+        return [r for r in self.rules if r.rule.effect == "deny" and r.paths and r.args_match is None
+                and r.applies_to(tool) and not (besides_read and r.applies_to("read"))]  # fmt: skip
+
+    @staticmethod
+    def denies(rules: Sequence[CompiledRule], path: str) -> str | None:
+        """The trace of the first of ``rules`` whose paths match ``path``, or None."""
+        normal = [os.path.normpath(path)]
+        return next((f"denied by {rule.describe()}" for rule in rules if rule.matches(normal, "")), None)
 
     def refuses_always(self, tool: str) -> bool:
         """True when every call of ``tool`` is denied: a deny with no paths or args_match, or no allow for it and

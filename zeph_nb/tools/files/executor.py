@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from zeph_nb.config import Settings
+from zeph_nb.config.policy import anchored
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_io_error
 from zeph_nb.security.paths import Sandbox
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, checked_args
@@ -42,10 +43,15 @@ def file_sandbox(settings: Settings, workdir: Path) -> Sandbox:
     """The file tools' sandbox: ``[tools.file] allowed_paths`` (relative ones under ``workdir``; none means the
     working directory alone), their read rules, and the protected paths. Also what an approval card may read."""
     files = settings.tools.file
+    # A [tools.policy] deny of reading a path holds for every file tool, also when grep, find_path, list_directory,
+    # copy_path or move_path reach it by walking a folder above it (the policy gate sees only the folder).
+    # Anchored at the canonical workdir: the sandbox matches canonical paths.
+    real = Path(os.path.realpath(workdir))
+    denied = [a for pattern in settings.tools.policy.denied_paths("read") for a in anchored(pattern, real)]
     return Sandbox(
         [workdir / path for path in files.allowed_paths] or [workdir],
         workdir=workdir,
-        deny_read=files.deny_read,
+        deny_read=[*files.deny_read, *denied],
         allow_read=files.allow_read,
         protected=protected_paths(settings, workdir),
     )
