@@ -143,6 +143,8 @@ def test_oversized_or_malformed_files_are_refused() -> None:
         ("cat app.log | grep ERROR | sort | uniq -c", "cat app.log"),
         ("(cd sub && go test ./...)", "go test ./..."),
         ("echo 'unterminated", "echo 'unterminated"),
+        ("git --no-pager log -p -2", "git log -p -2"),  # git's own options come before what decides the output
+        ("git -C repo -c core.pager=cat diff HEAD~1", "git diff HEAD~1"),
     ],
 )
 def test_the_producing_segment(command: str, segment: str) -> None:
@@ -422,11 +424,12 @@ def test_failure_listings_survive_a_tail() -> None:
 
 def test_the_family_settings_tune_the_built_in_rules() -> None:
     """[tools.filters.test|git|clippy|dir_listing|log_dedup] (the seed's keys) map onto the rules they describe."""
-    log = "".join(f"commit {i:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    change {i}\n\n" for i in range(1, 6))
+    log = "".join(f"commit {i:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    change {i}\n\n" for i in range(1, 9))
     settings = Settings.from_toml("[tools.filters.git]\nmax_log_entries = 2\n")
     out = filter_output("git log", log, 0, settings).text.splitlines()
     assert out == [f"commit {1:040x}", "    change 1", f"commit {2:040x}", "    change 2",
-                   "[3 more commits not shown (tools.filters.git.max_log_entries)]"]  # fmt: skip
+                   "[3 more commits not shown (tools.filters.git.max_log_entries)]",
+                   *(line for i in (6, 7, 8) for line in (f"commit {i:040x}", f"    change {i}"))]  # fmt: skip
     listing = "".join(f"src/node_modules/m{i}.js\n" for i in range(3)) + "src/app.js\n"
     assert filter_output("find src", listing, 0).text == "src/app.js"
     off = Settings.from_toml("[tools.filters.dir_listing]\nenabled = false\n")
@@ -462,3 +465,19 @@ def test_per_item_results_and_statuses_are_kept(command: str, raw: str, kept: st
     """A package's, a resource's or a request's own result is what the person reads; only the progress goes."""
     out = FilterEngine(default_rules()).filter(command, raw, 0).text.splitlines()
     assert kept in out
+
+
+def test_a_long_log_keeps_its_oldest_commits_and_a_patch_loses_its_context() -> None:
+    """The range's start is part of the answer; in `log -p`, as in a diff, unchanged context lines can go."""
+    log = "".join(f"{i:07x} change {i}\n" for i in range(1, 41))
+    out = FilterEngine(default_rules()).filter("git --no-pager log --oneline", log, 0).text.splitlines()
+    assert out[:20] == [f"{i:07x} change {i}" for i in range(1, 21)] and out[-3:] == [
+        f"{i:07x} change {i}" for i in (38, 39, 40)
+    ]
+    assert out[20] == "[17 more commits not shown (tools.filters.git.max_log_entries)]"
+    patch = (f"commit {1:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    fix rounding\n\n"
+             "diff --git a/m.py b/m.py\nindex 1..2 100644\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n"
+             " def r(x):\n-    return x\n+    return round(x)\n \n")  # fmt: skip
+    kept = FilterEngine(default_rules()).filter("git log -p -1", patch, 0).text.splitlines()
+    assert kept == [f"commit {1:040x}", "    fix rounding", "diff --git a/m.py b/m.py", "index 1..2 100644",
+                    "--- a/m.py", "+++ b/m.py", "@@ -1,3 +1,3 @@", "-    return x", "+    return round(x)"]  # fmt: skip

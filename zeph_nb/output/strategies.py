@@ -213,20 +213,36 @@ _LOG_NOISE = re.compile(
 )
 
 
+_LOG_TAIL = 3  # the oldest commits of a long log are kept too: where the range starts is part of the answer
+
+
 def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
-    """The first ``max_log_entries`` commits without their author, date and trailer lines; the rest counted."""
+    """The first ``max_log_entries`` commits and the last few, without their author, date and trailer lines; the
+    rest counted where they were. A patch (``log -p``) keeps its headers and changed lines, as ``git_diff`` does."""
+    lines = text.splitlines()
+    total = sum(1 for line in lines if _COMMIT.match(line))
+    if total == 0:
+        return StageResult(text, FilterConfidence.FALLBACK)
+    hidden_from = rule.max_log_entries + 1 if total > rule.max_log_entries + _LOG_TAIL else total + 1
+    hidden_to = total - _LOG_TAIL
     out: list[str] = []
     entries = 0
-    for line in text.splitlines():
+    in_patch = False
+    for line in lines:
         if _COMMIT.match(line):
             entries += 1
-        if entries > rule.max_log_entries or _LOG_NOISE.match(line):
+            in_patch = False
+            if entries == hidden_from:
+                out.append(
+                    f"[{hidden_to - hidden_from + 1} more commits not shown (tools.filters.git.max_log_entries)]"
+                )
+        elif line.startswith("diff --git"):
+            in_patch = True
+        if hidden_from <= entries <= hidden_to or _LOG_NOISE.match(line):
+            continue
+        if in_patch and line.startswith((" ", "\\")):  # a patch's unchanged context and "\ No newline" notes
             continue
         out.append(line)
-    if entries == 0:
-        return StageResult(text, FilterConfidence.FALLBACK)
-    if entries > rule.max_log_entries:
-        out.append(f"[{entries - rule.max_log_entries} more commits not shown (tools.filters.git.max_log_entries)]")
     return StageResult("\n".join(out), FilterConfidence.FULL)
 
 
