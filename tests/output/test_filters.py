@@ -585,3 +585,9 @@ def test_a_lint_group_keeps_its_first_finding_as_the_tool_wrote_it() -> None:
     out = _kept("cargo clippy -- -W clippy::pedantic", raw)
     assert out[:3] == ["warning: this function could have a `#[must_use]` attribute", " --> src/lib.rs:4:20",
                        "  3x at src/lib.rs:4:20, src/lib.rs:9:20, src/lib.rs:15:20"]  # fmt: skip
+
+
+def test_a_package_listing_is_capped_like_other_listings() -> None:
+    listing = ["Package    Version", "---------- -------", *(f"pkg{n:03d}     1.{n}.0" for n in range(150))]
+    out = _kept("pip list", "\n".join(listing))
+    assert out[:3] == listing[:3] and out[-12:] == listing[-12:] and len(out) == 73

@@ -111,3 +111,10 @@ def test_folding_never_lengthens_an_output() -> None:
     text = "\n".join(["npm@11.0.0 /usr/lib/node_modules/npm", *lines, "└── which@6.0.1"])
     out = generic_filter(text)
     assert out is None or (len(out) < len(text) and "[1 similar lines" not in out)
+
+
+def test_the_first_lines_kept_beyond_each_kinds_first_are_few() -> None:
+    """Past the first five lines a repeat of a kind already shown says nothing new, at the start as anywhere."""
+    beats = [f"2026-11-25 10:00:{i % 60:02d} INFO worker {i % 4} processed batch {i}" for i in range(300)]
+    out = generic_filter("\n".join(beats))
+    assert out is not None and out.splitlines()[:5] == beats[:5] and beats[5] not in out.splitlines()

@@ -19,7 +19,7 @@ from zeph_nb.output.kinds import LineKinds, digit_blind_table
 __all__ = ["MIN_LINES", "generic_filter"]
 
 MIN_LINES = 60  # shorter outputs pass as they are: there is little to save and every line may matter
-EDGE = 10  # first and last lines always kept
+EDGE = 5  # first and last lines always kept (the first of every kind is kept anyway)
 _MAX_SAID = 3  # kinds named in one "similar" note; more are counted together
 
 # Order matters: a UUID or a time would otherwise be read as several numbers. The lookahead lets the many
