@@ -591,3 +591,15 @@ def test_a_package_listing_is_capped_like_other_listings() -> None:
     listing = ["Package    Version", "---------- -------", *(f"pkg{n:03d}     1.{n}.0" for n in range(150))]
     out = _kept("pip list", "\n".join(listing))
     assert out[:3] == listing[:3] and out[-12:] == listing[-12:] and len(out) == 73
+
+
+def test_the_judged_corpora_load_and_the_tunable_one_is_split() -> None:
+    """A, B and C load with a judgement for every sample; C is split once into dev and test (about a third)."""
+    from bench.heldout import HELDOUT, HELDOUT_B, TUNE, load_heldout
+
+    for folder, least in ((HELDOUT, 40), (HELDOUT_B, 50), (TUNE, 50)):
+        samples = load_heldout(folder)
+        assert len(samples) >= least and all(s.must_keep and s.output.strip() for s in samples), folder
+        assert all(set(s.must_keep) <= set(s.output.splitlines()) for s in samples), folder
+    dev, test = load_heldout(TUNE, "dev"), load_heldout(TUNE, "test")
+    assert len(dev) + len(test) == len(load_heldout(TUNE)) and 0.25 < len(test) / (len(dev) + len(test)) < 0.4
