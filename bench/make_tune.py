@@ -336,6 +336,8 @@ def check() -> int:
 
 
 def main() -> None:
+    if {"--check", "--apply"} & set(sys.argv[1:]):
+        shutil.rmtree(SCRATCH, ignore_errors=True)  # made at import for the recording's environment; unused here
     if "--check" in sys.argv[1:]:
         sys.exit(1 if check() else 0)
     if "--apply" in sys.argv[1:]:
