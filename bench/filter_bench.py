@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.corpus import evaluate, head_tail, load
-from bench.heldout import HELDOUT, HELDOUT_B, load_heldout
+from bench.heldout import HELDOUT, HELDOUT_B, TUNE, load_heldout
 from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.generic import generic_filter
@@ -48,12 +48,17 @@ def main() -> None:
               f"   judged lines kept {score.recall:6.1%}"
               f" ({score.critical_kept}/{score.critical})")  # fmt: skip
 
-    for folder, said in ((HELDOUT, "judged before any filter ran on it"), (HELDOUT_B, "judged by one who never "
-                         "read the filters")):  # fmt: skip
-        heldout = load_heldout(folder)
+    corpora = (
+        (HELDOUT, None, "held-apart, judged before any filter ran on it; never tuned on"),
+        (HELDOUT_B, None, "held-apart, judged by one who never read the filters; never tuned on"),
+        (TUNE, "dev", "C-dev: rules are tuned on these"),
+        (TUNE, "test", "C-test: scored before and after tuning, never read while tuning"),
+    )
+    for folder, split, said in corpora:
+        heldout = load_heldout(folder, split)
         if not heldout:
             continue
-        print(f"filters: {len(heldout)} held-apart real outputs in tests/data/{folder.name} ({said}; never tuned on)")
+        print(f"filters: {len(heldout)} real outputs in tests/data/{folder.name} ({said})")
         held_runs = {"zeph-nb rules": lambda s: ours.filter(s.command, s.output, s.exit_code).text}
         if ANCHOR.is_file():
             held_runs["anchor rules"] = lambda s: anchor.filter(s.command, s.output, s.exit_code).text

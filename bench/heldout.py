@@ -24,6 +24,8 @@ HELDOUT = DATA / "filter_heldout"
 # A second one, recorded and judged by someone who never read the filters, and scored first after the generic
 # filter existed: the honest check on any change made after looking at the first one's results.
 HELDOUT_B = DATA / "filter_heldout_b"
+# A third one that rules MAY be tuned on, but only on its "dev" half; its "test" half is scored before and after.
+TUNE = DATA / "filter_tune"
 
 
 @dataclass(frozen=True)
@@ -59,12 +61,15 @@ class HeldoutScore(Reduction):
                 f"   emptied {len(self.emptied)}")  # fmt: skip
 
 
-def load_heldout(folder: Path = HELDOUT) -> list[Judged]:
+def load_heldout(folder: Path = HELDOUT, split: str | None = None) -> list[Judged]:
+    """The judged samples in ``folder``; with ``split``, only those of that half (``dev`` or ``test``)."""
     samples = []
     for path in sorted(folder.glob("*.json")):
         if path.name == "JUDGED.json":
             continue
         data = json.loads(path.read_text())
+        if split is not None and data.get("split") != split:
+            continue
         samples.append(Judged(path.stem, data["command"], data["exit_code"], data["output"],
                               tuple(data.get("must_keep", ()))))  # fmt: skip
     return samples

@@ -143,6 +143,8 @@ def test_oversized_or_malformed_files_are_refused() -> None:
         ("cat app.log | grep ERROR | sort | uniq -c", "cat app.log"),
         ("(cd sub && go test ./...)", "go test ./..."),
         ("echo 'unterminated", "echo 'unterminated"),
+        ("git --no-pager log -p -2", "git log -p -2"),  # git's own options come before what decides the output
+        ("git -C repo -c core.pager=cat diff HEAD~1", "git diff HEAD~1"),
     ],
 )
 def test_the_producing_segment(command: str, segment: str) -> None:
@@ -260,14 +262,18 @@ def test_dedup_normalises_and_counts() -> None:
         + [f"heartbeat pid={i} up={i}s id=123e4567-e89b-12d3-a456-42661417400{i % 10}" for i in range(20)]
     )
     out = filter_output("journalctl -u app", raw).text.splitlines()
-    assert out == [
-        "2026-11-22T10:00:00Z INFO GET /items/0 200 0ms",
-        "  [49 more like this]",
-        "2026-11-22T10:01:00Z ERROR db down",
-        "2026-11-22T10:01:01Z ERROR db down",  # errors are all kept
-        "heartbeat pid=0 up=0s id=123e4567-e89b-12d3-a456-426614174000",
-        "  [19 more like this]",
-    ]
+    assert (
+        out
+        == [
+            "2026-11-22T10:00:00Z INFO GET /items/0 200 0ms",
+            "  [49 more like this]",
+            "2026-11-22T10:01:00Z ERROR db down",
+            "2026-11-22T10:01:01Z ERROR db down",  # errors are all kept
+            "heartbeat pid=0 up=0s id=123e4567-e89b-12d3-a456-426614174000",
+            "  [16 more like this]",
+            *raw.splitlines()[-3:],  # how the log ends: the state it was left in
+        ]
+    )
 
 
 @pytest.mark.parametrize(
@@ -422,11 +428,12 @@ def test_failure_listings_survive_a_tail() -> None:
 
 def test_the_family_settings_tune_the_built_in_rules() -> None:
     """[tools.filters.test|git|clippy|dir_listing|log_dedup] (the seed's keys) map onto the rules they describe."""
-    log = "".join(f"commit {i:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    change {i}\n\n" for i in range(1, 6))
+    log = "".join(f"commit {i:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    change {i}\n\n" for i in range(1, 9))
     settings = Settings.from_toml("[tools.filters.git]\nmax_log_entries = 2\n")
     out = filter_output("git log", log, 0, settings).text.splitlines()
     assert out == [f"commit {1:040x}", "    change 1", f"commit {2:040x}", "    change 2",
-                   "[3 more commits not shown (tools.filters.git.max_log_entries)]"]  # fmt: skip
+                   "[3 more commits not shown (tools.filters.git.max_log_entries)]",
+                   *(line for i in (6, 7, 8) for line in (f"commit {i:040x}", f"    change {i}"))]  # fmt: skip
     listing = "".join(f"src/node_modules/m{i}.js\n" for i in range(3)) + "src/app.js\n"
     assert filter_output("find src", listing, 0).text == "src/app.js"
     off = Settings.from_toml("[tools.filters.dir_listing]\nenabled = false\n")
@@ -462,3 +469,137 @@ def test_per_item_results_and_statuses_are_kept(command: str, raw: str, kept: st
     """A package's, a resource's or a request's own result is what the person reads; only the progress goes."""
     out = FilterEngine(default_rules()).filter(command, raw, 0).text.splitlines()
     assert kept in out
+
+
+def test_a_long_log_keeps_its_oldest_commits_and_a_patch_loses_its_context() -> None:
+    """The range's start is part of the answer; in `log -p`, as in a diff, unchanged context lines can go."""
+    log = "".join(f"{i:07x} change {i}\n" for i in range(1, 41))
+    out = FilterEngine(default_rules()).filter("git --no-pager log --oneline", log, 0).text.splitlines()
+    assert out[:20] == [f"{i:07x} change {i}" for i in range(1, 21)] and out[-3:] == [
+        f"{i:07x} change {i}" for i in (38, 39, 40)
+    ]
+    assert out[20] == "[17 more commits not shown (tools.filters.git.max_log_entries)]"
+    patch = (f"commit {1:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    fix rounding\n\n"
+             "diff --git a/m.py b/m.py\nindex 1..2 100644\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n"
+             " def r(x):\n-    return x\n+    return round(x)\n \n")  # fmt: skip
+    kept = FilterEngine(default_rules()).filter("git log -p -1", patch, 0).text.splitlines()
+    assert kept == [f"commit {1:040x}", "    fix rounding", "diff --git a/m.py b/m.py", "index 1..2 100644",
+                    "--- a/m.py", "+++ b/m.py", "@@ -1,3 +1,3 @@", "-    return x", "+    return round(x)"]  # fmt: skip
+
+
+# -- what C-dev (tests/data/filter_tune, the tunable corpus) showed was lost --------------------------------
+
+SITE_PKGS = ".venv/lib/python3.11/site-packages"
+
+
+def _kept(command: str, raw: str, exit_code: int = 0) -> list[str]:
+    return FilterEngine(default_rules()).filter(command, raw, exit_code).text.splitlines()
+
+
+def test_pytest_keeps_what_its_flags_asked_for_and_its_lines_as_written() -> None:
+    raw = (
+        "..........F.s.                                  [100%]\n"
+        "=================== FAILURES ===================\n______ test_tax ______\n"
+        "    def test_tax():\n>       assert tax(1) == 2\nE       assert 1 == 2\n\ntests/t.py:3: AssertionError\n"
+        "============= slowest 3 durations =============\n0.51s call     tests/t.py::test_sync\n"
+        "0.02s setup    tests/t.py::test_tax\n\n(1 durations < 0.005s hidden.  Use -vv to show these durations.)\n"
+        "=========== short test summary info ===========\n"
+        "SKIPPED [1] tests/t.py:9: could not import 'pytz': No module named 'pytz'\n"
+        "FAILED tests/t.py::test_tax - assert 1 == 2\n"
+        "============ 1 failed, 12 passed, 1 skipped in 0.61s ============\n"
+    )
+    out = _kept("python -m pytest -rs --durations=3", raw, 1)
+    for line in ("0.51s call     tests/t.py::test_sync", "0.02s setup    tests/t.py::test_tax",
+                 "SKIPPED [1] tests/t.py:9: could not import 'pytz': No module named 'pytz'",
+                 "============ 1 failed, 12 passed, 1 skipped in 0.61s ============"):  # fmt: skip
+        assert line in out, line
+
+
+def test_a_listing_below_a_searched_noise_folder_keeps_lines_that_do_not_start_with_the_path() -> None:
+    """`find <site-packages/pkg> -exec wc -l {} +` puts a count before each path: still the answer."""
+    counts = [f"   {n * 7} {SITE_PKGS}/requests/m{n}.py" for n in range(1, 6)]
+    out = _kept(f"find {SITE_PKGS}/requests -name '*.py' -exec wc -l {{}} +", "\n".join([*counts, "  105 total"]))
+    assert out == [*counts, "  105 total"]
+
+
+@pytest.mark.parametrize(
+    ("command", "lines", "must"),
+    [
+        # sorted ascending: the largest are last
+        (f"du -h --max-depth=1 {SITE_PKGS} | sort -h", [f"{n}K\t{SITE_PKGS}/p{n}" for n in range(1, 61)],
+         [f"{n}K\t{SITE_PKGS}/p{n}" for n in range(52, 61)]),
+        # rg's closing counts
+        ("rg -n --stats TODO src", [f"src/m{n}.py:{n}:# TODO {n}" for n in range(100)]
+         + ["", "100 matches", "100 matched lines", "31 files contained matches", "40 files searched",
+            "4000 bytes printed", "90000 bytes searched", "0.01 seconds spent searching", "0.01 seconds"],
+         ["src/m99.py:99:# TODO 99", "100 matches", "100 matched lines", "31 files contained matches"]),
+        ("find . -name '*.py'", [f"./pkg/m{n:03d}.py" for n in range(200)], [f"./pkg/m{n:03d}.py" for n in range(188, 200)]),
+    ],
+)  # fmt: skip
+def test_both_ends_of_a_long_listing_are_kept(command: str, lines: list[str], must: list[str]) -> None:
+    out = _kept(command, "\n".join(lines))
+    assert len(out) < len(lines) and all(line in out for line in must)
+
+
+def test_ruff_format_check_names_the_files_and_counts_them() -> None:
+    raw = (
+        "unformatted: File would be reformatted\n   --> pkg/loaders.py:253:60\n    |\n"
+        '252 |             raise TypeError(\n    -                 "a"\n    -                 " b"\n'
+        '253 +                 "a b"\n254 |             ) from e\n\n'
+        "unformatted: File would be reformatted\n   --> pkg/ast.py:7:1\n    |\n7   | x = 'a'\n    -\n\n"
+        "2 files would be reformatted, 1 file already formatted\n"
+    )
+    assert _kept("ruff format --check pkg", raw, 1) == [
+        "unformatted: File would be reformatted", "   --> pkg/loaders.py:253:60",
+        "unformatted: File would be reformatted", "   --> pkg/ast.py:7:1",
+        "2 files would be reformatted, 1 file already formatted",
+    ]  # fmt: skip
+
+
+def test_a_failed_build_step_of_pip_is_kept() -> None:
+    raw = (
+        "Processing ./.\n  Preparing metadata (pyproject.toml): started\n  error: invalid command 'bdist_wheel'\n"
+        "  Preparing metadata (pyproject.toml): finished with status 'error'\nerror: metadata-generation-failed\n"
+    )
+    out = _kept("pip wheel --no-deps .", raw, 1)
+    assert "  Preparing metadata (pyproject.toml): finished with status 'error'" in out
+    assert "  Preparing metadata (pyproject.toml): started" not in out
+
+
+def test_make_check_drops_the_passes_of_a_tap_runner() -> None:
+    raw = "./build/test_runner\nTAP version 13\n1..150\n" + "".join(
+        f"ok {i} - clamp({i}) == {i}\n" if i != 64 else f"not ok {i} - clamp(88) == 89\n#   got 88\n" for i in range(1, 151)
+    ) + "# 1 of 150 tests failed\nmake: *** [Makefile:14: check] Error 1\n"  # fmt: skip
+    out = _kept("make check", raw, 2)
+    assert (
+        "not ok 64 - clamp(88) == 89" in out and "#   got 88" in out and "make: *** [Makefile:14: check] Error 1" in out
+    )
+    assert not any(line.startswith("ok ") for line in out)
+
+
+def test_a_lint_group_keeps_its_first_finding_as_the_tool_wrote_it() -> None:
+    raw = "".join(
+        f"warning: this function could have a `#[must_use]` attribute\n --> src/lib.rs:{n}:20\n  |\n{n} | pub fn f{n}() {{}}\n\n"
+        for n in (4, 9, 15)
+    ) + "warning: `ledgerkit` (lib) generated 3 warnings\n"  # fmt: skip
+    out = _kept("cargo clippy -- -W clippy::pedantic", raw)
+    assert out[:3] == ["warning: this function could have a `#[must_use]` attribute", " --> src/lib.rs:4:20",
+                       "  3x at src/lib.rs:4:20, src/lib.rs:9:20, src/lib.rs:15:20"]  # fmt: skip
+
+
+def test_a_package_listing_is_capped_like_other_listings() -> None:
+    listing = ["Package    Version", "---------- -------", *(f"pkg{n:03d}     1.{n}.0" for n in range(150))]
+    out = _kept("pip list", "\n".join(listing))
+    assert out[:3] == listing[:3] and out[-12:] == listing[-12:] and len(out) == 73
+
+
+def test_the_judged_corpora_load_and_the_tunable_one_is_split() -> None:
+    """A, B and C load with a judgement for every sample; C is split once into dev and test (about a third)."""
+    from bench.heldout import HELDOUT, HELDOUT_B, TUNE, load_heldout
+
+    for folder, least in ((HELDOUT, 40), (HELDOUT_B, 50), (TUNE, 50)):
+        samples = load_heldout(folder)
+        assert len(samples) >= least and all(s.must_keep and s.output.strip() for s in samples), folder
+        assert all(set(s.must_keep) <= set(s.output.splitlines()) for s in samples), folder
+    dev, test = load_heldout(TUNE, "dev"), load_heldout(TUNE, "test")
+    assert len(dev) + len(test) == len(load_heldout(TUNE)) and 0.25 < len(test) / (len(dev) + len(test)) < 0.4

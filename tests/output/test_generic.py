@@ -74,3 +74,47 @@ def test_what_was_asked_for_is_not_folded() -> None:
     # Numbers alone are the answer, however alike the lines look once numbers are normalised.
     figures = "".join(f"{i},{i * 0.5}\n" for i in range(500))
     assert ENGINE.filter("python export.py", figures, 0).text == figures
+
+
+def test_words_of_success_do_not_stop_a_service_log_from_folding() -> None:
+    """A service logs "request completed" on every line: that is repetition, not a summary to keep each time."""
+    lines = [f'{{"ts": "2026-11-25T08:00:{i % 60:02d}", "level": "info", "event": "request completed", "ms": {i}}}'
+             for i in range(400)]  # fmt: skip
+    error = '{"ts": "2026-11-25T08:01:00", "level": "error", "event": "reservation failed", "status": 500}'
+    text = "\n".join([*lines[:200], error, *lines[200:]])
+    out = generic_filter(text)
+    assert out is not None and error in out.splitlines()
+    assert len(out) < len(text) / 10
+
+
+def test_a_kind_seen_only_a_few_times_is_kept_whole() -> None:
+    """Three broken links among a thousand fetched pages are the answer, not repetition."""
+    lines = [f"[{n:4d}/1000] GET https://docs.example.org/page-{n}.html -> 200 ({n % 90} KB)" for n in range(1000)]
+    broken = [f"  broken link: https://docs.example.org/gone-{n}.html (linked from /guide/{n}.html)" for n in (1, 2, 3)]
+    text = "\n".join([*lines[:300], broken[0], *lines[300:600], broken[1], *lines[600:], broken[2], "done"])
+    out = generic_filter(text)
+    assert out is not None and all(line in out.splitlines() for line in broken)
+
+
+def test_a_recursing_traceback_folds_with_its_caret_lines() -> None:
+    frames = ['  File "walk.py", line 8, in depth', "    return 1 + max(depth(c) for c in node)", "           ^^^^^^^^"]
+    text = "\n".join(["Traceback (most recent call last):", *frames * 300, "RecursionError: maximum recursion depth"])
+    out = generic_filter(text)
+    assert out is not None and len(out) < len(text) / 20
+    assert "RecursionError: maximum recursion depth" in out and frames[0] in out and frames[1] in out
+
+
+def test_folding_never_lengthens_an_output() -> None:
+    """A tree where kinds repeat once or twice each: notes for single lines would be longer than the lines."""
+    names = [f"pkg{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(120)]
+    lines = [f"│ ├── {name}@1.0.0 deduped" for name in names] * 2 + ["│ └── semver@7.8.5 deduped"] * 10
+    text = "\n".join(["npm@11.0.0 /usr/lib/node_modules/npm", *lines, "└── which@6.0.1"])
+    out = generic_filter(text)
+    assert out is None or (len(out) < len(text) and "[1 similar lines" not in out)
+
+
+def test_the_first_lines_kept_beyond_each_kinds_first_are_few() -> None:
+    """Past the first five lines a repeat of a kind already shown says nothing new, at the start as anywhere."""
+    beats = [f"2026-11-25 10:00:{i % 60:02d} INFO worker {i % 4} processed batch {i}" for i in range(300)]
+    out = generic_filter("\n".join(beats))
+    assert out is not None and out.splitlines()[:5] == beats[:5] and beats[5] not in out.splitlines()

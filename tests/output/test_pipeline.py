@@ -44,8 +44,8 @@ def _word(i: int) -> str:
 async def test_shell_output_is_filtered_with_stats_and_a_way_back(store: Store) -> None:
     out = pytest_run(store, 200)
     summary, note = out.text.split("\n")
-    assert summary == "200 passed in 1.00s"
-    assert out.stats == ["[shell] 201 lines -> 1 lines, 99.7% filtered (pytest, full)"]
+    assert summary.startswith("=") and summary.strip("= ") == "200 passed in 1.00s"  # the line as pytest wrote it
+    assert out.stats == ["[shell] 201 lines -> 1 lines, 98.8% filtered (pytest, full)"]
     assert out.tokens_saved > 1000 and out.filtered is not None and out.filtered.rule == "pytest"
     # Never hidden silently: the model is told what went and reads the whole output back by its id.
     assert note.startswith("[200 of 201 lines removed by the pytest filter; the whole output is overflow:")

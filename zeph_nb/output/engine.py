@@ -76,9 +76,23 @@ def _unwrap(argv: list[str]) -> list[str]:
             argv = rest[_WRAPPERS[name] :]
         elif tuple(argv[:2]) in _RUNNERS:
             argv = argv[2:]
+        elif name == "git" and len(argv) > 1 and argv[1].startswith("-"):
+            return [argv[0], *_git_subcommand(argv[1:])]
         else:
             return argv
     return argv
+
+
+# git's options before its subcommand (`git --no-pager log`, `git -C repo status`): the subcommand decides
+# what the output is. These take a value as the next word.
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})
+
+
+def _git_subcommand(words: list[str]) -> list[str]:
+    """``words`` after git from its subcommand on (``--no-pager -C x log -5`` is ``log -5``)."""
+    while words and words[0].startswith("-"):
+        words = words[2:] if words[0] in _GIT_VALUED else words[1:]
+    return words
 
 
 def _pipelines(command: str) -> list[list[list[str]]]:

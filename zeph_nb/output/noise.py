@@ -80,9 +80,15 @@ def _roots(words: Sequence[str]) -> list[str]:
 
 
 def _below(line: str, roots: list[str]) -> str:
-    """What follows the longest root ``line`` starts with (``./`` allowed before it), or "" for none."""
-    text = line[2:] if line.startswith("./") else line
+    """What follows the longest root in ``line`` (``./`` allowed before it), or "" for none. The root may come
+    after other columns, where the path is not the line's first word: ``   920 <root>/a.py`` from ``-exec wc -l``,
+    ``-rw-r--r-- 1 … <root>/a.py`` from ``-ls``."""
     for root in sorted(roots, key=len, reverse=True):
-        if text.startswith(root) and text[len(root) : len(root) + 1] in ("/", ":", ""):
-            return text[len(root) :] or "/"
+        at = line.find(root)
+        while at >= 0:
+            before = line[:at].removesuffix("./")
+            end = at + len(root)
+            if (not before or before[-1] in " \t'\"") and line[end : end + 1] in ("/", ":", ""):
+                return line[end:] or "/"
+            at = line.find(root, at + 1)
     return ""

@@ -83,6 +83,7 @@ def group_by_rule(text: str, rule: R.GroupByRule, exit_code: int | None) -> Stag
     location_re, rule_re = re.compile(rule.location_pattern), re.compile(rule.rule_pattern)
     groups: dict[str, list[str]] = {}
     first_message: dict[str, str] = {}
+    first_place: dict[str, str] = {}  # the line that gave a rule's first location, when not its message line
     other: list[str] = []
     current: str | None = None
     for line in text.splitlines():
@@ -94,6 +95,8 @@ def group_by_rule(text: str, rule: R.GroupByRule, exit_code: int | None) -> Stag
             first_message.setdefault(current, line.strip())
         if location and current is not None:
             groups[current].append(_first_group(location))
+            if not found:
+                first_place.setdefault(current, line)
         elif not found and not location and line.strip() and not _is_build_noise(line):
             other.append(line)
     if not groups:
@@ -103,8 +106,11 @@ def group_by_rule(text: str, rule: R.GroupByRule, exit_code: int | None) -> Stag
         shown = locations[: rule.max_locations]
         more = f" (+{len(locations) - len(shown)} more)" if len(locations) > len(shown) else ""
         message = first_message[name]
-        # The tool's own line, as it wrote it; the count and the places go on the line under it.
+        # The tool's own lines for the first finding, as it wrote them (message, and the ` --> place` line under
+        # it); the count and the places of them all go on the line under those.
         out.append(message if name in message else f"{name}: {message}")
+        if name in first_place:
+            out.append(first_place[name])
         if shown:
             out.append(f"  {max(1, len(locations))}x at " + ", ".join(shown) + more)
     summary_lines = [line for line in other if _SUMMARY.search(line)]
@@ -213,23 +219,40 @@ _LOG_NOISE = re.compile(
 )
 
 
+_LOG_TAIL = 3  # the oldest commits of a long log are kept too: where the range starts is part of the answer
+
+
 def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
-    """The first ``max_log_entries`` commits without their author, date and trailer lines; the rest counted."""
+    """The first ``max_log_entries`` commits and the last few, without their author, date and trailer lines; the
+    rest counted where they were. A patch (``log -p``) keeps its headers and changed lines, as ``git_diff`` does."""
+    lines = text.splitlines()
+    total = sum(1 for line in lines if _COMMIT.match(line))
+    if total == 0:
+        return StageResult(text, FilterConfidence.FALLBACK)
+    hidden_from = rule.max_log_entries + 1 if total > rule.max_log_entries + _LOG_TAIL else total + 1
+    hidden_to = total - _LOG_TAIL
     out: list[str] = []
     entries = 0
-    for line in text.splitlines():
+    in_patch = False
+    for line in lines:
         if _COMMIT.match(line):
             entries += 1
-        if entries > rule.max_log_entries or _LOG_NOISE.match(line):
+            in_patch = False
+            if entries == hidden_from:
+                out.append(
+                    f"[{hidden_to - hidden_from + 1} more commits not shown (tools.filters.git.max_log_entries)]"
+                )
+        elif line.startswith("diff --git"):
+            in_patch = True
+        if hidden_from <= entries <= hidden_to or _LOG_NOISE.match(line):
+            continue
+        if in_patch and line.startswith((" ", "\\")):  # a patch's unchanged context and "\ No newline" notes
             continue
         out.append(line)
-    if entries == 0:
-        return StageResult(text, FilterConfidence.FALLBACK)
-    if entries > rule.max_log_entries:
-        out.append(f"[{entries - rule.max_log_entries} more commits not shown (tools.filters.git.max_log_entries)]")
     return StageResult("\n".join(out), FilterConfidence.FULL)
 
 
+_LOG_END = 3
 _KEEP_IN_LOGS = re.compile(r"(?i)\b(error|fatal|panic|exception|traceback|critical|fail(ed|ure)?)\b")
 
 
@@ -255,17 +278,18 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
     body, lines = split_lines(text)
     normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in rule.normalize_patterns))
     kinds = LineKinds(body, lines, normalize, table)
+    end = len(lines) - _LOG_END  # how a log ends says what state it was left in: its last lines stay
     counts: dict[str, int] = {}
-    for key in kinds.kinds:
+    for key in kinds.kinds[:end]:  # what the note counts is what it stands for: not the last lines, shown
         counts[key] = counts.get(key, 0) + 1
     errors = kinds.lines_matching(_KEEP_IN_LOGS)
     out: list[str] = []
     shown: set[str] = set()
     for index, (line, key) in enumerate(zip(lines, kinds.kinds, strict=True)):
         first = key not in shown and len(shown) < rule.max_unique_patterns
-        if first or index in errors:
+        if first or index in errors or index >= end:
             out.append(line)
-            if first and counts[key] > 1 and index not in errors:
+            if first and counts.get(key, 0) > 1 and index not in errors:
                 out.append(f"  [{counts[key] - 1} more like this]")
             shown.add(key)
     if len(out) >= len(lines):

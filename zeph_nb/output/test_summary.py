@@ -95,6 +95,7 @@ _SECTION = re.compile(r"^[=\-⎯]{3,} (.+?) [=\-⎯]{3,}$")
 # Inside a failure block: pytest's frame separators and the caret lines under source, which repeat what
 # the line above already says.
 _BLOCK_NOISE = re.compile(r"^(_ )+_?\s*$|^\s*[\^~]+\s*$")
+_ASKED_SECTION = re.compile(r"^(short test summary info|slowest( \d+)? durations)$")
 _PYTEST_PROGRESS = re.compile(r"^\S+ [.sxXEF]+\s*(\[\s*\d+%\])?$|^[.sxXEF]{3,}\s*(\[\s*\d+%\])?$")
 
 
@@ -122,6 +123,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
         block_omitted = 0
 
     listing = False  # inside libtest's closing "failures:" list of test names
+    asked = False  # inside a section a flag asked for
     for line in text.splitlines():
         if line == "failures:":
             end_block()
@@ -135,7 +137,8 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
         listing = listing and not line.strip()  # a blank line may follow the header; anything else ends it
         if _SUMMARY.search(line):
             end_block()
-            out.append(line.strip("= ") if line.startswith("=") else line)
+            asked = False
+            out.append(line)  # as the runner wrote it: a filter removes lines, it does not rewrite them
             complete = True
             continue
         if _FAIL_START.search(line) and not _PASS.search(line):
@@ -152,15 +155,13 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             continue  # unittest underlines its FAIL: header; the block has only begun
         if section or _RULE.match(line):
             end_block()
-            if section and section.group(1).strip() in (
-                "FAILURES",
-                "ERRORS",
-                "short test summary info",
-                "warnings summary",
-            ):
-                out.append(f"== {section.group(1).strip()} ==")
-            elif section and in_block:
-                pass
+            name = section.group(1).strip() if section else ""
+            # What a flag asked for is kept whole: -r's short summary (SKIPPED reasons, XFAIL…), --durations.
+            asked = _ASKED_SECTION.match(name) is not None
+            if asked:
+                out.append(line)
+            elif name in ("FAILURES", "ERRORS", "warnings summary"):
+                out.append(f"== {name} ==")
             continue
         if in_block and _BLOCK_NOISE.match(line):
             continue
@@ -172,7 +173,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             else:
                 block_omitted += 1
             continue
-        if _MEANINGFUL.search(line):
+        if asked or _MEANINGFUL.search(line):
             out.append(line)
     end_block()
     if failures == 0 and not complete:
