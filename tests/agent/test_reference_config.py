@@ -5,6 +5,7 @@ hallucination warnings, the filter families, the status lines."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 import uuid
 from collections.abc import Iterator, Mapping
@@ -86,9 +87,17 @@ def test_the_reference_shaped_file_takes_effect_in_a_real_agent(
         turns = [[{"tool": "bash", "params": {"command": "cat /etc/hostname"}}],
                  [{"tool": "bash", "params": {"cmd": "show the file"}}],
                  "I ran `pytest -q` and everything passed."]  # fmt: skip
-        agent = zeph_nb.Agent(settings, zeph_nb.ScriptedProvider(turns), zeph_nb.AutoApprove(), tmp_path, store=store)
+        model = zeph_nb.ScriptedProvider(turns)
+        agent = zeph_nb.Agent(settings, model, zeph_nb.AutoApprove(), tmp_path, store=store)
         offered = {tool.name for tool in agent.describe_tools().visible}
         result = agent.run_sync("look around")
+    assert model.requests[0].system.startswith("You are Zeph, an agent")  # [agent] name
+    # [tools.audit] destination: every audit row copied as a JSON line, in the zeph home (a relative path).
+    copied = [json.loads(line) for line in (store.home / "audit.jsonl").read_text().splitlines()]
+    rows = store.query("SELECT call_id, status FROM tool_calls ORDER BY seq")
+    in_store = list(zip(rows["call_id"], rows["status"], strict=True))
+    assert [(row["call_id"], row["status"]) for row in copied] == in_store
+    assert len(copied) == 3 and copied[1]["params"] == '{"cmd": "show the file"}'  # the malformed call is a row too
     # [tools.policy] default_effect = "deny" with rules only for "shell" (bash): nothing else is offered.
     assert offered == {"bash"}
     refused, reformatted = result.tool_calls

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["SYSTEM_PROMPT", "build_request", "tool_filter_from_settings", "used_tools"]
 
 SYSTEM_PROMPT = """\
-You are zeph-nb, an agent working inside a Jupyter kernel on the user's machine.
+You are {name}, an agent working inside a Jupyter kernel on the user's machine.
 Working directory: {workdir}
 
 To act, call a tool: a command or code written in a fenced block in your reply is shown to the user as text and \
@@ -41,7 +41,7 @@ def build_request(
         if config.enabled:
             schema = tafc.augment(schema, config.complexity_threshold)
         schemas.append({"name": tool.name, "description": tool.description, "input_schema": schema})
-    system = SYSTEM_PROMPT.format(workdir=workdir)
+    system = SYSTEM_PROMPT.format(name=settings.agent.name, workdir=workdir)
     if settings.llm.system_prompt:
         system += "\n\n" + settings.llm.system_prompt
     return ModelRequest(system, list(messages), list(tools), schemas, settings.llm.max_tokens)

@@ -16,7 +16,8 @@ _BOOK = "reference book "
 _CRATE = "reference zeph-config "
 
 _GROUPS: list[tuple[str, tuple[str, ...]]] = [
-    (_D + "[agent]", ("agent.max_tool_iterations",)),
+    (_D + "[agent]", ("agent.name", "agent.max_tool_iterations")),
+    (_D + "[tools.audit]", ("tools.audit",)),
     (_BOOK + "advanced/tools.md (iteration control)", ("agent.context_budget_tokens",)),
     ("seed 003 [agent] (not in the reference's config)",
      ("agent.hallucination_detection", "agent.reasoning_model_detection")),

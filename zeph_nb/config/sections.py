@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from zeph_nb.config.audit import AuditSettings
 from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section
 from zeph_nb.config.gate_sections import (
     AdversarialPolicySettings,
@@ -54,6 +55,9 @@ __all__ = [
 
 class AgentSettings(AgentChecks):
     """``[agent]``: how long one run may go on."""
+
+    name: str = Field("zeph-nb", min_length=1, max_length=64, pattern=r"^[^\n\r{}]+$")
+    """what the agent calls itself (the system prompt's first words)"""
 
     max_tool_iterations: int = Field(10, ge=1, le=1000)
     """rounds of tool calls one run may make before it stops"""
@@ -325,6 +329,7 @@ class ToolsSettings(_Section):
     authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
     utility: UtilitySettings = Field(default_factory=UtilitySettings)
+    audit: AuditSettings = Field(default_factory=AuditSettings)
 
 
 class StoreSettings(_Section):

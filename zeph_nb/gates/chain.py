@@ -359,7 +359,7 @@ def build_chain(
     gates: list[Callable[[Handler], Handler]] = [
         lambda inner: AuditGate(
             inner,
-            AuditLog(store),
+            AuditLog(store, copy_to=settings.tools.audit.destination),
             observe=session.observe,
             conversation=lambda: session.conversation_id,
             run=lambda: session.run_id,

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
+import sys
+import threading
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from zeph_nb.security.secrets import redact
@@ -22,18 +26,53 @@ __all__ = [
 ]
 
 
+log = logging.getLogger("zeph_nb.store")
+
 AuditRecord = ToolCallRow  # the table's record (store/records.py), by the name callers know
 
 
 class AuditLog:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, copy_to: str | None = None) -> None:
         self.store = store
+        # [tools.audit] destination: "stdout", or a file each row is appended to as a JSON line as well.
+        self.copy_to = None if copy_to is None or copy_to == "stdout" else _under(store.home, copy_to)
+        self.to_stdout = copy_to == "stdout"
+        self._lock = threading.Lock()
+        self._warned = False
 
     def record(self, record: AuditRecord) -> None:
         """Append the row to this process's spool: once this returns, a SIGKILL cannot lose it."""
         row = dict(vars(record))  # shallow: asdict() would deep-copy params only to serialise them below
         row["params"] = redact(json.dumps(record.params, ensure_ascii=False, default=str, sort_keys=True))
         self.store.append("tool_calls", row)
+        if self.copy_to is not None or self.to_stdout:
+            self._copy(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+
+    def _copy(self, line: str) -> None:
+        """The copy never costs the row (already durable) nor the call: a failure is logged once."""
+        try:
+            with self._lock:
+                if self.to_stdout:
+                    # The process's own stdout (the terminal that started Jupyter), never a cell's output.
+                    stdout = sys.__stdout__
+                    if stdout is not None:
+                        stdout.write(line)
+                        stdout.flush()
+                else:
+                    assert self.copy_to is not None
+                    self.copy_to.parent.mkdir(parents=True, exist_ok=True)
+                    with self.copy_to.open("a", encoding="utf-8") as out:
+                        out.write(line)
+        except OSError as e:
+            if not self._warned:
+                self._warned = True
+                log.warning("zeph-nb: [tools.audit] destination %s cannot be written (%s); the audit log still "
+                            "has every row", self.copy_to or "stdout", e)  # fmt: skip
+
+
+def _under(home: Path, destination: str) -> Path:
+    path = Path(destination).expanduser()
+    return path if path.is_absolute() else home / path
 
 
 # -- reading: the table's queries (zeph_nb.audit and the server extension run them) ---------------------------
