@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
+import zeph_nb
 from zeph_nb.agent import RunResult
+from zeph_nb.config import Settings
 from zeph_nb.gates.approval import ApprovalRequest
 from zeph_nb.notebook import cards
 from zeph_nb.notebook.cards import ToolCard, elapsed
 from zeph_nb.notebook.transcript import Transcript
+from zeph_nb.store import Store
 
 
 class Clock:
@@ -123,3 +127,17 @@ def test_the_console_transcript_names_the_offered_tools_once_per_change() -> Non
         "  offered 2 of 67 tools: read, grep",
         "  offered 3 of 67 tools: read, grep, bash",
     ]
+
+
+def test_a_completed_runs_hallucination_warnings_show_under_its_reply(tmp_path: Path, store: Store) -> None:
+    """They were added to the header's detail, which a completed run leaves out: after a normal answer, the
+    one time a warning matters, the transcript (and the notebook saved from it) showed none."""
+    settings = Settings.from_toml("[agent]\nhallucination_detection = true\n").model_copy(update={"home": store.home})
+    claims = "I ran `pytest -q` and it passed; the log is overflow:0f3a9c2d11."
+    agent = zeph_nb.Agent(settings, zeph_nb.ScriptedProvider([claims]), zeph_nb.AutoApprove(), tmp_path, store=store)
+    view = Transcript("test it", on_stop=lambda: None)
+    result = asyncio.run(agent.run("test it", on_event=view.handle))
+    assert result.stop_reason == "completed" and len(result.warnings) == 2
+    saved = view.snapshot()
+    assert saved.count("possible hallucination") == 2
+    assert "ran `pytest -q`" in saved and "overflow:0f3a9c2d11" in saved.split("possible hallucination", 1)[1]

@@ -147,6 +147,8 @@ class Transcript:
         return card
 
     def stopped(self, result: Any) -> None:
+        import ipywidgets as w
+
         self.stop_clock()
         self._flush_text(final=True)
         self.stop_button.disabled = True
@@ -158,8 +160,13 @@ class Transcript:
         self._state = (colors.get(result.stop_reason, "#9a6700"), result.stop_reason.replace("_", " "))
         if self.offline and result.stop_reason == "completed":  # the stand-in answered: nothing was done
             self._state = ("#9a6700", "no model configured")
-        warned = [f"warning: {warning}" for warning in getattr(result, "warnings", ())]  # hallucination detection
-        self._render_status("; ".join([result.detail, *warned] if result.detail else warned))
+        self._render_status(result.detail)
+        # Hallucination detection's findings, under the reply they are about. The header is one line and
+        # leaves out a completed run's detail, so warnings put there never showed after a normal answer.
+        warned = [f'<div class="zeph-extra">&#9888; possible hallucination: {html.escape(redact(warning))}</div>'
+                  for warning in getattr(result, "warnings", ())]  # fmt: skip
+        if warned:
+            self.body.children = (*self.body.children, w.HTML("".join(warned)))
 
     def failed(self, error: BaseException) -> None:
         """The run raised (bad configuration, a bug): say so in the transcript, where the person is looking."""
