@@ -141,3 +141,21 @@ def test_a_completed_runs_hallucination_warnings_show_under_its_reply(tmp_path: 
     saved = view.snapshot()
     assert saved.count("possible hallucination") == 2
     assert "ran `pytest -q`" in saved and "overflow:0f3a9c2d11" in saved.split("possible hallucination", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("tool", "params", "says"),
+    [
+        ("bash", {"command": "rm -rf scratch"}, "This will run:"),
+        ("write", {"path": "summary.md"}, "This will write:"),
+        ("delete_path", {"path": "old"}, "This will delete:"),
+        ("fetch", {"url": "https://a.example"}, "This will fetch:"),
+    ],
+)
+def test_the_card_says_what_the_call_will_do_to_its_subject(tool: str, params: dict[str, str], says: str) -> None:
+    """A write's card read "This will run: /work/summary.md", as if the path were a program."""
+    subject = next(iter(params.values()))
+    card = ToolCard(tool, params)
+    card.ask(ApprovalRequest("c1", tool, params, (subject,), tool, "asks"), lambda choice: None)
+    shown = card.ask_box.children[0].value
+    assert f"<b>Needs your approval.</b> {says}<pre>" in shown
