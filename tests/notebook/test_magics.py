@@ -220,6 +220,30 @@ async def test_subcommands(shell: tuple[InteractiveShell, ZephMagics], capsys: p
     assert "invalid int value" in capsys.readouterr().out
 
 
+def test_status_before_the_first_run_shows_what_the_settings_will_give_it(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A person checks a new zeph.toml with `%zeph status` before running anything: it used to say only "no run
+    yet" and the sandbox, not which model, filter or policy the first run would get."""
+    ip, magics = shell
+    (Path.cwd() / "zeph.toml").write_text(
+        '[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "local-model"\n'
+        '[[llm.providers]]\nname = "embed"\nkind = "openai"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "e"\n'
+        '[agent.tool_filter]\nenabled = true\nprovider = "embed"\ntop_k = 4\n'
+        '[tools.policy]\nenabled = true\ndefault_effect = "allow"\n'
+        '[[tools.policy.rules]]\neffect = "deny"\ntool = "*"\npaths = ["secrets/*"]\n'
+    )
+    ip.run_line_magic("zeph", "status")
+    status = capsys.readouterr().out
+    assert "no run yet" in status and magics.agent is None  # nothing was built, nothing was asked
+    assert "provider:     openai, model local-model, http://127.0.0.1:9/v1" in status
+    assert "Filter:       top_k=4, always_on=read_overflow, embeddings=embed (" in status
+    assert "tool policy:  1 rules, default allow" in status
+    (Path.cwd() / "zeph.toml").write_text('[llm]\nprovider = "openai"\n')
+    ip.run_line_magic("zeph", "status")
+    assert 'not ready:    [llm] provider = "openai" needs base_url and model' in capsys.readouterr().out
+
+
 async def test_without_a_sandbox_the_transcript_and_status_say_so(
     shell: tuple[InteractiveShell, ZephMagics], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
+import zeph_nb
 from zeph_nb.agent import RunResult
+from zeph_nb.config import Settings
 from zeph_nb.gates.approval import ApprovalRequest
 from zeph_nb.notebook import cards
 from zeph_nb.notebook.cards import ToolCard, elapsed
 from zeph_nb.notebook.transcript import Transcript
+from zeph_nb.store import Store
 
 
 class Clock:
@@ -130,5 +134,37 @@ def test_a_completed_runs_warnings_are_shown_and_what_they_quote_of_the_reply_is
     # Hallucination detection quotes the reply, which the model wrote: hostile when rendered.
     quoted = "the reply says it ran `<img src=x onerror=alert(1)>`, but no tool call in this conversation did"
     view.stopped(RunResult(text="done", stop_reason="completed", iterations=1, warnings=[quoted]))
-    assert "onerror=alert(1)" in view.status.value and "<img" not in view.status.value  # shown, inert
-    assert "&lt;img src=x" in view.snapshot()
+    saved = view.snapshot()
+    assert "&lt;img src=x onerror=alert(1)&gt;" in saved and "<img src=x" not in saved  # shown, inert
+
+
+def test_a_completed_runs_hallucination_warnings_show_under_its_reply(tmp_path: Path, store: Store) -> None:
+    """They were added to the header's detail, which a completed run leaves out: after a normal answer, the
+    one time a warning matters, the transcript (and the notebook saved from it) showed none."""
+    settings = Settings.from_toml("[agent]\nhallucination_detection = true\n").model_copy(update={"home": store.home})
+    claims = "I ran `pytest -q` and it passed; the log is overflow:0f3a9c2d11."
+    agent = zeph_nb.Agent(settings, zeph_nb.ScriptedProvider([claims]), zeph_nb.AutoApprove(), tmp_path, store=store)
+    view = Transcript("test it", on_stop=lambda: None)
+    result = asyncio.run(agent.run("test it", on_event=view.handle))
+    assert result.stop_reason == "completed" and len(result.warnings) == 2
+    saved = view.snapshot()
+    assert saved.count("possible hallucination") == 2
+    assert "ran `pytest -q`" in saved and "overflow:0f3a9c2d11" in saved.split("possible hallucination", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("tool", "params", "says"),
+    [
+        ("bash", {"command": "rm -rf scratch"}, "This will run:"),
+        ("write", {"path": "summary.md"}, "This will write:"),
+        ("delete_path", {"path": "old"}, "This will delete:"),
+        ("fetch", {"url": "https://a.example"}, "This will fetch:"),
+    ],
+)
+def test_the_card_says_what_the_call_will_do_to_its_subject(tool: str, params: dict[str, str], says: str) -> None:
+    """A write's card read "This will run: /work/summary.md", as if the path were a program."""
+    subject = next(iter(params.values()))
+    card = ToolCard(tool, params)
+    card.ask(ApprovalRequest("c1", tool, params, (subject,), tool, "asks"), lambda choice: None)
+    shown = card.ask_box.children[0].value
+    assert f"<b>Needs your approval.</b> {says}<pre>" in shown

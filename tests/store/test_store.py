@@ -400,3 +400,29 @@ def test_a_short_script_flushes_its_rows_at_exit_without_warnings(tmp_path: Path
     assert list(Store(settings_for(tmp_path), flusher=False).query("SELECT call_id FROM tool_calls")["call_id"]) == [
         "quick"
     ]
+
+
+def test_a_script_whose_flusher_already_ran_exits_without_warnings(tmp_path: Path) -> None:
+    """The background flush (or a query) imports DuckDB after the store registered its exit hook; DuckDB's own
+    exit hooks then ran first and refused the exit flush ("the Python interpreter is shutting down"), a warning
+    at the end of a script that had run an agent for a while."""
+    code = textwrap.dedent(
+        """
+        import sys, time
+        from pathlib import Path
+        from zeph_nb.config import Settings
+        from zeph_nb.store import Store
+        settings = Settings.from_toml("[store]\\nflush_interval_ms = 20")
+        store = Store(settings.model_copy(update={"home": Path(sys.argv[1])}))
+        assert "duckdb" not in sys.modules  # else the order this test is about is not the one a script has
+        store.append("tool_calls", {"tool": "bash", "call_id": "first"})
+        time.sleep(0.3)  # the background flush (every 20 ms) copies the first row in, importing DuckDB
+        assert store.query("SELECT count(*) AS n FROM tool_calls")["n"][0] == 1  # DuckDB is imported by now
+        store.append("tool_calls", {"tool": "bash", "call_id": "second"})
+        """
+    )
+    command = [sys.executable, "-c", code, str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    assert done.stderr == ""
+    rows = Store(settings_for(tmp_path), flusher=False).query("SELECT call_id FROM tool_calls ORDER BY call_id")
+    assert list(rows["call_id"]) == ["first", "second"]

@@ -78,5 +78,7 @@ class Assist:
         tools = [tool.name for tool in self.chain.tool_definitions()]
         found = fabricated_references(result.text, messages, tools, calls_this_run=len(result.tool_calls))
         for warning in found:
-            log.warning("zeph-nb: possible hallucination: %s", warning)
+            # INFO, not WARNING: every front end shows them from the result (the transcript under the reply, the
+            # console after it); a WARNING also reached the cell as a red stderr box saying the same thing.
+            log.info("zeph-nb: possible hallucination: %s", warning)
         return found

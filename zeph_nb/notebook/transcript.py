@@ -63,7 +63,6 @@ class Transcript:
         self.cards: dict[str, ToolCard] = {}
         self.calls = 0
         self.iteration = 0
-        self._warnings: list[str] = []  # what hallucination detection found in the final reply
         self.offered = ""  # "12 of 57 tools" while [agent.tool_filter] chooses
         self.started = cards.clock()
         self.status = w.HTML()
@@ -148,6 +147,8 @@ class Transcript:
         return card
 
     def stopped(self, result: Any) -> None:
+        import ipywidgets as w
+
         self.stop_clock()
         self._flush_text(final=True)
         self.stop_button.disabled = True
@@ -159,9 +160,13 @@ class Transcript:
         self._state = (colors.get(result.stop_reason, "#9a6700"), result.stop_reason.replace("_", " "))
         if self.offline and result.stop_reason == "completed":  # the stand-in answered: nothing was done
             self._state = ("#9a6700", "no model configured")
-        # Hallucination warnings come with runs that completed, so they are shown whatever the stop reason.
-        self._warnings = [f"warning: {warning}" for warning in getattr(result, "warnings", ())]
         self._render_status(result.detail or "")
+        # Hallucination detection's findings, under the reply they are about. The header is one line and
+        # leaves out a completed run's detail, so warnings put there never showed after a normal answer.
+        warned = [f'<div class="zeph-extra">&#9888; possible hallucination: {html.escape(redact(warning))}</div>'
+                  for warning in getattr(result, "warnings", ())]  # fmt: skip
+        if warned:
+            self.body.children = (*self.body.children, w.HTML("".join(warned)))
 
     def failed(self, error: BaseException) -> None:
         """The run raised (bad configuration, a bug): say so in the transcript, where the person is looking."""
@@ -203,7 +208,6 @@ class Transcript:
         if self._detail and label != "completed":
             parts.append(html.escape(redact(self._detail)))
         # Quoted from the model's reply: escaped like everything else it wrote.
-        parts += [f'<span class="zeph-warn">{html.escape(redact(line))}</span>' for line in self._warnings]
         self.status.value = '<div class="zeph-head">' + " · ".join(parts) + "</div>"
 
     def _add_text(self, text: str) -> None:

@@ -12,8 +12,12 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
+from zeph_nb.errors import ConfigError
+
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
+    from zeph_nb.agent.messages import Provider
+    from zeph_nb.agent.tool_filter import ToolFilter
     from zeph_nb.config import Settings
     from zeph_nb.gates.chain import ToolsView
 
@@ -22,6 +26,7 @@ __all__ = [
     "describe_provider",
     "every_row",
     "model_name",
+    "print_filter",
     "print_mcp",
     "print_sandbox",
     "print_status",
@@ -111,9 +116,8 @@ def provider_signature(settings: Settings) -> tuple[str, ...]:
             digest(settings.openai_api_key), *named)  # fmt: skip
 
 
-def describe_provider(agent: Agent) -> list[str]:
+def describe_provider(settings: Settings, provider: Provider) -> list[str]:
     """Which provider, model and endpoint the next run uses, and why: the lines of ``%zeph status``."""
-    settings, provider = agent.settings, agent.provider
     llm = settings.llm
     name = provider.name
     endpoint = str(getattr(provider, "base_url", "") or llm.base_url or "")
@@ -134,7 +138,8 @@ def describe_provider(agent: Agent) -> list[str]:
         )
     else:
         why = "a provider object passed with --provider"
-    lines = [f"provider:     {name}, model {model_name(agent)}" + (f", {endpoint}" if endpoint else "")]
+    model = getattr(provider, "model", provider.name)
+    lines = [f"provider:     {name}, model {model}" + (f", {endpoint}" if endpoint else "")]
     lines.append(f"              ({why})")
     return lines
 
@@ -149,14 +154,25 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     from zeph_nb.notebook.where import describe_where
     from zeph_nb.tools.containment import describe_sandbox
 
-    if agent is None:
+    if agent is None:  # what the settings say the first run will use, so a zeph.toml can be checked first
+        from zeph_nb.agent.providers import provider_from_settings
+        from zeph_nb.agent.requests import tool_filter_from_settings
         from zeph_nb.config import Settings
 
-        print("no run yet; the first %%zeph cell creates the agent")
-        print_sandbox(describe_sandbox(Settings.load(), os.getcwd()))
+        settings = Settings.load()
+        print("no run yet; the first %%zeph cell creates the agent (--provider on that cell overrides this one)")
+        try:
+            for line in describe_provider(settings, provider_from_settings(settings)):
+                print(line)
+            print_filter(tool_filter_from_settings(settings))
+        except ConfigError as e:  # the first run would stop here too: say so now
+            print(f"not ready:    {e}")
+        print_sandbox(describe_sandbox(settings, os.getcwd()))
+        for line in describe_checks(settings):
+            print(line)
         return
     settings = agent.settings
-    for line in describe_provider(agent):
+    for line in describe_provider(settings, agent.provider):
         print(line)
     print(f"conversation: {agent.conversation_id} ({len(agent.messages)} messages, {runs} run{'s' * (runs != 1)})")
     print(f"state:        {'running' if agent.running else 'idle'}")
@@ -173,11 +189,7 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
         count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
         flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
         print(f"policy check: {check.provider}, {count}, {flags}")
-    tool_filter = agent.tool_filter
-    if tool_filter is not None:
-        config = tool_filter.config
-        print(f"Filter:       top_k={config.top_k}, always_on={','.join(config.always_on) or 'none'}, "
-              f"embeddings={tool_filter.label}")  # fmt: skip
+    print_filter(agent.tool_filter)
     for line in describe_checks(settings):
         print(line)
     where = describe_where(settings)
@@ -187,6 +199,14 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
     for request in pending:
         print(f"  {request.summary}  ({request.reason})")
+
+
+def print_filter(tool_filter: ToolFilter | None) -> None:
+    """The ``Filter:`` line of ``%zeph status``, when ``[agent.tool_filter]`` is on."""
+    if tool_filter is not None:
+        config = tool_filter.config
+        print(f"Filter:       top_k={config.top_k}, always_on={','.join(config.always_on) or 'none'}, "
+              f"embeddings={tool_filter.label}")  # fmt: skip
 
 
 def describe_checks(settings: Any) -> list[str]:
@@ -217,7 +237,7 @@ def config_table(agent: Agent | None) -> Any:
     rows = [(key, value, origin) for key, (value, origin) in settings.describe().items()]
     print(f"config file: {settings.source or '(none: defaults and environment)'}")
     if agent is not None:  # what "auto" resolved to, which no single key says
-        for line in describe_provider(agent):
+        for line in describe_provider(agent.settings, agent.provider):
             print(line)
     return every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
 

@@ -108,6 +108,11 @@ class Store:
         if unknown:
             raise ValueError(f"unknown columns for {table}: {', '.join(sorted(unknown))}")
         if not self._exit_hook:
+            # DuckDB registers exit hooks of its own when first imported, and once they have run it refuses a
+            # flush from a pandas frame ("the Python interpreter is shutting down"). Exit hooks run last-in
+            # first-out, so importing it before registering ours makes ours run first, while it still works.
+            import duckdb  # noqa: F401
+
             # Only a store that wrote has anything to flush at exit; readers (one per audit.sql call) register
             # nothing, or a dashboard polling for hours would grow the atexit list without end.
             atexit.register(_close_at_exit, weakref.ref(self))
