@@ -141,9 +141,8 @@ def test_the_wheel_in_a_fresh_jupyterlab_runs_the_first_session(tmp_path: Path) 
     assert text_of(approve).startswith("approved: write")
     said = "summary.md now says what is here: one CSV file, nothing else."
     assert f"completed - {said}" in text_of(answer)
-    # The cell shows the live transcript. (Its final snapshot is sent from the run's task, attributed to this cell
-    # after nbclient has moved on, so nbclient drops it: what the model said is read from the awaiting cell.)
-    assert "[zeph transcript: 'What is in this folder?" in text_of(request)
+    # The %%zeph cell ends up holding the frozen transcript, sent when the run ended (while a later cell waited).
+    assert "[zeph run: 'What is in this folder?" in text_of(request) and said in text_of(request)
     rows = text_of(audit)
     assert re.search(r"write\s+summary\.md\s+ok\s+ask", rows) and re.search(r"list_directory\s+\.\s+ok\s+allow", rows)
     assert (work / "summary.md").read_text() == "A folder with one CSV file.\nNothing else.\n"
