@@ -28,3 +28,19 @@ def test_describe_tools_shows_what_the_model_may_call_and_what_is_hidden(tmp_pat
     assert bash.rules == 2 and "." not in bash.summary
     assert [(g.tool, g.pattern, g.granted_by) for g in view.grants] == [("bash", "make test", "ann")]
     assert agent.pending_approvals == [] and agent.store is store
+
+
+def test_zeph_audit_shows_whole_seconds_whole_milliseconds_and_empty_cells(tmp_path: Path, store: Store) -> None:
+    from zeph_nb.gates import AutoApprove
+    from zeph_nb.notebook.views import recent_calls
+
+    settings = Settings().model_copy(update={"home": store.home})
+    turns = [[{"tool": "time", "params": {}}], [{"tool": "bash", "params": {"command": "echo hi"}}], "ok"]
+    Agent(settings, ScriptedProvider(turns), AutoApprove(), tmp_path, store=store).run_sync("go")
+    shown = recent_calls(10, settings)
+    assert list(shown["tool"]) == ["bash", "time"]  # newest first
+    assert (shown["ts"].dt.microsecond == 0).all()
+    assert str(shown["duration_ms"].dtype) == "Int64" and str(shown["exit_code"].dtype) == "Int64"
+    assert shown["exit_code"].tolist()[0] == 0 and shown["exit_code"].isna().tolist()[1]
+    assert shown["approved_by"].tolist() == ["", ""]  # allowed by the rules: nobody approved, and it says nothing
+    assert "None" not in shown.to_string() and "NaN" not in shown.to_string()

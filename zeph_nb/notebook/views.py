@@ -54,7 +54,15 @@ def recent_calls(limit: int, settings: Settings | None) -> Any:
     frame["what"] = frame["params"].map(what)
     columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
                "duration_ms", "waited_ms"]  # fmt: skip
-    return frame[columns]
+    shown = frame[columns].copy()
+    # For a person scanning it (audit.frame() keeps the full values): whole seconds and milliseconds, numbers
+    # that may be missing as nullable integers, and an empty cell, not None or NaN, where a call has no value.
+    shown["ts"] = shown["ts"].dt.floor("s")
+    for column in ("exit_code", "duration_ms", "waited_ms"):
+        shown[column] = shown[column].round().astype("Int64")
+    for column in ("approved_by", "error_category"):
+        shown[column] = shown[column].fillna("")
+    return shown
 
 
 def print_tools(view: ToolsView, functions: dict[str, str]) -> None:
