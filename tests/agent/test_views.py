@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from zeph_nb.agent import Agent, ScriptedProvider
 from zeph_nb.config import Settings
 from zeph_nb.store import Store
@@ -44,3 +46,13 @@ def test_zeph_audit_shows_whole_seconds_whole_milliseconds_and_empty_cells(tmp_p
     assert shown["exit_code"].tolist()[0] == 0 and shown["exit_code"].isna().tolist()[1]
     assert shown["approved_by"].tolist() == ["", ""]  # allowed by the rules: nobody approved, and it says nothing
     assert "None" not in shown.to_string() and "NaN" not in shown.to_string()
+
+
+def test_zeph_tools_lines_up_the_summaries_however_long_the_names(capsys: pytest.CaptureFixture[str]) -> None:
+    from zeph_nb.gates.chain import ToolInfo, ToolsView
+    from zeph_nb.notebook.views import print_tools
+
+    names = ["read", "mcp_work_repo_create_pull_request", "grep"]  # MCP names outgrew a fixed 17-character column
+    print_tools(ToolsView(tuple(ToolInfo(n, f"what {n} does", 0) for n in names), (), ()), {})
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert len({line.index("what ") for line in lines}) == 1, lines

@@ -69,10 +69,12 @@ def print_tools(view: ToolsView, functions: dict[str, str]) -> None:
     """``%zeph tools``: what the model may call (``functions``: the person's own, tool name -> where defined),
     what is hidden from it, and the Always-allow grants in force."""
     print("The model may call:")
+    # One column as wide as the longest name (MCP tools' names run long), so the summaries line up.
+    width = max((len(tool.name) for tool in view.visible), default=0)
     for tool in view.visible:
         note = f"  ({tool.rules} rule{'s' if tool.rules != 1 else ''})" if tool.rules else ""
         mine = f"  [your function {functions[tool.name]}]" if tool.name in functions else ""
-        print(f"  {tool.name:17} {tool.summary}{note}{mine}")
+        print(f"  {tool.name:{width}} {tool.summary}{note}{mine}")
     if view.hidden:
         print("Hidden (denied or blocked): " + ", ".join(view.hidden))
     if view.grants:
