@@ -167,6 +167,22 @@ async def test_what_the_summariser_reads_cannot_forge_the_users_words_or_carry_a
     assert conversation.messages[-1].text == "and the lines?"  # the prompt in progress is untouched
 
 
+async def test_a_prompt_that_starts_like_a_summary_does_not_break_compaction() -> None:
+    from zeph_nb.agent.compaction import SUMMARY_HEAD, compact
+    from zeph_nb.agent.conversation import Conversation
+    from zeph_nb.agent.messages import Message, TextBlock
+    from zeph_nb.agent.providers import provider_named
+
+    typed = f"{SUMMARY_HEAD}\n- not a quoted request\n- 42"  # a person pasted a summary's heading
+    turns = [("user", typed), ("assistant", "ok"), ("user", "and then?"), ("assistant", "done")]
+    conversation = Conversation([Message(role, [TextBlock(text)]) for role, text in turns])  # type: ignore[arg-type]
+    mark = conversation.add_prompt("go on")
+    with serve([completion("They pasted a summary.")]) as server:
+        settings = Settings.from_toml(HELPER.format(url=server.url + "/v1"))
+        assert await compact(conversation, mark, provider_named(settings, "fast")) is not None
+    assert '"not a quoted request"' in conversation.messages[0].text and '"42"' in conversation.messages[0].text
+
+
 # -- [agent] hallucination_detection ----------------------------------------------------------------------------
 
 

@@ -68,11 +68,21 @@ def _requests(messages: list[Message]) -> list[str]:
     for block in (b for m in messages if m.role == "user" for b in m.content if isinstance(b, TextBlock)):
         if block.text.startswith(SUMMARY_HEAD):  # ours: each request one JSON string, before the helper's part
             head = block.text.split(f"\n{HELPER_HEAD}", 1)[0]
-            kept += [json.loads(line[2:]) for line in head.splitlines() if line.startswith("- ")]
+            kept += [_unquoted(line[2:]) for line in head.splitlines() if line.startswith("- ")]
         else:
             cut = len(block.text) - _REQUEST_CHARS
             kept.append(block.text[:_REQUEST_CHARS] + (f" … ({cut} more characters)" if cut > 0 else ""))
     return kept[-_KEPT_REQUESTS:]
+
+
+def _unquoted(text: str) -> str:
+    """A request an earlier summary kept (a JSON string); as it stands if it is not one (a person who typed the
+    summary's heading into a prompt must not make compaction fail)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str) else text
 
 
 async def compact(conversation: Conversation, before: Mark, provider: Provider) -> Mark | None:
