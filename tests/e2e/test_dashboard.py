@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -113,6 +114,7 @@ def test_approving_in_the_dashboard_lets_a_headless_run_finish(dashboard: Dashbo
     page.locator("#decided-box summary").click()
     assert "approved" in page.locator("#decided tbody tr").first.inner_text()
     page.locator("#by-tool .row", has_text="bash").wait_for()
+    assert re.fullmatch(r"updated \d\d:\d\d:\d\d UTC", page.locator("#live").inner_text())  # as the rows' times are
     shot(page, "dashboard-approved")
 
     rows = audit_rows(dashboard)

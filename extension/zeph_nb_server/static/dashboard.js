@@ -294,7 +294,8 @@ async function refresh() {
       (r) => (r.category === "none" ? "(no error)" : r.category));
     drawCalls(page);
     errorBox.hidden = true;
-    live.textContent = `updated ${new Date().toLocaleTimeString()}${state.paused ? " · paused" : ""}`;
+    // In UTC, as the table's times are: a local clock beside UTC rows reads as data hours old.
+    live.textContent = `updated ${new Date().toISOString().slice(11, 19)} UTC${state.paused ? " · paused" : ""}`;
     live.classList.remove("stale");
   } catch (error) {
     errorBox.textContent = error.status === 403 || error.status === 401
