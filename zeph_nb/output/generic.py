@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
 
@@ -54,7 +55,7 @@ MIN_FOLD = 3  # a run of fewer skipped lines is written out: its note would say 
 _WORDS = re.compile(r"[A-Za-z]{2,}.*?[A-Za-z]{2,}|^[^A-Za-z0-9#]*$")
 
 
-def _said(skipped: dict[str, tuple[int, str]], run: list[str]) -> list[str]:
+def _said(skipped: dict[str, list[Any]], run: list[str]) -> list[str]:
     """The note for a run of skipped lines, or the lines themselves when there are too few to be worth one."""
     if len(run) < MIN_FOLD:
         return run
@@ -91,29 +92,30 @@ def generic_filter(text: str) -> str | None:
     for index in wanted:
         keys[index] = lines[index].strip()
     common = {key for key, times in Counter(keys).items() if times > RARE}
-    worded: dict[str, bool] = {}
+    # Decided once per distinct kind, not per line: the loop below is the filter's cost on a long log.
+    foldable = {key for key in common if _WORDS.search(key) is not None}
     seen: set[str] = set()
-    skipped: dict[str, tuple[int, str]] = {}  # repeats since the last kept line, by kind
-    run: list[str] = []  # those lines themselves, in case they are too few to fold
+    skipped: dict[str, list[Any]] = {}  # repeats since the last kept line, by kind: [count, first example]
+    run_start = -1  # where those repeats began, in case they are too few to fold
     out: list[str] = []
     last = len(lines) - EDGE
-    for index, (line, key) in enumerate(zip(lines, keys, strict=True)):
-        if key in seen and key in common and EDGE <= index < last:
-            words = worded.get(key)
-            if words is None:
-                words = worded[key] = _WORDS.search(key) is not None
-            if words:
-                count, example = skipped.get(key, (0, line))
-                skipped[key] = (count + 1, example)
-                run.append(line)
-                continue
-        if run:
-            out += _said(skipped, run)
-            skipped, run = {}, []
+    for index, key in enumerate(keys):
+        if key in foldable and key in seen and EDGE <= index < last:
+            entry = skipped.get(key)
+            if entry is None:
+                skipped[key] = [1, lines[index]]
+            else:
+                entry[0] += 1
+            if run_start < 0:
+                run_start = index
+            continue
+        if run_start >= 0:
+            out += _said(skipped, lines[run_start:index])
+            skipped, run_start = {}, -1
         seen.add(key)
-        out.append(line)
-    if run:
-        out += _said(skipped, run)
+        out.append(lines[index])
+    if run_start >= 0:
+        out += _said(skipped, lines[run_start:])
     shorter = "\n".join(out)
     # Folding that saves nothing (or costs: notes longer than the lines they stand for) is not done.
     return shorter if len(out) < len(lines) and len(shorter) < len(text) else None
