@@ -168,3 +168,18 @@ def test_the_card_says_what_the_call_will_do_to_its_subject(tool: str, params: d
     card.ask(ApprovalRequest("c1", tool, params, (subject,), tool, "asks"), lambda choice: None)
     shown = card.ask_box.children[0].value
     assert f"<b>Needs your approval.</b> {says}<pre>" in shown
+
+
+def test_the_console_transcript_ends_the_models_words_before_the_approver_asks() -> None:
+    import io
+
+    from zeph_nb.agent.events import ApprovalRequested, TextDelta
+    from zeph_nb.notebook.plain import PlainTranscript
+
+    out = io.StringIO()
+    plain = PlainTranscript(out)
+    plain.handle(TextDelta("I will clean up the "))
+    plain.handle(TextDelta("scratch folder."))  # no newline yet: the console approver would print before it
+    plain.handle(ApprovalRequested(request()))
+    out.write("Approve? ")  # what the console approver prints next, on its own
+    assert out.getvalue() == "I will clean up the scratch folder.\nApprove? "

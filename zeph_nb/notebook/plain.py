@@ -7,6 +7,7 @@ from typing import TextIO
 
 from zeph_nb.agent.events import (
     AgentEvent,
+    ApprovalRequested,
     Retrying,
     Stopped,
     TextDelta,
@@ -35,13 +36,17 @@ class PlainTranscript:
         self.out.write(redact(text))
         self.out.flush()
 
-    def _line(self, text: str) -> None:
+    def _end_text(self) -> None:
+        """Finish the model's text written so far, on a line of its own."""
         if self._pending:
             self._write(self._pending)
             self._pending = ""
         if self._in_text:
             self.out.write("\n")
             self._in_text = False
+
+    def _line(self, text: str) -> None:
+        self._end_text()
         self._write(text + "\n")
 
     def handle(self, event: AgentEvent) -> None:
@@ -81,5 +86,8 @@ class PlainTranscript:
                 self._line(f"[{result.stop_reason}{': ' + result.detail if result.detail else ''}]")
                 for warning in result.warnings:
                     self._line(f"[warning: {warning}]")
-            case _:  # iterations and approvals: the console approver asks on its own
+            case ApprovalRequested():
+                # The console approver asks next, on its own: the model's words that led to the call come first.
+                self._end_text()
+            case _:  # iterations and answers: the console approver says them itself
                 pass
