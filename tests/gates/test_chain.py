@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -382,3 +385,19 @@ def test_a_tools_summary_is_its_first_sentence_cut_at_a_word() -> None:
     assert first_sentence("Run a command. Its output is filtered.") == "Run a command"
     assert first_sentence("Find files, e.g. src/**/*.py, by glob. More.") == "Find files, e.g. src/**/*.py, by glob"
     assert first_sentence("Sandboxed (network=true or hosts=[...] asks first) " + "word " * 40).endswith("word…")
+
+
+def test_the_stores_first_read_happens_before_a_run_not_inside_its_first_call(tmp_path: Path) -> None:
+    # The first read of the store imports pandas (~0.2 s); inside the first call it was recorded as that call's
+    # duration (a first write measured 300 ms, the next 30). A fresh interpreter shows where it happens now.
+    script = (
+        "import asyncio, sys, zeph_nb\n"
+        "agent = zeph_nb.Agent(provider=zeph_nb.ScriptedProvider(['ok']), workdir='.')\n"
+        "before = 'pandas' in sys.modules\n"
+        "asyncio.run(agent.chain.prepare())\n"
+        "print(before, 'pandas' in sys.modules)\n"
+    )
+    env = {**os.environ, "ZEPH_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120, check=True)  # fmt: skip
+    assert done.stdout.split() == ["False", "True"], done.stderr
