@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from zeph_nb.output.budget import budget_filter
 from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
+from zeph_nb.output.salient import restore_salient_lines
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
@@ -172,11 +174,21 @@ class FilterEngine:
             text, confidence = stage.text, stage.confidence
             if not text.strip() and clean.strip():  # the rule removed everything: it did not understand this one
                 rule, text, confidence = None, clean, FilterConfidence.FALLBACK
-        if self.generic and confidence == FilterConfidence.FALLBACK and text == clean and not _asked_for_lines(command):
-            shorter = generic_filter(clean)
-            if shorter is not None:
-                text, rule = shorter, GENERIC
+        if self.generic and confidence < FilterConfidence.FULL and not _asked_for_lines(command):
+            if confidence == FilterConfidence.FALLBACK and text == clean:
+                shorter = generic_filter(clean)
+                if shorter is not None:
+                    text, rule = shorter, GENERIC
+            # Still long after a rule that cut only by position, or after folding repeats: its ends and what a
+            # person looks for (output/budget.py). A rule that understood its output (FULL) is trusted as it is,
+            # and a listing's rule has its own cap: every line of a listing is content alike.
+            cut = budget_filter(text) if found is None or not found[0].listing else None
+            if cut is not None:
+                text, rule = cut, rule or GENERIC
         text, kept = preserve_security_lines(clean, text)
+        if found is not None and rule == found[0].name and not found[0].listing and text != clean:
+            # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in.
+            text, _ = restore_salient_lines(clean, text)
         raw_lines = _count_lines(output)
         return FilteredOutput(
             text=text,

@@ -157,6 +157,10 @@ class Rule(_Model):
     match: Match
     strategy: Strategy
     enabled: bool = True
+    # A listing's lines are content (matches, entries, commits, files), not a program's report: a search for
+    # "error" finds lines saying error. The engine puts back the error and summary lines a report's rule dropped,
+    # never a listing's (output/salient.py). A zeph-nb key; rule files without it load as before.
+    listing: bool = False
 
 
 @dataclass(frozen=True)
