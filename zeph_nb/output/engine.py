@@ -19,6 +19,7 @@ from zeph_nb.output.salient import restore_salient_lines
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
+from zeph_nb.security.secrets import ascii_lower
 
 __all__ = ["GENERIC", "FilterEngine", "FilteredOutput", "producing_segments"]
 
@@ -185,10 +186,11 @@ class FilterEngine:
             cut = budget_filter(text) if found is None or not found[0].listing else None
             if cut is not None:
                 text, rule = cut, rule or GENERIC
-        text, kept = preserve_security_lines(clean, text)
+        lowered = ascii_lower(clean) if text is not clean else None  # both passes below look for keywords in it
+        text, kept = preserve_security_lines(clean, text, lowered)
         if found is not None and rule == found[0].name and not found[0].listing and text != clean:
             # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in.
-            text, _ = restore_salient_lines(clean, text)
+            text, _ = restore_salient_lines(clean, text, lowered)
         raw_lines = _count_lines(output)
         return FilteredOutput(
             text=text,

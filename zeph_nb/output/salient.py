@@ -39,7 +39,7 @@ _RESTORE = re.compile(
     r"denied|refused|aborted|killed|segmentation fault|assertionerror)\b"
     r"|\b\d[\d,.]*\s+(passed|failed|errors?|warnings?|skipped|xfailed|xpassed|deselected|succeeded)\b"
     r"|^\s*(total|summary|finished|ran|overall)\b",
-    re.MULTILINE,  # searched between a line's start and end in the whole lowered text
+    re.MULTILINE,
 )
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
 HEADING = "[lines the filter dropped that look like errors, warnings or summaries]"
@@ -51,33 +51,49 @@ def is_salient(line: str) -> bool:
     return KEEP_PATTERN.search(lowered) is not None or SUMMARY_PATTERN.search(lowered) is not None
 
 
-def restore_salient_lines(original: str, filtered: str) -> tuple[str, int]:
-    """``filtered`` plus, under a heading, the error, warning and summary lines of ``original`` it lost (one of
-    each kind that ``filtered`` does not already show); and how many."""
-    if filtered is original:
-        return filtered, 0
-    lowered = ascii_lower(original)
-    candidates = [
-        original[start:end].rstrip("\r")
-        for start, end in keyword_spans(original, lowered, _RESTORE_KEYWORDS, merge=False)
+def _salient_lines(text: str) -> list[str]:
+    lowered = ascii_lower(text)
+    return [
+        text[start:end]
+        for start, end in keyword_spans(text, lowered, _RESTORE_KEYWORDS, merge=False)
         if _RESTORE.search(lowered, start, end) is not None
     ]
-    if not candidates:
+
+
+def restore_salient_lines(original: str, filtered: str, lowered: str | None = None) -> tuple[str, int]:
+    """``filtered`` plus, under a heading, the error, warning and summary lines of ``original`` it lost (one of
+    each kind that ``filtered`` does not already show); and how many. ``lowered`` is ``ascii_lower(original)``
+    when the caller has it already."""
+    if filtered is original:
         return filtered, 0
-    present = set(filtered.splitlines())
-    shown = {normalize(line.strip()) for line in present}
+    if lowered is None:
+        lowered = ascii_lower(original)
+    present = set(filtered.split("\n"))
+    lost: dict[str, None] = {}  # the distinct salient lines of original that filtered lacks, in order
+    decided: dict[str, bool] = {}  # a log repeats its error lines: each distinct one is searched once
+    for start, end in keyword_spans(original, lowered, _RESTORE_KEYWORDS, merge=False):
+        line = lowered[start:end]
+        wanted = decided.get(line)
+        if wanted is None:
+            wanted = decided[line] = _RESTORE.search(line) is not None
+        if wanted:
+            kept = original[start:end].rstrip("\r")
+            if kept not in present and kept.strip():
+                lost[kept] = None
+    if not lost:
+        return filtered, 0
+    # What filtered already says of each kind: only its own salient lines can (not every line it kept).
+    shown = {normalize(line.strip()) for line in _salient_lines(filtered)}
     missing: list[str] = []
-    for line in candidates:
-        if line in present or not line.strip():
-            continue
+    for line in lost:
         kind = normalize(line.strip())
-        if kind in shown:
-            continue
-        shown.add(kind)
-        missing.append(line)
+        if kind not in shown:
+            shown.add(kind)
+            missing.append(line)
     if not missing:
         return filtered, 0
-    if len(missing) > MAX_RESTORED:
+    count = len(missing)
+    if count > MAX_RESTORED:
         half = MAX_RESTORED // 2
-        missing = [*missing[:half], f"[… {len(missing) - MAX_RESTORED:,} more such lines …]", *missing[-half:]]
-    return filtered.rstrip("\n") + "\n" + HEADING + "\n" + "\n".join(missing), len(missing)
+        missing = [*missing[:half], f"[… {count - MAX_RESTORED:,} more such lines …]", *missing[-half:]]
+    return filtered.rstrip("\n") + "\n" + HEADING + "\n" + "\n".join(missing), count

@@ -38,21 +38,23 @@ _KEYWORDS = (
 )  # fmt: skip
 
 
-def _candidate_lines(text: str) -> list[str]:
-    lowered = ascii_lower(text)  # offsets in it must be offsets in text (str.lower() lengthens İ)
+def _candidate_lines(text: str, lowered: str | None = None) -> list[str]:
+    if lowered is None:
+        lowered = ascii_lower(text)  # offsets in it must be offsets in text (str.lower() lengthens İ)
     lines = []
     for start, end in keyword_spans(text, lowered, _KEYWORDS, merge=False):
         lines.append(text[start:end].rstrip("\r"))
     return lines
 
 
-def preserve_security_lines(original: str, filtered: str) -> tuple[str, int]:
-    """``filtered`` plus every security-relevant line of ``original`` it no longer contains; and how many."""
+def preserve_security_lines(original: str, filtered: str, lowered: str | None = None) -> tuple[str, int]:
+    """``filtered`` plus every security-relevant line of ``original`` it no longer contains; and how many.
+    ``lowered`` is ``ascii_lower(original)`` when the caller has it already."""
     if filtered is original:
         return filtered, 0
     present: set[str] | None = None
     missing: list[str] = []
-    for line in _candidate_lines(original):
+    for line in _candidate_lines(original, lowered):
         if not SECURITY_LINE.search(line):
             continue
         if present is None:
