@@ -15,11 +15,13 @@ from typing import Any
 from zeph_nb.output.budget import budget_filter
 from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
+from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
 from zeph_nb.output.salient import restore_salient_lines
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
+from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
-from zeph_nb.security.secrets import ascii_lower
+from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
 __all__ = ["GENERIC", "FilterEngine", "FilteredOutput", "producing_segments"]
 
@@ -186,11 +188,17 @@ class FilterEngine:
             cut = budget_filter(text) if found is None or not found[0].listing else None
             if cut is not None:
                 text, rule = cut, rule or GENERIC
-        lowered = ascii_lower(clean) if text is not clean else None  # both passes below look for keywords in it
-        text, kept = preserve_security_lines(clean, text, lowered)
-        if found is not None and rule == found[0].name and not found[0].listing and text != clean:
-            # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in.
-            text, _ = restore_salient_lines(clean, text, lowered)
+        kept = 0
+        if text is not clean:
+            # Both passes below look for lines holding their keywords: one scan of the output finds both.
+            restore = found is not None and rule == found[0].name and not found[0].listing and text != clean
+            lowered = ascii_lower(clean)
+            groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if restore else (SECURITY_KEYWORDS,)
+            spans = keyword_line_groups(clean, lowered, groups)
+            text, kept = preserve_security_lines(clean, text, spans[0])
+            if restore:
+                # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in.
+                text, _ = restore_salient_lines(clean, text, lowered, spans[1])
         raw_lines = _count_lines(output)
         return FilteredOutput(
             text=text,

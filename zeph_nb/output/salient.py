@@ -14,7 +14,7 @@ import re
 from zeph_nb.output.generic import KEEP_PATTERN, normalize
 from zeph_nb.security.secrets import ascii_lower, keyword_spans
 
-__all__ = ["MAX_RESTORED", "is_salient", "restore_salient_lines"]
+__all__ = ["KEYWORDS", "MAX_RESTORED", "is_salient", "restore_salient_lines"]
 
 # A summary or a count: a number followed by what it counts, or a line that opens with a word of summary.
 # Searched in the lowered line.
@@ -27,7 +27,7 @@ SUMMARY_PATTERN = re.compile(
 
 # Every line either pattern can match holds one of these (lowered): one Aho-Corasick pass finds the few lines
 # worth a regex in a long output (``keyword_spans``), instead of two searches on every line.
-_RESTORE_KEYWORDS = (
+KEYWORDS = (
     "error", "fatal", "panic", "exception", "traceback", "critical", "warn", "fail", "denied", "refused", "abort",
     "killed", "segmentation fault", "assert", "passed", "skipped", "xpass", "deselected", "succeeded", "successful",
     "total", "summary", "finished", "done", "ran ", "result", "overall",
@@ -51,39 +51,36 @@ def is_salient(line: str) -> bool:
     return KEEP_PATTERN.search(lowered) is not None or SUMMARY_PATTERN.search(lowered) is not None
 
 
-def _salient_lines(text: str) -> list[str]:
-    lowered = ascii_lower(text)
-    return [
-        text[start:end]
-        for start, end in keyword_spans(text, lowered, _RESTORE_KEYWORDS, merge=False)
-        if _RESTORE.search(lowered, start, end) is not None
-    ]
-
-
-def restore_salient_lines(original: str, filtered: str, lowered: str | None = None) -> tuple[str, int]:
+def restore_salient_lines(
+    original: str, filtered: str, lowered: str | None = None, spans: list[tuple[int, int]] | None = None
+) -> tuple[str, int]:
     """``filtered`` plus, under a heading, the error, warning and summary lines of ``original`` it lost (one of
     each kind that ``filtered`` does not already show); and how many. ``lowered`` is ``ascii_lower(original)``
-    when the caller has it already."""
+    and ``spans`` the lines of ``original`` holding a ``KEYWORDS`` word, when the caller has them already."""
     if filtered is original:
         return filtered, 0
     if lowered is None:
         lowered = ascii_lower(original)
+    if spans is None:
+        spans = keyword_spans(original, lowered, KEYWORDS, merge=False)
     present = set(filtered.split("\n"))
     lost: dict[str, None] = {}  # the distinct salient lines of original that filtered lacks, in order
-    decided: dict[str, bool] = {}  # a log repeats its error lines: each distinct one is searched once
-    for start, end in keyword_spans(original, lowered, _RESTORE_KEYWORDS, merge=False):
+    shown: set[str] = set()  # the kinds of those it kept: a lost line of a kind already shown is no news
+    decided: dict[str, bool] = {}  # a log repeats its error lines: each distinct one is looked at once
+    for start, end in spans:
         line = lowered[start:end]
-        wanted = decided.get(line)
-        if wanted is None:
-            wanted = decided[line] = _RESTORE.search(line) is not None
-        if wanted:
-            kept = original[start:end].rstrip("\r")
-            if kept not in present and kept.strip():
-                lost[kept] = None
-    if not lost:
-        return filtered, 0
-    # What filtered already says of each kind: only its own salient lines can (not every line it kept).
-    shown = {normalize(line.strip()) for line in _salient_lines(filtered)}
+        if line in decided:
+            continue
+        wanted = decided[line] = _RESTORE.search(line) is not None
+        if not wanted:
+            continue
+        kept = original[start:end].rstrip("\r")
+        bare = kept.strip()
+        # A rule may keep a line without its indentation ("    Finished" as "Finished").
+        if kept in present or bare in present:
+            shown.add(normalize(bare))
+        elif bare:
+            lost[kept] = None
     missing: list[str] = []
     for line in lost:
         kind = normalize(line.strip())

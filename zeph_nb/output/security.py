@@ -10,7 +10,7 @@ import re
 
 from zeph_nb.security.secrets import ascii_lower, keyword_spans
 
-__all__ = ["SECURITY_LINE", "preserve_security_lines"]
+__all__ = ["KEYWORDS", "SECURITY_LINE", "preserve_security_lines"]
 
 SECURITY_LINE = re.compile(
     "|".join(
@@ -38,23 +38,26 @@ _KEYWORDS = (
 )  # fmt: skip
 
 
-def _candidate_lines(text: str, lowered: str | None = None) -> list[str]:
-    if lowered is None:
+KEYWORDS = _KEYWORDS
+
+
+def _candidate_lines(text: str, spans: list[tuple[int, int]] | None) -> list[str]:
+    if spans is None:
         lowered = ascii_lower(text)  # offsets in it must be offsets in text (str.lower() lengthens İ)
-    lines = []
-    for start, end in keyword_spans(text, lowered, _KEYWORDS, merge=False):
-        lines.append(text[start:end].rstrip("\r"))
-    return lines
+        spans = keyword_spans(text, lowered, _KEYWORDS, merge=False)
+    return [text[start:end].rstrip("\r") for start, end in spans]
 
 
-def preserve_security_lines(original: str, filtered: str, lowered: str | None = None) -> tuple[str, int]:
+def preserve_security_lines(
+    original: str, filtered: str, spans: list[tuple[int, int]] | None = None
+) -> tuple[str, int]:
     """``filtered`` plus every security-relevant line of ``original`` it no longer contains; and how many.
-    ``lowered`` is ``ascii_lower(original)`` when the caller has it already."""
+    ``spans`` are the lines of ``original`` holding a ``KEYWORDS`` word, when the caller has found them already."""
     if filtered is original:
         return filtered, 0
     present: set[str] | None = None
     missing: list[str] = []
-    for line in _candidate_lines(original, lowered):
+    for line in _candidate_lines(original, spans):
         if not SECURITY_LINE.search(line):
             continue
         if present is None:
