@@ -106,7 +106,7 @@ async def test_the_policy_file_replaces_the_inline_rules_and_is_found_beside_the
     with pytest.raises(ConfigError, match=r"policy_file 'missing\.toml' cannot be read"):
         Settings.from_toml('[tools.policy]\npolicy_file = "missing.toml"\n')
     (tmp_path / "bad.toml").write_text("[[rules]]\neffect = 'maybe'\ntool = 'x'\n")
-    with pytest.raises(ConfigError, match=r"tools.policy.rules.0.effect"):
+    with pytest.raises(ConfigError, match=r"tools\.policy\.rules\[0\]\.effect"):
         Settings.from_toml(f'[tools.policy]\npolicy_file = "{tmp_path / "bad.toml"}"\n')
 
 
