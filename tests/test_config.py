@@ -104,6 +104,27 @@ def test_unknown_top_level_table() -> None:
         Settings.from_toml("[agnet]\nmax_tool_iterations = 3\n")
 
 
+@pytest.mark.parametrize(
+    ("entry", "key", "allowed"),
+    [
+        ('[[llm.providers]]\nname = "fast"\nkind = "openai"\nbogus = 1\n', "llm.providers[0].bogus",
+         "api_key_env, base_url, embedding_model, kind, max_tokens, model, name"),
+        ('[[mcp.servers]]\nname = "docs"\ncommand = "uvx"\nbogus = 1\n', "mcp.servers[0].bogus",
+         "args, command, env, headers, name, paths, sandbox, timeout_secs, trusted, url"),
+        ('[[tools.policy.rules]]\neffect = "deny"\ntool = "bash"\nbogus = 1\n', "tools.policy.rules[0].bogus",
+         "args_match, effect, paths, tool"),
+        # the same walk reaches the entries of a table of tables
+        ('[[tools.permissions.bash]]\npattern = "ls *"\naction = "allow"\nbogus = 1\n',
+         "tools.permissions.bash[0].bogus", "action, pattern"),
+        ('[tools.dependencies.rules.edit]\nbogus = 1\n', "tools.dependencies.rules.edit.bogus", "prefers, requires"),
+    ],
+)  # fmt: skip
+def test_an_unknown_key_in_an_array_of_tables_lists_what_its_entry_allows(entry: str, key: str, allowed: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Settings.from_toml(entry, source="z.toml")
+    assert str(info.value) == f"invalid configuration:\n  z.toml: unknown key '{key}'; allowed here: {allowed}"
+
+
 def test_wrong_type_names_the_key_and_the_value() -> None:
     with pytest.raises(ConfigError) as info:
         Settings.from_toml('[tools.shell]\ntimeout = "soon"\n', source="my.toml")
@@ -114,7 +135,7 @@ def test_wrong_type_names_the_key_and_the_value() -> None:
 def test_out_of_range_and_bad_enum_are_errors() -> None:
     with pytest.raises(ConfigError, match=r"agent\.max_tool_iterations"):
         Settings.from_toml("[agent]\nmax_tool_iterations = 0\n")
-    with pytest.raises(ConfigError, match=r"tools.permissions.bash.0.action"):
+    with pytest.raises(ConfigError, match=r"tools\.permissions\.bash\[0\]\.action"):
         Settings.from_toml('[[tools.permissions.bash]]\npattern = "*"\naction = "maybe"\n')
 
 

@@ -1,7 +1,8 @@
 """A configuration written in the reference agent's shape (tests/data/reference_config.toml: its key names and
-values) loads through ``Settings.from_toml`` as written, every key it names comes from the reference or a seed, and
-its keys take effect in a real agent: the tool policy, parameter reformatting by a named provider on loopback,
-hallucination warnings, the filter families, the status lines."""
+values) loads through ``Settings.from_toml`` as written, every key it names comes from the reference or a seed, every
+key the reference or a seed names is in it, and its keys take effect in a real agent: the tool policy (from its
+policy file), parameter reformatting by a named provider on loopback, hallucination warnings, the tools turned off,
+the filter families and the user's filter rules, the status lines."""
 
 from __future__ import annotations
 
@@ -18,17 +19,27 @@ from fake_model_servers import completion, serve
 import zeph_nb
 from zeph_nb.config import Settings
 from zeph_nb.config.provenance import OWN, source_of
+from zeph_nb.errors import ConfigError
 from zeph_nb.store import Store
 
 DATA = Path(__file__).parent.parent / "data" / "reference_config.toml"
 PLACEHOLDER = "http://127.0.0.1:9/v1"
 
 
-def load(helper_url: str = PLACEHOLDER, **swap: str) -> Settings:
-    text = DATA.read_text().replace(PLACEHOLDER, helper_url)
+FILTERS = 'filters_path = "reference_filters.toml"'
+
+
+def text(helper_url: str = PLACEHOLDER, **swap: str) -> str:
+    # A relative filters_path is read from the working directory (policy_file: beside the config file).
+    written = DATA.read_text().replace(PLACEHOLDER, helper_url)
+    written = written.replace(FILTERS, f'filters_path = "{DATA.parent / "reference_filters.toml"}"')
     for old, new in swap.items():
-        text = text.replace(old, new)
-    return Settings.from_toml(text, source=str(DATA))
+        written = written.replace(old, new)
+    return written
+
+
+def load(helper_url: str = PLACEHOLDER, **swap: str) -> Settings:
+    return Settings.from_toml(text(helper_url, **swap), source=str(DATA))
 
 
 def flat(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -50,15 +61,24 @@ def same(written: Any, held: Any) -> bool:
 
 
 def test_every_key_of_the_reference_shaped_file_is_accepted_as_written_and_comes_from_the_reference() -> None:
-    written = dict(flat(tomllib.loads(DATA.read_text())))
+    from zeph_nb.config import leaf_fields
+
+    written = dict(flat(tomllib.loads(text())))
     held = {key: value for key, (value, _) in load().describe().items()}
-    assert len(written) > 60
+    # Every key the reference or a seed names (provenance.py says which) is in the file: a table of tables
+    # (tools.dependencies.rules) by one of its entries.
+    named = [key for key, _ in leaf_fields() if source_of(key) != OWN]
+    assert [key for key in named if not any(w == key or w.startswith(key + ".") for w in written)] == []
+    assert len(named) > 100
     wrong = {
         key: (value, held.get(key, "<missing>")) for key, value in written.items() if not same(value, held.get(key))
     }
     assert wrong == {}
     assert [key for key in written if source_of(key) == OWN] == []  # all of them are the reference's or a seed's
     assert load().tools.anomaly.blocking_threshold == 0.7  # failure_threshold (book) wins over critical_threshold
+    # The policy rules came from policy_file (beside the data file); naming a file that is not there is an error.
+    with pytest.raises(ConfigError, match=r"policy_file 'missing\.toml' cannot be read"):
+        load(**{'policy_file = "reference_policy.toml"': 'policy_file = "missing.toml"'})
 
 
 def test_every_source_entry_still_names_a_key() -> None:
@@ -89,7 +109,8 @@ def test_the_reference_shaped_file_takes_effect_in_a_real_agent(
                  "I ran `pytest -q` and everything passed."]  # fmt: skip
         model = zeph_nb.ScriptedProvider(turns)
         agent = zeph_nb.Agent(settings, model, zeph_nb.AutoApprove(), tmp_path, store=store)
-        offered = {tool.name for tool in agent.describe_tools().visible}
+        tools = agent.describe_tools()
+        offered = {tool.name for tool in tools.visible}
         result = agent.run_sync("look around")
     assert model.requests[0].system.startswith("You are Zeph, an agent")  # [agent] name
     # [tools.audit] destination: every audit row copied as a JSON line, in the zeph home (a relative path).
@@ -100,6 +121,10 @@ def test_the_reference_shaped_file_takes_effect_in_a_real_agent(
     assert len(copied) == 3 and copied[1]["params"] == '{"cmd": "show the file"}'  # the malformed call is a row too
     # [tools.policy] default_effect = "deny" with rules only for "shell" (bash): nothing else is offered.
     assert offered == {"bash"}
+    # [tools] fetch_enabled … time_enabled = false: those tools are gone, not hidden; file_enabled = true: read is
+    # there, and the policy hides it.
+    turned_off = {"fetch", "web_scrape", "web_search", "diagnostics", "time"}
+    assert "read" in tools.hidden and turned_off.isdisjoint({*tools.hidden, *offered})
     refused, reformatted = result.tool_calls
     assert refused.status == "denied" and refused.blocked_by == "tools.policy"  # deny /etc/*
     assert "tools.policy.rules[0]" in (refused.reason or "")
@@ -119,7 +144,10 @@ def test_the_filter_families_and_the_status_lines_follow_the_file() -> None:
     assert filter_output("cargo build", build, 0, load()).rule != "cargo-build"  # cargo_build.enabled = false
     on = load(**{"[tools.filters.cargo_build]\nenabled = false": "[tools.filters.cargo_build]\nenabled = true"})
     assert filter_output("cargo build", build, 0, on).rule == "cargo-build"
+    deploy = "uploading 1/3\nuploading 2/3\nuploading 3/3\ndeployed v42 to prod\n"
+    mine = filter_output("./deploy.sh prod", deploy, 0, load())  # the rule in filters_path's file
+    assert (mine.rule, mine.text) == ("deploy-script", "deployed v42 to prod")
     lines = describe_checks(load())
-    assert "tool policy:  2 rules, default deny" in lines
+    assert "tool policy:  2 rules from reference_policy.toml, default deny" in lines
     assert "utility:      warns under 0.1 (exempt: invoke_skill, load_skill)" in lines
     assert "helpers:      reformats parameters with fast; checks replies for hallucinations" in lines

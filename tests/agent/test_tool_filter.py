@@ -103,6 +103,23 @@ def test_only_the_most_similar_tools_are_offered_with_the_ones_always_included(
     assert server.requests[0]["model"] == "hashing-512"  # the entry's embedding_model, not its chat model
 
 
+@pytest.mark.parametrize(
+    ("words", "always", "ranked"),
+    [
+        (0, set(), {"ping", "calendar_events"}),  # every description is ranked: "Ping." falls out of the top 1
+        (12, {"ping", "calendar_events"}, {"notes_search", "currency_convert"}),  # 1 and 11 words: under 12
+    ],
+)
+def test_a_tool_described_in_fewer_than_min_description_words_is_always_offered(
+    server: EmbeddingServer, store: Store, tmp_path: Path, words: int, always: set[str], ranked: set[str]
+) -> None:
+    agent, model = make(server, store, tmp_path, ["Done."], top_k=1, extra=f"min_description_words = {words}")
+    agent.run_sync("What will the weather forecast be in Paris tomorrow?")
+    (request,) = model.requests
+    assert {"weather_forecast", "read_overflow"} | always <= offered(request)
+    assert offered(request).isdisjoint(ranked)
+
+
 def test_a_tool_named_in_the_prompt_and_a_tool_used_before_stay(
     server: EmbeddingServer, store: Store, tmp_path: Path
 ) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.gates import AutoApprove, ScriptedApprover, build_chain
@@ -40,6 +42,27 @@ async def test_a_tool_turned_off_is_not_offered_and_a_call_to_it_names_the_setti
         assert refused.category is ToolErrorCategory.TOOL_NOT_FOUND
         assert setting in refused.text, refused.text
     assert turned_off(Settings()) == {}
+
+
+def test_every_enabled_key_of_tools_has_its_tools() -> None:
+    flags = {name for name in Settings().tools.model_fields if name.endswith("_enabled")}
+    assert flags == set(ENABLED_FLAGS)  # a new [tools] *_enabled key must say which tools it turns off
+
+
+@pytest.mark.parametrize("flag", sorted(ENABLED_FLAGS))
+async def test_each_enabled_key_set_false_leaves_out_its_tools_and_only_them(
+    flag: str, tmp_path: Path, store: Store
+) -> None:
+    toml = f'[tools]\n{flag} = false\n[tools.execution]\nbackend = "tmux"\n'  # tmux: capture-pane, send-keys
+    kernel = KernelExecutor(object())  # type: ignore[arg-type]  # only its definitions are read
+    chain = build_chain(settings_of(toml, store), workdir=tmp_path, store=store, approver=AutoApprove(),
+                        tools=[kernel])  # fmt: skip
+    offered = {tool.name for tool in chain.tool_definitions()}
+    others = {name for other, names in ENABLED_FLAGS.items() if other != flag for name in names}
+    assert offered.isdisjoint(ENABLED_FLAGS[flag]) and others <= offered
+    refused = await chain.execute(ToolCall(ENABLED_FLAGS[flag][0], {}))
+    assert refused.category is ToolErrorCategory.TOOL_NOT_FOUND
+    assert f"[tools] {flag} = false" in refused.text, refused.text
 
 
 def test_kernel_enabled_false_leaves_the_kernel_tools_out(tmp_path: Path, store: Store) -> None:

@@ -106,7 +106,7 @@ async def test_the_policy_file_replaces_the_inline_rules_and_is_found_beside_the
     with pytest.raises(ConfigError, match=r"policy_file 'missing\.toml' cannot be read"):
         Settings.from_toml('[tools.policy]\npolicy_file = "missing.toml"\n')
     (tmp_path / "bad.toml").write_text("[[rules]]\neffect = 'maybe'\ntool = 'x'\n")
-    with pytest.raises(ConfigError, match=r"tools.policy.rules.0.effect"):
+    with pytest.raises(ConfigError, match=r"tools\.policy\.rules\[0\]\.effect"):
         Settings.from_toml(f'[tools.policy]\npolicy_file = "{tmp_path / "bad.toml"}"\n')
 
 
@@ -205,6 +205,38 @@ async def test_a_low_utility_call_runs_with_a_warning_the_model_the_card_and_the
     assert (await chain.execute(call("time"))).text.count("utility") == 0  # exempt
     chain.start_run()  # a new run: nothing is a repeat any more
     assert "[utility warning]" not in (await chain.execute(call("read", path="a.txt"))).text
+
+
+# Each weight of score = gain_weight * gain - cost_weight * cost - redundancy_weight * repeat + uncertainty_bonus
+# * exploration, moved from its default: the same calls that run quietly with the defaults are warned about, with
+# the score the formula gives. The calls read a.txt (gain 0.55); "again" reads it twice, the second is judged.
+@pytest.mark.parametrize(
+    ("key", "value", "threshold", "context", "again", "score"),
+    [
+        ("gain_weight", 0.4, 0.5, 0.0, False, "0.42"),  # 0.4 * 0.55 + 0.2 (default 1.0: 0.75)
+        ("cost_weight", 1.0, 0.45, 0.5, False, "0.25"),  # 0.55 - 1.0 * 0.5 + 0.2 (default 0.5: 0.50)
+        ("redundancy_weight", 0.5, 0.4, 0.0, True, "0.23"),  # 0.55 - 0.5 + 0.2 * 0.9 (default 0.3: 0.43)
+        ("uncertainty_bonus", 0.0, 0.6, 0.0, False, "0.55"),  # 0.55 + 0.0 * 1 (default 0.2: 0.75)
+    ],
+)  # fmt: skip
+async def test_each_utility_weight_moves_the_score_as_the_formula_says(
+    tmp_path: Path, store: Store, key: str, value: float, threshold: float, context: float, again: bool, score: str
+) -> None:
+    (tmp_path / "a.txt").write_text("alpha")
+
+    async def judged(toml: str) -> str:
+        chain = chain_for(toml, tmp_path, store)
+        chain.start_run()
+        chain.note_context(context)
+        if again:
+            await chain.execute(call("read", path="a.txt"))
+        out = await chain.execute(call("read", path="a.txt"))
+        assert out.status == "ok" and "alpha" in out.text  # a low score warns, never refuses
+        return out.text
+
+    assert "[utility warning]" not in await judged(UTILITY.format(threshold=threshold))
+    warned = await judged(UTILITY.format(threshold=threshold) + f"{key} = {value}\n")
+    assert f"[utility warning] utility {score} is under {threshold:g}" in warned
 
 
 async def test_the_context_used_lowers_the_score(tmp_path: Path, store: Store) -> None:

@@ -220,6 +220,27 @@ async def test_subcommands(shell: tuple[InteractiveShell, ZephMagics], capsys: p
     assert "invalid int value" in capsys.readouterr().out
 
 
+def test_clear_forget_deletes_the_old_conversations_stored_outputs(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, magics = shell
+    (Path.cwd() / "zeph.toml").write_text(
+        '[tools.overflow]\nthreshold = 1000\n[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]\n'
+    )
+    stored = []
+    for clear in ("clear", "clear --forget"):  # a plain clear keeps them, for [tools.overflow] retention_days
+        result = ip.run_cell_magic("zeph", model(ip, bash("seq 1 20000"), "done"), "count")
+        assert magics.agent is not None and result.tool_calls[0].overflow_id is not None
+        stored.append((result.tool_calls[0].overflow_id, magics.agent.conversation_id))
+        ip.run_line_magic("zeph", clear)
+    assert capsys.readouterr().out.count("its stored outputs are deleted") == 1
+    assert magics.agent is not None
+    store = magics.agent.chain.store
+    assert store.get_overflow(*stored[0]) is not None and store.get_overflow(*stored[1]) is None
+    store.flush()
+    assert list(store.query("SELECT tool FROM tool_calls")["tool"]) == ["bash", "bash"]  # the audit rows stay
+
+
 def test_status_before_the_first_run_shows_what_the_settings_will_give_it(
     shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
 ) -> None:

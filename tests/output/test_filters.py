@@ -356,6 +356,23 @@ def test_user_filters_next_to_the_config_override_by_name(isolated_env: Path) ->
     assert filter_output("pytest -q", "..F.\n", 1, off).rule is None
 
 
+def test_filters_path_names_the_user_rules_file_in_place_of_the_one_beside_the_config(
+    isolated_env: Path, tmp_path: Path
+) -> None:
+    rule = '[[rules]]\nname = "pytest"\nmatch = {{ regex = "^pytest" }}\n' \
+           'strategy = {{ type = "keep_matching", patterns = ["{keep}"] }}\n'  # fmt: skip
+    (isolated_env / "filters.toml").write_text(rule.format(keep="passed"))
+    elsewhere = tmp_path / "team-rules" / "filters-for-ci.toml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(rule.format(keep="failed"))
+    output = "..F.\n1 failed\n3 passed\n"
+    (isolated_env / "config.toml").write_text("")
+    assert filter_output("pytest -q", output, 1, Settings.load()).text == "3 passed"  # beside the config
+    (isolated_env / "config.toml").write_text(f'[tools.filters]\nfilters_path = "{elsewhere}"\n')
+    out = filter_output("pytest -q", output, 1, Settings.load())
+    assert (out.rule, out.text) == ("pytest", "1 failed")  # the file filters_path names, not the one beside
+
+
 def test_broken_user_filters_warn_and_builtins_still_apply(isolated_env: Path) -> None:
     (isolated_env / "config.toml").write_text("")
     (isolated_env / "filters.toml").write_text(
