@@ -21,8 +21,8 @@ from zeph_nb.tools.mcp.toolset import category_of
 SERVER = Path(__file__).parent.parent.parent / "notebooks" / "mcp_notes_server.py"
 
 
-def servers(*, trusted: bool = False, sandbox: bool = True, env: str = "") -> str:
-    return (f'[[mcp.servers]]\nname = "notes"\ncommand = "{sys.executable}"\nargs = ["{SERVER}"]\n'
+def servers(*, trusted: bool = False, sandbox: bool = True, env: str = "", name: str = "notes") -> str:
+    return (f'[[mcp.servers]]\nname = "{name}"\ncommand = "{sys.executable}"\nargs = ["{SERVER}"]\n'
             f"trusted = {str(trusted).lower()}\nsandbox = {str(sandbox).lower()}\n{env}")  # fmt: skip
 
 
@@ -87,6 +87,40 @@ def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: 
     assert bare.tool_calls[0].text.startswith("wrote outside; network reachable")  # what the sandbox took away
 
 
+def test_a_sandboxed_server_granted_the_network_reaches_it_and_still_cannot_write_outside(
+    tmp_path: Path, store: Store
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    env = f'env = {{OUTSIDE = "{outside}", PORT = "{listener.getsockname()[1]}"}}\nnetwork = true\n'
+    try:
+        _, result = run(store, work, servers(trusted=True, env=env), ("mcp_notes_where", {}))
+    finally:
+        listener.close()
+    assert result.tool_calls[0].text == "could not write outside; network reachable; key=none"
+    assert not (outside / "escaped.txt").exists()
+    with pytest.raises(ConfigError, match="no sandbox to grant it"):
+        Settings.from_toml('[[mcp.servers]]\nname = "x"\nurl = "http://127.0.0.1:1/mcp"\nnetwork = true\n')
+
+
+def test_a_sandboxed_server_writes_into_its_granted_paths_and_nowhere_else(tmp_path: Path, store: Store) -> None:
+    work, granted, other = tmp_path / "work", tmp_path / "granted", tmp_path / "other"
+    for folder in (work, granted, other):
+        folder.mkdir()
+    grant = 'paths = ["../granted"]\n'  # relative: under the working directory, where the server runs
+    toml = (servers(trusted=True, name="a", env=f'env = {{OUTSIDE = "{granted}"}}\n{grant}')
+            + servers(trusted=True, name="b", env=f'env = {{OUTSIDE = "{other}"}}\n{grant}'))  # fmt: skip
+    _, result = run(store, work, toml, ("mcp_a_where", {}), ("mcp_b_where", {}))
+    into_granted, into_other = result.tool_calls
+    assert into_granted.text.startswith("wrote outside;") and (granted / "escaped.txt").read_text() == "escaped"
+    assert into_other.text.startswith("could not write outside;") and not (other / "escaped.txt").exists()
+
+
 def test_a_server_that_does_not_start_offers_nothing_and_says_why(tmp_path: Path, store: Store) -> None:
     toml = '[[mcp.servers]]\nname = "ghost"\ncommand = "/nonexistent/server"\nsandbox = false\n'
     agent, result = run(store, tmp_path, toml)
@@ -106,7 +140,7 @@ def test_zeph_mcp_lists_the_servers_their_state_and_tools(
     print_mcp(agent.chain)
     shown = capsys.readouterr().out
     # run_sync's loop has ended, and the server with it; in a notebook it stays up between cells
-    assert "notes: stopped; starts with the next run;" in shown and "every call asks; sandboxed" in shown
+    assert "notes: stopped; starts with the next run;" in shown and "every call asks; sandboxed (no network)" in shown
     assert "  mcp_notes_add_note  Append a line to notes.txt in the working directory." in shown
     assert "ghost: not running (" in shown
 

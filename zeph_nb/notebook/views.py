@@ -256,6 +256,7 @@ def print_mcp(chain: Any) -> None:
     """``%zeph mcp``: each configured MCP server, whether it runs (or why not), and the tools it offers."""
     from zeph_nb.tools.composite import CompositeExecutor
     from zeph_nb.tools.mcp import McpToolset
+    from zeph_nb.tools.mcp.toolset import offered_name
 
     if chain is None:
         print("no run yet: MCP servers start with the first %%zeph run ([[mcp.servers]] in the settings)")
@@ -278,7 +279,17 @@ def print_mcp(chain: Any) -> None:
             state = f"not running ({connection.error})"
         where = server.url or " ".join([server.command or "", *server.args])
         trust = "trusted (calls run unless a rule asks)" if server.trusted else "every call asks"
-        boxed = "sandboxed" if server.sandbox and server.url is None else "not sandboxed"
-        print(f"{server.name}: {state}; {where}; {trust}; {boxed}")
-        for tool in connection.tools:
-            print(f"  mcp_{server.name}_{tool.name}  {tool.description.splitlines()[0] if tool.description else ''}")
+        print(f"{server.name}: {state}; {where}; {trust}; {_containment(server)}")
+        for tool in connection.tools:  # by the name the model is offered (a server's own may hold any character)
+            first = tool.description.splitlines()[0] if tool.description.strip() else ""
+            print(f"  {offered_name(server.name, tool.name)}  {first}")
+
+
+def _containment(server: Any) -> str:
+    """How ``%zeph mcp`` shows what an MCP server may reach."""
+    if not server.sandbox or server.url is not None:
+        return "not sandboxed"
+    grants = ["with the network" if server.network else "no network"]
+    if server.paths:
+        grants.append("may write " + ", ".join(server.paths))
+    return f"sandboxed ({'; '.join(grants)})"

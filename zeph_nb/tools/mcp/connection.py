@@ -6,8 +6,9 @@ calls put on its queue, one at a time; closing puts None on the queue and the ta
 that dies fails the calls waiting on it and the next call starts it again.
 
 A stdio server runs in the OS sandbox like a command (``wrap``: no network, writes only to the working directory
-and its ``paths``) unless its entry says ``sandbox = false``; it gets only the SDK's minimal environment plus its
-``env`` — never the kernel's keys.
+and its ``paths``) unless its entry says ``sandbox = false``; ``network = true`` keeps it in the sandbox but in the
+host's network namespace (a server lives longer than a call, and its clients need not speak to the per-call proxy
+commands get). It gets only the SDK's minimal environment plus its ``env`` — never the kernel's keys.
 """
 
 from __future__ import annotations
@@ -162,6 +163,8 @@ class McpConnection:
             raise ConfigError(f"MCP server {self.server.name!r} is to run sandboxed, but {status.reason}; set "
                               "sandbox = false in its [[mcp.servers]] entry to run it without")  # fmt: skip
         spec = sandbox_spec(self.settings, self.workdir)
-        extra = tuple(Path(os.path.realpath(p)) for p in self.server.paths)
-        spec = dataclasses.replace(spec, writable=(*spec.writable, *extra), tmp_dir=Path(tmp))
+        # Relative paths are under the working directory, where the server runs (as [tools.shell] allowed_paths).
+        extra = tuple(Path(os.path.realpath(Path(self.workdir, os.path.expanduser(p)))) for p in self.server.paths)
+        spec = dataclasses.replace(spec, writable=(*spec.writable, *extra), tmp_dir=Path(tmp),
+                                   share_network=self.server.network)  # fmt: skip
         return wrap(argv, spec, status)
