@@ -15,6 +15,7 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError, ToolErrorCategory
 from zeph_nb.gates import ScriptedApprover
 from zeph_nb.store import Store
+from zeph_nb.tools.mcp.connection import McpCallError
 from zeph_nb.tools.mcp.toolset import category_of
 
 # The notes server tutorial 11 connects too: one real SDK server for both.
@@ -64,8 +65,67 @@ def test_errors_map_onto_the_taxonomy(tmp_path: Path, store: Store) -> None:
     failed, invalid = result.tool_calls
     assert failed.category is ToolErrorCategory.PERMANENT_FAILURE and "broken" in failed.text
     assert invalid.status == "error"  # the server refused the arguments it did not expect
-    assert category_of(TimeoutError()) is ToolErrorCategory.TIMEOUT
-    assert category_of(ConnectionError()) is ToolErrorCategory.NETWORK_ERROR
+
+
+C = ToolErrorCategory
+
+
+@pytest.mark.parametrize(
+    ("error", "category", "retryable"),
+    [
+        # JSON-RPC codes (the seed's McpErrorCode in the comments)
+        (McpCallError(-32700, "parse error"), C.SERVER_ERROR, True),  # ServerError: zeph's JSON is well-formed
+        (McpCallError(-32600, "invalid request"), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32601, "method not found"), C.TOOL_NOT_FOUND, False),  # NotFound
+        (McpCallError(-32602, "invalid params"), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32603, "internal error"), C.SERVER_ERROR, True),  # ServerError
+        (McpCallError(-32000, "connection closed"), C.NETWORK_ERROR, True),  # Transient
+        (McpCallError(-32001, "request timeout"), C.TIMEOUT, True),  # Transient
+        (McpCallError(-32002, "resource not found"), C.PERMANENT_FAILURE, False),  # NotFound (not the tool)
+        (McpCallError(-32050, "server-defined"), C.SERVER_ERROR, True),  # ServerError
+        (McpCallError(42, "anything else"), C.PERMANENT_FAILURE, False),
+        # a streamable-HTTP server's refusal: the status decides, whatever generic code the SDK put in its place
+        (McpCallError(-32603, "refused", 400), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32603, "refused", 401), C.POLICY_BLOCKED, False),  # AuthFailure
+        (McpCallError(-32603, "refused", 403), C.POLICY_BLOCKED, False),  # AuthFailure / PolicyBlocked
+        (McpCallError(-32601, "Not Found", 404), C.PERMANENT_FAILURE, False),  # NotFound
+        (McpCallError(-32603, "refused", 422), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32603, "refused", 429), C.RATE_LIMITED, True),  # RateLimited
+        (McpCallError(-32603, "refused", 500), C.SERVER_ERROR, True),  # ServerError
+        (McpCallError(-32603, "refused", 503), C.SERVER_ERROR, True),  # ServerError
+        # no answer at all
+        (TimeoutError(), C.TIMEOUT, True),  # Transient
+        (ConnectionError("stopped"), C.NETWORK_ERROR, True),  # Transient
+        (EOFError(), C.NETWORK_ERROR, True),  # Transient
+        (RuntimeError("?"), C.SERVER_ERROR, True),
+    ],
+)
+def test_the_mcp_error_code_table(error: BaseException, category: ToolErrorCategory, retryable: bool) -> None:
+    assert category_of(error) is category and category.is_retryable is retryable
+
+
+def test_a_hostile_http_server_is_mapped_never_retried_and_cannot_flood_the_model(
+    tmp_path: Path, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcp_hostile_server import hostile_server
+
+    from zeph_nb.notebook.views import print_mcp
+
+    with hostile_server() as server:
+        toml = (f'[[mcp.servers]]\nname = "h"\nurl = "{server.url}/mcp"\ntrusted = true\n'
+                f'[[mcp.servers]]\nname = "locked"\nurl = "{server.url}/locked"\ntrusted = true\n')  # fmt: skip
+        calls = [(f"mcp_h_status_{n}", {}) for n in (401, 403, 429, 503)]
+        agent, result = run(store, tmp_path, toml, *calls, ("mcp_h_huge_error", {}), ("mcp_h_ok", {}))
+        tried = [m["params"]["name"] for m in server.requests if m.get("method") == "tools/call"]
+    categories = [c.category for c in result.tool_calls]
+    assert categories == [C.POLICY_BLOCKED, C.POLICY_BLOCKED, C.RATE_LIMITED, C.SERVER_ERROR,
+                          C.INVALID_PARAMETERS, None]  # fmt: skip
+    assert "HTTP 401" in result.tool_calls[0].text and "HTTP 429" in result.tool_calls[2].text
+    assert [c.status for c in result.tool_calls][:4] == ["error"] * 4  # it ran and failed; no gate refused it
+    assert tried == ["status/401", "status/403", "status/429", "status/503", "huge error", "ok"]  # each once
+    assert len(result.tool_calls[4].text) < 20_000 and result.stop_reason == "completed"
+    print_mcp(agent.chain)  # a server whose every request gets 401 never started, and says so
+    assert "locked: not running (McpCallError: HTTP 401:" in capsys.readouterr().out
 
 
 def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: Path, store: Store) -> None:
