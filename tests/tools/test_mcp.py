@@ -48,7 +48,14 @@ def test_a_servers_tools_are_offered_ask_by_default_and_run_through_the_chain(tm
     schema = next(s for s in agent.provider.requests[0].tool_schemas if s["name"] == "mcp_notes_add_note")
     assert schema["input_schema"]["required"] == ["text"]  # the server's own schema
     store.flush()
-    assert list(store.query("SELECT tool FROM tool_calls ORDER BY ts")["tool"])[:1] == ["mcp_notes_add_note"]
+    rows = store.query("SELECT tool, status, mcp_server, mcp_tool FROM tool_calls ORDER BY ts")
+    assert list(rows["tool"])[:1] == ["mcp_notes_add_note"]
+    # The server and its own name for the tool, also for the call the person refused
+    assert list(zip(rows["status"], rows["mcp_server"], rows["mcp_tool"], strict=True)) == [
+        ("ok", "notes", "add_note"),
+        ("denied", "notes", "add_note"),
+        ("ok", "notes", "read_notes"),
+    ]
 
 
 def test_a_trusted_server_runs_unasked_but_rules_still_apply(tmp_path: Path, store: Store) -> None:
@@ -124,6 +131,15 @@ def test_a_hostile_http_server_is_mapped_never_retried_and_cannot_flood_the_mode
     assert [c.status for c in result.tool_calls][:4] == ["error"] * 4  # it ran and failed; no gate refused it
     assert tried == ["status/401", "status/403", "status/429", "status/503", "huge error", "ok"]  # each once
     assert len(result.tool_calls[4].text) < 20_000 and result.stop_reason == "completed"
+    store.flush()  # the name the model was offered is not the server's: the audit row keeps both
+    rows = store.query("SELECT tool, mcp_server, mcp_tool FROM tool_calls ORDER BY ts")
+    assert list(zip(rows["tool"], rows["mcp_server"], rows["mcp_tool"], strict=True))[3:5] == [
+        ("mcp_h_status_503", "h", "status/503"),
+        ("mcp_h_huge_error", "h", "huge error"),
+    ]
+    assert (
+        list(zeph_nb.audit.frame(mcp_server="h", settings=agent.settings, limit=None)["mcp_tool"])[-1] == "status/401"
+    )
     print_mcp(agent.chain)  # a server whose every request gets 401 never started, and says so
     assert "locked: not running (McpCallError: HTTP 401:" in capsys.readouterr().out
 

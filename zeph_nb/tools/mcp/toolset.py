@@ -36,8 +36,8 @@ class McpArgs(ToolArgs):
 class McpToolDef(ToolDef):
     """A ToolDef whose schema is the server's own."""
 
-    def __init__(self, name: str, description: str, schema: dict[str, Any]) -> None:
-        super().__init__(name, description, McpArgs, mutates=True)
+    def __init__(self, name: str, description: str, schema: dict[str, Any], origin: tuple[str, str]) -> None:
+        super().__init__(name, description, McpArgs, mutates=True, origin=origin)
         object.__setattr__(self, "_schema", schema or {"type": "object", "properties": {}})
 
     @property
@@ -139,7 +139,8 @@ class McpToolset:
                                 server, tool.name, name)  # fmt: skip
                     continue
                 description = f"[MCP server {server}] {tool.description}".strip()
-                self._defs[name] = (connection, tool.name, McpToolDef(name, description, object_schema(tool.schema)))
+                definition = McpToolDef(name, description, object_schema(tool.schema), (server, tool.name))
+                self._defs[name] = (connection, tool.name, definition)
 
     async def close(self) -> None:
         for connection in self.connections.values():
