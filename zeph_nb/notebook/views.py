@@ -194,11 +194,6 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
         print(f"last run:     {last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
               f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
     print_sandbox(describe_sandbox(settings, agent.workdir))
-    check = settings.tools.adversarial_policy
-    if check.enabled:
-        count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
-        flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
-        print(f"policy check: {check.provider}, {count}, {flags}")
     print_filter(agent.tool_filter)
     for line in describe_checks(settings):
         print(line)
@@ -220,9 +215,15 @@ def print_filter(tool_filter: ToolFilter | None) -> None:
 
 
 def describe_checks(settings: Any) -> list[str]:
-    """The tool policy, the utility gate and the helper models and checks that are on, one line each."""
+    """The adversarial policy check, the tool policy, the utility gate and the helper models and checks that are
+    on, one line each (before the first run too: what the settings will give it)."""
     lines = []
     policy, utility, agent = settings.tools.policy, settings.tools.utility, settings.agent
+    check = settings.tools.adversarial_policy
+    if check.enabled:
+        count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
+        flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
+        lines.append(f"policy check: {check.provider}, {count}, {flags}")
     if policy.enabled:
         source = f" from {policy.policy_file}" if policy.policy_file else ""
         lines.append(f"tool policy:  {len(policy.rules)} rules{source}, default {policy.default_effect}")
