@@ -49,8 +49,8 @@ def frame(
     settings: Settings | None = None,
     **filters: str,
 ) -> pd.DataFrame:
-    """Audit rows, newest first. Filters: tool, decision, status, category, conversation, approved_by, caller
-    (each an exact value), ``since``/``until`` (datetimes or ISO strings, UTC), ``limit`` (None: all) and
+    """Audit rows, newest first. Filters: tool, decision, status, category, conversation, approved_by, caller,
+    mcp_server (each an exact value), ``since``/``until`` (datetimes or ISO strings, UTC), ``limit`` (None: all) and
     ``offset`` for paging."""
     query, params = frame_query(since=since, until=until, limit=limit, offset=offset, **filters)
     return sql(query, params, settings=settings)

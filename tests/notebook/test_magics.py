@@ -253,6 +253,8 @@ def test_status_before_the_first_run_shows_what_the_settings_will_give_it(
         '[agent.tool_filter]\nenabled = true\nprovider = "embed"\ntop_k = 4\n'
         '[tools.policy]\nenabled = true\ndefault_effect = "allow"\n'
         '[[tools.policy.rules]]\neffect = "deny"\ntool = "*"\npaths = ["secrets/*"]\n'
+        '[[llm.providers]]\nname = "guard"\nkind = "scripted"\n'
+        '[tools.adversarial_policy]\nenabled = true\nprovider = "guard"\npolicies = ["a", "b"]\nfail_open = true\n'
     )
     ip.run_line_magic("zeph", "status")
     status = capsys.readouterr().out
@@ -260,9 +262,26 @@ def test_status_before_the_first_run_shows_what_the_settings_will_give_it(
     assert "provider:     openai, model local-model, http://127.0.0.1:9/v1" in status
     assert "Filter:       top_k=4, always_on=read_overflow, embeddings=embed (" in status
     assert "tool policy:  1 rules, default allow" in status
+    # it used to appear only once an agent existed
+    assert "policy check: guard, 2 policies, fail_open=true, block_on_reject=true" in status
     (Path.cwd() / "zeph.toml").write_text('[llm]\nprovider = "openai"\n')
     ip.run_line_magic("zeph", "status")
     assert 'not ready:    [llm] provider = "openai" needs base_url and model' in capsys.readouterr().out
+
+
+def test_status_after_a_run_shows_the_policy_check_too(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ip, magics = shell
+    (Path.cwd() / "zeph.toml").write_text(
+        '[[llm.providers]]\nname = "guard"\nkind = "scripted"\n'
+        '[tools.adversarial_policy]\nenabled = true\nprovider = "guard"\npolicies = ["a"]\n'
+    )
+    magics.widgets = False
+    ip.run_cell_magic("zeph", "--approve auto", "hello")
+    assert magics.agent is not None
+    ip.run_line_magic("zeph", "status")
+    assert "policy check: guard, 1 policy, fail_open=false, block_on_reject=true" in capsys.readouterr().out
 
 
 async def test_without_a_sandbox_the_transcript_and_status_say_so(

@@ -91,6 +91,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (6, "m006_approval_why"),
         (7, "m007_filter_confidence"),
         (8, "m008_undo"),
+        (9, "m009_mcp_origin"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

@@ -15,14 +15,15 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError, ToolErrorCategory
 from zeph_nb.gates import ScriptedApprover
 from zeph_nb.store import Store
+from zeph_nb.tools.mcp.connection import McpCallError
 from zeph_nb.tools.mcp.toolset import category_of
 
 # The notes server tutorial 11 connects too: one real SDK server for both.
 SERVER = Path(__file__).parent.parent.parent / "notebooks" / "mcp_notes_server.py"
 
 
-def servers(*, trusted: bool = False, sandbox: bool = True, env: str = "") -> str:
-    return (f'[[mcp.servers]]\nname = "notes"\ncommand = "{sys.executable}"\nargs = ["{SERVER}"]\n'
+def servers(*, trusted: bool = False, sandbox: bool = True, env: str = "", name: str = "notes") -> str:
+    return (f'[[mcp.servers]]\nname = "{name}"\ncommand = "{sys.executable}"\nargs = ["{SERVER}"]\n'
             f"trusted = {str(trusted).lower()}\nsandbox = {str(sandbox).lower()}\n{env}")  # fmt: skip
 
 
@@ -47,7 +48,14 @@ def test_a_servers_tools_are_offered_ask_by_default_and_run_through_the_chain(tm
     schema = next(s for s in agent.provider.requests[0].tool_schemas if s["name"] == "mcp_notes_add_note")
     assert schema["input_schema"]["required"] == ["text"]  # the server's own schema
     store.flush()
-    assert list(store.query("SELECT tool FROM tool_calls ORDER BY ts")["tool"])[:1] == ["mcp_notes_add_note"]
+    rows = store.query("SELECT tool, status, mcp_server, mcp_tool FROM tool_calls ORDER BY ts")
+    assert list(rows["tool"])[:1] == ["mcp_notes_add_note"]
+    # The server and its own name for the tool, also for the call the person refused
+    assert list(zip(rows["status"], rows["mcp_server"], rows["mcp_tool"], strict=True)) == [
+        ("ok", "notes", "add_note"),
+        ("denied", "notes", "add_note"),
+        ("ok", "notes", "read_notes"),
+    ]
 
 
 def test_a_trusted_server_runs_unasked_but_rules_still_apply(tmp_path: Path, store: Store) -> None:
@@ -64,8 +72,76 @@ def test_errors_map_onto_the_taxonomy(tmp_path: Path, store: Store) -> None:
     failed, invalid = result.tool_calls
     assert failed.category is ToolErrorCategory.PERMANENT_FAILURE and "broken" in failed.text
     assert invalid.status == "error"  # the server refused the arguments it did not expect
-    assert category_of(TimeoutError()) is ToolErrorCategory.TIMEOUT
-    assert category_of(ConnectionError()) is ToolErrorCategory.NETWORK_ERROR
+
+
+C = ToolErrorCategory
+
+
+@pytest.mark.parametrize(
+    ("error", "category", "retryable"),
+    [
+        # JSON-RPC codes (the seed's McpErrorCode in the comments)
+        (McpCallError(-32700, "parse error"), C.SERVER_ERROR, True),  # ServerError: zeph's JSON is well-formed
+        (McpCallError(-32600, "invalid request"), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32601, "method not found"), C.TOOL_NOT_FOUND, False),  # NotFound
+        (McpCallError(-32602, "invalid params"), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32603, "internal error"), C.SERVER_ERROR, True),  # ServerError
+        (McpCallError(-32000, "connection closed"), C.NETWORK_ERROR, True),  # Transient
+        (McpCallError(-32001, "request timeout"), C.TIMEOUT, True),  # Transient
+        (McpCallError(-32002, "resource not found"), C.PERMANENT_FAILURE, False),  # NotFound (not the tool)
+        (McpCallError(-32050, "server-defined"), C.SERVER_ERROR, True),  # ServerError
+        (McpCallError(42, "anything else"), C.PERMANENT_FAILURE, False),
+        # a streamable-HTTP server's refusal: the status decides, whatever generic code the SDK put in its place
+        (McpCallError(-32603, "refused", 400), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32603, "refused", 401), C.POLICY_BLOCKED, False),  # AuthFailure
+        (McpCallError(-32603, "refused", 403), C.POLICY_BLOCKED, False),  # AuthFailure / PolicyBlocked
+        (McpCallError(-32601, "Not Found", 404), C.PERMANENT_FAILURE, False),  # NotFound
+        (McpCallError(-32603, "refused", 422), C.INVALID_PARAMETERS, False),  # InvalidInput
+        (McpCallError(-32603, "refused", 429), C.RATE_LIMITED, True),  # RateLimited
+        (McpCallError(-32603, "refused", 500), C.SERVER_ERROR, True),  # ServerError
+        (McpCallError(-32603, "refused", 503), C.SERVER_ERROR, True),  # ServerError
+        # no answer at all
+        (TimeoutError(), C.TIMEOUT, True),  # Transient
+        (ConnectionError("stopped"), C.NETWORK_ERROR, True),  # Transient
+        (EOFError(), C.NETWORK_ERROR, True),  # Transient
+        (RuntimeError("?"), C.SERVER_ERROR, True),
+    ],
+)
+def test_the_mcp_error_code_table(error: BaseException, category: ToolErrorCategory, retryable: bool) -> None:
+    assert category_of(error) is category and category.is_retryable is retryable
+
+
+def test_a_hostile_http_server_is_mapped_never_retried_and_cannot_flood_the_model(
+    tmp_path: Path, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcp_hostile_server import hostile_server
+
+    from zeph_nb.notebook.views import print_mcp
+
+    with hostile_server() as server:
+        toml = (f'[[mcp.servers]]\nname = "h"\nurl = "{server.url}/mcp"\ntrusted = true\n'
+                f'[[mcp.servers]]\nname = "locked"\nurl = "{server.url}/locked"\ntrusted = true\n')  # fmt: skip
+        calls = [(f"mcp_h_status_{n}", {}) for n in (401, 403, 429, 503)]
+        agent, result = run(store, tmp_path, toml, *calls, ("mcp_h_huge_error", {}), ("mcp_h_ok", {}))
+        tried = [m["params"]["name"] for m in server.requests if m.get("method") == "tools/call"]
+    categories = [c.category for c in result.tool_calls]
+    assert categories == [C.POLICY_BLOCKED, C.POLICY_BLOCKED, C.RATE_LIMITED, C.SERVER_ERROR,
+                          C.INVALID_PARAMETERS, None]  # fmt: skip
+    assert "HTTP 401" in result.tool_calls[0].text and "HTTP 429" in result.tool_calls[2].text
+    assert [c.status for c in result.tool_calls][:4] == ["error"] * 4  # it ran and failed; no gate refused it
+    assert tried == ["status/401", "status/403", "status/429", "status/503", "huge error", "ok"]  # each once
+    assert len(result.tool_calls[4].text) < 20_000 and result.stop_reason == "completed"
+    store.flush()  # the name the model was offered is not the server's: the audit row keeps both
+    rows = store.query("SELECT tool, mcp_server, mcp_tool FROM tool_calls ORDER BY ts")
+    assert list(zip(rows["tool"], rows["mcp_server"], rows["mcp_tool"], strict=True))[3:5] == [
+        ("mcp_h_status_503", "h", "status/503"),
+        ("mcp_h_huge_error", "h", "huge error"),
+    ]
+    assert (
+        list(zeph_nb.audit.frame(mcp_server="h", settings=agent.settings, limit=None)["mcp_tool"])[-1] == "status/401"
+    )
+    print_mcp(agent.chain)  # a server whose every request gets 401 never started, and says so
+    assert "locked: not running (McpCallError: HTTP 401:" in capsys.readouterr().out
 
 
 def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: Path, store: Store) -> None:
@@ -87,6 +163,40 @@ def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: 
     assert bare.tool_calls[0].text.startswith("wrote outside; network reachable")  # what the sandbox took away
 
 
+def test_a_sandboxed_server_granted_the_network_reaches_it_and_still_cannot_write_outside(
+    tmp_path: Path, store: Store
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    env = f'env = {{OUTSIDE = "{outside}", PORT = "{listener.getsockname()[1]}"}}\nnetwork = true\n'
+    try:
+        _, result = run(store, work, servers(trusted=True, env=env), ("mcp_notes_where", {}))
+    finally:
+        listener.close()
+    assert result.tool_calls[0].text == "could not write outside; network reachable; key=none"
+    assert not (outside / "escaped.txt").exists()
+    with pytest.raises(ConfigError, match="no sandbox to grant it"):
+        Settings.from_toml('[[mcp.servers]]\nname = "x"\nurl = "http://127.0.0.1:1/mcp"\nnetwork = true\n')
+
+
+def test_a_sandboxed_server_writes_into_its_granted_paths_and_nowhere_else(tmp_path: Path, store: Store) -> None:
+    work, granted, other = tmp_path / "work", tmp_path / "granted", tmp_path / "other"
+    for folder in (work, granted, other):
+        folder.mkdir()
+    grant = 'paths = ["../granted"]\n'  # relative: under the working directory, where the server runs
+    toml = (servers(trusted=True, name="a", env=f'env = {{OUTSIDE = "{granted}"}}\n{grant}')
+            + servers(trusted=True, name="b", env=f'env = {{OUTSIDE = "{other}"}}\n{grant}'))  # fmt: skip
+    _, result = run(store, work, toml, ("mcp_a_where", {}), ("mcp_b_where", {}))
+    into_granted, into_other = result.tool_calls
+    assert into_granted.text.startswith("wrote outside;") and (granted / "escaped.txt").read_text() == "escaped"
+    assert into_other.text.startswith("could not write outside;") and not (other / "escaped.txt").exists()
+
+
 def test_a_server_that_does_not_start_offers_nothing_and_says_why(tmp_path: Path, store: Store) -> None:
     toml = '[[mcp.servers]]\nname = "ghost"\ncommand = "/nonexistent/server"\nsandbox = false\n'
     agent, result = run(store, tmp_path, toml)
@@ -106,7 +216,7 @@ def test_zeph_mcp_lists_the_servers_their_state_and_tools(
     print_mcp(agent.chain)
     shown = capsys.readouterr().out
     # run_sync's loop has ended, and the server with it; in a notebook it stays up between cells
-    assert "notes: stopped; starts with the next run;" in shown and "every call asks; sandboxed" in shown
+    assert "notes: stopped; starts with the next run;" in shown and "every call asks; sandboxed (no network)" in shown
     assert "  mcp_notes_add_note  Append a line to notes.txt in the working directory." in shown
     assert "ghost: not running (" in shown
 

@@ -31,6 +31,9 @@ class NamedProvider(_Section):
     """the most tokens one reply may have (default: [llm] max_tokens)"""
     embedding_model: str | None = None
     """the model its /embeddings endpoint uses, for [agent.tool_filter] (default: model)"""
+    replies: list[str] = Field(default_factory=list)
+    """kind scripted: what it answers, one reply per request in order (a policy check's ALLOW or DENY, a demo's
+    words); none: it says that no model is configured"""
 
     @field_validator("name")
     @classmethod
@@ -38,6 +41,13 @@ class NamedProvider(_Section):
         if value in BUILTIN_PROVIDERS:
             raise ValueError(f"{value!r} is a built-in choice of [llm] provider; name this entry otherwise")
         return value
+
+    @model_validator(mode="after")
+    def _replies_are_scripted(self) -> NamedProvider:
+        if self.replies and self.kind != "scripted":
+            raise ValueError(f"provider {self.name!r}: replies are for kind scripted; a {self.kind} model answers "
+                             "for itself")  # fmt: skip
+        return self
 
 
 class LLMSettings(_Section):
@@ -65,7 +75,7 @@ class LLMSettings(_Section):
     stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
     system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
     providers: list[NamedProvider] = Field(default_factory=list)
-    """named models: [[llm.providers]] name, kind, model, base_url, api_key_env, max_tokens, embedding_model"""
+    """named models: [[llm.providers]] name, kind, model, base_url, api_key_env, max_tokens, embedding_model, replies"""
 
     @model_validator(mode="after")
     def _provider_is_known(self) -> LLMSettings:

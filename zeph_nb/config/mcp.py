@@ -28,6 +28,8 @@ class McpServer(_Section):
     """true: its tools run without asking unless a rule says otherwise (false: every call asks)"""
     sandbox: bool = True
     """run the command in the OS sandbox (no network; writes only to the working directory and paths)"""
+    network: bool = False
+    """the sandboxed server shares the host's network (every host and loopback's services, with no proxy)"""
     paths: list[str] = Field(default_factory=list)
     """more folders the sandboxed server may write"""
     timeout_secs: float = Field(60.0, gt=0, le=3600)
@@ -37,6 +39,9 @@ class McpServer(_Section):
     def _one_transport(self) -> McpServer:
         if (self.command is None) == (self.url is None):
             raise ValueError(f"server {self.name!r} needs either command (stdio) or url (streamable HTTP)")
+        if self.url is not None and self.network:
+            raise ValueError(f"server {self.name!r}: network = true grants a command's sandbox the network; a url "
+                             "server is not started by zeph-nb, so it has no sandbox to grant it")  # fmt: skip
         return self
 
 
@@ -44,7 +49,7 @@ class McpSettings(_Section):
     """``[mcp]``."""
 
     servers: list[McpServer] = Field(default_factory=list)
-    """the servers: [[mcp.servers]] name, command + args + env or url + headers, trusted, sandbox, paths"""
+    """the servers: [[mcp.servers]] name, command + args + env or url + headers, trusted, sandbox, network, paths"""
 
     @model_validator(mode="after")
     def _names_differ(self) -> McpSettings:

@@ -113,6 +113,7 @@ class AuditGate:
         if self.audit is None:
             return
         outcome = gc.outcome
+        origin = gc.ctx.tool.origin if gc.ctx is not None else None
         self.audit.record(
             AuditRecord(
                 tool=gc.call.tool_id,
@@ -141,6 +142,8 @@ class AuditGate:
                 attempts=trace.attempts,
                 sandbox=_sandbox_label(gc, output),
                 network_hosts=_network_hosts(output),
+                mcp_server=origin[0] if origin is not None else None,
+                mcp_tool=origin[1] if origin is not None else None,
             )
         )
 

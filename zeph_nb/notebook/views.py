@@ -194,11 +194,6 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
         print(f"last run:     {last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
               f" out tokens ({usage.cache_read_tokens} cached)")  # fmt: skip
     print_sandbox(describe_sandbox(settings, agent.workdir))
-    check = settings.tools.adversarial_policy
-    if check.enabled:
-        count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
-        flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
-        print(f"policy check: {check.provider}, {count}, {flags}")
     print_filter(agent.tool_filter)
     for line in describe_checks(settings):
         print(line)
@@ -220,9 +215,15 @@ def print_filter(tool_filter: ToolFilter | None) -> None:
 
 
 def describe_checks(settings: Any) -> list[str]:
-    """The tool policy, the utility gate and the helper models and checks that are on, one line each."""
+    """The adversarial policy check, the tool policy, the utility gate and the helper models and checks that are
+    on, one line each (before the first run too: what the settings will give it)."""
     lines = []
     policy, utility, agent = settings.tools.policy, settings.tools.utility, settings.agent
+    check = settings.tools.adversarial_policy
+    if check.enabled:
+        count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
+        flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
+        lines.append(f"policy check: {check.provider}, {count}, {flags}")
     if policy.enabled:
         source = f" from {policy.policy_file}" if policy.policy_file else ""
         lines.append(f"tool policy:  {len(policy.rules)} rules{source}, default {policy.default_effect}")
@@ -256,6 +257,7 @@ def print_mcp(chain: Any) -> None:
     """``%zeph mcp``: each configured MCP server, whether it runs (or why not), and the tools it offers."""
     from zeph_nb.tools.composite import CompositeExecutor
     from zeph_nb.tools.mcp import McpToolset
+    from zeph_nb.tools.mcp.toolset import offered_name
 
     if chain is None:
         print("no run yet: MCP servers start with the first %%zeph run ([[mcp.servers]] in the settings)")
@@ -278,7 +280,17 @@ def print_mcp(chain: Any) -> None:
             state = f"not running ({connection.error})"
         where = server.url or " ".join([server.command or "", *server.args])
         trust = "trusted (calls run unless a rule asks)" if server.trusted else "every call asks"
-        boxed = "sandboxed" if server.sandbox and server.url is None else "not sandboxed"
-        print(f"{server.name}: {state}; {where}; {trust}; {boxed}")
-        for tool in connection.tools:
-            print(f"  mcp_{server.name}_{tool.name}  {tool.description.splitlines()[0] if tool.description else ''}")
+        print(f"{server.name}: {state}; {where}; {trust}; {_containment(server)}")
+        for tool in connection.tools:  # by the name the model is offered (a server's own may hold any character)
+            first = tool.description.splitlines()[0] if tool.description.strip() else ""
+            print(f"  {offered_name(server.name, tool.name)}  {first}")
+
+
+def _containment(server: Any) -> str:
+    """How ``%zeph mcp`` shows what an MCP server may reach."""
+    if not server.sandbox or server.url is not None:
+        return "not sandboxed"
+    grants = ["with the network" if server.network else "no network"]
+    if server.paths:
+        grants.append("may write " + ", ".join(server.paths))
+    return f"sandboxed ({'; '.join(grants)})"

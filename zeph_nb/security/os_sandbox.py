@@ -12,7 +12,7 @@ Inside, by default (``bwrap_argv`` writes it once):
   started (``nohup``, ``setsid``, ``&``) dies with the namespace; ``--die-with-parent`` covers a killed kernel;
 * no network namespace shared with the host: only loopback, and — for a call granted the network — one Unix
   socket bound in, relayed to the per-call proxy in the kernel (``netproxy``) that lets through only the hosts
-  granted;
+  granted (``share_network``, for an MCP server its entry grants the network, keeps the host's namespace);
 * no capabilities, even as root (``--cap-drop ALL``: measured here, root keeps them otherwise and can remount
   ``/`` read-write); a session of its own (no TIOCSTI into the person's terminal);
 * limits on processes, file size and address space (``prlimit``), so a fork or write bomb hits a limit.
@@ -149,6 +149,10 @@ class SandboxSpec:
     # A session of its own, so the command cannot push keystrokes into the terminal it was started from
     # (TIOCSTI). Off only for a command that is alone on a tmux pane's terminal, where C-c must reach it.
     new_session: bool = True
+    # The host's network namespace instead of one of its own: every host, loopback's services included, with no
+    # proxy between. Only for a long-lived process whose configuration grants it (an MCP server with network =
+    # true); a command granted the network gets the proxy instead.
+    share_network: bool = False
 
 
 def _home_rebind(home: Path) -> list[str]:
@@ -330,7 +334,7 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
             args += ["--ro-bind", "/dev/null", str(path)]
     if spec.network_socket is not None:
         args += ["--bind", str(spec.network_socket), PROXY_SOCKET]
-    args += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent",
+    args += ["--unshare-pid", *([] if spec.share_network else ["--unshare-net"]), "--unshare-ipc", "--die-with-parent",
              *(["--new-session"] if spec.new_session else []),
              "--cap-drop", "ALL", "--chdir", str(spec.workdir)]  # fmt: skip
     return args

@@ -88,6 +88,7 @@ FILTERS = {
     "conversation_id": "conversation_id",
     "approved_by": "approved_by",
     "caller": "caller_id",
+    "mcp_server": "mcp_server",
 }
 
 

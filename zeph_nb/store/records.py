@@ -122,6 +122,10 @@ class ToolCallRow:
     waited_ms: float | None = None  # waiting for a person's approval; None: nobody was asked
     filter_confidence: str | None = None  # full | partial | fallback: how far the filter understood the output
     run_id: str | None = None  # the agent run (one %%zeph cell) the call belongs to
+    # An MCP server's tool: the server's name and its own name for the tool (``tool`` is the name offered to the
+    # model, made safe for model APIs and cut to 64 characters, so neither can be read back from it).
+    mcp_server: str | None = None
+    mcp_tool: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

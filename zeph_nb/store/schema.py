@@ -185,6 +185,14 @@ CREATE TABLE file_changes (
 );
 """,
     ),
+    (
+        9,
+        "m009_mcp_origin",
+        """\
+ALTER TABLE tool_calls ADD COLUMN mcp_server VARCHAR;
+ALTER TABLE tool_calls ADD COLUMN mcp_tool VARCHAR;
+""",
+    ),
 ]
 
 

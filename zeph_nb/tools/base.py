@@ -68,6 +68,8 @@ class ToolDef:
     # Runs in the person's kernel process (run_python): outside every OS sandbox, with all the kernel can reach.
     # Such a call asks unless a configured rule allows it; an earlier "Always allow" never does, nor is one offered.
     in_kernel: bool = False
+    # Where a tool from outside comes from: an MCP server's (server, its own name for the tool), for the audit row.
+    origin: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.cacheable and self.mutates:

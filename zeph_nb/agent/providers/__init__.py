@@ -35,7 +35,7 @@ def provider_named(settings: Settings, name: str) -> Provider:
     llm = settings.llm
     max_tokens = entry.max_tokens or llm.max_tokens
     if entry.kind == "scripted":
-        return ScriptedProvider()
+        return ScriptedProvider(entry.replies or None)
     if entry.kind == "anthropic":
         from zeph_nb.agent.providers.anthropic import AnthropicProvider
 

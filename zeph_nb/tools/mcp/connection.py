@@ -6,8 +6,9 @@ calls put on its queue, one at a time; closing puts None on the queue and the ta
 that dies fails the calls waiting on it and the next call starts it again.
 
 A stdio server runs in the OS sandbox like a command (``wrap``: no network, writes only to the working directory
-and its ``paths``) unless its entry says ``sandbox = false``; it gets only the SDK's minimal environment plus its
-``env`` — never the kernel's keys.
+and its ``paths``) unless its entry says ``sandbox = false``; ``network = true`` keeps it in the sandbox but in the
+host's network namespace (a server lives longer than a call, and its clients need not speak to the per-call proxy
+commands get). It gets only the SDK's minimal environment plus its ``env`` — never the kernel's keys.
 """
 
 from __future__ import annotations
@@ -22,9 +23,21 @@ from typing import Any
 
 from zeph_nb.config import McpServer, Settings
 
-__all__ = ["McpConnection", "McpTool"]
+__all__ = ["McpCallError", "McpConnection", "McpTool"]
 
 _CONNECTION_CLOSED = -32000  # the SDK's MCPError code when the server went away (mcp_types.CONNECTION_CLOSED)
+_MESSAGE_CHARS = 2000  # of a server's error message: a hostile one can send megabytes
+
+
+class McpCallError(Exception):
+    """A server's error answer, translated from the SDK's ``MCPError`` here and nowhere else: the JSON-RPC code,
+    the message (cut), and the HTTP status when a streamable-HTTP server refused the request — the SDK turns a
+    401, 403 or 429 into a generic internal error, so the status is read off the response as it arrives."""
+
+    def __init__(self, code: int, message: str, http_status: int | None = None) -> None:
+        message = message if len(message) <= _MESSAGE_CHARS else message[:_MESSAGE_CHARS] + "… (cut)"
+        super().__init__(f"HTTP {http_status}: {message}" if http_status is not None else message)
+        self.code, self.message, self.http_status = code, message, http_status
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,6 +56,7 @@ class McpConnection:
         self._queue: asyncio.Queue[tuple[str, dict[str, Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._ready: asyncio.Future[None] | None = None
         self._broken = False  # the connection went away; its task may still be cleaning up
+        self._http_status: int | None = None  # a streamable-HTTP server's refusal of the request in flight
 
     @property
     def running(self) -> bool:
@@ -89,14 +103,19 @@ class McpConnection:
         from mcp import ClientSession
         from mcp.shared.exceptions import MCPError
 
+        self._http_status = None
         try:
             async with self._transport() as streams, ClientSession(streams[0], streams[1]) as session:
-                await session.initialize()
-                listed = await session.list_tools()
+                try:
+                    await session.initialize()
+                    listed = await session.list_tools()
+                except MCPError as e:  # say why in its own words (a 401 is not "an internal error")
+                    raise self._translated(e) from e
                 self.tools = [McpTool(t.name, t.description or "", dict(t.input_schema or {})) for t in listed.tools]
                 ready.set_result(None)
                 while (job := await self._queue.get()) is not None:
                     name, arguments, done = job
+                    self._http_status = None
                     try:
                         result = await session.call_tool(name, arguments)
                     except MCPError as e:  # the server answered with an error: for that call alone
@@ -106,7 +125,7 @@ class McpConnection:
                                 done.set_exception(ConnectionError(f"MCP server {self.server.name!r} stopped"))
                             raise
                         if not done.done():
-                            done.set_exception(e)
+                            done.set_exception(self._translated(e))
                         continue
                     except Exception as e:  # the connection broke (the server died): end, start again next call
                         self._broken = True
@@ -117,13 +136,18 @@ class McpConnection:
                         done.set_result(result)
         except BaseException as e:
             if not ready.done():
-                ready.set_exception(e if isinstance(e, Exception) else RuntimeError(f"stopped: {type(e).__name__}"))
+                cause = _innermost(e)
+                ready.set_exception(cause if isinstance(cause, Exception) else
+                                    RuntimeError(f"stopped: {type(cause).__name__}"))  # fmt: skip
             while not self._queue.empty():  # a dead server fails what waits on it
                 job = self._queue.get_nowait()
                 if job is not None and not job[2].done():
                     job[2].set_exception(ConnectionError(f"MCP server {self.server.name!r} stopped"))
             if not isinstance(e, Exception):
                 raise
+
+    def _translated(self, error: Any) -> McpCallError:
+        return McpCallError(int(error.code), str(error.message), self._http_status)
 
     @contextlib.asynccontextmanager
     async def _transport(self) -> AsyncIterator[Any]:
@@ -132,7 +156,12 @@ class McpConnection:
             import httpx2  # the SDK's own HTTP client package
             from mcp.client.streamable_http import streamable_http_client
 
-            async with httpx2.AsyncClient(headers=server.headers) as client, \
+            async def note_refusal(response: httpx2.Response) -> None:
+                # Requests go one at a time (the owner task's queue), so a refused POST is the one in flight's.
+                if response.request.method == "POST" and response.status_code >= 400:
+                    self._http_status = response.status_code
+
+            async with httpx2.AsyncClient(headers=server.headers, event_hooks={"response": [note_refusal]}) as client, \
                     streamable_http_client(server.url, http_client=client) as streams:  # fmt: skip
                 yield streams
             return
@@ -162,6 +191,15 @@ class McpConnection:
             raise ConfigError(f"MCP server {self.server.name!r} is to run sandboxed, but {status.reason}; set "
                               "sandbox = false in its [[mcp.servers]] entry to run it without")  # fmt: skip
         spec = sandbox_spec(self.settings, self.workdir)
-        extra = tuple(Path(os.path.realpath(p)) for p in self.server.paths)
-        spec = dataclasses.replace(spec, writable=(*spec.writable, *extra), tmp_dir=Path(tmp))
+        # Relative paths are under the working directory, where the server runs (as [tools.shell] allowed_paths).
+        extra = tuple(Path(os.path.realpath(Path(self.workdir, os.path.expanduser(p)))) for p in self.server.paths)
+        spec = dataclasses.replace(spec, writable=(*spec.writable, *extra), tmp_dir=Path(tmp),
+                                   share_network=self.server.network)  # fmt: skip
         return wrap(argv, spec, status)
+
+
+def _innermost(error: BaseException) -> BaseException:
+    """What went wrong, out of the SDK's task groups ("unhandled errors in a TaskGroup" says nothing)."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error

@@ -4,7 +4,7 @@ Servers start lazily: ``prepare()`` (awaited by the agent before each run) start
 their tools; until then, and for a server that failed to start, no tools of it are offered (``%zeph mcp`` says
 why). A call asks unless the server is ``trusted`` (a rule can still allow or deny it by name and arguments); it is
 never cached or retried (``mutates``). The server's result content becomes the text the model reads; an error
-result, an MCP error code or a dead server maps onto the error taxonomy.
+result, an MCP error code, an HTTP refusal or a dead server maps onto the error taxonomy (``category_of``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from zeph_nb.config import Settings
-from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.errors import ToolError, ToolErrorCategory, classify_http_status
 from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.mcp.connection import McpConnection
 
@@ -36,8 +36,8 @@ class McpArgs(ToolArgs):
 class McpToolDef(ToolDef):
     """A ToolDef whose schema is the server's own."""
 
-    def __init__(self, name: str, description: str, schema: dict[str, Any]) -> None:
-        super().__init__(name, description, McpArgs, mutates=True)
+    def __init__(self, name: str, description: str, schema: dict[str, Any], origin: tuple[str, str]) -> None:
+        super().__init__(name, description, McpArgs, mutates=True, origin=origin)
         object.__setattr__(self, "_schema", schema or {"type": "object", "properties": {}})
 
     @property
@@ -46,21 +46,36 @@ class McpToolDef(ToolDef):
         return schema
 
 
-# JSON-RPC and MCP error codes (seed 001's McpErrorCode) onto the taxonomy: what may pass is retried.
+# The seed's McpErrorCode onto the taxonomy. Transient, RateLimited and ServerError are retryable, InvalidInput,
+# AuthFailure, NotFound and PolicyBlocked are not — what the model reads in the feedback's "retryable:" line. The
+# retry gate itself never runs an MCP call again: its tools are mutates=True, and a second run could do twice
+# what the first did before it failed.
 _CODES = {
-    -32700: ToolErrorCategory.INVALID_PARAMETERS,  # parse error
-    -32600: ToolErrorCategory.INVALID_PARAMETERS,  # invalid request
-    -32601: ToolErrorCategory.TOOL_NOT_FOUND,  # method not found
-    -32602: ToolErrorCategory.INVALID_PARAMETERS,  # invalid params
-    -32603: ToolErrorCategory.SERVER_ERROR,  # internal error
-    -32001: ToolErrorCategory.TIMEOUT,  # request timeout
-    -32002: ToolErrorCategory.TOOL_NOT_FOUND,  # resource not found
+    -32700: ToolErrorCategory.SERVER_ERROR,  # parse error: zeph sends well-formed JSON; the SDK's for a bad reply
+    -32600: ToolErrorCategory.INVALID_PARAMETERS,  # InvalidInput: invalid request
+    -32601: ToolErrorCategory.TOOL_NOT_FOUND,  # NotFound: method not found
+    -32602: ToolErrorCategory.INVALID_PARAMETERS,  # InvalidInput: invalid params (or an unknown tool)
+    -32603: ToolErrorCategory.SERVER_ERROR,  # ServerError: internal error
+    -32000: ToolErrorCategory.NETWORK_ERROR,  # Transient: the connection closed
+    -32001: ToolErrorCategory.TIMEOUT,  # Transient: request timeout
+    -32002: ToolErrorCategory.PERMANENT_FAILURE,  # NotFound: a resource, not the tool (as classify_io_error)
 }
 
 
 def category_of(error: BaseException) -> ToolErrorCategory:
+    """The category of an MCP call's failure: the one place the SDK's errors meet the taxonomy.
+
+    Over streamable HTTP a refused request's status decides, as for the web tools and the model providers
+    (``classify_http_status``): 401/403 AuthFailure → policy_blocked, 429 RateLimited → rate_limited, 5xx →
+    server_error, 400/422 → invalid_parameters, 404 and the rest → permanent_failure. Otherwise the JSON-RPC
+    code (other server-defined codes, -32099…-32000: server_error; anything else: permanent_failure), then a
+    timeout or a broken connection (Transient).
+    """
+    status = getattr(error, "http_status", None)
+    if isinstance(status, int) and status >= 400:
+        return classify_http_status(status)
     code = getattr(error, "code", None)
-    if isinstance(code, int):
+    if isinstance(code, int) and not isinstance(error, OSError):
         return _CODES.get(code, ToolErrorCategory.SERVER_ERROR if -32099 <= code <= -32000 else
                           ToolErrorCategory.PERMANENT_FAILURE)  # fmt: skip
     if isinstance(error, TimeoutError):
@@ -124,7 +139,8 @@ class McpToolset:
                                 server, tool.name, name)  # fmt: skip
                     continue
                 description = f"[MCP server {server}] {tool.description}".strip()
-                self._defs[name] = (connection, tool.name, McpToolDef(name, description, object_schema(tool.schema)))
+                definition = McpToolDef(name, description, object_schema(tool.schema), (server, tool.name))
+                self._defs[name] = (connection, tool.name, definition)
 
     async def close(self) -> None:
         for connection in self.connections.values():
