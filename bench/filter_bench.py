@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.corpus import evaluate, head_tail, load
-from bench.heldout import HELDOUT, HELDOUT_B, TUNE, load_heldout
+from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, TUNE, load_heldout
 from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.generic import generic_filter
@@ -51,6 +51,7 @@ def main() -> None:
     corpora = (
         (HELDOUT, None, "held-apart, judged before any filter ran on it; never tuned on"),
         (HELDOUT_B, None, "held-apart, judged by one who never read the filters; never tuned on"),
+        (HELDOUT_D, None, "held-apart, recorded and judged by one who read neither filters nor results"),
         (TUNE, "dev", "C-dev: rules are tuned on these"),
         (TUNE, "test", "C-test: scored before and after tuning, never read while tuning"),
     )

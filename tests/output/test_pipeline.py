@@ -81,8 +81,7 @@ def test_a_secret_in_lines_a_filter_drops_still_warns(store: Store) -> None:
 async def test_overflow_goes_to_the_store_and_reads_back(store: Store) -> None:
     # 20,000 lines that do not repeat one another (numbers alone would: the generic filter reads them as one kind)
     big = "".join(f"line {i:06d} {_word(i)}\n" for i in range(20_000))
-    # `cat` prints what was asked for: no filter cuts it, so only the size threshold does.
-    call = ToolCall("bash", {"command": "cat generated.txt"})
+    call = ToolCall("bash", {"command": "my-generator"})
     out = OutputPipeline(settings(threshold=10_000), store, "conv-1").process(call, ToolOutput("bash", big))
     assert out.overflow_id is not None and out.overflow_id in out.text
     assert out.text.startswith("line 000000 aaaa") and out.text.rstrip().endswith("line 019999 fpdb")

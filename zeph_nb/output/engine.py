@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from zeph_nb.output.budget import budget_filter
 from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
@@ -177,17 +176,10 @@ class FilterEngine:
             text, confidence = stage.text, stage.confidence
             if not text.strip() and clean.strip():  # the rule removed everything: it did not understand this one
                 rule, text, confidence = None, clean, FilterConfidence.FALLBACK
-        if self.generic and confidence < FilterConfidence.FULL and not _asked_for_lines(command):
-            if confidence == FilterConfidence.FALLBACK and text == clean:
-                shorter = generic_filter(clean)
-                if shorter is not None:
-                    text, rule = shorter, GENERIC
-            # Still long after a rule that cut only by position, or after folding repeats: its ends and what a
-            # person looks for (output/budget.py). A rule that understood its output (FULL) is trusted as it is,
-            # and a listing's rule has its own cap: every line of a listing is content alike.
-            cut = budget_filter(text) if found is None or not found[0].listing else None
-            if cut is not None:
-                text, rule = cut, rule or GENERIC
+        if self.generic and confidence == FilterConfidence.FALLBACK and text == clean and not _asked_for_lines(command):
+            shorter = generic_filter(clean)
+            if shorter is not None:
+                text, rule = shorter, GENERIC
         kept = 0
         if text is not clean:
             # Both passes below look for lines holding their keywords: one scan of the output finds both.

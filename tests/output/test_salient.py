@@ -1,0 +1,47 @@
+"""A rule never silently drops an error or a verdict: what a report's rule dropped is put back, one of each kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from zeph_nb.filters import FilterEngine, default_rules
+from zeph_nb.output.rules import load_rules
+from zeph_nb.output.salient import HEADING, MAX_RESTORED, restore_salient_lines
+
+ENGINE = FilterEngine(default_rules())
+
+
+RULE = '[[rules]]\nname = "tool"\nmatch = { prefix = "tool" }\nstrategy = { type = "truncate", max_lines = 4, head = 2, tail = 2 }\n'
+
+
+def test_a_rule_that_drops_an_error_or_a_verdict_gets_it_put_back_once() -> None:
+    engine = FilterEngine(load_rules(RULE).rules)
+    lines = ["start", "step 1", "error: disk full on /dev/sda1", "step 2", "error: disk full on /dev/sdb1",
+             "Ran 12 tests", "FAILED (failures=2)", "step 3", "step 4", "end"]  # fmt: skip
+    kept = engine.filter("tool run", "\n".join(lines), 1).text.splitlines()
+    assert kept[:2] == ["start", "step 1"] and HEADING in kept
+    restored = kept[kept.index(HEADING) + 1 :]
+    # One of each kind: the second disk is the same error in another place.
+    assert restored == ["error: disk full on /dev/sda1", "Ran 12 tests", "FAILED (failures=2)"]
+
+
+def test_a_listing_rule_gets_nothing_put_back() -> None:
+    """A search for "error" finds lines saying error: they are matches the listing's cap left out, not news."""
+    matches = "\n".join(f"src/m{n}.py:{n}: raise ValueError('error {n}')" for n in range(200))
+    kept = ENGINE.filter("grep -rn error src", matches, 0).text
+    assert HEADING not in kept
+
+
+@pytest.mark.parametrize("count", [MAX_RESTORED - 1, MAX_RESTORED * 3])
+def test_restored_lines_are_bounded(count: int) -> None:
+    # Names that differ in more than digits: each warning is a kind of its own.
+    original = "\n".join(["head", *(f"warning: {'x' * (n + 1)} is unused" for n in range(count)), "tail"])
+    text, restored = restore_salient_lines(original, "head\ntail")
+    shown = text.splitlines()[text.splitlines().index(HEADING) + 1 :]
+    assert restored == count
+    if count <= MAX_RESTORED:
+        assert len(shown) == count
+    else:
+        assert (
+            len(shown) == MAX_RESTORED + 1 and f"{count - MAX_RESTORED:,} more such lines" in shown[MAX_RESTORED // 2]
+        )
