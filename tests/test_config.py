@@ -108,9 +108,9 @@ def test_unknown_top_level_table() -> None:
     ("entry", "key", "allowed"),
     [
         ('[[llm.providers]]\nname = "fast"\nkind = "openai"\nbogus = 1\n', "llm.providers[0].bogus",
-         "api_key_env, base_url, embedding_model, kind, max_tokens, model, name"),
+         "api_key_env, base_url, embedding_model, kind, max_tokens, model, name, replies"),
         ('[[mcp.servers]]\nname = "docs"\ncommand = "uvx"\nbogus = 1\n', "mcp.servers[0].bogus",
-         "args, command, env, headers, name, paths, sandbox, timeout_secs, trusted, url"),
+         "args, command, env, headers, name, network, paths, sandbox, timeout_secs, trusted, url"),
         ('[[tools.policy.rules]]\neffect = "deny"\ntool = "bash"\nbogus = 1\n', "tools.policy.rules[0].bogus",
          "args_match, effect, paths, tool"),
         # the same walk reaches the entries of a table of tables

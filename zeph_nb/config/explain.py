@@ -1,0 +1,91 @@
+"""Configuration errors a person can act on: where a bad key came from, the key as they wrote it, what is allowed."""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+__all__ = ["explain", "model_type"]
+
+
+def explain(
+    error: ValidationError, source: str, origins: Mapping[str, str], root: type[BaseModel], tables: list[str]
+) -> str:
+    """One readable line per problem: where it came from, the key as written (``llm.providers[0].kind``), and what
+    is allowed. ``root`` is the settings model, ``tables`` the top-level tables a file may hold."""
+    lines = []
+    for problem in error.errors():
+        loc = list(problem["loc"])
+        key = _written(loc)
+        where = _origin_of(loc, origins, source).removeprefix("file:")
+        if problem["type"] == "extra_forbidden":
+            parent = _model_at(root, loc[:-1])
+            if parent is root:
+                allowed = tables
+            else:
+                allowed = sorted(parent.model_fields) if parent else []
+            hint = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+            did_you_mean = f" (did you mean '{hint[0]}'?)" if hint else ""
+            lines.append(f"{where}: unknown key '{key}'{did_you_mean}; allowed here: {', '.join(allowed)}")
+        else:
+            got = problem.get("input")
+            lines.append(f"{where}: {key}: {problem['msg']} (got {got!r})")
+    return "invalid configuration:\n  " + "\n  ".join(lines)
+
+
+def _written(loc: list[str | int]) -> str:
+    """A key as a person writes it: an entry of an array of tables by its index (``mcp.servers[1].url``)."""
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc).lstrip(".")
+
+
+def _origin_of(loc: list[str | int], origins: Mapping[str, str], source: str) -> str:
+    """Where the key at ``loc`` came from: its own origin, else its nearest table's (an array of tables, or a table
+    of tables an environment variable set whole, has one origin for everything in it)."""
+    path = [str(part) for part in loc if not isinstance(part, int)]
+    while path:
+        if ".".join(path) in origins:
+            return origins[".".join(path)]
+        path.pop()
+    return f"file:{source}"
+
+
+def _model_at(root: type[BaseModel], path: list[str | int]) -> type[BaseModel] | None:
+    """The settings model reached by following ``path`` from ``root`` (into an entry of an array of tables by
+    its index, into a table of tables by its key), or None past a leaf."""
+    annotation: Any = root
+    for part in path:
+        annotation = _inner(annotation)
+        model = model_type(annotation)
+        if model is not None and isinstance(part, str):
+            field = model.model_fields.get(part)
+            if field is None:
+                return None
+            annotation = field.annotation
+        elif typing.get_origin(annotation) in (list, tuple) and isinstance(part, int):
+            annotation = typing.get_args(annotation)[0]
+        elif typing.get_origin(annotation) is dict and isinstance(part, str):
+            annotation = typing.get_args(annotation)[1]
+        else:
+            return None
+    return model_type(_inner(annotation))
+
+
+def _inner(annotation: Any) -> Any:
+    """``X`` from ``X | None`` (an optional table of tables, such as tools.permissions)."""
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        present = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if len(present) == 1:
+            return present[0]
+    return annotation
+
+
+def model_type(annotation: Any) -> type[BaseModel] | None:
+    """The settings model an annotation names, or None for a plain value."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return None
