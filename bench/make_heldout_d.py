@@ -30,9 +30,9 @@ import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from bench import heldout_d_programs as P
+from bench.judging import apply_judgement, check
 
 REPO = Path(__file__).resolve().parent.parent
 if not (REPO / ".venv").exists():  # a worktree or staged copy: the shared venv lives with the main checkout
@@ -497,74 +497,14 @@ SAMPLES: list[tuple[str, str, str]] = [
 ]
 
 
-def judged() -> dict[str, dict[str, Any]]:
-    result: dict[str, dict[str, Any]] = json.loads(JUDGED.read_text()) if JUDGED.exists() else {}
-    return result
-
-
-def apply_judgement() -> int:
-    """Copy the judgement into each sample, keeping only judged lines that still occur; report the rest."""
-    judgement = judged()
-    missing = 0
-    for path in sorted(OUT.glob("*.json")):
-        if path.name == "JUDGED.json":
-            continue
-        sample = json.loads(path.read_text())
-        entry = judgement.get(path.stem)
-        if entry is None:
-            print(f"NOT JUDGED  {path.stem}")
-            missing += 1
-            continue
-        lines = set(sample["output"].splitlines())
-        for line in entry["must_keep"]:
-            if line not in lines:
-                print(f"GONE        {path.stem}: {line!r}")
-                missing += 1
-        sample.update(why=entry["why"], must_keep=[x for x in entry["must_keep"] if x in lines])
-        path.write_text(json.dumps(sample, indent=1, ensure_ascii=False) + "\n")
-    return missing
-
-
-def check() -> int:
-    """Every sample judged, every must_keep line occurs verbatim in output.splitlines(); returns the problems."""
-    judgement = judged()
-    problems = total = kept = 0
-    names = sorted(p.stem for p in OUT.glob("*.json") if p.name != "JUDGED.json")
-    for name in names:
-        sample = json.loads((OUT / f"{name}.json").read_text())
-        lines = set(sample["output"].splitlines())
-        keep = sample.get("must_keep")
-        if not keep or not sample.get("why"):
-            print(f"FAIL {name}: no must_keep/why")
-            problems += 1
-            continue
-        if judgement.get(name, {}).get("must_keep") != keep or judgement[name].get("why") != sample["why"]:
-            print(f"FAIL {name}: judgement differs from JUDGED.json")
-            problems += 1
-        for line in keep:
-            if line not in lines:
-                print(f"FAIL {name}: not in output: {line!r}")
-                problems += 1
-        if not sample["output"].strip():
-            print(f"FAIL {name}: empty output")
-            problems += 1
-        total += len(sample["output"])
-        kept += len(keep)
-    for name in sorted(set(judgement) - set(names)):
-        print(f"FAIL {name}: judged but not recorded")
-        problems += 1
-    print(f"{len(names)} samples, {kept} must_keep lines, {total} chars, {problems} problems")
-    return problems
-
-
 def main() -> None:
     if {"--check", "--apply"} & set(sys.argv[1:]):
         shutil.rmtree(SCRATCH, ignore_errors=True)  # made at import for the recording's environment; unused here
     if "--check" in sys.argv[1:]:
-        sys.exit(1 if check() else 0)
+        sys.exit(1 if check(OUT) else 0)
     if "--apply" in sys.argv[1:]:
-        gone = apply_judgement()
-        sys.exit(1 if check() or gone else 0)
+        gone = apply_judgement(OUT)
+        sys.exit(1 if check(OUT) or gone else 0)
     OUT.mkdir(parents=True, exist_ok=True)
     only = {a for a in sys.argv[1:] if not a.startswith("-")}
     root = Path(tempfile.mkdtemp(prefix="heldout-d-"))
@@ -590,10 +530,10 @@ def main() -> None:
             process.wait()
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(SCRATCH, ignore_errors=True)
-    gone = apply_judgement()
+    gone = apply_judgement(OUT)
     if gone:
         print(f"{gone} judged lines are gone or samples unjudged: judge them by reading, in JUDGED.json")
-    check()
+    check(OUT)
 
 
 if __name__ == "__main__":
