@@ -6,7 +6,7 @@ import pytest
 
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.rules import load_rules
-from zeph_nb.output.salient import HEADING, MAX_RESTORED, restore_salient_lines
+from zeph_nb.output.salient import HEADING, MAX_LINE, MAX_RESTORED, restore_salient_lines
 
 ENGINE = FilterEngine(default_rules())
 
@@ -45,3 +45,12 @@ def test_restored_lines_are_bounded(count: int) -> None:
         assert (
             len(shown) == MAX_RESTORED + 1 and f"{count - MAX_RESTORED:,} more such lines" in shown[MAX_RESTORED // 2]
         )
+
+
+def test_a_huge_line_a_rule_dropped_comes_back_cut() -> None:
+    """A hostile or minified output: one 2 MB line holding "error" that the rule left out must not return whole."""
+    blob = "error " + "A" * 2_000_000
+    text, restored = restore_salient_lines("start\n" + blob + "\nend", "start\nend")
+    shown = text.splitlines()[-1]
+    assert restored == 1 and shown.startswith("error AAA") and len(shown) < MAX_LINE + 40
+    assert shown.endswith(f"…[{len(blob) - MAX_LINE:,} more characters]")

@@ -14,7 +14,7 @@ import re
 from zeph_nb.output.generic import normalize
 from zeph_nb.security.secrets import ascii_lower, keyword_spans
 
-__all__ = ["KEYWORDS", "MAX_RESTORED", "restore_salient_lines"]
+__all__ = ["KEYWORDS", "MAX_LINE", "MAX_RESTORED", "restore_salient_lines"]
 
 # Every line the pattern below can match holds one of these (lowered): one Aho-Corasick pass finds the few lines
 # worth a regex in a long output, shared with the security pass (``keyword_line_groups``).
@@ -33,7 +33,16 @@ _RESTORE = re.compile(
     re.MULTILINE,
 )
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
+# A put-back line is cut at this length: a rule may have dropped a line for being huge (a minified bundle, a
+# base64 blob that happens to hold "error"), and the put-back must not bring back what the rule kept out.
+MAX_LINE = 2_000  # a compiler command line runs to ~1,000 characters; 20 of these stay under the overflow threshold
 HEADING = "[lines the filter dropped that look like errors, warnings or summaries]"
+
+
+def _cut(line: str) -> str:
+    if len(line) <= MAX_LINE:
+        return line
+    return f"{line[:MAX_LINE]}…[{len(line) - MAX_LINE:,} more characters]"
 
 
 def restore_salient_lines(
@@ -71,7 +80,7 @@ def restore_salient_lines(
         kind = normalize(line.strip())
         if kind not in shown:
             shown.add(kind)
-            missing.append(line)
+            missing.append(_cut(line))
     if not missing:
         return filtered, 0
     count = len(missing)
