@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from zeph_nb.output.generic import _NORMALIZE, _TABLE, KEEP_PATTERN
+from zeph_nb.output.generic import _KEEP, _NORMALIZE, _TABLE
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, StripNoise
@@ -54,8 +54,8 @@ def test_line_kinds_are_the_normalised_lines(seed: int) -> None:
     assert kinds.lines_matching(_KEEP_IN_LOGS) == {i for i, line in enumerate(lines) if _KEEP_IN_LOGS.search(line)}
     generic = LineKinds(text, lines, lambda t: _NORMALIZE.sub("#", t), _TABLE)
     assert generic.kinds == [_NORMALIZE.sub("#", line).translate(_TABLE or {}) for line in lines]
-    lowered = {i for i, line in enumerate(lines) if KEEP_PATTERN.search(line.lower())}
-    assert generic.lines_matching(KEEP_PATTERN, lower=True) == lowered
+    lowered = {i for i, line in enumerate(lines) if _KEEP.search(line.lower())}
+    assert generic.lines_matching(_KEEP, lower=True) == lowered
 
 
 def test_dedup_counts_lines_differing_only_in_digits_as_one_kind() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
 
-__all__ = ["KEEP_PATTERN", "MIN_LINES", "generic_filter", "normalize"]
+__all__ = ["MIN_LINES", "generic_filter", "normalize"]
 
 MIN_LINES = 60  # shorter outputs pass as they are: there is little to save and every line may matter
 EDGE = 5  # first and last lines always kept (the first of every kind is kept anyway)
@@ -38,7 +38,7 @@ _NORMALIZE = re.compile(
 # What a person looks for in a log: kept wherever it is, however often it repeats. Written in lower case and
 # run over the lowered line. Words of success and summary ("completed", "done", "total") are not here: a service
 # logs "request completed" on every line, and a summary line is rare, so the rarity rule below keeps it.
-KEEP_PATTERN = re.compile(
+_KEEP = re.compile(
     r"\b(error|errors|fatal|panic|panicked|exception|traceback|critical|warn|warning|fail|failed|failure|"
     r"denied|refused|abort|aborted|killed|segmentation fault|assert\w*)\b"
     r"|^\s+file \"|^\s+at \S|^\w+(error|exception|warning):",
@@ -74,7 +74,7 @@ def normalize(text: str) -> str:
 
 # The digits none of the patterns tells apart (all but the 0 of "0x"): lines equal once those are mapped are one
 # kind, and are normalised and searched once (output/kinds.py).
-_TABLE = digit_blind_table([_NORMALIZE, KEEP_PATTERN, _WORDS])
+_TABLE = digit_blind_table([_NORMALIZE, _KEEP, _WORDS])
 
 
 def generic_filter(text: str) -> str | None:
@@ -84,7 +84,7 @@ def generic_filter(text: str) -> str | None:
         return None
     kinds = LineKinds(text, lines, normalize, _TABLE)
     # Run over the lowered line: (?i) makes Python's re 2.5x slower here.
-    wanted = kinds.lines_matching(KEEP_PATTERN, lower=True)
+    wanted = kinds.lines_matching(_KEEP, lower=True)
     # An error-like line is told apart by all of it (mypy's errors differ only in where they are); only the very
     # same line again is a repeat.
     # Built by C-level map over the distinct kinds, not a comprehension over every line (10% of the filter's time).

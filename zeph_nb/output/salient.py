@@ -30,7 +30,6 @@ _RESTORE = re.compile(
     r"denied|refused|aborted|killed|segmentation fault|assertionerror)\b"
     r"|\b\d[\d,.]*\s+(passed|failed|errors?|warnings?|skipped|xfailed|xpassed|deselected|succeeded)\b"
     r"|^\s*(total|summary|finished|ran|overall)\b",
-    re.MULTILINE,
 )
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
 # A put-back line is cut at this length: a rule may have dropped a line for being huge (a minified bundle, a

@@ -31,20 +31,17 @@ SECURITY_LINE = re.compile(
 
 # Every SECURITY_LINE alternative contains one of these (lowercased). Python's re cannot skip quickly through
 # a text for a large case-insensitive alternation (~2 MB/s); str.find can, so the regex only sees candidates.
-_KEYWORDS = (
+KEYWORDS = (
     "panic", "authenticat", "unauthori", "forbidden", "access denied", "permission denied", "rustsec-", "cve-",
     "ghsa-", "pysec-", "vulnerabilit", "weak ", "insecure ", "deprecated ", " is weak", " is insecure",
     " is broken", "certificate ", "ssl",
 )  # fmt: skip
 
 
-KEYWORDS = _KEYWORDS
-
-
 def _candidate_lines(text: str, spans: list[tuple[int, int]] | None) -> list[str]:
     if spans is None:
         lowered = ascii_lower(text)  # offsets in it must be offsets in text (str.lower() lengthens İ)
-        spans = keyword_spans(text, lowered, _KEYWORDS, merge=False)
+        spans = keyword_spans(text, lowered, KEYWORDS, merge=False)
     return [text[start:end].rstrip("\r") for start, end in spans]
 
 
