@@ -132,9 +132,13 @@ def keyword_line_groups(
     return spans
 
 
-def scan_secrets(text: str, extra: Sequence[re.Pattern[str]] = ()) -> list[SecretFinding]:
+def scan_secrets(
+    text: str, extra: Sequence[re.Pattern[str]] = (), known: Mapping[str, str] | None = None
+) -> list[SecretFinding]:
     """Every credential-shaped value in ``text``, in order, without overlaps. ``extra`` are the person's own
-    patterns (``[tools.filters.security] extra_patterns``): group 1 is the value, or the whole match without one."""
+    patterns (``[tools.filters.security] extra_patterns``): group 1 is the value, or the whole match without one.
+    ``known`` are values found secret elsewhere (value: kind), secret here too wherever they appear: a filter's
+    output keeps a line that repeats a value named only on a line it dropped."""
     found = _Found()
     lowered = ascii_lower(text)  # the keywords are ASCII
     named_at: list[int] | None = None
@@ -164,14 +168,15 @@ def scan_secrets(text: str, extra: Sequence[re.Pattern[str]] = ()) -> list[Secre
             group = 1 if pattern.groups else 0
             if match.group(group):
                 found.add(SecretFinding("custom", *match.span(group)))
-    _add_repeats(text, found)
+    _add_repeats(text, found, known or {})
     return found.items
 
 
-def _add_repeats(text: str, found: _Found) -> None:
+def _add_repeats(text: str, found: _Found, known: Mapping[str, str]) -> None:
     """A value found once is secret everywhere in the text: `--password X` makes the `echo X | base64` two lines
-    up secret too, though nothing there names it."""
-    for value, kind in {text[f.start : f.end]: f.kind for f in found.items}.items():
+    up secret too, though nothing there names it. So is each ``known`` value."""
+    values = {**known, **{text[f.start : f.end]: f.kind for f in found.items}}
+    for value, kind in values.items():
         if len(value) < _REPEAT_MIN:
             continue
         at = text.find(value)
