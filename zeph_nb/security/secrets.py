@@ -33,6 +33,7 @@ from zeph_nb.security.secret_patterns import (
 __all__ = [
     "SecretFinding",
     "ascii_lower",
+    "clear_cut",
     "compile_extra",
     "inert",
     "keyword_line_groups",
@@ -170,6 +171,33 @@ def scan_secrets(
                 found.add(SecretFinding("custom", *match.span(group)))
     _add_repeats(text, found, known or {})
     return found.items
+
+
+# A word a cut must not split: a token, a key, a base64 run. Longer than _WORD_MAX, it is a blob, cut anywhere.
+_WORD_END = re.compile(r"[^\s'\"`,;(){}\[\]<>|]+\Z")
+_WORD_CHAR = re.compile(r"[^\s'\"`,;(){}\[\]<>|]")
+_WORD_MAX = 256
+
+
+def clear_cut(text: str, limit: int) -> int:
+    """Where to cut ``text`` to at most ``limit`` characters without splitting a secret: before any credential
+    the cut would go through, and before a word it would go through, so no piece of a value is left that no
+    pattern recognises in part (a token's first 20 characters). A piece is not redacted downstream; a whole is."""
+    if len(text) <= limit:
+        return len(text)
+    at = limit
+    for finding in scan_secrets(text):
+        if finding.start < at < finding.end:
+            at = finding.start
+            break
+        if finding.start >= at:
+            break
+    if _WORD_CHAR.match(text, at):
+        start = max(0, at - _WORD_MAX)
+        word = _WORD_END.search(text, start, at)
+        if word is not None and (word.start() > start or start == 0):
+            at = word.start()
+    return at
 
 
 def _add_repeats(text: str, found: _Found, known: Mapping[str, str]) -> None:
