@@ -125,6 +125,31 @@ def test_an_unknown_key_in_an_array_of_tables_lists_what_its_entry_allows(entry:
     assert str(info.value) == f"invalid configuration:\n  z.toml: unknown key '{key}'; allowed here: {allowed}"
 
 
+@pytest.mark.parametrize(
+    ("toml", "shown"),
+    [
+        ('[llm]\n"a\\nb\\u001b[31mred\\u0007" = 1\n', "unknown key 'llm.a\\nb\\x1b[31mred\\x07'"),
+        ('[[mcp.servers]]\nname = "a"\ncommand = "x"\n"\\r\\nz.toml: fake" = 2\n', "mcp.servers[0].\\r\\nz.toml: fake"),
+        ('"\\u202eabc" = 1\n', "unknown key '\\u202eabc'"),
+        ('[tools.permissions."x\\ny"]\nfoo = 1\n', "tools.permissions.x\\ny: Input should be a valid list"),
+    ],
+)  # fmt: skip
+def test_a_hostile_key_stays_on_one_readable_line(toml: str, shown: str) -> None:
+    """A downloaded zeph.toml: a line break, an ANSI or OSC escape or a bidi override in a key is written as its
+    escape, so the error is one line per problem and a terminal or notebook shows it as it is."""
+    with pytest.raises(ConfigError) as info:
+        Settings.from_toml(toml, source="z.toml")
+    message = str(info.value)
+    assert shown in message and len(message.splitlines()) == 2 and message.splitlines()[1].isprintable()
+
+
+def test_a_huge_key_or_value_is_cut_in_the_error() -> None:
+    for toml in ('[llm]\n"' + "k" * 1_000_000 + '" = 1\n', '[llm]\nmax_tokens = "' + "v" * 1_000_000 + '"\n'):
+        with pytest.raises(ConfigError) as info:
+            Settings.from_toml(toml, source="z.toml")
+        assert len(str(info.value)) < 2_000 and "more characters]" in str(info.value)
+
+
 def test_wrong_type_names_the_key_and_the_value() -> None:
     with pytest.raises(ConfigError) as info:
         Settings.from_toml('[tools.shell]\ntimeout = "soon"\n', source="my.toml")

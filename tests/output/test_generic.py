@@ -118,3 +118,15 @@ def test_the_first_lines_kept_beyond_each_kinds_first_are_few() -> None:
     beats = [f"2026-11-25 10:00:{i % 60:02d} INFO worker {i % 4} processed batch {i}" for i in range(300)]
     out = generic_filter("\n".join(beats))
     assert out is not None and out.splitlines()[:5] == beats[:5] and beats[5] not in out.splitlines()
+
+
+def test_the_example_of_a_folded_kind_is_never_cut_through_a_secret() -> None:
+    """Redaction runs after the filters and knows a token whole: a cut through one would leave its first half."""
+    token = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+    lines = [f"step {i} ok" for i in range(30)]
+    lines += [f"req {i:04d} sent with header value {'y' * 60} {token} ok" for i in range(80)]
+    lines += [f"step {i} ok" for i in range(30)]
+    out = generic_filter("\n".join(lines))
+    assert out is not None
+    folded = next(line for line in out.splitlines() if "similar lines" in line and "req" in line)
+    assert folded.endswith(f'{"y" * 60} "]') and "ghp_" not in folded

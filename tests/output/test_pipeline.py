@@ -69,6 +69,20 @@ def test_secrets_are_redacted_and_the_model_is_told(store: Store) -> None:
     assert out.secret_kinds == ("github_token",)
 
 
+def test_a_value_named_only_on_a_dropped_line_is_redacted_where_a_kept_line_repeats_it(store: Store) -> None:
+    # The git-push rule drops the line naming the password; the put-back of dropped warnings brings back the line
+    # that repeats it, where nothing names it. It is the same secret, found in the whole output.
+    raw = ("To github.com:x/y.git\nremote: DB_PASSWORD=Zq8vLm2Rt7Xw\nremote: warning: login as Zq8vLm2Rt7Xw refused\n"
+           " ! [rejected] main -> main\n")  # fmt: skip
+    call = ToolCall("bash", {"command": "git push"})
+    out = OutputPipeline(settings(), store, "c").process(call, ToolOutput("bash", raw, exit_code=1))
+    assert "remote: warning: login as [REDACTED:assigned_secret] refused" in out.text
+    assert "Zq8vLm2Rt7Xw" not in out.text
+    assert "2 secret-looking value(s) (assigned_secret) were in this output, 1 of them in lines the filter left" in (
+        out.text
+    )
+
+
 def test_a_secret_in_lines_a_filter_drops_still_warns(store: Store) -> None:
     # pytest's filter keeps only the summary line; the token was printed in a passing test's output.
     out = pytest_run(store, 50, extra=f"debug: token={GH}\n")

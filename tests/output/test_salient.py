@@ -54,3 +54,19 @@ def test_a_huge_line_a_rule_dropped_comes_back_cut() -> None:
     shown = text.splitlines()[-1]
     assert restored == 1 and shown.startswith("error AAA") and len(shown) < MAX_LINE + 40
     assert shown.endswith(f"…[{len(blob) - MAX_LINE:,} more characters]")
+
+
+GH = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+
+
+def test_the_cut_of_a_put_back_line_never_leaves_part_of_a_secret() -> None:
+    """Redaction runs after the filters and knows a token whole: the first half of one would reach the model."""
+    for at in range(MAX_LINE - len(GH) + 1, MAX_LINE):  # every cut through the token
+        # The token named (a github token) and a value no pattern knows, both through the cut.
+        for value in (GH, "zq" + "Xy7Kp2Lm9" * 5):
+            line = "warning: " + "x" * (at - 9 - 1) + " " + value + " rejected"
+            assert line.index(value) == at and len(line) > MAX_LINE
+            text, _ = restore_salient_lines(f"start\n{line}\nend", "start\nend")
+            shown = text.splitlines()[-1]
+            assert value[:6] not in shown, (at, shown[-60:])
+            assert shown.endswith(f"x …[{len(line) - at:,} more characters]")

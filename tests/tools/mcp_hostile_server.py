@@ -3,8 +3,9 @@
 one does — an HTTP status with no JSON-RPC body — or answers with a megabyte of error.
 
 Tools (odd names on purpose): ``status/401``, ``status/403``, ``status/429``, ``status/503`` (that status, a plain
-text body), ``huge error`` (a JSON-RPC error whose message is 1 MB), ``ok`` (a result). At ``/locked`` every request,
-``initialize`` too, gets 401.
+text body), ``huge error`` (a JSON-RPC error whose message is 1 MB), ``ok`` (a result), ``LONG`` (a result; its
+name runs to 100,000 characters with an escape sequence and a line break, its description to 10,000). At
+``/locked`` every request, ``initialize`` too, gets 401.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-TOOLS = ["status/401", "status/403", "status/429", "status/503", "huge error", "ok"]
+# A name of 100,000 characters with an ANSI escape and a line break, described in 10,000 characters after an escape.
+LONG = "long\x1b[2J\nforged row " + "n" * 100_000
+TOOLS = ["status/401", "status/403", "status/429", "status/503", "huge error", "ok", LONG]
+DESCRIPTIONS = {LONG: "\x1b[31m" + "d" * 10_000}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -52,8 +56,8 @@ class _Handler(BaseHTTPRequestHandler):
             result: Any = {"protocolVersion": params.get("protocolVersion"), "capabilities": {"tools": {}},
                            "serverInfo": {"name": "hostile", "version": "1"}}  # fmt: skip
         elif method == "tools/list":
-            result = {"tools": [{"name": n, "description": f"{n} tool", "inputSchema": {"type": "object"}}
-                                for n in TOOLS]}  # fmt: skip
+            result = {"tools": [{"name": n, "description": DESCRIPTIONS.get(n, f"{n} tool"),
+                                 "inputSchema": {"type": "object"}} for n in TOOLS]}  # fmt: skip
         elif method == "tools/call" and params.get("name", "").startswith("status/"):
             self._send(int(params["name"].split("/")[1]), b"refused by the gateway", "text/plain")
             return

@@ -144,6 +144,28 @@ def test_a_hostile_http_server_is_mapped_never_retried_and_cannot_flood_the_mode
     assert "locked: not running (McpCallError: HTTP 401:" in capsys.readouterr().out
 
 
+def test_a_hostile_servers_tool_name_is_bounded_and_printable_in_the_audit_row_and_mcp_view(
+    tmp_path: Path, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcp_hostile_server import LONG, TOOLS, hostile_server
+
+    from zeph_nb.notebook.views import print_mcp
+    from zeph_nb.tools.mcp.toolset import offered_name
+
+    with hostile_server() as server:
+        toml = f'[[mcp.servers]]\nname = "h"\nurl = "{server.url}/mcp"\ntrusted = true\n'
+        agent, result = run(store, tmp_path, toml, (offered_name("h", LONG), {}))
+        called = [m["params"]["name"] for m in server.requests if m.get("method") == "tools/call"]
+        print_mcp(agent.chain)
+    assert called == [LONG] and result.tool_calls[0].text == "fine"  # the server is called by its own name
+    store.flush()
+    (recorded,) = store.query("SELECT mcp_tool FROM tool_calls")["mcp_tool"]
+    assert recorded.startswith("long\\x1b[2J\\nforged row nnn") and recorded.endswith("n…")
+    assert len(recorded) < 160 and recorded.isprintable()
+    shown = capsys.readouterr().out
+    assert "\x1b" not in shown and len(shown) < 2_000 and len(shown.splitlines()) == 1 + len(TOOLS)
+
+
 def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: Path, store: Store) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -21,21 +21,35 @@ def explain(
     lines = []
     for problem in error.errors():
         loc = list(problem["loc"])
-        key = _written(loc)
-        where = _origin_of(loc, origins, source).removeprefix("file:")
+        key = _shown(_written(loc))
+        where = _shown(_origin_of(loc, origins, source).removeprefix("file:"))
         if problem["type"] == "extra_forbidden":
             parent = _model_at(root, loc[:-1])
             if parent is root:
                 allowed = tables
             else:
                 allowed = sorted(parent.model_fields) if parent else []
-            hint = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+            hint = difflib.get_close_matches(str(loc[-1])[:_KEY_CHARS], allowed, n=1)
             did_you_mean = f" (did you mean '{hint[0]}'?)" if hint else ""
             lines.append(f"{where}: unknown key '{key}'{did_you_mean}; allowed here: {', '.join(allowed)}")
         else:
             got = problem.get("input")
-            lines.append(f"{where}: {key}: {problem['msg']} (got {got!r})")
+            lines.append(f"{where}: {key}: {_shown(problem['msg'], _MSG_CHARS)} (got {_shown(repr(got))})")
     return "invalid configuration:\n  " + "\n  ".join(lines)
+
+
+_KEY_CHARS = 200  # of a key, a value or a source as shown: a file may hold a key of a megabyte
+_MSG_CHARS = 1_000
+
+
+def _shown(text: str, limit: int = _KEY_CHARS) -> str:
+    """``text`` on one line a terminal or a notebook shows as it is: a control character, an ANSI escape, a line
+    break or a bidirectional override written as its escape (``\\x1b``), and cut at ``limit`` characters."""
+    if len(text) > limit:
+        text = text[:limit] + f"…[{len(text) - limit:,} more characters]"
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _written(loc: list[str | int]) -> str:

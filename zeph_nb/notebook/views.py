@@ -257,7 +257,7 @@ def print_mcp(chain: Any) -> None:
     """``%zeph mcp``: each configured MCP server, whether it runs (or why not), and the tools it offers."""
     from zeph_nb.tools.composite import CompositeExecutor
     from zeph_nb.tools.mcp import McpToolset
-    from zeph_nb.tools.mcp.toolset import offered_name
+    from zeph_nb.tools.mcp.toolset import offered_name, recorded_name
 
     if chain is None:
         print("no run yet: MCP servers start with the first %%zeph run ([[mcp.servers]] in the settings)")
@@ -277,12 +277,12 @@ def print_mcp(chain: Any) -> None:
         state = "running" if connection.running else "stopped; starts with the next run" if connection.tools else (
             "not started; starts with the next run")  # fmt: skip
         if connection.error:
-            state = f"not running ({connection.error})"
+            state = f"not running ({recorded_name(connection.error, 2_000)})"  # a server's own words: one line
         where = server.url or " ".join([server.command or "", *server.args])
         trust = "trusted (calls run unless a rule asks)" if server.trusted else "every call asks"
         print(f"{server.name}: {state}; {where}; {trust}; {_containment(server)}")
         for tool in connection.tools:  # by the name the model is offered (a server's own may hold any character)
-            first = tool.description.splitlines()[0] if tool.description.strip() else ""
+            first = recorded_name(tool.description.strip().splitlines()[0], 200) if tool.description.strip() else ""
             print(f"  {offered_name(server.name, tool.name)}  {first}")
 
 

@@ -16,9 +16,11 @@ from collections import Counter
 from typing import Any
 
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
+from zeph_nb.security.secrets import clear_cut
 
 __all__ = ["MIN_LINES", "generic_filter", "normalize"]
 
+_EXAMPLE_CHARS = 120  # of a line shown for the lines like it
 MIN_LINES = 60  # shorter outputs pass as they are: there is little to save and every line may matter
 EDGE = 5  # first and last lines always kept (the first of every kind is kept anyway)
 _MAX_SAID = 3  # kinds named in one "similar" note; more are counted together
@@ -60,11 +62,18 @@ def _said(skipped: dict[str, list[Any]], run: list[str]) -> list[str]:
     if len(run) < MIN_FOLD:
         return run
     kinds = sorted(skipped.values(), key=lambda kind: -kind[0])
-    out = [f'[{count:,} similar lines: "{example.strip()[:120]}"]' for count, example in kinds[:_MAX_SAID]]
+    out = [f'[{count:,} similar lines: "{_example(example)}"]' for count, example in kinds[:_MAX_SAID]]
     if len(kinds) > _MAX_SAID:
         rest = sum(count for count, _ in kinds[_MAX_SAID:])
         out.append(f"[{rest:,} more lines of {len(kinds) - _MAX_SAID} other kinds seen above]")
     return out
+
+
+def _example(line: str) -> str:
+    """A line shown for its kind, cut at 120 characters but never through a secret (``clear_cut``): redaction,
+    after the filters, knows a token whole, not its first half."""
+    line = line.strip()
+    return line[: clear_cut(line, _EXAMPLE_CHARS)]
 
 
 def normalize(text: str) -> str:

@@ -1,8 +1,9 @@
 """From a tool's output to what the model reads: filters, secret redaction, overflow.
 
 Order matters: the raw output is scanned for secrets first (so a credential a filter drops still produces the
-warning), then filters run (they need the original lines), then secrets are redacted in what is left (so neither
-the model, nor the overflow store, nor the audit log ever holds them), then text over the overflow threshold goes
+warning), then filters run (they need the original lines), then secrets are redacted in what is left, and so is
+every value found in the whole output wherever it appears (so neither the model, nor the overflow store, nor the
+audit log ever holds them), then text over the overflow threshold goes
 to the store and the model gets its head and tail with the ``overflow:<uuid>`` id to read the rest.
 
 Only shell output is filtered: a file read or a fetched page must reach the model as it is.
@@ -66,7 +67,13 @@ class OutputPipeline:
             line = filtered.stats_line("shell")
             if line:  # how far the filter understood the output, for the person reading the card
                 stats.append(f"{line} ({filtered.rule or 'no rule'}, {filtered.confidence.label})")
-        findings = scan_secrets(text, extra) if filtered is not None and scan.enabled else raw_findings
+        if filtered is not None and scan.enabled:
+            # What is left is scanned again (a filter moves lines), with every value the whole output named: a
+            # line kept or put back may repeat a secret that only a dropped line named (`TOKEN=X` ... `X refused`).
+            known = {raw[f.start : f.end]: f.kind for f in raw_findings}
+            findings = scan_secrets(text, extra, known)
+        else:
+            findings = raw_findings
         kinds = tuple(sorted({finding.kind for finding in [*raw_findings, *findings]}))
         if findings:
             text = redact(text, findings)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from zeph_nb.output.generic import normalize
-from zeph_nb.security.secrets import ascii_lower, keyword_spans
+from zeph_nb.security.secrets import ascii_lower, clear_cut, keyword_spans
 
 __all__ = ["KEYWORDS", "MAX_LINE", "MAX_RESTORED", "restore_salient_lines"]
 
@@ -41,7 +41,9 @@ HEADING = "[lines the filter dropped that look like errors, warnings or summarie
 def _cut(line: str) -> str:
     if len(line) <= MAX_LINE:
         return line
-    return f"{line[:MAX_LINE]}…[{len(line) - MAX_LINE:,} more characters]"
+    # Never through a secret: redaction, which comes after the filters, knows a token whole, not its first half.
+    at = clear_cut(line, MAX_LINE)
+    return f"{line[:at]}…[{len(line) - at:,} more characters]"
 
 
 def restore_salient_lines(

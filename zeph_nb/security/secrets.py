@@ -33,6 +33,7 @@ from zeph_nb.security.secret_patterns import (
 __all__ = [
     "SecretFinding",
     "ascii_lower",
+    "clear_cut",
     "compile_extra",
     "inert",
     "keyword_line_groups",
@@ -132,9 +133,13 @@ def keyword_line_groups(
     return spans
 
 
-def scan_secrets(text: str, extra: Sequence[re.Pattern[str]] = ()) -> list[SecretFinding]:
+def scan_secrets(
+    text: str, extra: Sequence[re.Pattern[str]] = (), known: Mapping[str, str] | None = None
+) -> list[SecretFinding]:
     """Every credential-shaped value in ``text``, in order, without overlaps. ``extra`` are the person's own
-    patterns (``[tools.filters.security] extra_patterns``): group 1 is the value, or the whole match without one."""
+    patterns (``[tools.filters.security] extra_patterns``): group 1 is the value, or the whole match without one.
+    ``known`` are values found secret elsewhere (value: kind), secret here too wherever they appear: a filter's
+    output keeps a line that repeats a value named only on a line it dropped."""
     found = _Found()
     lowered = ascii_lower(text)  # the keywords are ASCII
     named_at: list[int] | None = None
@@ -164,14 +169,42 @@ def scan_secrets(text: str, extra: Sequence[re.Pattern[str]] = ()) -> list[Secre
             group = 1 if pattern.groups else 0
             if match.group(group):
                 found.add(SecretFinding("custom", *match.span(group)))
-    _add_repeats(text, found)
+    _add_repeats(text, found, known or {})
     return found.items
 
 
-def _add_repeats(text: str, found: _Found) -> None:
+# A word a cut must not split: a token, a key, a base64 run. Longer than _WORD_MAX, it is a blob, cut anywhere.
+_WORD_END = re.compile(r"[^\s'\"`,;(){}\[\]<>|]+\Z")
+_WORD_CHAR = re.compile(r"[^\s'\"`,;(){}\[\]<>|]")
+_WORD_MAX = 256
+
+
+def clear_cut(text: str, limit: int) -> int:
+    """Where to cut ``text`` to at most ``limit`` characters without splitting a secret: before any credential
+    the cut would go through, and before a word it would go through, so no piece of a value is left that no
+    pattern recognises in part (a token's first 20 characters). A piece is not redacted downstream; a whole is."""
+    if len(text) <= limit:
+        return len(text)
+    at = limit
+    for finding in scan_secrets(text):
+        if finding.start < at < finding.end:
+            at = finding.start
+            break
+        if finding.start >= at:
+            break
+    if _WORD_CHAR.match(text, at):
+        start = max(0, at - _WORD_MAX)
+        word = _WORD_END.search(text, start, at)
+        if word is not None and (word.start() > start or start == 0):
+            at = word.start()
+    return at
+
+
+def _add_repeats(text: str, found: _Found, known: Mapping[str, str]) -> None:
     """A value found once is secret everywhere in the text: `--password X` makes the `echo X | base64` two lines
-    up secret too, though nothing there names it."""
-    for value, kind in {text[f.start : f.end]: f.kind for f in found.items}.items():
+    up secret too, though nothing there names it. So is each ``known`` value."""
+    values = {**known, **{text[f.start : f.end]: f.kind for f in found.items}}
+    for value, kind in values.items():
         if len(value) < _REPEAT_MIN:
             continue
         at = text.find(value)

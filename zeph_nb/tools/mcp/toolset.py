@@ -85,6 +85,20 @@ def category_of(error: BaseException) -> ToolErrorCategory:
     return ToolErrorCategory.SERVER_ERROR
 
 
+_NAME_CHARS = 128  # the MCP specification's longest tool name
+
+
+def recorded_name(tool: str, limit: int = _NAME_CHARS) -> str:
+    """A server's own name for a tool as the audit row, ``%zeph mcp`` and error messages keep it: a hostile server's
+    name may run to megabytes or hold escape sequences, so it is cut at 128 characters and its control, format and
+    separator characters are written as their escapes (``\\x1b``). ``limit``: another length (a description's)."""
+    if len(tool) > limit:
+        tool = tool[:limit] + "…"
+    if tool.isprintable():
+        return tool
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in tool)
+
+
 def offered_name(server: str, tool: str) -> str:
     """The name the model sees: ``mcp_<server>_<tool>`` in the letters model APIs accept (``[A-Za-z0-9_-]``, at most
     64). A server's names are its own: one with a space or a slash would make every request of the run fail."""
@@ -139,7 +153,9 @@ class McpToolset:
                                 server, tool.name, name)  # fmt: skip
                     continue
                 description = f"[MCP server {server}] {tool.description}".strip()
-                definition = McpToolDef(name, description, object_schema(tool.schema), (server, tool.name))
+                definition = McpToolDef(
+                    name, description, object_schema(tool.schema), (server, recorded_name(tool.name))
+                )
                 self._defs[name] = (connection, tool.name, definition)
 
     async def close(self) -> None:
@@ -157,19 +173,20 @@ class McpToolset:
         found = self._defs.get(call.tool_id)
         if found is None:
             return None
-        connection, tool, _ = found
+        connection, tool, definition = found
+        shown = definition.origin[1] if definition.origin is not None else recorded_name(tool)
         arguments = dict(call.params) if isinstance(call.params, dict) else {}
         server = connection.server.name
         try:
             result = await connection.call(tool, arguments)
         except Exception as e:  # the server's error, a dead server, a timeout: a category the model can act on
-            error = ToolError(category_of(e), f"MCP server {server!r}, tool {tool!r}: {type(e).__name__}: {e}",
-                              details={"server": server, "tool": tool})  # fmt: skip
+            error = ToolError(category_of(e), f"MCP server {server!r}, tool {shown!r}: {type(e).__name__}: {e}",
+                              details={"server": server, "tool": shown})  # fmt: skip
             return ToolOutput.from_error(call, error)
         text = _text_of(result)
-        raw = {"server": server, "tool": tool, "content": text}
+        raw = {"server": server, "tool": shown, "content": text}
         if getattr(result, "is_error", False):
-            error = ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"MCP server {server!r}, tool {tool!r}: {text}",
+            error = ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"MCP server {server!r}, tool {shown!r}: {text}",
                               details=raw)  # fmt: skip
             return ToolOutput.from_error(call, error)
         return ToolOutput(call.tool_id, text, raw=raw, call_id=call.call_id)
