@@ -166,6 +166,29 @@ def test_a_hostile_servers_tool_name_is_bounded_and_printable_in_the_audit_row_a
     assert "\x1b" not in shown and len(shown) < 2_000 and len(shown.splitlines()) == 1 + len(TOOLS)
 
 
+def test_a_name_two_servers_tools_share_is_offered_for_neither(
+    tmp_path: Path, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Server "h"'s "status/401" and server "h_status"'s "401" are both mcp_h_status_401: a rule or grant written for
+    one would reach the other, under the other's trust. Neither is offered, and %zeph mcp says why."""
+    from mcp_hostile_server import hostile_server
+
+    from zeph_nb.notebook.views import print_mcp
+
+    with hostile_server() as server:
+        toml = (f'[[mcp.servers]]\nname = "h"\nurl = "{server.url}/mcp"\ntrusted = true\n'
+                f'[[mcp.servers]]\nname = "h_status"\nurl = "{server.url}/twin"\n'
+                '[tools.permissions]\nmcp_h_status_401 = [{ pattern = "*", action = "allow" }]\n')  # fmt: skip
+        agent, result = run(store, tmp_path, toml, ("mcp_h_status_401", {}))
+        called = [m["params"]["name"] for m in server.requests if m.get("method") == "tools/call"]
+        print_mcp(agent.chain)
+    offered = {tool.name for tool in agent.chain.tool_definitions()}
+    assert "mcp_h_status_401" not in offered and {"mcp_h_ok", "mcp_h_status_fine"} <= offered
+    assert called == [] and result.tool_calls[0].status != "ok"
+    shown = capsys.readouterr().out
+    assert shown.count("mcp_h_status_401  NOT OFFERED: another server's tool has this name too") == 2
+
+
 def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: Path, store: Store) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -270,6 +270,7 @@ def print_mcp(chain: Any) -> None:
         elif isinstance(executor, McpToolset):
             toolsets.append(executor)
     connections = [c for toolset in toolsets for c in toolset.connections.values()]
+    shadowed = {name for toolset in toolsets for name in toolset.shadowed}
     if not connections:
         print("no MCP servers configured: add [[mcp.servers]] entries (see the README)")
     for connection in connections:
@@ -283,7 +284,10 @@ def print_mcp(chain: Any) -> None:
         print(f"{server.name}: {state}; {where}; {trust}; {_containment(server)}")
         for tool in connection.tools:  # by the name the model is offered (a server's own may hold any character)
             first = recorded_name(tool.description.strip().splitlines()[0], 200) if tool.description.strip() else ""
-            print(f"  {offered_name(server.name, tool.name)}  {first}")
+            name = offered_name(server.name, tool.name)
+            if name in shadowed:
+                first = "NOT OFFERED: another server's tool has this name too (rename a server to tell them apart)"
+            print(f"  {name}  {first}")
 
 
 def _containment(server: Any) -> str:

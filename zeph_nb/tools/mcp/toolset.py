@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import ConfigDict
@@ -105,6 +105,14 @@ def offered_name(server: str, tool: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", f"mcp_{server}_{tool}")[:64]
 
 
+def _shared_across_servers(names: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The offered names that tools of more than one server map to."""
+    owners: dict[str, set[str]] = {}
+    for server, name in names:
+        owners.setdefault(name, set()).add(server)
+    return frozenset(name for name, servers in owners.items() if len(servers) > 1)
+
+
 def object_schema(schema: Any) -> dict[str, Any]:
     """The server's schema when it describes an object (what a tool's arguments are), else an empty object."""
     if isinstance(schema, dict) and schema.get("type") == "object":
@@ -134,6 +142,7 @@ class McpToolset:
     def __init__(self, settings: Settings, workdir: str) -> None:
         self.connections = {s.name: McpConnection(s, settings, workdir) for s in settings.mcp.servers}
         self._defs: dict[str, tuple[McpConnection, str, ToolDef]] = {}
+        self.shadowed: frozenset[str] = frozenset()  # offered names two servers' tools share: offered for neither
 
     async def prepare(self) -> None:
         """Start the servers that are not running (one failing leaves the others), and list their tools."""
@@ -143,11 +152,23 @@ class McpToolset:
             except Exception as e:  # %zeph mcp says it too (connection.error); its tools are not offered
                 log.warning("zeph-nb: MCP server %r did not start: %s", connection.server.name, e)
         self._defs = {}
+        self.shadowed = _shared_across_servers(
+            (server, offered_name(server, tool.name))
+            for server, connection in self.connections.items()
+            if connection.error is None
+            for tool in connection.tools
+        )
         for server, connection in self.connections.items():
             if connection.error is not None:
                 continue
             for tool in connection.tools:
                 name = offered_name(server, tool.name)
+                if name in self.shadowed:
+                    # Server "a" with tool "b_c" and server "a_b" with tool "c" are both mcp_a_b_c: a rule or a
+                    # grant written for one would reach the other, and the other's trust would decide. Neither
+                    # is offered; %zeph mcp says why.
+                    log.warning("zeph-nb: MCP tool name %s is another server's too; offered for neither", name)
+                    continue
                 if name in self._defs:  # two of its names that read alike once made valid: the first one stays
                     log.warning("zeph-nb: MCP server %r offers %r and another tool as %s; only the first is offered",
                                 server, tool.name, name)  # fmt: skip
