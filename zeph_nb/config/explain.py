@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from zeph_nb.security.printable import one_line
+
 __all__ = ["explain", "model_type"]
 
 
@@ -43,13 +45,8 @@ _MSG_CHARS = 1_000
 
 
 def _shown(text: str, limit: int = _KEY_CHARS) -> str:
-    """``text`` on one line a terminal or a notebook shows as it is: a control character, an ANSI escape, a line
-    break or a bidirectional override written as its escape (``\\x1b``), and cut at ``limit`` characters."""
-    if len(text) > limit:
-        text = text[:limit] + f"…[{len(text) - limit:,} more characters]"
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    """``text`` on one line a terminal or a notebook shows as it is (escapes written out), cut at ``limit``."""
+    return one_line(text, limit, count_rest=True)
 
 
 def _written(loc: list[str | int]) -> str:

@@ -19,6 +19,7 @@ from pydantic import ConfigDict
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_http_status
+from zeph_nb.security.printable import one_line
 from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.mcp.connection import McpConnection
 
@@ -90,13 +91,9 @@ _NAME_CHARS = 128  # the MCP specification's longest tool name
 
 def recorded_name(tool: str, limit: int = _NAME_CHARS) -> str:
     """A server's own name for a tool as the audit row, ``%zeph mcp`` and error messages keep it: a hostile server's
-    name may run to megabytes or hold escape sequences, so it is cut at 128 characters and its control, format and
-    separator characters are written as their escapes (``\\x1b``). ``limit``: another length (a description's)."""
-    if len(tool) > limit:
-        tool = tool[:limit] + "…"
-    if tool.isprintable():
-        return tool
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in tool)
+    name may run to megabytes or hold escape sequences, so it is cut at 128 characters and written on one line
+    (``security.printable``). ``limit``: another length (a description's)."""
+    return one_line(tool, limit)
 
 
 def offered_name(server: str, tool: str) -> str:
