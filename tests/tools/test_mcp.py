@@ -3,8 +3,10 @@ OS sandbox, or not), its tools offered through the whole gate chain, the audit l
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -189,40 +191,33 @@ def test_a_name_two_servers_tools_share_is_offered_for_neither(
     assert shown.count("mcp_h_status_401  NOT OFFERED: another server's tool has this name too") == 2
 
 
-def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: Path, store: Store) -> None:
-    outside = tmp_path / "outside"
+@contextlib.contextmanager
+def reach_probe(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
+    """A working directory, a folder outside it, and the ``env`` line that points the notes server's ``where`` tool
+    at that folder and at a loopback listener (open while the block runs)."""
+    outside, work = tmp_path / "outside", tmp_path / "work"
     outside.mkdir()
-    work = tmp_path / "work"
     work.mkdir()
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1)
-    env = f'env = {{OUTSIDE = "{outside}", PORT = "{listener.getsockname()[1]}"}}\n'
-    try:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        yield work, outside, f'env = {{OUTSIDE = "{outside}", PORT = "{listener.getsockname()[1]}"}}\n'
+
+
+def test_a_sandboxed_server_cannot_write_outside_or_reach_the_network(tmp_path: Path, store: Store) -> None:
+    with reach_probe(tmp_path) as (work, outside, env):
         _, sandboxed = run(store, work, servers(trusted=True, env=env), ("mcp_notes_where", {}))
         assert sandboxed.tool_calls[0].text == "could not write outside; no network; key=none"
         assert not (outside / "escaped.txt").exists()
         _, bare = run(store, work, servers(trusted=True, sandbox=False, env=env), ("mcp_notes_where", {}))
-    finally:
-        listener.close()
     assert bare.tool_calls[0].text.startswith("wrote outside; network reachable")  # what the sandbox took away
 
 
 def test_a_sandboxed_server_granted_the_network_reaches_it_and_still_cannot_write_outside(
     tmp_path: Path, store: Store
 ) -> None:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    work = tmp_path / "work"
-    work.mkdir()
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1)
-    env = f'env = {{OUTSIDE = "{outside}", PORT = "{listener.getsockname()[1]}"}}\nnetwork = true\n'
-    try:
-        _, result = run(store, work, servers(trusted=True, env=env), ("mcp_notes_where", {}))
-    finally:
-        listener.close()
+    with reach_probe(tmp_path) as (work, outside, env):
+        _, result = run(store, work, servers(trusted=True, env=env + "network = true\n"), ("mcp_notes_where", {}))
     assert result.tool_calls[0].text == "could not write outside; network reachable; key=none"
     assert not (outside / "escaped.txt").exists()
     with pytest.raises(ConfigError, match="no sandbox to grant it"):
