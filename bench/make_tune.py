@@ -20,20 +20,21 @@ linters and type checkers over real packages, verbose builds, big diffs and sear
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from bench import tune_programs as P
 from bench.judging import apply_judgement, check
+from bench.recording import record as shared_record
+from bench.recording import recording_env, write
+from bench.recording import run as shared_run
 
 REPO = Path(__file__).resolve().parent.parent
 if not (REPO / ".venv").exists():  # a worktree or staged copy: the shared venv lives with the main checkout
@@ -45,57 +46,16 @@ SITE_ABS = VENV / "lib" / "python3.11" / "site-packages"
 SITE = ".venv/lib/python3.11/site-packages"
 
 SCRATCH = Path(tempfile.mkdtemp(prefix="tune-home-"))
-ENV = {
-    **os.environ,
-    "PATH": f"{VENV / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
-    "VIRTUAL_ENV": str(VENV),
-    "LANG": "C.UTF-8",
-    "NO_COLOR": "1",
-    "TERM": "dumb",
-    "COLUMNS": "100",
-    "CARGO_TERM_COLOR": "never",
-    "CARGO_NET_OFFLINE": "true",
-    "RUST_BACKTRACE": "0",
-    "PYTHONDONTWRITEBYTECODE": "1",
-    "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-    "PIP_NO_INPUT": "1",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "Robin Ops",
-    "GIT_AUTHOR_EMAIL": "robin@example.com",
-    "GIT_COMMITTER_NAME": "Robin Ops",
-    "GIT_COMMITTER_EMAIL": "robin@example.com",
-    "JUPYTER_RUNTIME_DIR": str(SCRATCH / "jupyter-runtime"),
-    "JUPYTER_DATA_DIR": str(SCRATCH / "jupyter-data"),
-    "IPYTHONDIR": str(SCRATCH / "ipython"),
-    "MPLCONFIGDIR": str(SCRATCH / "mpl"),
-    "npm_config_cache": str(SCRATCH / "npm-cache"),
-    "npm_config_update_notifier": "false",
-    "npm_config_fund": "false",
-}
+ENV = recording_env(VENV, SCRATCH, ("Robin Ops", "robin@example.com"))
 
 
 def record(name: str, command: str, cwd: Path, root: Path, timeout: int = 900) -> None:
-    result = subprocess.run(
-        ["bash", "-c", f"{command} 2>&1"], cwd=cwd, env=ENV, capture_output=True, timeout=timeout, check=False
-    )
-    # bytes, not text mode: text mode would turn the carriage returns of progress bars into newlines
-    output = result.stdout.decode("utf-8", "replace").replace(str(root), "/work/project")
-    output = output.replace(str(SCRATCH), "/root/.cache/tune").replace(str(VENV), "/work/project/.venv")
-    sample = {"command": command, "exit_code": result.returncode, "output": output}
-    (OUT / f"{name}.json").write_text(json.dumps(sample, indent=1, ensure_ascii=False) + "\n")
-    print(f"{name:28s} exit {result.returncode:3d} {len(output):8d} chars {output.count(chr(10)):6d} lines")
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    shown_as = {str(root): "/work/project", str(SCRATCH): "/root/.cache/tune", str(VENV): "/work/project/.venv"}
+    shared_record(OUT, name, command, cwd, ENV, shown_as, timeout)
 
 
 def run(root: Path, *cmd: str) -> None:
-    subprocess.run(cmd, cwd=root, env=ENV, check=True, capture_output=True)
+    shared_run(root, ENV, *cmd)
 
 
 def python_apps(root: Path) -> None:
