@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from zeph_nb.output import rules as R
+from zeph_nb.output.diffs import diff_lines
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
 from zeph_nb.output.lines import FilterConfidence, StageResult, compile_lines, head_tail, matching_lines, split_lines
 from zeph_nb.output.noise import strip_noise
@@ -182,29 +183,28 @@ def git_status(text: str, rule: R.GitStatus, exit_code: int | None) -> StageResu
 
 
 def git_diff(text: str, rule: R.GitDiff, exit_code: int | None) -> StageResult:
-    """Headers always kept; changed lines up to ``max_diff_lines``; unchanged context dropped."""
+    """Everything outside the hunks kept (file headers, a commit's message, ``--stat``); changed lines up to
+    ``max_diff_lines``; unchanged context dropped (``output/diffs.py``)."""
+    walked = diff_lines(text)
+    if "hunk" not in walked.roles:
+        return StageResult(text, FilterConfidence.FALLBACK)
     out: list[str] = []
     changed = 0
     hidden: dict[str, int] = {}
     current = ""
-    for line in text.splitlines():
-        if line.startswith(("diff --git", "+++ ", "--- ", "index ", "new file", "deleted file", "rename ", "similarity",
-                            "Binary files", "old mode", "new mode")):  # fmt: skip
+    for line, role in zip(walked.lines, walked.roles, strict=True):
+        if role == "other":
             if line.startswith("diff --git"):
                 current = line
             out.append(line)
-        elif line.startswith("@@"):
+        elif role == "hunk":
             out.append(line)
-        elif line.startswith(("+", "-")):
+        elif role in ("+", "-"):
             if changed < rule.max_diff_lines:
                 out.append(line)
             else:
                 hidden[current] = hidden.get(current, 0) + 1
             changed += 1
-        elif line.startswith("\\"):
-            continue  # "\ No newline at end of file"
-    if not out:
-        return StageResult(text, FilterConfidence.FALLBACK)
     if hidden:
         out.append(f"[{sum(hidden.values())} changed lines over max_diff_lines not shown, in {len(hidden)} files]")
         return StageResult("\n".join(out), FilterConfidence.PARTIAL)
@@ -225,28 +225,29 @@ _LOG_TAIL = 3  # the oldest commits of a long log are kept too: where the range 
 def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
     """The first ``max_log_entries`` commits and the last few, without their author, date and trailer lines; the
     rest counted where they were. A patch (``log -p``) keeps its headers and changed lines, as ``git_diff`` does."""
-    lines = text.splitlines()
-    total = sum(1 for line in lines if _COMMIT.match(line))
+    walked = diff_lines(text)
+    # A commit starts outside every hunk: a patch's line that looks like `abc1234 x` is the patch's.
+    starts = [
+        role == "other" and _COMMIT.match(line) is not None
+        for line, role in zip(walked.lines, walked.roles, strict=True)
+    ]
+    total = sum(starts)
     if total == 0:
         return StageResult(text, FilterConfidence.FALLBACK)
     hidden_from = rule.max_log_entries + 1 if total > rule.max_log_entries + _LOG_TAIL else total + 1
     hidden_to = total - _LOG_TAIL
     out: list[str] = []
     entries = 0
-    in_patch = False
-    for line in lines:
-        if _COMMIT.match(line):
+    for line, role, start in zip(walked.lines, walked.roles, starts, strict=True):
+        if start:
             entries += 1
-            in_patch = False
             if entries == hidden_from:
                 out.append(
                     f"[{hidden_to - hidden_from + 1} more commits not shown (tools.filters.git.max_log_entries)]"
                 )
-        elif line.startswith("diff --git"):
-            in_patch = True
-        if hidden_from <= entries <= hidden_to or _LOG_NOISE.match(line):
-            continue
-        if in_patch and line.startswith((" ", "\\")):  # a patch's unchanged context and "\ No newline" notes
+        if hidden_from <= entries <= hidden_to or role in ("context", "note"):
+            continue  # a hidden commit, or a patch's unchanged context and "\ No newline" notes
+        if role == "other" and _LOG_NOISE.match(line):
             continue
         out.append(line)
     return StageResult("\n".join(out), FilterConfidence.FULL)
