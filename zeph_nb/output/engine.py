@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from zeph_nb.output.diffs import has_diff, without_context
 from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
@@ -20,11 +21,14 @@ from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
 from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
+from zeph_nb.output.tracebacks import fold_library_frames
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
-__all__ = ["GENERIC", "FilterEngine", "FilteredOutput", "producing_segments"]
+__all__ = ["DIFF", "GENERIC", "TRACEBACK", "FilterEngine", "FilteredOutput", "producing_segments"]
 
 GENERIC = "generic"  # the rule name a FilteredOutput reports when the generic fallback shortened it
+DIFF = "diff"  # ... when no rule knew the command and its output was a diff (output/diffs.py)
+TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
 
 _SETUP = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset", "true", "alias", "ulimit", "umask"})
 _POST = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "sort", "uniq", "less", "more", "cat", "wc", "cut",
@@ -169,28 +173,45 @@ class FilterEngine:
         clean = sanitize(output)
         found = self._match(command) if command else None
         rule: str | None = found[0].name if found is not None else None
+        listing = found is not None and found[0].listing
+        asked = bool(command) and _asked_for_lines(command)
+        # Shapes any program's output may hold, whatever the rule: a traceback's frames in library code. Not in
+        # a listing (a search's lines are its answer) nor in what was asked for (`cat x.py`) unless a rule knows
+        # the command (`cat app.log` is a log).
+        shaped = clean if listing or (asked and found is None) else fold_library_frames(clean)
         confidence = FilterConfidence.FALLBACK
-        text = clean
+        text = shaped
         if found is not None:
-            stage = apply_strategy(clean, found[0].strategy, exit_code, _arguments(found[1]))
+            stage = apply_strategy(shaped, found[0].strategy, exit_code, _arguments(found[1]))
             text, confidence = stage.text, stage.confidence
             if not text.strip() and clean.strip():  # the rule removed everything: it did not understand this one
-                rule, text, confidence = None, clean, FilterConfidence.FALLBACK
-        if self.generic and confidence == FilterConfidence.FALLBACK and text == clean and not _asked_for_lines(command):
-            shorter = generic_filter(clean)
-            if shorter is not None:
-                text, rule = shorter, GENERIC
+                rule, text, confidence = None, shaped, FilterConfidence.FALLBACK
+        if confidence == FilterConfidence.FALLBACK and text == shaped:
+            if shaped is not clean:
+                rule = TRACEBACK
+            if not asked and has_diff(shaped):  # a `--diff`, `diff -u`, a patch: what changed, not the context
+                text, removed = without_context(shaped)
+                if removed:
+                    rule, confidence = DIFF, FilterConfidence.FULL
+            if self.generic and not asked:
+                shorter = generic_filter(text)
+                if shorter is not None:
+                    text, rule = shorter, GENERIC
         kept = 0
         if text is not clean:
             # Both passes below look for lines holding their keywords: one scan of the output finds both.
-            restore = found is not None and rule == found[0].name and not found[0].listing and text != clean
+            restore = found is not None and rule == found[0].name and not listing and text != shaped
             lowered = ascii_lower(clean)
-            groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if restore else (SECURITY_KEYWORDS,)
+            groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if restore and shaped is clean else (SECURITY_KEYWORDS,)
             spans = keyword_line_groups(clean, lowered, groups)
             text, kept = preserve_security_lines(clean, text, spans[0])
             if restore:
-                # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in.
-                text, _ = restore_salient_lines(clean, text, lowered, spans[1])
+                # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in
+                # (not the library frames folded above: the lines compared are those the rule was given).
+                if shaped is clean:
+                    text, _ = restore_salient_lines(clean, text, lowered, spans[1])
+                else:
+                    text, _ = restore_salient_lines(shaped, text)
         raw_lines = _count_lines(output)
         return FilteredOutput(
             text=text,

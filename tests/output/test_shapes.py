@@ -1,0 +1,162 @@
+"""Shapes any command's output may hold, whatever the rule: unified diffs (output/diffs.py) and Python
+tracebacks (output/tracebacks.py)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from zeph_nb.filters import FilterConfidence, FilterEngine, default_rules
+from zeph_nb.output.diffs import diff_lines, without_context
+from zeph_nb.output.tracebacks import fold_library_frames
+
+
+def _filter(command: str, raw: str, exit_code: int = 0) -> tuple[list[str], str | None, FilterConfidence]:
+    out = FilterEngine(default_rules()).filter(command, raw, exit_code)
+    return out.text.splitlines(), out.rule, out.confidence
+
+
+SHOW = textwrap.dedent("""\
+    commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f
+    Author: Ana Ruiz <ana@example.com>
+    Date:   Mon Nov 23 10:00:00 2026 +0000
+
+        Reject negative quantities in the cart
+
+     cart.py | 4 +++-
+     1 file changed, 3 insertions(+), 1 deletion(-)
+
+    diff --git a/cart.py b/cart.py
+    index 1111111..2222222 100644
+    --- a/cart.py
+    +++ b/cart.py
+    @@ -10,6 +10,8 @@ class Cart:
+         def add(self, sku, qty):
+             if sku not in self.catalog:
+                 raise KeyError(sku)
+    --- old comment
+    +-- new comment
+    +        if qty < 0:
+    +            raise ValueError(qty)
+
+             self.items[sku] += qty
+    \\ No newline at end of file
+    """)
+
+
+def test_a_diff_keeps_what_changed_and_everything_outside_its_hunks() -> None:
+    kept, rule, _ = _filter("git show HEAD", SHOW)
+    assert rule == "git-diff"
+    # The commit's message and --stat lines are outside every hunk: a person reads them.
+    assert "    Reject negative quantities in the cart" in kept and " cart.py | 4 +++-" in kept
+    # `-- old comment` is a removed line (the hunk's counts say so), not a file header.
+    hunk = kept[kept.index("@@ -10,6 +10,8 @@ class Cart:") + 1 :]
+    assert hunk == ["--- old comment", "+-- new comment", "+        if qty < 0:", "+            raise ValueError(qty)"]
+    assert not any(line.startswith("     def add") or "self.items" in line for line in kept)
+    assert "\\ No newline at end of file" not in kept
+
+
+def test_hunk_counts_decide_what_is_context_and_a_wrong_count_ends_the_hunk() -> None:
+    walked = diff_lines("@@ -1,2 +1,2 @@\n a\n-b\n+c\n after the hunk\n@@ -5 +5 @@\n-x\n+y\n z")
+    assert walked.roles == ["hunk", "context", "-", "+", "other", "hunk", "-", "+", "other"]
+    # An empty line inside a hunk is a context line whose space was trimmed.
+    assert without_context("@@ -1,3 +1,3 @@\n a\n\n-b\n+c") == ("@@ -1,3 +1,3 @@\n-b\n+c", 2)
+
+
+BLACK = "\n".join([
+    "--- src/billing/invoice.py\t2026-11-26 10:00:00.000000+00:00",
+    "+++ src/billing/invoice.py\t2026-11-26 10:00:01.000000+00:00",
+    "@@ -1,9 +1,9 @@",
+    " import decimal",
+    "-from typing import List,Dict",
+    "+from typing import Dict, List",
+    " ", " ",  # black writes a blank context line as one space
+    " def total(lines):",
+    "-    return sum([l['amount'] for l in lines ])",
+    '+    return sum([l["amount"] for l in lines])',
+    " ", " ",
+    " def tax(amount):",
+    "would reformat src/billing/invoice.py",
+    "",
+    "Oh no! 💥 💔 💥",
+    "1 file would be reformatted.",
+])  # fmt: skip
+
+
+def test_a_diff_from_a_command_no_rule_knows_loses_only_its_context() -> None:
+    kept, rule, confidence = _filter("black --check --diff src", BLACK, 1)
+    assert rule == "diff" and confidence == FilterConfidence.FULL
+    assert kept[:3] == BLACK.splitlines()[:3]
+    assert "-from typing import List,Dict" in kept and '+    return sum([l["amount"] for l in lines])' in kept
+    assert "1 file would be reformatted." in kept and "would reformat src/billing/invoice.py" in kept
+    assert " import decimal" not in kept and " def tax(amount):" not in kept
+    # What was asked for is shown as it is: a patch file printed with cat.
+    assert " import decimal" in _filter("cat fix.patch", BLACK)[0]
+
+
+def _frame(path: str, line: int, name: str, source: str) -> str:
+    return f'  File "{path}", line {line}, in {name}\n    {source}\n'
+
+
+SITE = "/work/project/.venv/lib/python3.11/site-packages"
+STDLIB = "/usr/lib/python3.11"
+TRACEBACK = (
+    "loading prices\n"
+    "Traceback (most recent call last):\n"
+    + _frame("/work/project/report.py", 41, "<module>", "main()")
+    + _frame("/work/project/report.py", 37, "main", 'frame = load("prices.csv")["price"]')
+    + "                                  ~~~~~~~~~~~~~~~~~~^^^^^^^^^\n"
+    + _frame(f"{SITE}/pandas/core/frame.py", 3761, "__getitem__", "indexer = self.columns.get_loc(key)")
+    + _frame(f"{SITE}/pandas/core/indexes/base.py", 3655, "get_loc", "raise KeyError(key) from err")
+    + "KeyError: 'price'\n"
+)
+
+
+def test_library_frames_of_a_traceback_become_one_line_and_the_programs_own_stay() -> None:
+    kept, rule, _ = _filter("python report.py", TRACEBACK, 1)
+    assert rule == "traceback"
+    assert kept == [
+        "loading prices",
+        "Traceback (most recent call last):",
+        '  File "/work/project/report.py", line 41, in <module>',
+        "    main()",
+        '  File "/work/project/report.py", line 37, in main',
+        '    frame = load("prices.csv")["price"]',
+        "                                  ~~~~~~~~~~~~~~~~~~^^^^^^^^^",
+        "  [2 frames in pandas]",
+        "KeyError: 'price'",
+    ]
+
+
+def test_a_traceback_of_library_code_only_keeps_where_it_was_raised_and_chains_fold_apart() -> None:
+    crash = (
+        "Traceback (most recent call last):\n"
+        + _frame(f"{STDLIB}/runpy.py", 198, "_run_module_as_main", "return _run_code(code, main_globals, None,")
+        + _frame(f"{SITE}/pip/__main__.py", 22, "<module>", "sys.exit(_main())")
+        + _frame(f"{SITE}/pip/_internal/cli/main.py", 79, "main", "return command.main(cmd_args)")
+        + "OSError: [Errno 28] No space left on device\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        + _frame("app.py", 3, "<module>", "run()")
+        + _frame(f"{STDLIB}/json/__init__.py", 346, "loads", "return _default_decoder.decode(s)")
+        + "ValueError: bad\n"
+    )
+    folded = fold_library_frames(crash).splitlines()
+    assert folded[:4] == [
+        "Traceback (most recent call last):",
+        "  [2 frames in the standard library, pip]",
+        f'  File "{SITE}/pip/_internal/cli/main.py", line 79, in main',
+        "    return command.main(cmd_args)",
+    ]
+    assert folded[-4:] == ['  File "app.py", line 3, in <module>', "    run()",
+                           "  [1 frame in the standard library]", "ValueError: bad"]  # fmt: skip
+
+
+def test_tracebacks_are_not_folded_in_listings_nor_in_what_was_asked_for() -> None:
+    assert _filter("cat crash.txt", TRACEBACK)[0] == TRACEBACK.splitlines()
+    grep = "\n".join(f'logs/m{n}.txt:{n}:  File "{SITE}/x.py", line 1, in f' for n in range(5))
+    assert _filter("grep -rn File logs", "Traceback (most recent call last):\n" + grep)[0][1:] == grep.splitlines()
+    lines = 'Traceback (most recent call last):\n  File "{SITE}/x.py", line 1, in f\n    g()\n' * 2
+    assert _filter("grep -rn -A2 Traceback logs", lines)[0] == lines.splitlines()
+    # No traceback, or nothing to fold: the very same text.
+    plain = "all good\n"
+    assert fold_library_frames(plain) is plain

@@ -1,0 +1,88 @@
+"""Python tracebacks wherever they appear: a script that failed, a log's ``logger.exception``, ``pytest --tb=native``.
+
+What a person acts on in a traceback is the exception and the frames in their own code; the frames inside the
+standard library and installed packages say where the error surfaced, not what to change, and a pandas or
+requests traceback is mostly them. Each run of such frames becomes one line that says how many and whose
+(``  [4 frames in pandas, the standard library]``). When every frame of a traceback is library code (pip itself
+crashed), that code is the program: its innermost frame, where the exception was raised, stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["fold_library_frames"]
+
+_FRAME = re.compile(r'^(\s*)File "([^"]+)", line \d+(?:, in .*)?$')
+# Installed packages, the standard library (`/usr/lib/python3.11/json/…`, a venv's `lib/python3.11/…`) and
+# frozen modules. A program's own files are everything else, relative paths included.
+_LIBRARY = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d(?:\.\d+)?[/\\]|^<frozen |^<string>$")
+_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([^/\\]+)")
+MARK = "Traceback (most recent call last):"
+
+
+def _owner(path: str) -> str:
+    found = _PACKAGE.search(path)
+    if found is None:
+        return "the standard library"
+    name = found.group(1)
+    return name[:-3] if name.endswith(".py") else name
+
+
+def fold_library_frames(text: str) -> str:
+    """``text`` with each run of library frames of its tracebacks written as one line; ``text`` itself when it
+    holds no traceback or no frame to fold."""
+    if MARK not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    index = 0
+    changed = False
+    while index < len(lines):
+        if lines[index].strip() != MARK:
+            out.append(lines[index])
+            index += 1
+            continue
+        out.append(lines[index])
+        index += 1
+        frames: list[tuple[str, str, list[str]]] = []  # (indent, path, the frame's lines)
+        while index < len(lines):
+            found = _FRAME.match(lines[index])
+            if found is None:
+                break
+            indent = found.group(1)
+            body = [lines[index]]
+            index += 1
+            # The frame's source line, its carets, `[Previous line repeated N more times]`: indented deeper.
+            while index < len(lines) and lines[index].startswith(indent + " ") and not _FRAME.match(lines[index]):
+                body.append(lines[index])
+                index += 1
+            frames.append((indent, found.group(2), body))
+        library = [_LIBRARY.search(path) is not None for _, path, _ in frames]
+        if frames and all(library):
+            library[-1] = False  # nothing of the program's own: the innermost frame is where it went wrong
+        run: list[tuple[str, str, list[str]]] = []
+        for frame, is_library in zip(frames, library, strict=True):
+            if is_library:
+                run.append(frame)
+                continue
+            changed |= _flush(run, out)
+            out += frame[2]
+        changed |= _flush(run, out)
+    return "\n".join(out) if changed else text
+
+
+def _flush(run: list[tuple[str, str, list[str]]], out: list[str]) -> bool:
+    """Write a run of library frames as one line (a single one-line frame as itself); empty ``run``."""
+    if not run:
+        return False
+    if len(run) == 1 and len(run[0][2]) == 1:
+        out += run[0][2]
+        run.clear()
+        return False
+    owners = list(dict.fromkeys(_owner(path) for _, path, _ in run))
+    said = ", ".join(owners[:3]) + (f" and {len(owners) - 3} more" if len(owners) > 3 else "")
+    noun = "frame" if len(run) == 1 else "frames"
+    out.append(f"{run[0][0]}[{len(run)} {noun} in {said}]")
+    run.clear()
+    return True
