@@ -56,7 +56,7 @@ def station_csv(index: int) -> str:
 # --------------------------------------------------------------------------------------------- weather pipeline
 WX: dict[str, str] = {}
 
-WX["pyproject.toml"] = '''
+WX["pyproject.toml"] = """
 [project]
 name = "wxpipe"
 version = "0.4.0"
@@ -65,18 +65,18 @@ dependencies = ["pandas>=2"]
 
 [tool.pytest.ini_options]
 testpaths = ["tests"]
-'''
+"""
 
 WX["wxpipe/__init__.py"] = '''
 """Weather-station pipeline: ingest logger exports, clean them, report, and poll stations on a schedule."""
 __version__ = "0.4.0"
 '''
 
-WX["wxpipe/__main__.py"] = '''
+WX["wxpipe/__main__.py"] = """
 from wxpipe.cli import main
 
 raise SystemExit(main())
-'''
+"""
 
 WX["wxpipe/units.py"] = '''
 """Unit conversions and the Beaufort scale."""
@@ -301,7 +301,7 @@ def run(ticks, stations):
 
 WX["tests/__init__.py"] = ""
 
-WX["tests/conftest.py"] = '''
+WX["tests/conftest.py"] = """
 import pandas as pd
 import pytest
 
@@ -316,9 +316,9 @@ def frame():
         "wind_ms": [3.0, 4.0, 2.0],
         "pressure_hpa": [1012.0, 1011.0, 1010.0],
     })
-'''
+"""
 
-WX["tests/test_clean.py"] = '''
+WX["tests/test_clean.py"] = """
 from wxpipe.clean import daily, problems
 from wxpipe.units import dewpoint, f_to_c
 
@@ -349,9 +349,9 @@ def test_dewpoint_dry_air():
 def test_daily_keeps_station_column(frame):
     days = daily(frame)
     assert list(days.columns) == ["station", "day", "tmin", "tmax", "wind_max", "readings"]
-'''
+"""
 
-WX["tests/test_ingest.py"] = '''
+WX["tests/test_ingest.py"] = """
 import time
 
 import pytest
@@ -402,9 +402,9 @@ def test_reads_gzip(tmp_path):
         fh.write("ts,station,temp_f,humidity,wind_kn,pressure_hpa\\n2026-10-01T00:00,st-001,50,80,1,1000\\n")
     time.sleep(0.12)
     assert len(read_export(path)) == 1
-'''
+"""
 
-WX["tests/test_units.py"] = '''
+WX["tests/test_units.py"] = """
 import pytest
 
 from wxpipe.units import beaufort, knots_to_ms
@@ -431,9 +431,9 @@ def test_beaufort(ms):
 @pytest.mark.parametrize("kn,ms", [(0, 0.0), (1, 0.514), (10, 5.144), (33.7, 17.337)])
 def test_knots(kn, ms):
     assert knots_to_ms(kn) == pytest.approx(ms, abs=1e-3)
-'''
+"""
 
-WX["tests/test_cli.py"] = '''
+WX["tests/test_cli.py"] = """
 import pytest
 
 from wxpipe.cli import main
@@ -466,9 +466,9 @@ def test_no_files_message(capsys):
     with pytest.raises(SystemExit) as info:
         main(["ingest", "nothing-*.csv"])
     assert info.value.code == "wxpipe: no input files matching nothing-*.csv"
-'''
+"""
 
-WX["legacy_tests/test_stations.py"] = '''
+WX["legacy_tests/test_stations.py"] = """
 import json
 import unittest
 from pathlib import Path
@@ -510,7 +510,7 @@ class StationsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
-'''
+"""
 
 WX["fit_model.py"] = '''
 """Fit a tiny temperature-forecast model (numpy SGD) with tqdm progress, as the notebook's training cell does."""
@@ -569,7 +569,9 @@ def explore_notebook() -> str:
 
     cells = [
         {"cell_type": "markdown", "metadata": {}, "source": "# October readings"},
-        code("import pandas as pd\nfrom wxpipe.ingest import ingest\nframe = ingest(['data/raw/st-001.csv', 'data/raw/st-002.csv'])"),
+        code(
+            "import pandas as pd\nfrom wxpipe.ingest import ingest\nframe = ingest(['data/raw/st-001.csv', 'data/raw/st-002.csv'])"
+        ),
         code("frame.groupby('station')['temp_c'].describe()"),
         code("frame.resample('D', on='ts')['wind_ms'].max().tail()"),
     ]
@@ -595,12 +597,18 @@ WEB: dict[str, str] = {
     + "\n",
     "tsconfig.json": json.dumps(
         {
-            "compilerOptions": {"target": "ES2022", "module": "NodeNext", "strict": True, "noEmit": True,
-                                "noUnusedLocals": True, "noImplicitReturns": True},
+            "compilerOptions": {
+                "target": "ES2022",
+                "module": "NodeNext",
+                "strict": True,
+                "noEmit": True,
+                "noUnusedLocals": True,
+                "noImplicitReturns": True,
+            },
             "include": ["src"],
         },
         indent=2,
-    )  # fmt: skip
+    )
     + "\n",
     "src/readings.ts": """
         export interface Reading {

@@ -72,7 +72,9 @@ def weather(root: Path) -> None:
     (data / "stations.json").write_text(P.stations_json())
     for i, (sid, *_) in enumerate(P.STATIONS):
         (data / "raw" / f"{sid}.csv").write_text(P.station_csv(i))
-    (data / "bad.json").write_text('{\n  "station": "st-006",\n  "name": "Otter Sound",\n  "sensors": ["thermo", "baro"]\n  "active": true\n}\n')
+    (data / "bad.json").write_text(
+        '{\n  "station": "st-006",\n  "name": "Otter Sound",\n  "sensors": ["thermo", "baro"]\n  "active": true\n}\n'
+    )
     (data / "notes.txt").write_text("st-003 offline since 2026-11-02 (mast damage), see ticket WX-214\n")
     (root / "logs").mkdir()
     (root / "explore.ipynb").write_text(P.explore_notebook())
@@ -115,7 +117,9 @@ def web(root: Path) -> None:
 
 def rust(root: Path) -> None:
     crate = root / "tidewatch"
-    write(crate, {"Cargo.toml": '[package]\nname = "tidewatch"\nversion = "0.2.0"\nedition = "2021"\n\n[dependencies]\n'})
+    write(
+        crate, {"Cargo.toml": '[package]\nname = "tidewatch"\nversion = "0.2.0"\nedition = "2021"\n\n[dependencies]\n'}
+    )
     (crate / "src").mkdir()
     (crate / "src" / "lib.rs").write_text(P.RUST_LIB.lstrip("\n"))
     (crate / "src" / "main.rs").write_text(P.RUST_MAIN.lstrip("\n"))
@@ -156,31 +160,81 @@ def harbor_repo(root: Path) -> None:
 
     tides = P.HARBOR_TIDES_V1
     git("init", "-q", "-b", "main")
-    commit("Start harbour notes: tide thresholds", 0, {"tides.py": tides, "README.md": "# harbor-notes\n\nTide thresholds for the harbour office.\n"})
-    commit("Add config for the pier sensors", 1, {"config.toml": '[pier]\nsensor = "BP-3"\nunits = "cm"\npoll_s = 60\n'})
+    commit(
+        "Start harbour notes: tide thresholds",
+        0,
+        {"tides.py": tides, "README.md": "# harbor-notes\n\nTide thresholds for the harbour office.\n"},
+    )
+    commit(
+        "Add config for the pier sensors", 1, {"config.toml": '[pier]\nsensor = "BP-3"\nunits = "cm"\npoll_s = 60\n'}
+    )
     git("tag", "v0.1")
-    commit("check.sh: smoke test for bisect", 0, {"check.sh": "#!/bin/sh\npython3 -c 'import tides; assert tides.high_water([410, 120, 95]) == 410' \n"})
+    commit(
+        "check.sh: smoke test for bisect",
+        0,
+        {"check.sh": "#!/bin/sh\npython3 -c 'import tides; assert tides.high_water([410, 120, 95]) == 410' \n"},
+    )
     git("checkout", "-q", "-b", "feature/alerts")
-    commit("alerts: notify the harbour master above the warn level", 2, {"alerts.py": "from tides import level\n\n\ndef should_alert(height_cm):\n    return level(height_cm) != \"normal\"\n"})
-    commit("alerts: include the level in the message", 2, {"alerts.py": "from tides import level\n\n\ndef should_alert(height_cm):\n    return level(height_cm) != \"normal\"\n\n\ndef message(height_cm):\n    return f\"water at {height_cm} cm: {level(height_cm)}\"\n"})
+    commit(
+        "alerts: notify the harbour master above the warn level",
+        2,
+        {
+            "alerts.py": 'from tides import level\n\n\ndef should_alert(height_cm):\n    return level(height_cm) != "normal"\n'
+        },
+    )
+    commit(
+        "alerts: include the level in the message",
+        2,
+        {
+            "alerts.py": 'from tides import level\n\n\ndef should_alert(height_cm):\n    return level(height_cm) != "normal"\n\n\ndef message(height_cm):\n    return f"water at {height_cm} cm: {level(height_cm)}"\n'
+        },
+    )
     git("checkout", "-q", "main")
     tides = tides.replace("WARN_THRESHOLD_CM = 380", "WARN_THRESHOLD_CM = 390  # raised after the 2026 survey")
     commit("Raise the warn threshold after the survey", 3, {"tides.py": tides})
     day[0] += 1
     git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/alerts'", "feature/alerts", who=1)
-    commit("README: describe the alert levels", 1, {"README.md": "# harbor-notes\n\nTide thresholds for the harbour office.\n\nLevels: normal, warn (>= 390 cm), flood (>= 420 cm).\n"})
-    tides = tides.replace("    return max(heights)", "    # ignore the first reading: the gauge settles after a restart\n    return max(heights[1:2])")
+    commit(
+        "README: describe the alert levels",
+        1,
+        {
+            "README.md": "# harbor-notes\n\nTide thresholds for the harbour office.\n\nLevels: normal, warn (>= 390 cm), flood (>= 420 cm).\n"
+        },
+    )
+    tides = tides.replace(
+        "    return max(heights)",
+        "    # ignore the first reading: the gauge settles after a restart\n    return max(heights[1:2])",
+    )
     commit("high_water: skip the settling reading", 3, {"tides.py": tides})
     commit("config: poll every 30 s", 2, {"config.toml": '[pier]\nsensor = "BP-3"\nunits = "cm"\npoll_s = 30\n'})
     git("checkout", "-q", "-b", "hotfix/rounding", "v0.1")
-    commit("Round heights to whole centimetres", 1, {"tides.py": P.HARBOR_TIDES_V1.replace("def high_water(heights):", "def rounded(height):\n    return int(round(height))\n\n\ndef high_water(heights):")})
+    commit(
+        "Round heights to whole centimetres",
+        1,
+        {
+            "tides.py": P.HARBOR_TIDES_V1.replace(
+                "def high_water(heights):",
+                "def rounded(height):\n    return int(round(height))\n\n\ndef high_water(heights):",
+            )
+        },
+    )
     git("checkout", "-q", "main")
     git("checkout", "-q", "-b", "feature/units", "HEAD~1")
-    commit("config: report in metres", 0, {"config.toml": '[pier]\nsensor = "BP-3"\nunits = "m"\npoll_s = 60\nscale = 0.01\n'})
+    commit(
+        "config: report in metres",
+        0,
+        {"config.toml": '[pier]\nsensor = "BP-3"\nunits = "m"\npoll_s = 60\nscale = 0.01\n'},
+    )
     git("checkout", "-q", "main")
     write(repo, {"alerts.py": (repo / "alerts.py").read_text() + "\n\ndef quiet_hours():\n    return range(0, 6)\n"})
     git("stash", "push", "-q", "-m", "wip: quiet hours for alerts")
-    write(repo, {"config.toml": '[pier]\nsensor = "BP-3"\nunits = "cm"\npoll_s = 30\nretries = 3\n', "notes/storm-2026-11.md": "# storm log\n"})
+    write(
+        repo,
+        {
+            "config.toml": '[pier]\nsensor = "BP-3"\nunits = "cm"\npoll_s = 30\nretries = 3\n',
+            "notes/storm-2026-11.md": "# storm log\n",
+        },
+    )
     for copy in ("harbor-merge", "harbor-pick", "harbor-bisect"):
         shutil.copytree(repo, root / copy)
         run(root / copy, "git", "checkout", "-q", "--", ".")
@@ -203,12 +257,24 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("wx_ingest_ok", "python -m wxpipe ingest 'data/raw/st-00[125].csv' -o data/clean.csv", "wx"),
     ("wx_ingest_bad_row", "python -m wxpipe ingest 'data/raw/*.csv'; echo exit=$?", "wx"),
     ("wx_validate", "python -m wxpipe validate data/raw/st-003.csv data/raw/st-005.csv", "wx"),
-    ("wx_report_month", "python -m wxpipe report --month 2026-10 data/raw/st-001.csv data/raw/st-002.csv data/raw/st-005.csv", "wx"),
+    (
+        "wx_report_month",
+        "python -m wxpipe report --month 2026-10 data/raw/st-001.csv data/raw/st-002.csv data/raw/st-005.csv",
+        "wx",
+    ),
     ("wx_schedule_log", "python -m wxpipe schedule --ticks 90", "wx"),
     ("tail_scheduler_log", "tail -n 80 logs/scheduler.log", "wx"),
     ("grep_warn_error_log", "grep -n -E 'WARNING|ERROR' logs/scheduler.log", "wx"),
-    ("pandas_info_oneliner", "python -c \"import pandas as pd; df = pd.read_csv('data/raw/st-002.csv', parse_dates=['ts']); df.info()\"", "wx"),
-    ("pandas_groupby_oneliner", "python -c \"from wxpipe.ingest import ingest; import glob; f = ingest(sorted(glob.glob('data/raw/st-00[1235].csv'))); print(f.groupby('station')[['temp_c', 'wind_ms']].agg(['min', 'mean', 'max']).round(2))\"", "wx"),
+    (
+        "pandas_info_oneliner",
+        "python -c \"import pandas as pd; df = pd.read_csv('data/raw/st-002.csv', parse_dates=['ts']); df.info()\"",
+        "wx",
+    ),
+    (
+        "pandas_groupby_oneliner",
+        "python -c \"from wxpipe.ingest import ingest; import glob; f = ingest(sorted(glob.glob('data/raw/st-00[1235].csv'))); print(f.groupby('station')[['temp_c', 'wind_ms']].agg(['min', 'mean', 'max']).round(2))\"",
+        "wx",
+    ),
     ("pytest_wx_quiet", "python -m pytest -p no:cacheprovider -q", "wx"),
     ("pytest_x_clean", "python -m pytest -p no:cacheprovider -x -q tests/test_clean.py", "wx"),
     ("pytest_durations_ingest", "python -m pytest -p no:cacheprovider --durations=3 tests/test_ingest.py", "wx"),
@@ -219,13 +285,29 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("ruff_wx", "ruff check --no-cache --line-length 100 --select E,F,B,SIM,PLC,RUF wxpipe tests", "wx"),
     ("ruff_format_diff_cli", "ruff format --no-cache --diff wxpipe/scheduler.py", "wx"),
     ("nbconvert_html_outdir", "jupyter nbconvert --execute --to html --output-dir out explore.ipynb", "wx"),
-    ("sqlite_unique_violation", "sqlite3 wx.db \"INSERT INTO readings (station, ts, temp_c) VALUES ('st-001', '2026-10-01T00:00', 11.0)\"; echo exit=$?", "wx"),
-    ("sqlite_daily_st003", "sqlite3 -header -column wx.db \"SELECT date(ts) AS day, round(min(temp_c), 1) AS tmin, round(max(temp_c), 1) AS tmax, round(max(wind_ms), 1) AS gust FROM readings WHERE station = 'st-003' GROUP BY day ORDER BY day\"", "wx"),
+    (
+        "sqlite_unique_violation",
+        "sqlite3 wx.db \"INSERT INTO readings (station, ts, temp_c) VALUES ('st-001', '2026-10-01T00:00', 11.0)\"; echo exit=$?",
+        "wx",
+    ),
+    (
+        "sqlite_daily_st003",
+        "sqlite3 -header -column wx.db \"SELECT date(ts) AS day, round(min(temp_c), 1) AS tmin, round(max(temp_c), 1) AS tmax, round(max(wind_ms), 1) AS gust FROM readings WHERE station = 'st-003' GROUP BY day ORDER BY day\"",
+        "wx",
+    ),
     ("curl_head_stations", f"curl -sS -i http://127.0.0.1:{PORT}/stations.json | head -n 80", "wx"),
-    ("curl_status_missing", f"curl -sS -o /dev/null -w '%{{http_code}} %{{size_download}}\\n' http://127.0.0.1:{PORT}/raw/st-009.csv", "wx"),
+    (
+        "curl_status_missing",
+        f"curl -sS -o /dev/null -w '%{{http_code}} %{{size_download}}\\n' http://127.0.0.1:{PORT}/raw/st-009.csv",
+        "wx",
+    ),
     ("compose_ps_simulated", "python compose_ps.py", "wx"),
     # -- the data folder
-    ("jq_group_by_region", "jq 'map({id, region, active, models: [.sensors[] | .model]}) | group_by(.region)' data/stations.json", "wx"),
+    (
+        "jq_group_by_region",
+        "jq 'map({id, region, active, models: [.sensors[] | .model]}) | group_by(.region)' data/stations.json",
+        "wx",
+    ),
     ("json_tool_bad", "python -m json.tool data/bad.json", "wx"),
     ("awk_hot_readings", "awk -F, 'NR > 1 && $3 > 63.5 {print FILENAME \": \" $0}' data/raw/*.csv", "wx"),
     ("head_raw_csvs", "head -n 15 data/raw/*.csv", "wx"),
@@ -258,7 +340,11 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("cargo_run_missing_file", "cd tidewatch && cargo run -q -- tables/2026-11-26.tsv; echo exit=$?", "rs"),
     # -- C with a Makefile
     ("make_all_warnings", "make all", "c/lumen"),
-    ("make_wconversion", "make clean all CFLAGS='-std=c11 -O2 -Wall -Wextra -Wconversion -Wsign-conversion'", "c/lumen"),
+    (
+        "make_wconversion",
+        "make clean all CFLAGS='-std=c11 -O2 -Wall -Wextra -Wconversion -Wsign-conversion'",
+        "c/lumen",
+    ),
     ("lumen_run_samples", "./build/lumen samples/*; echo exit=$?", "c/lumen"),
     ("make_asan_overflow", "make asan && ./build/lumen_asan samples/crane.pgm", "c/lumen"),
     # -- git: history by four people, a merge, a conflict, cherry-pick, bisect, stash, reflog
