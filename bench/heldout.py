@@ -29,6 +29,8 @@ TUNE = DATA / "filter_tune"
 # A fourth, recorded and judged by someone who had read neither the filters nor any result, after the last rule
 # change of issue 20's budget and put-back: scored once then, the honest figure for those changes.
 HELDOUT_D = DATA / "filter_heldout_d"
+# A fifth, tunable like C on its "dev" half only (every third sample of each size bin, by name, is "test").
+TUNE_E = DATA / "filter_tune_e"
 
 
 @dataclass(frozen=True)
