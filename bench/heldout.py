@@ -29,7 +29,10 @@ TUNE = DATA / "filter_tune"
 # A fourth, recorded and judged by someone who had read neither the filters nor any result, after the last rule
 # change of issue 20's budget and put-back: scored once then, the honest figure for those changes.
 HELDOUT_D = DATA / "filter_heldout_d"
-# A fifth, held apart like D: recorded and judged by someone who read neither the filters nor any result.
+# E, tunable like C on its "dev" half only (every third sample of each size bin, by name, is "test"), recorded
+# with A's and B's size mix: most outputs short, as in a session.
+TUNE_E = DATA / "filter_tune_e"
+# F, held apart like D, recorded at the same time as E by another who read neither the filters nor any result.
 HELDOUT_F = DATA / "filter_heldout_f"
 
 
