@@ -130,3 +130,15 @@ def test_the_example_of_a_folded_kind_is_never_cut_through_a_secret() -> None:
     assert out is not None
     folded = next(line for line in out.splitlines() if "similar lines" in line and "req" in line)
     assert folded.endswith(f'{"y" * 60} "]') and "ghp_" not in folded
+
+
+def test_a_run_of_one_line_of_each_kind_is_written_out_not_noted_line_by_line() -> None:
+    """A table's rows: kinds seen often overall, but a run between two rare rows holds one of each. A note for
+    each would be as long as the row it stands for."""
+    kinds = ["paid  invoice {n}  by card", "open  invoice {n}  reminder sent", "void  invoice {n}  credit note"]
+    rows = ["number  status  note", *(f"worker {n} heartbeat ok, queue depth {n * 7}" for n in range(60))]
+    for n in range(20):
+        rows += [f"unique row {'abcdefghijklmnopqrstuvwxyz'[n]}{'xyz'[n % 3]} stands alone"]
+        rows += [kind.format(n=n) for kind in kinds]
+    out = generic_filter("\n".join(rows))
+    assert out is None or not any(line.startswith("[1 similar") for line in out.splitlines())

@@ -70,3 +70,9 @@ def test_the_cut_of_a_put_back_line_never_leaves_part_of_a_secret() -> None:
             shown = text.splitlines()[-1]
             assert value[:6] not in shown, (at, shown[-60:])
             assert shown.endswith(f"x …[{len(line) - at:,} more characters]")
+
+
+def test_a_heading_the_rule_kept_in_its_own_words_is_not_put_back() -> None:
+    original = "=" * 20 + " FAILURES " + "=" * 20 + "\nE   assert 1 == 2\nreport.py:3: error: bad\n"
+    restored, count = restore_salient_lines(original, "== FAILURES ==\nE   assert 1 == 2")
+    assert count == 1 and restored.splitlines()[-1] == "report.py:3: error: bad"

@@ -193,7 +193,7 @@ class FilterEngine:
                 text, removed = without_context(shaped)
                 if removed:
                     rule, confidence = DIFF, FilterConfidence.FULL
-            if self.generic and not asked:
+            if self.generic and not asked and not listing:  # a listing's lines are its content, not repetition
                 shorter = generic_filter(text)
                 if shorter is not None:
                     text, rule = shorter, GENERIC

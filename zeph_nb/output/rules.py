@@ -97,7 +97,7 @@ class GroupByRule(_Model):
     type: Literal["group_by_rule"]
     location_pattern: Regex
     rule_pattern: Regex
-    max_locations: int = Field(10, ge=1)
+    max_locations: int = Field(5, ge=1)
 
 
 class GitStatus(_Model):

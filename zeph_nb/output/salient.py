@@ -38,6 +38,10 @@ MAX_LINE = 2_000  # a compiler command line runs to ~1,000 characters; 20 of the
 HEADING = "[lines the filter dropped that look like errors, warnings or summaries]"
 
 
+def _undecorated(line: str) -> str:
+    return line.strip().strip("=-_*#~ ")
+
+
 def _cut(line: str) -> str:
     if len(line) <= MAX_LINE:
         return line
@@ -59,6 +63,8 @@ def restore_salient_lines(
     if spans is None:
         spans = keyword_spans(original, lowered, KEYWORDS, merge=False)
     present = set(filtered.split("\n"))
+    # A rule may keep a section's heading in its own words (pytest's `=== FAILURES ===` as `== FAILURES ==`).
+    headings = {_undecorated(line) for line in present if line.strip() != _undecorated(line)}
     lost: dict[str, None] = {}  # the distinct salient lines of original that filtered lacks, in order
     shown: set[str] = set()  # the kinds of those it kept: a lost line of a kind already shown is no news
     decided: dict[str, bool] = {}  # a log repeats its error lines: each distinct one is looked at once
@@ -72,7 +78,7 @@ def restore_salient_lines(
         kept = original[start:end].rstrip("\r")
         bare = kept.strip()
         # A rule may keep a line without its indentation ("    Finished" as "Finished").
-        if kept in present or bare in present:
+        if kept in present or bare in present or (bare != _undecorated(bare) and _undecorated(bare) in headings):
             shown.add(normalize(bare))
         elif bare:
             lost[kept] = None

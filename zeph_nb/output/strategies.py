@@ -112,7 +112,8 @@ def group_by_rule(text: str, rule: R.GroupByRule, exit_code: int | None) -> Stag
         out.append(message if name in message else f"{name}: {message}")
         if name in first_place:
             out.append(first_place[name])
-        if shown:
+        # One location that the lines above already show is not said again.
+        if shown and not (len(locations) == 1 and (shown[0] in message or shown[0] in first_place.get(name, ""))):
             out.append(f"  {max(1, len(locations))}x at " + ", ".join(shown) + more)
     summary_lines = [line for line in other if _SUMMARY.search(line)]
     if len(summary_lines) > 3:  # one "generated N warnings" per crate says little after the first few
