@@ -224,6 +224,15 @@ def test_a_sandboxed_server_granted_the_network_reaches_it_and_still_cannot_writ
         Settings.from_toml('[[mcp.servers]]\nname = "x"\nurl = "http://127.0.0.1:1/mcp"\nnetwork = true\n')
 
 
+def test_paths_on_a_url_server_is_refused_not_ignored() -> None:
+    """A url server is not started by zeph, so no sandbox would open its paths: saying nothing would let a person
+    believe the server is held to them."""
+    with pytest.raises(ConfigError, match="remove paths from its entry") as refused:
+        Settings.from_toml('[[mcp.servers]]\nname = "x"\nurl = "http://127.0.0.1:1/mcp"\npaths = ["out"]\n')
+    assert "'x'" in str(refused.value) and "a url server is not started by zeph-nb" in str(refused.value)
+    assert Settings.from_toml('[[mcp.servers]]\nname = "x"\ncommand = "srv"\npaths = ["out"]\n').mcp.servers
+
+
 def test_a_sandboxed_server_writes_into_its_granted_paths_and_nowhere_else(tmp_path: Path, store: Store) -> None:
     work, granted, other = tmp_path / "work", tmp_path / "granted", tmp_path / "other"
     for folder in (work, granted, other):
