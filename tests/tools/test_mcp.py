@@ -130,6 +130,11 @@ def test_a_hostile_http_server_is_mapped_never_retried_and_cannot_flood_the_mode
     assert categories == [C.POLICY_BLOCKED, C.POLICY_BLOCKED, C.RATE_LIMITED, C.SERVER_ERROR,
                           C.INVALID_PARAMETERS, None]  # fmt: skip
     assert "HTTP 401" in result.tool_calls[0].text and "HTTP 429" in result.tool_calls[2].text
+    # Retryable, and never retried: the model is told so, not promised a retry that never comes
+    assert "suggestion: Rate limit exceeded; this call was not retried: wait or try another way." in \
+        result.tool_calls[2].text  # fmt: skip
+    assert "this call was not retried" in result.tool_calls[3].text and "retryable: true" in result.tool_calls[3].text
+    assert not any("will retry" in c.text for c in result.tool_calls)
     assert [c.status for c in result.tool_calls][:4] == ["error"] * 4  # it ran and failed; no gate refused it
     assert tried == ["status/401", "status/403", "status/429", "status/503", "huge error", "ok"]  # each once
     assert len(result.tool_calls[4].text) < 20_000 and result.stop_reason == "completed"
@@ -306,6 +311,7 @@ def test_a_server_that_dies_fails_that_call_and_starts_again_for_the_next(tmp_pa
     crashed, after = result.tool_calls
     assert crashed.status == "error" and crashed.category in (ToolErrorCategory.NETWORK_ERROR,
                                                               ToolErrorCategory.SERVER_ERROR)  # fmt: skip
+    assert "this call was not retried" in crashed.text and "will retry" not in crashed.text  # it may have run
     assert after.status == "ok" and after.text == "added: after the crash"
 
 
