@@ -4,6 +4,7 @@ OS sandbox, or not), its tools offered through the whole gate chain, the audit l
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import sys
 from collections.abc import Iterator
@@ -326,3 +327,52 @@ def test_a_servers_names_and_schemas_are_made_what_model_apis_accept() -> None:
     assert object_schema(None) == {"type": "object", "properties": {}}
     kept = {"type": "object", "properties": {"a": {"type": "integer"}}}
     assert object_schema(kept) is kept
+
+
+def test_a_huge_description_is_cut_and_a_huge_schema_not_offered_and_the_run_goes_on(
+    tmp_path: Path, store: Store, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server's descriptions and schemas go into every request: a megabyte of them stopped every run at the
+    context budget."""
+    from mcp_big_server import WORDY
+
+    from zeph_nb.notebook.views import print_mcp
+    from zeph_nb.tools.mcp.toolset import DESCRIPTION_CHARS, SCHEMA_BYTES
+
+    big = Path(__file__).parent / "mcp_big_server.py"
+    toml = f'[[mcp.servers]]\nname = "big"\ncommand = "{sys.executable}"\nargs = ["{big}"]\ntrusted = true\n'
+    with caplog.at_level("WARNING", logger="zeph_nb.tools"):
+        agent, result = run(store, tmp_path, toml, ("mcp_big_wordy", {}), ("mcp_big_fine", {}))
+    assert result.stop_reason == "completed" and [c.text for c in result.tool_calls] == ["wordy ran", "fine ran"]
+    offered = {s["name"]: s for s in agent.provider.requests[0].tool_schemas}
+    assert "mcp_big_huge_schema" not in offered and {"mcp_big_wordy", "mcp_big_fine"} <= set(offered)
+    described = offered["mcp_big_wordy"]["description"]
+    assert described.startswith("[MCP server big] Looks things up. Every detail")
+    assert len(described) < DESCRIPTION_CHARS + 100 and described.endswith(f"of {len(WORDY):,} characters)")
+    kept = described.removeprefix("[MCP server big] ").split(" … (description cut")[0]
+    assert WORDY.startswith(kept) and WORDY[len(kept)] == " "  # cut where a word ends, not through one
+    assert offered["mcp_big_fine"]["description"] == "[MCP server big] Short and sweet."
+    assert sum(len(json.dumps(s)) for s in offered.values() if s["name"].startswith("mcp_")) < 2 * SCHEMA_BYTES
+    warned = [r.getMessage() for r in caplog.records if "mcp_big_huge_schema" in r.getMessage()]
+    assert len(warned) == 1 and "input schema is" in warned[0]  # once for the run, which went on
+    print_mcp(agent.chain)
+    shown = capsys.readouterr().out
+    assert "  mcp_big_huge_schema  NOT OFFERED: its input schema is " in shown
+    assert f"more than the {SCHEMA_BYTES:,} a tool may send with every request" in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("short", "short"),
+        ("word " * 500, ("word " * 400).rstrip()),  # at the limit, between words
+        ("abcde " * 400, ("abcde " * 333).rstrip()),  # back to where the last whole word ends
+        ("x" * 5_000, "x" * 2_000),  # one word longer than the limit: cut through it, as nothing else can
+    ],
+)
+def test_a_description_is_cut_at_a_words_end_with_a_note(text: str, kept: str) -> None:
+    from zeph_nb.tools.mcp.toolset import bounded_description
+
+    cut = bounded_description(text)
+    assert cut.split(" … (description cut at")[0] == kept
+    assert cut == text or cut.endswith(f"cut at 2,000 of {len(text):,} characters)")
