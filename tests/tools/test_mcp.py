@@ -6,8 +6,10 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -276,15 +278,13 @@ def test_zeph_mcp_lists_the_servers_their_state_and_tools(
     assert "ghost: not running (" in shown
 
 
-def test_a_streamable_http_server_is_reached_by_its_url(tmp_path: Path, store: Store) -> None:
-    import subprocess
-    import time
-
+@contextlib.contextmanager
+def listening(argv: Callable[[int], list[str]], cwd: Path) -> Iterator[int]:
+    """A server started as ``argv(port)`` for a free loopback port, in ``cwd``; its port once it listens."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, str(SERVER), "--http", str(port)], cwd=tmp_path,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    server = subprocess.Popen(argv(port), cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:  # until it listens
@@ -294,16 +294,46 @@ def test_a_streamable_http_server_is_reached_by_its_url(tmp_path: Path, store: S
             except OSError:
                 assert time.monotonic() < deadline, "the MCP HTTP server did not start"
                 time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_streamable_http_server_is_reached_by_its_url(tmp_path: Path, store: Store) -> None:
+    with listening(lambda port: [sys.executable, str(SERVER), "--http", str(port)], tmp_path) as port:
         toml = (f'[[mcp.servers]]\nname = "web"\nurl = "http://127.0.0.1:{port}/mcp"\ntrusted = true\n'
                 'headers = {Authorization = "Bearer test-token"}\n')  # fmt: skip
         _, result = run(store, tmp_path, toml, ("mcp_web_add_note", {"text": "over http"}),
                             ("mcp_web_read_notes", {}))  # fmt: skip
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     assert [c.status for c in result.tool_calls] == ["ok", "ok"]
     assert result.tool_calls[1].text.strip() == "over http"  # the server wrote in its own working directory
     assert (tmp_path / "notes.txt").read_text() == "over http\n"
+
+
+FORGETFUL = Path(__file__).parent / "mcp_forgetful_server.py"
+
+
+def test_a_session_the_server_forgot_is_started_again_and_the_call_sent_once_more(tmp_path: Path, store: Store) -> None:
+    """The spec: a 404 to a request naming the session means the server forgot it (expired, restarted) before
+    running anything, and the client starts a new session. It was a permanent failure, and every later call too."""
+    with listening(lambda port: [sys.executable, str(FORGETFUL), str(port)], tmp_path) as port:
+        toml = f'[[mcp.servers]]\nname = "f"\nurl = "http://127.0.0.1:{port}/mcp"\ntrusted = true\n'
+        _, result = run(store, tmp_path, toml, ("mcp_f_add_note", {"text": "one"}), ("mcp_f_forget_sessions", {}),
+                        ("mcp_f_add_note", {"text": "two"}), ("mcp_f_add_note", {"text": "three"}))  # fmt: skip
+    assert [c.status for c in result.tool_calls] == ["ok"] * 4, [c.text for c in result.tool_calls]
+    assert (tmp_path / "notes.txt").read_text() == "one\ntwo\nthree\n"  # each call ran once
+
+
+def test_a_call_refused_in_the_new_session_too_is_reported_and_never_ran(tmp_path: Path, store: Store) -> None:
+    argv = [sys.executable, str(FORGETFUL)]
+    with listening(lambda port: [*argv, str(port), "--end-before-calls"], tmp_path) as port:
+        toml = f'[[mcp.servers]]\nname = "f"\nurl = "http://127.0.0.1:{port}/mcp"\ntrusted = true\n'
+        _, result = run(store, tmp_path, toml, ("mcp_f_add_note", {"text": "one"}))
+    (refused,) = result.tool_calls
+    assert (refused.status, refused.category) == ("error", ToolErrorCategory.PERMANENT_FAILURE)
+    assert "HTTP 404" in refused.text and not (tmp_path / "notes.txt").exists()
+    assert (tmp_path / "refused.txt").read_text() == "add_note\nadd_note\n"  # in a new session once, no more
 
 
 def test_a_server_that_dies_fails_that_call_and_starts_again_for_the_next(tmp_path: Path, store: Store) -> None:
