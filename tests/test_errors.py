@@ -117,3 +117,13 @@ def test_one_exception_root() -> None:
     err = SandboxViolation("nope")
     assert err.category is C.POLICY_BLOCKED
     assert err.feedback.format_for_llm().startswith("[tool_error]\ncategory: policy_blocked")
+
+
+@pytest.mark.parametrize("category", [C.RATE_LIMITED, C.SERVER_ERROR, C.NETWORK_ERROR, C.TIMEOUT])
+def test_a_retry_is_promised_only_for_a_call_that_was_retried(category: ToolErrorCategory) -> None:
+    not_retried = ToolErrorFeedback(category, "failed").format_for_llm()
+    assert "this call was not retried" in not_retried and "will retry" not in not_retried
+    assert "retryable: true" in not_retried  # the model may try again itself
+    retried = ToolErrorFeedback(category, "failed", retried=True).format_for_llm()
+    assert f"suggestion: {category.suggestion}" in retried and "will retry if possible" in retried
+    assert ToolErrorFeedback(C.PERMANENT_FAILURE, "x").suggestion == C.PERMANENT_FAILURE.suggestion

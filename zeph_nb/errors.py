@@ -16,7 +16,8 @@ model as an exception: it becomes a ``ToolErrorFeedback`` value, whose ``format_
 
 The eleven categories follow the Zeph tool-error taxonomy. Two flags drive recovery: *retryable* (infrastructure
 trouble the retry gate may try again) and *quality failure* (the model's own mistake, the only kind that may
-trigger a parameter-reformat attempt).
+trigger a parameter-reformat attempt). Whether the retry gate did try a call again is the feedback's own fact
+(``retried``): it never does for a tool that may change things, so the suggestion says which it was.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ class ToolErrorCategory(Enum):
 
     @property
     def suggestion(self) -> str:
-        """What the model should do next."""
+        """What the model should do next, for a call the retry gate tried again when retryable (a feedback whose
+        call was not retried says so instead: ``ToolErrorFeedback.suggestion``)."""
         return _SUGGESTIONS[self]
 
 
@@ -112,6 +114,15 @@ _SUGGESTIONS: dict[ToolErrorCategory, str] = {
     ToolErrorCategory.NETWORK_ERROR: "Network error. The system will retry if possible.",
     ToolErrorCategory.TIMEOUT: "The operation timed out. The system will retry if possible; otherwise narrow it.",
 }
+# The retryable categories for a call the retry gate did not run again: a tool that may change things (MCP, the
+# shell, the kernel, file writes), retries switched off, or a wait past the retry budget. Promising a retry there
+# would leave the model waiting for one that never comes.
+_NOT_RETRIED: dict[ToolErrorCategory, str] = {
+    ToolErrorCategory.RATE_LIMITED: "Rate limit exceeded; this call was not retried: wait or try another way.",
+    ToolErrorCategory.SERVER_ERROR: "Server error; this call was not retried: try again later or another way.",
+    ToolErrorCategory.NETWORK_ERROR: "Network error; this call was not retried: try again later or another way.",
+    ToolErrorCategory.TIMEOUT: "The operation timed out; this call was not retried: narrow it or try another way.",
+}
 
 
 @dataclass(frozen=True)
@@ -120,10 +131,18 @@ class ToolErrorFeedback:
 
     category: ToolErrorCategory
     message: str
+    retried: bool = False  # the retry gate ran the call again before giving up (only it ever does)
 
     @property
     def retryable(self) -> bool:
         return self.category.is_retryable
+
+    @property
+    def suggestion(self) -> str:
+        """What the model should do next: for retryable trouble, true to whether this call was retried."""
+        if self.retried:
+            return self.category.suggestion
+        return _NOT_RETRIED.get(self.category, self.category.suggestion)
 
     def format_for_llm(self) -> str:
         """The four-line ``[tool_error]`` block sent as an ``is_error`` tool result."""
@@ -131,7 +150,7 @@ class ToolErrorFeedback:
             "[tool_error]\n"
             f"category: {self.category.label}\n"
             f"error: {self.message}\n"
-            f"suggestion: {self.category.suggestion}\n"
+            f"suggestion: {self.suggestion}\n"
             f"retryable: {'true' if self.retryable else 'false'}"
         )
 

@@ -160,6 +160,28 @@ async def test_only_infrastructure_errors_of_tools_without_side_effects_are_retr
     assert (probe.runs, outcome.category) == (runs, category)
 
 
+RETRIED, NOT_RETRIED = "The system will retry if possible", "this call was not retried"
+
+
+@pytest.mark.parametrize(
+    ("toml", "mutates", "runs", "said"),
+    [
+        ("", False, 3, RETRIED),  # retried until max_attempts, then given up
+        ("", True, 1, NOT_RETRIED),  # a tool that may change things: a promise of a retry would be false
+        ("[tools.retry]\nmax_attempts = 0", False, 1, NOT_RETRIED),  # retries switched off
+    ],
+)
+async def test_the_model_is_told_a_retry_only_when_the_call_was_retried(
+    tmp_path: Path, store: Store, toml: str, mutates: bool, runs: int, said: str
+) -> None:
+    probe = Probe(failures=[ToolErrorCategory.SERVER_ERROR] * 5, mutates=mutates)
+    outcome = await chain_for(toml, tmp_path, store, probe, approver=AutoApprove()).execute(call("probe"))
+    assert (probe.runs, outcome.category) == (runs, ToolErrorCategory.SERVER_ERROR)
+    unsaid = NOT_RETRIED if said == RETRIED else RETRIED
+    assert said in outcome.text and unsaid not in outcome.text
+    assert "retryable: true" in outcome.text  # the model may still try again itself
+
+
 async def test_retry_after_is_honoured_within_the_budget(tmp_path: Path, store: Store) -> None:
     probe = Probe(failures=[ToolErrorCategory.RATE_LIMITED], retry_after=2.0)
     sleeps = Sleeps()
@@ -170,6 +192,7 @@ async def test_retry_after_is_honoured_within_the_budget(tmp_path: Path, store: 
     chain = chain_for("[tools.retry]\nbudget_secs = 5", tmp_path, store, over, sleep=sleeps)
     outcome = await chain.execute(call("slow"))
     assert (outcome.category, over.runs) == (ToolErrorCategory.RATE_LIMITED, 1)  # waiting would break the budget
+    assert "Rate limit exceeded; this call was not retried: wait or try another way." in outcome.text
 
 
 async def test_a_batch_past_the_quota_is_refused_without_running_and_a_new_conversation_resets_it(

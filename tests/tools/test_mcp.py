@@ -4,9 +4,12 @@ OS sandbox, or not), its tools offered through the whole gate chain, the audit l
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
+import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +133,11 @@ def test_a_hostile_http_server_is_mapped_never_retried_and_cannot_flood_the_mode
     assert categories == [C.POLICY_BLOCKED, C.POLICY_BLOCKED, C.RATE_LIMITED, C.SERVER_ERROR,
                           C.INVALID_PARAMETERS, None]  # fmt: skip
     assert "HTTP 401" in result.tool_calls[0].text and "HTTP 429" in result.tool_calls[2].text
+    # Retryable, and never retried: the model is told so, not promised a retry that never comes
+    assert "suggestion: Rate limit exceeded; this call was not retried: wait or try another way." in \
+        result.tool_calls[2].text  # fmt: skip
+    assert "this call was not retried" in result.tool_calls[3].text and "retryable: true" in result.tool_calls[3].text
+    assert not any("will retry" in c.text for c in result.tool_calls)
     assert [c.status for c in result.tool_calls][:4] == ["error"] * 4  # it ran and failed; no gate refused it
     assert tried == ["status/401", "status/403", "status/429", "status/503", "huge error", "ok"]  # each once
     assert len(result.tool_calls[4].text) < 20_000 and result.stop_reason == "completed"
@@ -224,6 +232,15 @@ def test_a_sandboxed_server_granted_the_network_reaches_it_and_still_cannot_writ
         Settings.from_toml('[[mcp.servers]]\nname = "x"\nurl = "http://127.0.0.1:1/mcp"\nnetwork = true\n')
 
 
+def test_paths_on_a_url_server_is_refused_not_ignored() -> None:
+    """A url server is not started by zeph, so no sandbox would open its paths: saying nothing would let a person
+    believe the server is held to them."""
+    with pytest.raises(ConfigError, match="remove paths from its entry") as refused:
+        Settings.from_toml('[[mcp.servers]]\nname = "x"\nurl = "http://127.0.0.1:1/mcp"\npaths = ["out"]\n')
+    assert "'x'" in str(refused.value) and "a url server is not started by zeph-nb" in str(refused.value)
+    assert Settings.from_toml('[[mcp.servers]]\nname = "x"\ncommand = "srv"\npaths = ["out"]\n').mcp.servers
+
+
 def test_a_sandboxed_server_writes_into_its_granted_paths_and_nowhere_else(tmp_path: Path, store: Store) -> None:
     work, granted, other = tmp_path / "work", tmp_path / "granted", tmp_path / "other"
     for folder in (work, granted, other):
@@ -261,15 +278,13 @@ def test_zeph_mcp_lists_the_servers_their_state_and_tools(
     assert "ghost: not running (" in shown
 
 
-def test_a_streamable_http_server_is_reached_by_its_url(tmp_path: Path, store: Store) -> None:
-    import subprocess
-    import time
-
+@contextlib.contextmanager
+def listening(argv: Callable[[int], list[str]], cwd: Path) -> Iterator[int]:
+    """A server started as ``argv(port)`` for a free loopback port, in ``cwd``; its port once it listens."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, str(SERVER), "--http", str(port)], cwd=tmp_path,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    server = subprocess.Popen(argv(port), cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:  # until it listens
@@ -279,16 +294,46 @@ def test_a_streamable_http_server_is_reached_by_its_url(tmp_path: Path, store: S
             except OSError:
                 assert time.monotonic() < deadline, "the MCP HTTP server did not start"
                 time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_streamable_http_server_is_reached_by_its_url(tmp_path: Path, store: Store) -> None:
+    with listening(lambda port: [sys.executable, str(SERVER), "--http", str(port)], tmp_path) as port:
         toml = (f'[[mcp.servers]]\nname = "web"\nurl = "http://127.0.0.1:{port}/mcp"\ntrusted = true\n'
                 'headers = {Authorization = "Bearer test-token"}\n')  # fmt: skip
         _, result = run(store, tmp_path, toml, ("mcp_web_add_note", {"text": "over http"}),
                             ("mcp_web_read_notes", {}))  # fmt: skip
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     assert [c.status for c in result.tool_calls] == ["ok", "ok"]
     assert result.tool_calls[1].text.strip() == "over http"  # the server wrote in its own working directory
     assert (tmp_path / "notes.txt").read_text() == "over http\n"
+
+
+FORGETFUL = Path(__file__).parent / "mcp_forgetful_server.py"
+
+
+def test_a_session_the_server_forgot_is_started_again_and_the_call_sent_once_more(tmp_path: Path, store: Store) -> None:
+    """The spec: a 404 to a request naming the session means the server forgot it (expired, restarted) before
+    running anything, and the client starts a new session. It was a permanent failure, and every later call too."""
+    with listening(lambda port: [sys.executable, str(FORGETFUL), str(port)], tmp_path) as port:
+        toml = f'[[mcp.servers]]\nname = "f"\nurl = "http://127.0.0.1:{port}/mcp"\ntrusted = true\n'
+        _, result = run(store, tmp_path, toml, ("mcp_f_add_note", {"text": "one"}), ("mcp_f_forget_sessions", {}),
+                        ("mcp_f_add_note", {"text": "two"}), ("mcp_f_add_note", {"text": "three"}))  # fmt: skip
+    assert [c.status for c in result.tool_calls] == ["ok"] * 4, [c.text for c in result.tool_calls]
+    assert (tmp_path / "notes.txt").read_text() == "one\ntwo\nthree\n"  # each call ran once
+
+
+def test_a_call_refused_in_the_new_session_too_is_reported_and_never_ran(tmp_path: Path, store: Store) -> None:
+    argv = [sys.executable, str(FORGETFUL)]
+    with listening(lambda port: [*argv, str(port), "--end-before-calls"], tmp_path) as port:
+        toml = f'[[mcp.servers]]\nname = "f"\nurl = "http://127.0.0.1:{port}/mcp"\ntrusted = true\n'
+        _, result = run(store, tmp_path, toml, ("mcp_f_add_note", {"text": "one"}))
+    (refused,) = result.tool_calls
+    assert (refused.status, refused.category) == ("error", ToolErrorCategory.PERMANENT_FAILURE)
+    assert "HTTP 404" in refused.text and not (tmp_path / "notes.txt").exists()
+    assert (tmp_path / "refused.txt").read_text() == "add_note\nadd_note\n"  # in a new session once, no more
 
 
 def test_a_server_that_dies_fails_that_call_and_starts_again_for_the_next(tmp_path: Path, store: Store) -> None:
@@ -297,6 +342,7 @@ def test_a_server_that_dies_fails_that_call_and_starts_again_for_the_next(tmp_pa
     crashed, after = result.tool_calls
     assert crashed.status == "error" and crashed.category in (ToolErrorCategory.NETWORK_ERROR,
                                                               ToolErrorCategory.SERVER_ERROR)  # fmt: skip
+    assert "this call was not retried" in crashed.text and "will retry" not in crashed.text  # it may have run
     assert after.status == "ok" and after.text == "added: after the crash"
 
 
@@ -311,3 +357,52 @@ def test_a_servers_names_and_schemas_are_made_what_model_apis_accept() -> None:
     assert object_schema(None) == {"type": "object", "properties": {}}
     kept = {"type": "object", "properties": {"a": {"type": "integer"}}}
     assert object_schema(kept) is kept
+
+
+def test_a_huge_description_is_cut_and_a_huge_schema_not_offered_and_the_run_goes_on(
+    tmp_path: Path, store: Store, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server's descriptions and schemas go into every request: a megabyte of them stopped every run at the
+    context budget."""
+    from mcp_big_server import WORDY
+
+    from zeph_nb.notebook.views import print_mcp
+    from zeph_nb.tools.mcp.toolset import DESCRIPTION_CHARS, SCHEMA_BYTES
+
+    big = Path(__file__).parent / "mcp_big_server.py"
+    toml = f'[[mcp.servers]]\nname = "big"\ncommand = "{sys.executable}"\nargs = ["{big}"]\ntrusted = true\n'
+    with caplog.at_level("WARNING", logger="zeph_nb.tools"):
+        agent, result = run(store, tmp_path, toml, ("mcp_big_wordy", {}), ("mcp_big_fine", {}))
+    assert result.stop_reason == "completed" and [c.text for c in result.tool_calls] == ["wordy ran", "fine ran"]
+    offered = {s["name"]: s for s in agent.provider.requests[0].tool_schemas}
+    assert "mcp_big_huge_schema" not in offered and {"mcp_big_wordy", "mcp_big_fine"} <= set(offered)
+    described = offered["mcp_big_wordy"]["description"]
+    assert described.startswith("[MCP server big] Looks things up. Every detail")
+    assert len(described) < DESCRIPTION_CHARS + 100 and described.endswith(f"of {len(WORDY):,} characters)")
+    kept = described.removeprefix("[MCP server big] ").split(" … (description cut")[0]
+    assert WORDY.startswith(kept) and WORDY[len(kept)] == " "  # cut where a word ends, not through one
+    assert offered["mcp_big_fine"]["description"] == "[MCP server big] Short and sweet."
+    assert sum(len(json.dumps(s)) for s in offered.values() if s["name"].startswith("mcp_")) < 2 * SCHEMA_BYTES
+    warned = [r.getMessage() for r in caplog.records if "mcp_big_huge_schema" in r.getMessage()]
+    assert len(warned) == 1 and "input schema is" in warned[0]  # once for the run, which went on
+    print_mcp(agent.chain)
+    shown = capsys.readouterr().out
+    assert "  mcp_big_huge_schema  NOT OFFERED: its input schema is " in shown
+    assert f"more than the {SCHEMA_BYTES:,} a tool may send with every request" in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("short", "short"),
+        ("word " * 500, ("word " * 400).rstrip()),  # at the limit, between words
+        ("abcde " * 400, ("abcde " * 333).rstrip()),  # back to where the last whole word ends
+        ("x" * 5_000, "x" * 2_000),  # one word longer than the limit: cut through it, as nothing else can
+    ],
+)
+def test_a_description_is_cut_at_a_words_end_with_a_note(text: str, kept: str) -> None:
+    from zeph_nb.tools.mcp.toolset import bounded_description
+
+    cut = bounded_description(text)
+    assert cut.split(" … (description cut at")[0] == kept
+    assert cut == text or cut.endswith(f"cut at 2,000 of {len(text):,} characters)")

@@ -31,7 +31,7 @@ class McpServer(_Section):
     network: bool = False
     """the sandboxed server shares the host's network (every host and loopback's services, with no proxy)"""
     paths: list[str] = Field(default_factory=list)
-    """more folders the sandboxed server may write"""
+    """more folders the sandboxed server may write (a command's only: a url server has no sandbox)"""
     timeout_secs: float = Field(60.0, gt=0, le=3600)
     """how long one call (or the server's start) may take"""
 
@@ -42,6 +42,10 @@ class McpServer(_Section):
         if self.url is not None and self.network:
             raise ValueError(f"server {self.name!r}: network = true grants a command's sandbox the network; a url "
                              "server is not started by zeph-nb, so it has no sandbox to grant it")  # fmt: skip
+        if self.url is not None and self.paths:
+            raise ValueError(f"server {self.name!r}: paths are folders a command's sandbox may write; a url server "
+                             "is not started by zeph-nb, so nothing would open them: remove paths from its entry "
+                             "(what it may write is up to wherever it runs)")  # fmt: skip
         return self
 
 

@@ -92,6 +92,8 @@ class OutputGate:
             log.exception("zeph-nb: tool %s failed unexpectedly", gc.call.tool_id)
             error = ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"internal error in {gc.call.tool_id}: {e!r}")
             output = ToolOutput.from_error(gc.call, error)
+        if output.error is not None and gc.trace.attempts > 1:  # the retry gate ran it again: the model is told
+            output = dataclasses.replace(output, error=dataclasses.replace(output.error, retried=True))
         gc.trace.note(processed=self.pipeline.process(gc.call, output))
         return output
 

@@ -270,7 +270,7 @@ def print_mcp(chain: Any) -> None:
         elif isinstance(executor, McpToolset):
             toolsets.append(executor)
     connections = [c for toolset in toolsets for c in toolset.connections.values()]
-    shadowed = {name for toolset in toolsets for name in toolset.shadowed}
+    not_offered = {name: why for toolset in toolsets for name, why in toolset.not_offered.items()}
     if not connections:
         print("no MCP servers configured: add [[mcp.servers]] entries (see the README)")
     for connection in connections:
@@ -285,8 +285,8 @@ def print_mcp(chain: Any) -> None:
         for tool in connection.tools:  # by the name the model is offered (a server's own may hold any character)
             first = recorded_name(tool.description.strip().splitlines()[0], 200) if tool.description.strip() else ""
             name = offered_name(server.name, tool.name)
-            if name in shadowed:
-                first = "NOT OFFERED: another server's tool has this name too (rename a server to tell them apart)"
+            if name in not_offered:
+                first = f"NOT OFFERED: {not_offered[name]}"
             print(f"  {name}  {first}")
 
 

@@ -3,7 +3,9 @@
 The SDK's transports and session are async context managers built on anyio task groups, which must be entered
 and left by one task. So each server has an owner task that opens them, lists the tools, and then serves the
 calls put on its queue, one at a time; closing puts None on the queue and the task leaves the contexts. A server
-that dies fails the calls waiting on it and the next call starts it again.
+that dies fails the calls waiting on it and the next call starts it again. A streamable-HTTP server that forgot
+the session (it answers 404 to a request naming it: expired, or the server restarted) refused the call before
+running it; as the MCP spec asks, the connection starts a new session and sends that call once more, once.
 
 A stdio server runs in the OS sandbox like a command (``wrap``: no network, writes only to the working directory
 and its ``paths``) unless its entry says ``sandbox = false``; ``network = true`` keeps it in the sandbox but in the
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import os
 import tempfile
 from collections.abc import AsyncIterator
@@ -24,6 +27,8 @@ from typing import Any
 from zeph_nb.config import McpServer, Settings
 
 __all__ = ["McpCallError", "McpConnection", "McpTool"]
+
+log = logging.getLogger("zeph_nb.tools")
 
 _CONNECTION_CLOSED = -32000  # the SDK's MCPError code when the server went away (mcp_types.CONNECTION_CLOSED)
 _MESSAGE_CHARS = 2000  # of a server's error message: a hostile one can send megabytes
@@ -38,6 +43,15 @@ class McpCallError(Exception):
         message = message if len(message) <= _MESSAGE_CHARS else message[:_MESSAGE_CHARS] + "… (cut)"
         super().__init__(f"HTTP {http_status}: {message}" if http_status is not None else message)
         self.code, self.message, self.http_status = code, message, http_status
+
+
+class _SessionGone(Exception):
+    """The server forgot the session before it ran the call (or before the call was sent); ``refusal`` is what the
+    call reports if a new session cannot run it either."""
+
+    def __init__(self, refusal: Exception) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +71,7 @@ class McpConnection:
         self._ready: asyncio.Future[None] | None = None
         self._broken = False  # the connection went away; its task may still be cleaning up
         self._http_status: int | None = None  # a streamable-HTTP server's refusal of the request in flight
+        self._session_refused = False  # …was a 404 to a request naming the session: the server forgot it
 
     @property
     def running(self) -> bool:
@@ -80,7 +95,19 @@ class McpConnection:
         self.error = None
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Any:
-        """The SDK's CallToolResult of ``tool`` (the server's own name) with ``arguments``."""
+        """The SDK's CallToolResult of ``tool`` (the server's own name) with ``arguments``; sent once more in a new
+        session when the server had forgotten the session before running it (never after it may have run)."""
+        try:
+            return await self._call_once(tool, arguments)
+        except _SessionGone:
+            log.info("zeph-nb: MCP server %r forgot the session; calling %r again in a new one", self.server.name,
+                     tool)  # fmt: skip
+        try:
+            return await self._call_once(tool, arguments)
+        except _SessionGone as gone:
+            raise gone.refusal from None
+
+    async def _call_once(self, tool: str, arguments: dict[str, Any]) -> Any:
         await self.start()
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((tool, arguments, done))
@@ -103,7 +130,7 @@ class McpConnection:
         from mcp import ClientSession
         from mcp.shared.exceptions import MCPError
 
-        self._http_status = None
+        self._http_status, self._session_refused = None, False
         try:
             async with self._transport() as streams, ClientSession(streams[0], streams[1]) as session:
                 try:
@@ -115,7 +142,7 @@ class McpConnection:
                 ready.set_result(None)
                 while (job := await self._queue.get()) is not None:
                     name, arguments, done = job
-                    self._http_status = None
+                    self._http_status, self._session_refused = None, False
                     try:
                         result = await session.call_tool(name, arguments)
                     except MCPError as e:  # the server answered with an error: for that call alone
@@ -124,6 +151,11 @@ class McpConnection:
                             if not done.done():
                                 done.set_exception(ConnectionError(f"MCP server {self.server.name!r} stopped"))
                             raise
+                        if self._session_refused:  # the server forgot the session; this one is over
+                            self._broken = True
+                            if not done.done():
+                                done.set_exception(_SessionGone(self._translated(e)))
+                            break
                         if not done.done():
                             done.set_exception(self._translated(e))
                         continue
@@ -145,6 +177,12 @@ class McpConnection:
                     job[2].set_exception(ConnectionError(f"MCP server {self.server.name!r} stopped"))
             if not isinstance(e, Exception):
                 raise
+        if self._session_refused:  # left for a new session: a call still waiting was never sent, so it may be there
+            gone = ConnectionError(f"MCP server {self.server.name!r} forgot the session before this call was sent")
+            while not self._queue.empty():
+                job = self._queue.get_nowait()
+                if job is not None and not job[2].done():
+                    job[2].set_exception(_SessionGone(gone))
 
     def _translated(self, error: Any) -> McpCallError:
         return McpCallError(int(error.code), str(error.message), self._http_status)
@@ -160,6 +198,9 @@ class McpConnection:
                 # Requests go one at a time (the owner task's queue), so a refused POST is the one in flight's.
                 if response.request.method == "POST" and response.status_code >= 400:
                     self._http_status = response.status_code
+                    # The spec's sign that the server forgot the session: 404 to a request that names it. The
+                    # status comes before any of the call's answer, so the server turned it away unrun.
+                    self._session_refused = response.status_code == 404 and "mcp-session-id" in response.request.headers
 
             async with httpx2.AsyncClient(headers=server.headers, event_hooks={"response": [note_refusal]}) as client, \
                     streamable_http_client(server.url, http_client=client) as streams:  # fmt: skip

@@ -2,9 +2,11 @@
 
 Servers start lazily: ``prepare()`` (awaited by the agent before each run) starts the ones not running and lists
 their tools; until then, and for a server that failed to start, no tools of it are offered (``%zeph mcp`` says
-why). A call asks unless the server is ``trusted`` (a rule can still allow or deny it by name and arguments); it is
-never cached or retried (``mutates``). The server's result content becomes the text the model reads; an error
-result, an MCP error code, an HTTP refusal or a dead server maps onto the error taxonomy (``category_of``).
+why). A tool's description is cut and a tool whose input schema is too large is not offered (``%zeph mcp`` says
+so): both go into every request of the run. A call asks unless the server is ``trusted`` (a rule can still allow
+or deny it by name and arguments); it is never cached or retried (``mutates``). The server's result content
+becomes the text the model reads; an error result, an MCP error code, an HTTP refusal or a dead server maps onto
+the error taxonomy (``category_of``).
 """
 
 from __future__ import annotations
@@ -23,9 +25,26 @@ from zeph_nb.security.printable import one_line
 from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.mcp.connection import McpConnection
 
-__all__ = ["McpToolDef", "McpToolset", "category_of", "object_schema", "offered_name"]
+__all__ = [
+    "DESCRIPTION_CHARS",
+    "SCHEMA_BYTES",
+    "McpToolDef",
+    "McpToolset",
+    "bounded_description",
+    "category_of",
+    "object_schema",
+    "offered_name",
+    "schema_bytes",
+]
 
 log = logging.getLogger("zeph_nb.tools")
+
+# A server's tool descriptions and input schemas are sent with every request of the run, and a server is not
+# bound to keep them short: one of a megabyte would stop every run at the context budget before the model said a
+# word. A description is cut (the model needs what the tool is for, not a manual); a schema is not cut, since a
+# cut schema would describe other arguments than the tool takes, so a tool whose schema is larger is not offered.
+DESCRIPTION_CHARS = 2_000  # room for what a tool is for and how to call it; as a server's error message is cut
+SCHEMA_BYTES = 16_384  # of compact JSON: dozens of documented parameters; about 6,000 tokens, every request
 
 
 class McpArgs(ToolArgs):
@@ -110,6 +129,23 @@ def _shared_across_servers(names: Iterable[tuple[str, str]]) -> frozenset[str]:
     return frozenset(name for name, servers in owners.items() if len(servers) > 1)
 
 
+def bounded_description(text: str, limit: int = DESCRIPTION_CHARS) -> str:
+    """``text`` when it fits in ``limit`` characters, else cut there — at the end of a word when one ends in the
+    second half — with a note saying how long it was."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    word_end = max(cut.rfind(space) for space in " \n\t")
+    if word_end > limit // 2 and not text[limit].isspace():  # a cut between words needs no going back
+        cut = cut[:word_end]
+    return f"{cut.rstrip()} … (description cut at {limit:,} of {len(text):,} characters)"
+
+
+def schema_bytes(schema: Any) -> int:
+    """The size of ``schema`` as compact JSON, as a request carries it."""
+    return len(json.dumps(schema, separators=(",", ":"), default=str).encode())
+
+
 def object_schema(schema: Any) -> dict[str, Any]:
     """The server's schema when it describes an object (what a tool's arguments are), else an empty object."""
     if isinstance(schema, dict) and schema.get("type") == "object":
@@ -140,6 +176,7 @@ class McpToolset:
         self.connections = {s.name: McpConnection(s, settings, workdir) for s in settings.mcp.servers}
         self._defs: dict[str, tuple[McpConnection, str, ToolDef]] = {}
         self.shadowed: frozenset[str] = frozenset()  # offered names two servers' tools share: offered for neither
+        self.not_offered: dict[str, str] = {}  # the offered names of the tools not offered, and why (%zeph mcp)
 
     async def prepare(self) -> None:
         """Start the servers that are not running (one failing leaves the others), and list their tools."""
@@ -148,7 +185,7 @@ class McpToolset:
                 await connection.start()
             except Exception as e:  # %zeph mcp says it too (connection.error); its tools are not offered
                 log.warning("zeph-nb: MCP server %r did not start: %s", connection.server.name, e)
-        self._defs = {}
+        self._defs, self.not_offered = {}, {}
         self.shadowed = _shared_across_servers(
             (server, offered_name(server, tool.name))
             for server, connection in self.connections.items()
@@ -165,15 +202,22 @@ class McpToolset:
                     # grant written for one would reach the other, and the other's trust would decide. Neither
                     # is offered; %zeph mcp says why.
                     log.warning("zeph-nb: MCP tool name %s is another server's too; offered for neither", name)
+                    self.not_offered[name] = ("another server's tool has this name too (rename a server to tell "
+                                              "them apart)")  # fmt: skip
+                    continue
+                schema = object_schema(tool.schema)
+                if (size := schema_bytes(schema)) > SCHEMA_BYTES:  # the run goes on without it; said once per run
+                    log.warning("zeph-nb: MCP tool %s is not offered: its input schema is %s bytes (at most %s)",
+                                name, f"{size:,}", f"{SCHEMA_BYTES:,}")  # fmt: skip
+                    self.not_offered[name] = (f"its input schema is {size:,} bytes, more than the {SCHEMA_BYTES:,} "
+                                              "a tool may send with every request")  # fmt: skip
                     continue
                 if name in self._defs:  # two of its names that read alike once made valid: the first one stays
                     log.warning("zeph-nb: MCP server %r offers %r and another tool as %s; only the first is offered",
                                 server, tool.name, name)  # fmt: skip
                     continue
-                description = f"[MCP server {server}] {tool.description}".strip()
-                definition = McpToolDef(
-                    name, description, object_schema(tool.schema), (server, recorded_name(tool.name))
-                )
+                description = f"[MCP server {server}] {bounded_description(tool.description)}".strip()
+                definition = McpToolDef(name, description, schema, (server, recorded_name(tool.name)))
                 self._defs[name] = (connection, tool.name, definition)
 
     async def close(self) -> None:
