@@ -160,3 +160,55 @@ def test_tracebacks_are_not_folded_in_listings_nor_in_what_was_asked_for() -> No
     # No traceback, or nothing to fold: the very same text.
     plain = "all good\n"
     assert fold_library_frames(plain) is plain
+
+
+_WORDS = [
+    "Alder",
+    "Birch",
+    "Cedar",
+    "Dune",
+    "Elm",
+    "Fjord",
+    "Glen",
+    "Heath",
+    "Isle",
+    "Juniper",
+    "Kestrel",
+    "Larch",
+    "Moor",
+]
+
+
+def _sqlite_rows(count: int) -> list[str]:
+    rows = ["number          name                    country  net      due_date  ",
+            "--------------  ----------------------  -------  -------  ----------"]  # fmt: skip
+    for n in range(count):
+        name = f"{_WORDS[n % 13]} {_WORDS[n * 7 % 11]} GmbH"
+        rows.append(f"INV-2026-{n * 37 % 997:05d}  {name:<22}  {'DEFRNLATPL'[n % 5 * 2:][:2]:<7}  "
+                    f"{n * 123.45 % 9000:<7.2f}  2026-{1 + n % 12:02d}-{1 + n % 28:02d}")  # fmt: skip
+    return rows
+
+
+def test_a_long_table_is_shown_as_pandas_shows_one() -> None:
+    rows = _sqlite_rows(115)
+    rows[60] = rows[60].replace("GmbH", "FAILED")  # a row that reads like a failure stays
+    kept, rule, confidence = _filter("sqlite3 -header -column billing.db 'SELECT * FROM overdue'", "\n".join(rows))
+    assert rule == "table" and confidence == FilterConfidence.PARTIAL
+    assert kept == [*rows[:7], "[104 rows not shown]", rows[60], *rows[-5:]]
+    # Up to 60 rows, a table is shown whole; and what a command asked for (`column -t`) is never cut.
+    assert _filter("sqlite3 billing.db 'SELECT 1'", "\n".join(_sqlite_rows(58)))[0] == _sqlite_rows(58)
+    assert _filter("column -t customers.txt", "\n".join(_sqlite_rows(115)))[0] == _sqlite_rows(115)
+
+
+def test_a_right_aligned_frame_is_a_table_and_a_tree_or_a_log_is_not() -> None:
+    frame = ["        amount  status", *(f"{n:>5}  {n * 3.25:>7.2f}  {_WORDS[n % 13]:>7}" for n in range(90))]
+    kept, rule, _ = _filter("python -c 'print(df)'", "\n".join([*frame, "", "[90 rows x 2 columns]"]))
+    assert rule == "table" and kept[:6] == frame[:6] and kept[-7:] == [*frame[-5:], "", "[90 rows x 2 columns]"]
+    tree = ["import time: self [us] | cumulative | imported package"]
+    for n in range(80):
+        tree.append(f"import time: {n * 13 % 900:>9} | {n * 41 % 9000:>10} | {'  ' * (n % 4)}pkg{n}.mod")
+    assert _filter("python -X importtime -c 'import app'", "\n".join(tree))[1] != "table"
+    log = [f"2026-11-26 10:{n // 60:02d}:{n % 60:02d}  INFO   worker {n % 4}  handled job {n}" for n in range(200)]
+    log[120] = "2026-11-26 10:02:00  ERROR  worker 1  job 120 failed: disk full"
+    kept, rule, _ = _filter("python worker.py", "\n".join(log))
+    assert rule == "generic" and log[120] in kept

@@ -21,13 +21,15 @@ from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
 from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
+from zeph_nb.output.tables import fold_table
 from zeph_nb.output.tracebacks import fold_library_frames
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
-__all__ = ["DIFF", "GENERIC", "TRACEBACK", "FilterEngine", "FilteredOutput", "producing_segments"]
+__all__ = ["DIFF", "GENERIC", "TABLE", "TRACEBACK", "FilterEngine", "FilteredOutput", "producing_segments"]
 
 GENERIC = "generic"  # the rule name a FilteredOutput reports when the generic fallback shortened it
 DIFF = "diff"  # ... when no rule knew the command and its output was a diff (output/diffs.py)
+TABLE = "table"  # ... when a long table's middle rows were left out (output/tables.py)
 TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
 
 _SETUP = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset", "true", "alias", "ulimit", "umask"})
@@ -193,9 +195,14 @@ class FilterEngine:
                 text, removed = without_context(shaped)
                 if removed:
                     rule, confidence = DIFF, FilterConfidence.FULL
-            if self.generic and not asked and not listing:  # a listing's lines are its content, not repetition
-                shorter = generic_filter(text)
-                if shorter is not None:
+            if not asked and not listing:  # a listing's lines are its content, not repetition
+                # Rows that are all different, a query's result or a printed DataFrame, are shown as pandas shows
+                # them; anything else long is folded where it repeats.
+                table = fold_table(text)
+                shorter = generic_filter(text) if self.generic and table is None else None
+                if table is not None:
+                    text, rule, confidence = table, TABLE, FilterConfidence.PARTIAL
+                elif shorter is not None:
                     text, rule = shorter, GENERIC
         kept = 0
         if text is not clean:
