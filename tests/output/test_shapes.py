@@ -212,3 +212,26 @@ def test_a_right_aligned_frame_is_a_table_and_a_tree_or_a_log_is_not() -> None:
     log[120] = "2026-11-26 10:02:00  ERROR  worker 1  job 120 failed: disk full"
     kept, rule, _ = _filter("python worker.py", "\n".join(log))
     assert rule == "generic" and log[120] in kept
+
+
+def test_a_notebooks_traceback_folds_its_library_frames_too() -> None:
+    """IPython's format (a notebook run by nbconvert or papermill): frames with numbered source, blank-separated."""
+    raw = "\n".join([
+        "NameError                                 Traceback (most recent call last)",
+        "Cell In[3], line 4",
+        "----> 4 payments['fee'] = payments.apply(fee, axis=1)",
+        "",
+        f"File {SITE}/pandas/core/frame.py:15427, in DataFrame.apply(self, func, axis)",
+        "> 15427             return op.apply().__finalize__(self, method='apply')",
+        "",
+        f"File {SITE}/pandas/core/apply.py:1106, in FrameApply.apply(self)",
+        "-> 1106 return self.apply_standard()",
+        "",
+        "Cell In[3], line 2, in fee(row)",
+        "----> 2     return row['amount'] * FEE_RATES[row['method']]",
+        "",
+        "NameError: name 'FEE_RATES' is not defined",
+    ])  # fmt: skip
+    assert fold_library_frames(raw).splitlines() == [
+        *raw.splitlines()[:4], "[2 frames in pandas]", "", *raw.splitlines()[-4:]
+    ]  # fmt: skip

@@ -17,8 +17,12 @@ _FRAME = re.compile(r'^(\s*)File "([^"]+)", line \d+(?:, in .*)?$')
 # Installed packages, the standard library (`/usr/lib/python3.11/json/…`, a venv's `lib/python3.11/…`) and
 # frozen modules. A program's own files are everything else, relative paths included.
 _LIBRARY = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d(?:\.\d+)?[/\\]|^<frozen |^<string>$")
+# IPython's header: `NameError                                 Traceback (most recent call last)`.
+_IPYTHON_HEAD = re.compile(r"^\S+\s+Traceback \(most recent call last\)\s*$")
+_IPYTHON_FRAME = re.compile(r"^(?:Cell In\[\d+\], line \d+|File (\S.*?):\d+(?:, in .*)?$)")
 _PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([^/\\]+)")
 MARK = "Traceback (most recent call last):"
+Frame = tuple[str, str, list[str]]  # (indent, path, the frame's lines)
 
 
 def _owner(path: str) -> str:
@@ -32,36 +36,28 @@ def _owner(path: str) -> str:
 def fold_library_frames(text: str) -> str:
     """``text`` with each run of library frames of its tracebacks written as one line; ``text`` itself when it
     holds no traceback or no frame to fold."""
-    if MARK not in text:
+    if MARK[:-1] not in text:  # IPython's header has no colon
         return text
     lines = text.split("\n")
     out: list[str] = []
     index = 0
     changed = False
     while index < len(lines):
-        if lines[index].strip() != MARK:
-            out.append(lines[index])
+        line = lines[index]
+        if line.strip() == MARK:
+            out.append(line)
+            index, frames = _python_frames(lines, index + 1)
+        elif line.rstrip().endswith(MARK[:-1]) and _IPYTHON_HEAD.match(line):
+            out.append(line)
+            index, frames = _ipython_frames(lines, index + 1)
+        else:
+            out.append(line)
             index += 1
             continue
-        out.append(lines[index])
-        index += 1
-        frames: list[tuple[str, str, list[str]]] = []  # (indent, path, the frame's lines)
-        while index < len(lines):
-            found = _FRAME.match(lines[index])
-            if found is None:
-                break
-            indent = found.group(1)
-            body = [lines[index]]
-            index += 1
-            # The frame's source line, its carets, `[Previous line repeated N more times]`: indented deeper.
-            while index < len(lines) and lines[index].startswith(indent + " ") and not _FRAME.match(lines[index]):
-                body.append(lines[index])
-                index += 1
-            frames.append((indent, found.group(2), body))
         library = [_LIBRARY.search(path) is not None for _, path, _ in frames]
         if frames and all(library):
             library[-1] = False  # nothing of the program's own: the innermost frame is where it went wrong
-        run: list[tuple[str, str, list[str]]] = []
+        run: list[Frame] = []
         for frame, is_library in zip(frames, library, strict=True):
             if is_library:
                 run.append(frame)
@@ -72,7 +68,47 @@ def fold_library_frames(text: str) -> str:
     return "\n".join(out) if changed else text
 
 
-def _flush(run: list[tuple[str, str, list[str]]], out: list[str]) -> bool:
+
+def _python_frames(lines: list[str], index: int) -> tuple[int, list[Frame]]:
+    """The frames of CPython's traceback starting at ``lines[index]``, and where they end."""
+    frames: list[Frame] = []
+    while index < len(lines):
+        found = _FRAME.match(lines[index])
+        if found is None:
+            break
+        indent = found.group(1)
+        body = [lines[index]]
+        index += 1
+        # The frame's source line, its carets, `[Previous line repeated N more times]`: indented deeper.
+        while index < len(lines) and lines[index].startswith(indent + " ") and not _FRAME.match(lines[index]):
+            body.append(lines[index])
+            index += 1
+        frames.append((indent, found.group(2), body))
+    return index, frames
+
+
+def _ipython_frames(lines: list[str], index: int) -> tuple[int, list[Frame]]:
+    """The frames of IPython's traceback (a notebook's, nbconvert's, papermill's) starting at ``lines[index]``:
+    ``Cell In[3], line 4`` or ``File /…/site-packages/pandas/core/frame.py:15427, in DataFrame.apply(…)``, then
+    numbered source lines, then a blank line. Each frame keeps its blank line."""
+    frames: list[Frame] = []
+    while index < len(lines):
+        found = _IPYTHON_FRAME.match(lines[index])
+        if found is None:
+            break
+        body = [lines[index]]
+        index += 1
+        while index < len(lines) and lines[index].strip():
+            body.append(lines[index])
+            index += 1
+        if index < len(lines):
+            body.append(lines[index])  # the blank line after the frame
+            index += 1
+        frames.append(("", found.group(1) or "<cell>", body))
+    return index, frames
+
+
+def _flush(run: list[Frame], out: list[str]) -> bool:
     """Write a run of library frames as one line (a single one-line frame as itself); empty ``run``."""
     if not run:
         return False
@@ -84,5 +120,7 @@ def _flush(run: list[tuple[str, str, list[str]]], out: list[str]) -> bool:
     said = ", ".join(owners[:3]) + (f" and {len(owners) - 3} more" if len(owners) > 3 else "")
     noun = "frame" if len(run) == 1 else "frames"
     out.append(f"{run[0][0]}[{len(run)} {noun} in {said}]")
+    if run[-1][2][-1] == "":  # IPython's frames end with a blank line: so does the line standing for them
+        out.append("")
     run.clear()
     return True
