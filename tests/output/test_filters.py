@@ -622,3 +622,31 @@ def test_the_judged_corpora_load_and_the_tunable_one_is_split() -> None:
         assert all(set(s.must_keep) <= set(s.output.splitlines()) for s in samples), folder
     dev, test = load_heldout(TUNE, "dev"), load_heldout(TUNE, "test")
     assert len(dev) + len(test) == len(load_heldout(TUNE)) and 0.25 < len(test) / (len(dev) + len(test)) < 0.4
+
+
+def test_a_test_run_keeps_its_counts_what_r_a_asked_for_and_what_a_later_command_printed() -> None:
+    raw = "\n".join([
+        "============================= test session starts ==============================",
+        "collecting ... collected 3 items",
+        "",
+        "tests/test_tax.py::test_vat PASSED                                        [ 33%]",
+        "tests/test_tax.py::test_gross PASSED                                      [ 66%]",
+        "tests/test_tax.py::test_net FAILED                                        [100%]",
+        "=================================== FAILURES ===================================",
+        "___________________________________ test_net ___________________________________",
+        "E   assert 1 == 2",
+        "tests/test_tax.py:9: AssertionError",
+        "==================================== PASSES ====================================",
+        "=========================== short test summary info ============================",
+        "PASSED tests/test_tax.py::test_vat",
+        "PASSED tests/test_tax.py::test_gross",
+        "FAILED tests/test_tax.py::test_net - assert 1 == 2",
+        "========================= 1 failed, 2 passed in 0.05s ==========================",
+        "exit=1",
+    ])  # fmt: skip
+    out = _kept("python -m pytest -v -rA tests/test_tax.py; echo exit=$?", raw, 0)
+    assert "collecting ... collected 3 items" in out
+    assert "PASSED tests/test_tax.py::test_vat" in out and "PASSED tests/test_tax.py::test_gross" in out
+    assert out[-2:] == ["========================= 1 failed, 2 passed in 0.05s ==========================", "exit=1"]
+    # Passing tests outside what -r asked for are still dropped.
+    assert not any(line.startswith("tests/test_tax.py::test_vat PASSED") for line in out)

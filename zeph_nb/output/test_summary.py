@@ -85,6 +85,10 @@ _MEANINGFUL = re.compile(
             r"error\[E\d+\]",
             r"^(error|warning): ",
             r"^(FAIL|ERROR): ",
+            # Counts a person reads: pytest's collected items, TAP's plan. (Not libtest's `running N tests`: a
+            # workspace prints one per crate, between the `test result:` lines it would keep from folding.)
+            r"^(collecting \.\.\. )?collected \d+ items?\b",
+            r"^\d+\.\.\d+$",
         ]
     )
 )
@@ -96,6 +100,7 @@ _SECTION = re.compile(r"^[=\-⎯]{3,} (.+?) [=\-⎯]{3,}$")
 # the line above already says.
 _BLOCK_NOISE = re.compile(r"^(_ )+_?\s*$|^\s*[\^~]+\s*$")
 _ASKED_SECTION = re.compile(r"^(short test summary info|slowest( \d+)? durations)$")
+_AFTER_RUN = 20  # lines after the last summary kept whole; more is a runner's own (cargo's doc-tests), filtered
 _PYTEST_PROGRESS = re.compile(r"^\S+ [.sxXEF]+\s*(\[\s*\d+%\])?$|^[.sxXEF]{3,}\s*(\[\s*\d+%\])?$")
 
 
@@ -124,7 +129,9 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
 
     listing = False  # inside libtest's closing "failures:" list of test names
     asked = False  # inside a section a flag asked for
-    for line in text.splitlines():
+    lines = text.splitlines()
+    after_summary = (0, 0)  # where the last summary line was: in ``lines``, and in ``out`` after it
+    for number, line in enumerate(lines):
         if line == "failures:":
             end_block()
             listing = True
@@ -140,6 +147,10 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             asked = False
             out.append(line)  # as the runner wrote it: a filter removes lines, it does not rewrite them
             complete = True
+            after_summary = (number + 1, len(out))
+            continue
+        if asked and line.strip() and not (_RULE.match(line) or _SECTION.match(line)):
+            out.append(line)  # -rA's PASSED lines too: the flag asked for them
             continue
         if _FAIL_START.search(line) and not _PASS.search(line):
             end_block()
@@ -178,6 +189,12 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     end_block()
     if failures == 0 and not complete:
         return None
+    if complete:
+        # What follows the runner's last summary is another command's (`; echo exit=$?`, `&& echo deployed`):
+        # kept as it is, up to a screen of it.
+        rest = [line for line in lines[after_summary[0] :] if line.strip()]
+        if rest and len(rest) <= _AFTER_RUN:
+            out = out[: after_summary[1]] + rest
     return TestRunSummary("\n".join(_fold_repeats(out)).strip("\n"), failures, complete)
 
 

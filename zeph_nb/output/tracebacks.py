@@ -68,7 +68,6 @@ def fold_library_frames(text: str) -> str:
     return "\n".join(out) if changed else text
 
 
-
 def _python_frames(lines: list[str], index: int) -> tuple[int, list[Frame]]:
     """The frames of CPython's traceback starting at ``lines[index]``, and where they end."""
     frames: list[Frame] = []
