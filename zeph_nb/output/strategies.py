@@ -215,7 +215,7 @@ def git_diff(text: str, rule: R.GitDiff, exit_code: int | None) -> StageResult:
 # A commit's first line: `commit <sha>` (with --graph's lanes before it), or a --oneline entry.
 _COMMIT = re.compile(r"^[*|\\/ _]*(?:commit [0-9a-f]{7,40}\b|[0-9a-f]{7,40} \S)")
 _LOG_NOISE = re.compile(
-    r"^[*|\\/ ]*(?:(?:Author|AuthorDate|Commit|CommitDate|Merge|Date):\s"
+    r"^[*|\\/ ]*(?:(?:AuthorDate|Commit|CommitDate|Merge|Date):\s"
     r"|\s*(?:Signed-off-by|Co-authored-by|Reviewed-by|Change-Id):|\s*$)"
 )
 
@@ -224,7 +224,8 @@ _LOG_TAIL = 3  # the oldest commits of a long log are kept too: where the range 
 
 
 def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
-    """The first ``max_log_entries`` commits and the last few, without their author, date and trailer lines; the
+    """The first ``max_log_entries`` commits and the last few, with their author (who changed it is what a log is
+    read for) but without dates and trailer lines; the
     rest counted where they were. A patch (``log -p``) keeps its headers and changed lines, as ``git_diff`` does."""
     walked = diff_lines(text)
     # A commit starts outside every hunk: a patch's line that looks like `abc1234 x` is the patch's.
