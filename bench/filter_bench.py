@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.corpus import evaluate, head_tail, load
-from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, TUNE, load_heldout
+from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, HELDOUT_F, TUNE, TUNE_E, load_heldout
 from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.generic import generic_filter
@@ -54,6 +54,9 @@ def main() -> None:
         (HELDOUT_D, None, "held-apart, recorded and judged by one who read neither filters nor results"),
         (TUNE, "dev", "C-dev: rules are tuned on these"),
         (TUNE, "test", "C-test: scored before and after tuning, never read while tuning"),
+        (TUNE_E, "dev", "E-dev: a session's size mix; rules are tuned on these"),
+        (TUNE_E, "test", "E-test: scored before and after tuning on E-dev, never read while tuning"),
+        (HELDOUT_F, None, "F: held apart, recorded beside E by one who read neither filters nor results"),
     )
     for folder, split, said in corpora:
         heldout = load_heldout(folder, split)

@@ -614,15 +614,16 @@ def test_a_package_listing_is_capped_like_other_listings() -> None:
 
 
 def test_the_judged_corpora_load_and_the_tunable_one_is_split() -> None:
-    """A, B, C and D load with a judgement for every sample; C is split once into dev and test (about a third)."""
-    from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, TUNE, load_heldout
+    """A to F load with a judgement for every sample; C and E are split once into dev and test (about a third)."""
+    from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, HELDOUT_F, TUNE, TUNE_E, load_heldout
 
-    for folder, least in ((HELDOUT, 40), (HELDOUT_B, 50), (TUNE, 50), (HELDOUT_D, 70)):
+    for folder, least in ((HELDOUT, 40), (HELDOUT_B, 50), (TUNE, 50), (HELDOUT_D, 70), (TUNE_E, 80), (HELDOUT_F, 60)):
         samples = load_heldout(folder)
         assert len(samples) >= least and all(s.must_keep and s.output.strip() for s in samples), folder
         assert all(set(s.must_keep) <= set(s.output.splitlines()) for s in samples), folder
-    dev, test = load_heldout(TUNE, "dev"), load_heldout(TUNE, "test")
-    assert len(dev) + len(test) == len(load_heldout(TUNE)) and 0.25 < len(test) / (len(dev) + len(test)) < 0.4
+    for tunable in (TUNE, TUNE_E):
+        dev, test = load_heldout(tunable, "dev"), load_heldout(tunable, "test")
+        assert len(dev) + len(test) == len(load_heldout(tunable)) and 0.25 < len(test) / (len(dev) + len(test)) < 0.4
 
 
 def test_a_test_run_keeps_its_counts_what_r_a_asked_for_and_what_a_later_command_printed() -> None:

@@ -23,13 +23,14 @@ _IPYTHON_FRAME = re.compile(r"^(?:Cell In\[\d+\], line \d+|File (\S.*?):\d+(?:, 
 _PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([^/\\]+)")
 MARK = "Traceback (most recent call last):"
 Frame = tuple[str, str, list[str]]  # (indent, path, the frame's lines)
+_NAME_CHARS = 60
 
 
 def _owner(path: str) -> str:
     found = _PACKAGE.search(path)
     if found is None:
         return "the standard library"
-    name = found.group(1)
+    name = found.group(1)[:_NAME_CHARS]  # a path is the output's own text: a package name is shown, not a blob
     return name[:-3] if name.endswith(".py") else name
 
 
