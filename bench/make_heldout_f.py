@@ -18,7 +18,6 @@ Commands, flags and projects were chosen not to be in any other corpus (by their
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -30,37 +29,14 @@ from pathlib import Path
 
 from bench import heldout_f_programs as P
 from bench.judging import apply_judgement, check
-from bench.recording import record as shared_record
-from bench.recording import recording_env, write
-from bench.recording import run as shared_run
+from bench.recording import Corpus, write
 
-REPO = Path(__file__).resolve().parent.parent
-if not (REPO / ".venv").exists():  # a worktree or staged copy: the shared venv lives with the main checkout
-    REPO = Path(os.environ.get("ZEPH_NB_REPO", "/work/main"))
-OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "filter_heldout_f"
-VENV = REPO / ".venv"
+CORPUS = Corpus.start(__file__, "filter_heldout_f", ("Oona Vetter", "oona@example.org"))
+OUT, VENV, SCRATCH, ENV = CORPUS.out, CORPUS.venv, CORPUS.scratch, CORPUS.env
 SITE_ABS = VENV / "lib" / "python3.11" / "site-packages"
 SITE = ".venv/lib/python3.11/site-packages"
 PORT = 18765  # the local `python -m http.server` that curl asks (loopback only)
-
-SCRATCH = Path(tempfile.mkdtemp(prefix="heldout-f-home-"))
-ENV = recording_env(
-    VENV,
-    SCRATCH,
-    ("Oona Vetter", "oona@example.org"),
-    HOME=str(SCRATCH),
-    CARGO_HOME=os.environ.get("CARGO_HOME", "/root/.cargo"),
-    RUSTUP_HOME=os.environ.get("RUSTUP_HOME", "/root/.rustup"),
-)
-
-
-def record(name: str, command: str, cwd: Path, root: Path, timeout: int = 600) -> None:
-    shown_as = {str(root): "/work/project", str(SCRATCH): "/root", str(VENV): "/work/project/.venv"}
-    shared_record(OUT, name, command, cwd, ENV, shown_as, timeout)
-
-
-def run(root: Path, *cmd: str, env: dict[str, str] | None = None) -> None:
-    shared_run(root, env or ENV, *cmd)
+record, run = CORPUS.record, CORPUS.run
 
 
 # ------------------------------------------------------------------------------------------------------ builders
@@ -364,13 +340,7 @@ SAMPLES: list[tuple[str, str, str]] = [
 
 
 def main() -> None:
-    if {"--check", "--apply"} & set(sys.argv[1:]):
-        shutil.rmtree(SCRATCH, ignore_errors=True)  # made at import for the recording's environment; unused here
-    if "--check" in sys.argv[1:]:
-        sys.exit(1 if check(OUT) else 0)
-    if "--apply" in sys.argv[1:]:
-        gone = apply_judgement(OUT)
-        sys.exit(1 if check(OUT) or gone else 0)
+    CORPUS.judgement_only(split=False)
     OUT.mkdir(parents=True, exist_ok=True)
     only = {a for a in sys.argv[1:] if not a.startswith("-")}
     root = Path(tempfile.mkdtemp(prefix="heldout-f-"))

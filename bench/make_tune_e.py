@@ -33,36 +33,13 @@ from pathlib import Path
 
 from bench import tune_e_programs as P
 from bench.judging import apply_judgement, check
-from bench.recording import record as shared_record
-from bench.recording import recording_env, write
-from bench.recording import run as shared_run
+from bench.recording import Corpus, write
 
-REPO = Path(__file__).resolve().parent.parent
-if not (REPO / ".venv").exists():  # a worktree or staged copy: the shared venv lives with the main checkout
-    REPO = Path(os.environ.get("ZEPH_NB_REPO", "/work/main"))
-OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "filter_tune_e"
+CORPUS = Corpus.start(__file__, "filter_tune_e", ("Noor Haddad", "noor@example.com"))
+OUT, VENV, SCRATCH, ENV = CORPUS.out, CORPUS.venv, CORPUS.scratch, CORPUS.env
 JUDGED = OUT / "JUDGED.json"
-VENV = REPO / ".venv"
 SITE = ".venv/lib/python3.11/site-packages"
-
-SCRATCH = Path(tempfile.mkdtemp(prefix="tune-e-home-"))
-ENV = recording_env(
-    VENV,
-    SCRATCH,
-    ("Noor Haddad", "noor@example.com"),
-    HOME=str(SCRATCH),
-    CARGO_HOME=os.environ.get("CARGO_HOME", "/root/.cargo"),
-    RUSTUP_HOME=os.environ.get("RUSTUP_HOME", "/root/.rustup"),
-)
-
-
-def record(name: str, command: str, cwd: Path, root: Path, timeout: int = 600) -> None:
-    shown_as = {str(root): "/work/project", str(SCRATCH): "/root", str(VENV): "/work/project/.venv"}
-    shared_record(OUT, name, command, cwd, ENV, shown_as, timeout)
-
-
-def run(root: Path, *cmd: str, env: dict[str, str] | None = None) -> None:
-    shared_run(root, env or ENV, *cmd)
+record, run = CORPUS.record, CORPUS.run
 
 
 # ------------------------------------------------------------------------------------------------------ builders
@@ -407,13 +384,7 @@ def free_port() -> int:
 
 
 def main() -> None:
-    if {"--check", "--apply"} & set(sys.argv[1:]):
-        shutil.rmtree(SCRATCH, ignore_errors=True)  # made at import for the recording's environment; unused here
-    if "--check" in sys.argv[1:]:
-        sys.exit(1 if check(OUT, split=True) else 0)
-    if "--apply" in sys.argv[1:]:
-        gone = apply_judgement(OUT, split=True)
-        sys.exit(1 if check(OUT, split=True) or gone else 0)
+    CORPUS.judgement_only(split=True)
     OUT.mkdir(parents=True, exist_ok=True)
     only = {a for a in sys.argv[1:] if not a.startswith("-")}
     root = Path(tempfile.mkdtemp(prefix="tune-e-"))

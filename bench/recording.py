@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["record", "recording_env", "run", "write"]
+from bench.judging import apply_judgement, check
+
+__all__ = ["Corpus", "record", "recording_env", "run", "write"]
 
 
 def recording_env(venv: Path, scratch: Path, author: tuple[str, str], **extra: str) -> dict[str, str]:
@@ -92,3 +98,51 @@ def write(root: Path, files: dict[str, str]) -> None:
 def run(root: Path, env: dict[str, str], *cmd: str) -> None:
     """A setup step of a throwaway project (not recorded); it must succeed."""
     subprocess.run(cmd, cwd=root, env=env, check=True, capture_output=True)
+
+
+@dataclass
+class Corpus:
+    """One corpus recorder's setup: where its samples go, the venv and scratch home its commands see, and how it
+    records one sample and runs a setup step. Made at import by ``Corpus.start``, as each recorder's module-level
+    ``record`` and ``run`` are used by its builders."""
+
+    out: Path
+    venv: Path
+    scratch: Path
+    env: dict[str, str]
+
+    @classmethod
+    def start(cls, recorder: str, folder: str, author: tuple[str, str]) -> Corpus:
+        """For the recorder at path ``recorder`` (its ``__file__``), writing ``tests/data/<folder>``; commands
+        run as ``author`` in a scratch home named after the folder."""
+        repo = Path(recorder).resolve().parent.parent
+        out = repo / "tests" / "data" / folder
+        if not (repo / ".venv").exists():  # a worktree or staged copy: the shared venv lives with the main checkout
+            repo = Path(os.environ.get("ZEPH_NB_REPO", "/work/main"))
+        venv = repo / ".venv"
+        scratch = Path(tempfile.mkdtemp(prefix=f"{folder}-home-"))
+        env = recording_env(
+            venv,
+            scratch,
+            author,
+            HOME=str(scratch),
+            CARGO_HOME=os.environ.get("CARGO_HOME", "/root/.cargo"),
+            RUSTUP_HOME=os.environ.get("RUSTUP_HOME", "/root/.rustup"),
+        )
+        return cls(out, venv, scratch, env)
+
+    def record(self, name: str, command: str, cwd: Path, root: Path, timeout: int = 600) -> None:
+        shown_as = {str(root): "/work/project", str(self.scratch): "/root", str(self.venv): "/work/project/.venv"}
+        record(self.out, name, command, cwd, self.env, shown_as, timeout)
+
+    def run(self, root: Path, *cmd: str, env: dict[str, str] | None = None) -> None:
+        run(root, env or self.env, *cmd)
+
+    def judgement_only(self, *, split: bool = False) -> None:
+        """``--check`` and ``--apply`` (bench/judging.py) when asked for: they exit; otherwise return."""
+        args = set(sys.argv[1:])
+        if not {"--check", "--apply"} & args:
+            return
+        shutil.rmtree(self.scratch, ignore_errors=True)  # made at import for recording; unused here
+        gone = apply_judgement(self.out, split=split) if "--apply" in args else 0
+        sys.exit(1 if check(self.out, split=split) or gone else 0)
