@@ -439,20 +439,13 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="heldout-d-"))
     workers: list[subprocess.Popen[bytes]] = []
     try:
-        (root / ".venv").symlink_to(VENV)
-        for key, build in BUILDERS.items():
-            (root / key).mkdir()
-            build(root / key)
+        CORPUS.build(root, BUILDERS)
         (root / "py" / "venv").symlink_to(root / "tools" / "venv")
         # processes for `ps aux | grep` to find: the recorder's own workers (the rest of `ps aux` is the machine's)
         for queue in ("orders", "refunds", "emails"):
             workers.append(subprocess.Popen([sys.executable, "worker.py", "--queue", queue], cwd=root / "py", env=ENV,
                                             start_new_session=True))  # fmt: skip
-        for name, command, sub in SAMPLES:
-            if only and name not in only:
-                continue
-            cwd = Path(sub) if sub.startswith("/") else root / sub if sub else root
-            record(name, command, cwd, root)
+        CORPUS.record_samples(root, SAMPLES, only)
     finally:
         for process in workers:
             os.killpg(process.pid, signal.SIGTERM)

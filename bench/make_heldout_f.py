@@ -346,10 +346,7 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="heldout-f-"))
     server: subprocess.Popen[bytes] | None = None
     try:
-        (root / ".venv").symlink_to(VENV)
-        for key, build in BUILDERS.items():
-            (root / key).mkdir()
-            build(root / key)
+        CORPUS.build(root, BUILDERS)
         if only and "pip_install_flake8_tqdm" not in only:  # what that recorded install would have put in the venv
             run(root / "tools", "venv/bin/pip", "install", "flake8", "tqdm", "numpy", "pytest>=8")
         # the data folder served on loopback for curl
@@ -357,11 +354,7 @@ def main() -> None:
                                    str(root / "wx" / "data")], env=ENV, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
         time.sleep(1.0)
-        for name, command, sub in SAMPLES:
-            if only and name not in only:
-                continue
-            cwd = Path(sub) if sub.startswith("/") else root / sub if sub else root
-            record(name, command, cwd, root)
+        CORPUS.record_samples(root, SAMPLES, only)
     finally:
         if server is not None:
             server.terminate()

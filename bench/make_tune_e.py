@@ -390,19 +390,14 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="tune-e-"))
     server: subprocess.Popen[bytes] | None = None
     try:
-        (root / ".venv").symlink_to(VENV)
-        for key, build in BUILDERS.items():
-            (root / key).mkdir()
-            build(root / key)
+        CORPUS.build(root, BUILDERS)
         port = str(free_port())
         server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", port], cwd=root / "web",
                                   env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
         time.sleep(1.5)
-        for name, command, sub in SAMPLES:
-            if only and name not in only:
-                continue
-            cwd = Path(sub) if sub.startswith("/") else root / sub if sub else root
-            record(name, command.replace("{port}", port).replace("{{", "{").replace("}}", "}"), cwd, root)
+        CORPUS.record_samples(
+            root, SAMPLES, only, lambda command: command.replace("{port}", port).replace("{{", "{").replace("}}", "}")
+        )
     finally:
         if server is not None:
             os.killpg(server.pid, signal.SIGTERM)

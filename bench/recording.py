@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,3 +147,21 @@ class Corpus:
         shutil.rmtree(self.scratch, ignore_errors=True)  # made at import for recording; unused here
         gone = apply_judgement(self.out, split=split) if "--apply" in args else 0
         sys.exit(1 if check(self.out, split=split) or gone else 0)
+
+    def build(self, root: Path, builders: dict[str, Callable[[Path], None]]) -> None:
+        """Each throwaway project in its folder under ``root``, which sees the shared venv as ``.venv``."""
+        (root / ".venv").symlink_to(self.venv)
+        for key, build in builders.items():
+            (root / key).mkdir()
+            build(root / key)
+
+    def record_samples(
+        self, root: Path, samples: list[tuple[str, str, str]], only: set[str], fill: Callable[[str], str] = str
+    ) -> None:
+        """Record each ``(name, command, folder)`` (all, or those named in ``only``) in its folder under ``root``
+        (an absolute folder as it is); ``fill`` puts a run's values (a port) into the command."""
+        for name, command, sub in samples:
+            if only and name not in only:
+                continue
+            cwd = Path(sub) if sub.startswith("/") else root / sub if sub else root
+            self.record(name, fill(command), cwd, root)
