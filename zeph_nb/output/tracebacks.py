@@ -24,13 +24,20 @@ _PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([^/\\]+)")
 MARK = "Traceback (most recent call last):"
 Frame = tuple[str, str, list[str]]  # (indent, path, the frame's lines)
 _NAME_CHARS = 60
+# What a package's folder is named: PEP 508's letters, digits, `.`, `_`, `-` (and `.py` for a module).
+_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
 
 def _owner(path: str) -> str:
     found = _PACKAGE.search(path)
     if found is None:
         return "the standard library"
-    name = found.group(1)[:_NAME_CHARS]  # a path is the output's own text: a package name is shown, not a blob
+    name = found.group(1)
+    # A path is the output's own text, and the note speaks in the filter's voice: a folder that is no package's
+    # name (too long, spaces, an instruction) is not repeated in it. Never cut to a prefix either: a token's
+    # first 60 characters are no longer recognised, so redaction would miss them (a whole token is redacted).
+    if len(name) > _NAME_CHARS or _NAME.fullmatch(name) is None:
+        return "an installed package"
     return name[:-3] if name.endswith(".py") else name
 
 
