@@ -236,3 +236,12 @@ def test_a_notebooks_traceback_folds_its_library_frames_too() -> None:
     assert fold_library_frames(raw).splitlines() == [
         *raw.splitlines()[:4], "[2 frames in pandas]", "", *raw.splitlines()[-4:]
     ]  # fmt: skip
+
+
+def test_an_error_line_a_diff_shape_took_for_context_goes_back() -> None:
+    """A deploy script's output that only looks like a diff: its indented error line is not lost as context."""
+    body = [f" step {n} ok" for n in range(48)]
+    body[20] = " ERROR: migration 0042 failed"
+    raw = "\n".join(["--- config", "+++ config", "@@ -1,50 +1,50 @@", *body, "-old", "+new"])
+    kept, rule, _ = _filter("python deploy.py", raw)
+    assert rule == "diff" and " ERROR: migration 0042 failed" in kept and " step 3 ok" not in kept

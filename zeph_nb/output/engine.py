@@ -207,7 +207,9 @@ class FilterEngine:
         kept = 0
         if text is not clean:
             # Both passes below look for lines holding their keywords: one scan of the output finds both.
-            restore = found is not None and rule == found[0].name and not listing and text != shaped
+            # A diff recognised in a command no rule knows may be a log that only looks like one: an error line
+            # it took for context goes back in, as after a report's rule.
+            restore = text != shaped and (rule == DIFF or (found is not None and rule == found[0].name and not listing))
             lowered = ascii_lower(clean)
             groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if restore and shaped is clean else (SECURITY_KEYWORDS,)
             spans = keyword_line_groups(clean, lowered, groups)
