@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from zeph_nb.output.generic import _KEEP, _NORMALIZE, _TABLE
+from zeph_nb.output.generic import _NORMALIZE, _TABLE
+from zeph_nb.output.generic import KEEP as _KEEP
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, StripNoise

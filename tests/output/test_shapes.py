@@ -245,3 +245,24 @@ def test_an_error_line_a_diff_shape_took_for_context_goes_back() -> None:
     raw = "\n".join(["--- config", "+++ config", "@@ -1,50 +1,50 @@", *body, "-old", "+new"])
     kept, rule, _ = _filter("python deploy.py", raw)
     assert rule == "diff" and " ERROR: migration 0042 failed" in kept and " step 3 ok" not in kept
+
+
+def test_a_long_diff_keeps_every_changed_line_however_alike() -> None:
+    """A diff understood is not folded again where its added lines look alike: each one is a change."""
+    added = [f"+    rate_{n} = Decimal('0.{n:02d}')" for n in range(80)]
+    raw = "\n".join(["--- a/rates.py", "+++ b/rates.py", f"@@ -1,1 +1,{len(added) + 1} @@", " RATES = {}", *added])
+    kept, rule, confidence = _filter("python make_patch.py", raw)
+    assert rule == "diff" and confidence == FilterConfidence.FULL and kept[3:] == added
+
+
+def test_the_persons_own_python_c_code_is_no_library_frame() -> None:
+    raw = (
+        "Traceback (most recent call last):\n"
+        + _frame("<string>", 1, "<module>", "pd.read_csv('prices.csv')['price']")
+        + _frame(f"{SITE}/pandas/core/frame.py", 3761, "__getitem__", "indexer = self.columns.get_loc(key)")
+        + _frame(f"{SITE}/pandas/core/indexes/base.py", 3655, "get_loc", "raise KeyError(key) from err")
+        + "KeyError: 'price'"
+    )
+    assert fold_library_frames(raw).splitlines()[1:4] == [
+        '  File "<string>", line 1, in <module>', "    pd.read_csv('prices.csv')['price']", "  [2 frames in pandas]"
+    ]  # fmt: skip

@@ -171,6 +171,24 @@ class FilterEngine:
                     return rule, segment
         return None
 
+    def _unknown(self, text: str, listing: bool, rule: str | None) -> tuple[str, str | None, FilterConfidence]:
+        """An output no rule understood: a diff keeps what changed (not the context); otherwise rows that are all
+        different (a query's result, a printed DataFrame) are shown as pandas shows them, and anything else long
+        is folded where it repeats. A listing's lines are its content: only a diff is cut there."""
+        if has_diff(text):  # a `--diff`, `diff -u`, a patch
+            shorter, removed = without_context(text)
+            if removed:
+                return shorter, DIFF, FilterConfidence.FULL
+        if listing:
+            return text, rule, FilterConfidence.FALLBACK
+        table = fold_table(text)
+        if table is not None:
+            return table, TABLE, FilterConfidence.PARTIAL
+        folded = generic_filter(text) if self.generic else None
+        if folded is not None:
+            return folded, GENERIC, FilterConfidence.FALLBACK
+        return text, rule, FilterConfidence.FALLBACK
+
     def filter(self, command: str, output: str, exit_code: int | None = None) -> FilteredOutput:
         clean = sanitize(output)
         found = self._match(command) if command else None
@@ -189,21 +207,9 @@ class FilterEngine:
             if not text.strip() and clean.strip():  # the rule removed everything: it did not understand this one
                 rule, text, confidence = None, shaped, FilterConfidence.FALLBACK
         if confidence == FilterConfidence.FALLBACK and text == shaped:
-            if shaped is not clean:
-                rule = TRACEBACK
-            if not asked and has_diff(shaped):  # a `--diff`, `diff -u`, a patch: what changed, not the context
-                text, removed = without_context(shaped)
-                if removed:
-                    rule, confidence = DIFF, FilterConfidence.FULL
-            if not asked and not listing:  # a listing's lines are its content, not repetition
-                # Rows that are all different, a query's result or a printed DataFrame, are shown as pandas shows
-                # them; anything else long is folded where it repeats.
-                table = fold_table(text)
-                shorter = generic_filter(text) if self.generic and table is None else None
-                if table is not None:
-                    text, rule, confidence = table, TABLE, FilterConfidence.PARTIAL
-                elif shorter is not None:
-                    text, rule = shorter, GENERIC
+            rule = TRACEBACK if shaped is not clean else rule
+            if not asked:
+                text, rule, confidence = self._unknown(shaped, listing, rule)
         kept = 0
         if text is not clean:
             # Both passes below look for lines holding their keywords: one scan of the output finds both.

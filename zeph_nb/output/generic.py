@@ -18,7 +18,7 @@ from typing import Any
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
 from zeph_nb.security.secrets import clear_cut
 
-__all__ = ["MIN_LINES", "generic_filter", "normalize"]
+__all__ = ["KEEP", "MIN_LINES", "generic_filter", "normalize"]
 
 _EXAMPLE_CHARS = 120  # of a line shown for the lines like it
 # Shorter outputs pass as they are: every line may matter. 40, not 60: a 42-line run of a worker logging one
@@ -43,7 +43,7 @@ _NORMALIZE = re.compile(
 # What a person looks for in a log: kept wherever it is, however often it repeats. Written in lower case and
 # run over the lowered line. Words of success and summary ("completed", "done", "total") are not here: a service
 # logs "request completed" on every line, and a summary line is rare, so the rarity rule below keeps it.
-_KEEP = re.compile(
+KEEP = re.compile(
     r"\b(error|errors|fatal|panic|panicked|exception|traceback|critical|warn|warning|fail|failed|failure|"
     r"denied|refused|abort|aborted|killed|segmentation fault|assert\w*)\b"
     r"|^\s+file \"|^\s+at \S|^\w+(error|exception|warning):",
@@ -89,7 +89,7 @@ def normalize(text: str) -> str:
 
 # The digits none of the patterns tells apart (all but the 0 of "0x"): lines equal once those are mapped are one
 # kind, and are normalised and searched once (output/kinds.py).
-_TABLE = digit_blind_table([_NORMALIZE, _KEEP, _WORDS])
+_TABLE = digit_blind_table([_NORMALIZE, KEEP, _WORDS])
 
 
 def generic_filter(text: str) -> str | None:
@@ -99,7 +99,7 @@ def generic_filter(text: str) -> str | None:
         return None
     kinds = LineKinds(text, lines, normalize, _TABLE)
     # Run over the lowered line: (?i) makes Python's re 2.5x slower here.
-    wanted = kinds.lines_matching(_KEEP, lower=True)
+    wanted = kinds.lines_matching(KEEP, lower=True)
     # An error-like line is told apart by all of it (mypy's errors differ only in where they are); only the very
     # same line again is a repeat.
     # Built by C-level map over the distinct kinds, not a comprehension over every line (10% of the filter's time).

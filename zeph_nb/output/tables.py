@@ -17,6 +17,8 @@ from collections import Counter
 from itertools import accumulate, chain
 from operator import neg
 
+from zeph_nb.output.generic import KEEP
+
 __all__ = ["MAX_ROWS", "fold_table"]
 
 MAX_ROWS = 60  # pandas' display.max_rows
@@ -24,12 +26,9 @@ MAX_COLUMNS = 64  # wider than any table a person reads in a terminal
 HEAD = TAIL = 5  # pandas' display.min_rows (10), half each end
 MIN_RUN = 3  # fewer hidden rows in a run are shown: their note would say no less than they do
 _SHARED = 0.9  # a column edge shared by this share of the table's lines makes them rows
-# What the generic fallback, which this fold stands in for, would keep as news (generic.py's words), and a
-# `ValueError` or `TimeoutException` anywhere in the row. Run over the lowered row: (?i) is 2.5x slower.
-_NEWS = re.compile(
-    r"\b(error|errors|fatal|panic|panicked|exception|traceback|critical|warn|warning|fail|failed|failure|"
-    r"denied|refused|abort|aborted|killed|segmentation fault|assert\w*)\b|[a-z](error|exception)\b"
-)
+# What the generic fallback, which this fold stands in for, would keep as news, and a `ValueError` or
+# `TimeoutException` anywhere in the row. Run over the lowered row: (?i) is 2.5x slower.
+_NEWS = re.compile(KEEP.pattern + r"|[a-z](error|exception)\b", re.MULTILINE)
 _TIME = re.compile(r"\W{0,2}(\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{10})")
 _RULE = re.compile(r"^[\s=+|:-]*$")
 _GAP = re.compile(r"(?<=[^\s|])( {2,}|\s*\|\s*)(?=[^\s|])")  # between two cells: two spaces or more, or a bar
@@ -79,9 +78,8 @@ def fold_table(text: str) -> str | None:
     # ones, or no row (sqlite's, whose names end where the values do not) and kept where it is.
     if len(rows) <= MAX_ROWS:
         return None
-    body = rows
     # A row that reads like an error or a failure is news, not one more row: it stays where it is.
-    hidden = {index for index in body[HEAD:-TAIL] if not _NEWS.search(lines[index].lower())}
+    hidden = {index for index in rows[HEAD:-TAIL] if not _NEWS.search(lines[index].lower())}
     # One note where each run of hidden rows was, not one for all: a row kept as news, or a line that is no row,
     # stays between the rows it came between (after a single note it would read as coming after all of them).
     # A run of fewer than MIN_RUN rows is shown: a note for one row says less than the row.

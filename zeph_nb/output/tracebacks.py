@@ -15,8 +15,9 @@ __all__ = ["fold_library_frames"]
 
 _FRAME = re.compile(r'^(\s*)File "([^"]+)", line \d+(?:, in .*)?$')
 # Installed packages, the standard library (`/usr/lib/python3.11/json/…`, a venv's `lib/python3.11/…`) and
-# frozen modules. A program's own files are everything else, relative paths included.
-_LIBRARY = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d(?:\.\d+)?[/\\]|^<frozen |^<string>$")
+# frozen modules. A program's own files are everything else, relative paths included, and so are `<string>` and
+# `<stdin>`: that is the person's own `python -c` or piped code.
+_LIBRARY = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d(?:\.\d+)?[/\\]|^<frozen ")
 # IPython's header: `NameError                                 Traceback (most recent call last)`.
 _IPYTHON_HEAD = re.compile(r"^\S+\s+Traceback \(most recent call last\)\s*$")
 _IPYTHON_FRAME = re.compile(r"^(?:Cell In\[\d+\], line \d+|File (\S.*?):\d+(?:, in .*)?$)")
