@@ -652,3 +652,92 @@ def test_a_test_run_keeps_its_counts_what_r_a_asked_for_and_what_a_later_command
     assert out[-2:] == ["========================= 1 failed, 2 passed in 0.05s ==========================", "exit=1"]
     # Passing tests outside what -r asked for are still dropped.
     assert not any(line.startswith("tests/test_tax.py::test_vat PASSED") for line in out)
+
+
+def test_a_small_test_run_keeps_which_tests_passed_and_a_large_one_does_not() -> None:
+    """`cargo test tiers` selected four tests: their names are the answer. Forty passing names are not."""
+    small = "\n".join([
+        "running 4 tests",
+        *(f"test tests::tiers_{n} ... ok" for n in range(4)),
+        "",
+        "test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 5 filtered out; finished in 0.00s",
+    ])  # fmt: skip
+    out = _kept("cd ratecard && cargo test --lib tiers", small)
+    assert out[:5] == small.splitlines()[:5] and out[-1].startswith("test result: ok. 4 passed")
+    large = "\n".join([
+        "running 40 tests",
+        *(f"test tests::case_{n} ... ok" for n in range(39)),
+        "test tests::case_39 ... FAILED",
+        "",
+        "test result: FAILED. 39 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+    ])  # fmt: skip
+    out = _kept("cargo test", large, 101)
+    assert not any(line.endswith("... ok") or line.startswith("running ") for line in out)
+
+
+def test_a_skipped_test_keeps_its_reason_up_to_ten_of_them() -> None:
+    raw = "\n".join([
+        "test_a (t.Checks.test_a) ... ok",
+        "test_b (t.Checks.test_b) ... skipped 'multi-currency totals land in 0.5'",
+        *(f"test_c{n} (t.Checks.test_c{n}) ... skipped 'slow'" for n in range(12)),
+        "",
+        "Ran 14 tests in 0.001s",
+        "",
+        "OK (skipped=13)",
+    ])  # fmt: skip
+    out = _kept("python -m unittest -v t", raw)
+    assert "test_b (t.Checks.test_b) ... skipped 'multi-currency totals land in 0.5'" in out
+    assert sum("skipped 'slow'" in line for line in out) == 9 and out[-1] == "OK (skipped=13)"
+    spec = (
+        "✔ formats cents (1.2ms)\n﹣ money with locale separators (0.13ms) # SKIP\nℹ tests 2\nℹ pass 1\nℹ skipped 1\n"
+    )
+    assert "﹣ money with locale separators (0.13ms) # SKIP" in _kept("node --test --test-reporter=spec", spec)
+
+
+def test_doctest_keeps_the_failed_example_and_the_totals_not_the_examples_that_passed() -> None:
+    raw = "\n".join([
+        "Trying:", '    slug("Hello World")', "Expecting:", "    'hello-world'", "ok",
+        "Trying:", '    parse("x")', "Expecting:", "    Traceback (most recent call last):",
+        "    ValueError: not a number", "ok",
+        "Trying:", '    initials("grace hopper")', "Expecting:", "    'GH'",
+        "*" * 70,
+        'File "/work/project/textutil.py", line 11, in textutil.initials',
+        "Failed example:", '    initials("grace hopper")', "Expected:", "    'GH'", "Got:", "    'G'",
+        "Trying:", "    pad(5)", "Expecting nothing", "ok",
+        "2 items passed all tests:", "   1 tests in textutil.slug", "   1 tests in textutil.parse",
+        "*" * 70,
+        "1 items had failures:", "   1 of   2 in textutil.initials",
+        "4 tests in 4 items.", "3 passed and 1 failed.", "***Test Failed*** 1 failures.",
+    ])  # fmt: skip
+    out = _kept("python -m doctest -v textutil.py", raw, 1)
+    # The example that expects a ValueError passed; the put-back still returns an error line of it, under its heading.
+    assert out[12] == "[lines the filter dropped that look like errors, warnings or summaries]"
+    assert set(out[13:]) <= {"    Traceback (most recent call last):", "    ValueError: not a number"}
+    assert out[:12] == [
+        'File "/work/project/textutil.py", line 11, in textutil.initials',
+        "Failed example:", '    initials("grace hopper")', "Expected:", "    'GH'", "Got:", "    'G'",
+        "1 items had failures:", "   1 of   2 in textutil.initials",
+        "4 tests in 4 items.", "3 passed and 1 failed.", "***Test Failed*** 1 failures.",
+    ]  # fmt: skip
+
+
+def test_an_install_keeps_what_was_asked_for_not_what_it_pulled_in() -> None:
+    pip = "\n".join([
+        "Collecting flake8",
+        "  Downloading flake8-7.1.1-py2.py3-none-any.whl (57 kB)",
+        "Collecting mccabe<0.8.0,>=0.7.0 (from flake8)",
+        "Requirement already satisfied: tqdm in ./venv/lib/python3.11/site-packages (4.67.1)",
+        "Requirement already satisfied: colorama in ./venv/lib/python3.11/site-packages (from tqdm) (0.4.6)",
+        "Installing collected packages: mccabe, flake8",
+        "Successfully installed flake8-7.1.1 mccabe-0.7.0",
+    ])  # fmt: skip
+    out = _kept("pip install flake8 tqdm", pip)
+    assert out[:2] == ["Collecting flake8", pip.splitlines()[3]] and "Successfully installed" in out[2]
+    assert not any("(from " in line for line in out)
+    cargo = "\n".join([
+        "   Compiling serde v1.0.210",
+        "   Compiling ledgerkit v0.3.0 (/work/project/rs/ledgerkit)",
+        "    Finished `release` profile [optimized] target(s) in 3.02s",
+    ])  # fmt: skip
+    # A workspace compiles a dozen crates of its own: the Compiling lines are not what a person reads.
+    assert _kept("cargo build --release", cargo)[0] == cargo.splitlines()[2].strip()

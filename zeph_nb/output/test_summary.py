@@ -30,6 +30,7 @@ _FAIL_START = re.compile(
             r"^not ok \d+",  # TAP
             r"^\s+\d+\) \S",  # mocha numbered failures
             r"^(error|ERROR)(\[E\d+\])?: ",  # compiler errors in the middle of a test run
+            r'^File ".+", line \d+, in \S+$',  # doctest (a traceback's frames are indented)
         ]
     )
 )
@@ -52,6 +53,10 @@ _SUMMARY = re.compile(
             r"^error: (test failed|could not compile)",
             r"^!{3,} .*\b(stopping after \d+ failures?|Interrupted)\b.*!{3,}$",  # pytest -x, a collection error
             r"^Interrupted: \d+ errors? during collection",
+            # doctest: its verdict, totals and the items that failed
+            r"^\*\*\*Test Failed\*\*\* \d+ failures?\.$|^Test passed\.$",
+            r"^\d+ tests? in \d+ items?\.$|^\d+ passed and \d+ failed\.$",
+            r"^\d+ items? had failures:$|^ +\d+ of +\d+ in \S+$",
         ]
     )
 )
@@ -86,12 +91,23 @@ _MEANINGFUL = re.compile(
             r"^(error|warning): ",
             r"^(FAIL|ERROR): ",
             # Counts a person reads: pytest's collected items, TAP's plan. (Not libtest's `running N tests`: a
-            # workspace prints one per crate, between the `test result:` lines it would keep from folding.)
+            # workspace prints one per crate, between the `test result:` lines it would keep from folding. It
+            # stays with a small run's passing names, below.)
             r"^(collecting \.\.\. )?collected \d+ items?\b",
             r"^\d+\.\.\d+$",
         ]
     )
 )
+# A skipped test with its reason is news: a test the person counts on did not run. The first few are kept.
+_SKIP = re.compile(r"# SKIP\b|\bSKIPPED\b|\.\.\. skipped\b|^\s*--- SKIP: |^\s*SKIP \[|^\s*○ skipped |\.\.\. ignored, ")
+_SKIPS_SHOWN = 10
+# A run this small is read whole: which tests passed is part of the answer (`cargo test tiers` ran these four).
+_FEW_PASSES = 10
+_RUNNER_NOISE = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\b")  # go's start lines: a test's verdict is its --- line
+_RUNNING = re.compile(r"^running [1-9]\d* tests?$")
+# doctest -v: an example that passed is `Trying:`, its source, `Expecting:` (or `Expecting nothing`), the expected
+# lines, `ok`; the indented lines belong to the example.
+_DOCTEST_EXAMPLE = re.compile(r"^(Trying:|Expecting:|Expecting nothing|ok)$")
 # libtest names each failed test once more at the end, under "failures:"; what survives a `| tail -30`.
 _LISTED = re.compile(r"^    [\w:<>\[\]'\- ]+$")
 _RULE = re.compile(r"^[=\-_~⎯]{5,}\s*$")
@@ -129,9 +145,20 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
 
     listing = False  # inside libtest's closing "failures:" list of test names
     asked = False  # inside a section a flag asked for
+    asked_any = False  # a flag chose which tests to list (-rA): the run's own pass lines are not restored
+    example = False  # inside a doctest example's indented source or expected lines
+    skips = 0
+    passes: list[int] = []  # where each passing test's line (and libtest's count) is in ``out``: kept in a small run
     lines = text.splitlines()
     after_summary = (0, 0)  # where the last summary line was: in ``lines``, and in ``out`` after it
     for number, line in enumerate(lines):
+        if _DOCTEST_EXAMPLE.match(line):
+            end_block()
+            example = line != "ok"
+            continue
+        if example and line[:1] in (" ", "\t"):
+            continue
+        example = False
         if line == "failures:":
             end_block()
             listing = True
@@ -151,6 +178,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             continue
         if asked and line.strip() and not (_RULE.match(line) or _SECTION.match(line)):
             out.append(line)  # -rA's PASSED lines too: the flag asked for them
+            asked_any = True
             continue
         if _FAIL_START.search(line) and not _PASS.search(line):
             end_block()
@@ -158,8 +186,20 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             out.append(line)
             in_block, block_lines = True, 0
             continue
+        if _RUNNING.match(line):
+            passes.append(len(out))
+            out.append(line)
+            continue
+        if _SKIP.search(line) and not in_block:
+            skips += 1
+            if skips <= _SKIPS_SHOWN:
+                out.append(line)
+            continue
         if _PASS.search(line) or _PYTEST_PROGRESS.search(line):
             end_block()
+            if not _PYTEST_PROGRESS.search(line) and not _RUNNER_NOISE.match(line):
+                passes.append(len(out))
+                out.append(line)
             continue
         section = _SECTION.match(line)
         if _RULE.match(line) and in_block and block_lines == 0:
@@ -189,6 +229,10 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     end_block()
     if failures == 0 and not complete:
         return None
+    if passes and (len(passes) > _FEW_PASSES or asked_any):
+        dropped = set(passes)
+        out = [line for index, line in enumerate(out) if index not in dropped]
+        after_summary = (after_summary[0], after_summary[1] - sum(index < after_summary[1] for index in passes))
     if complete:
         # What follows the runner's last summary is another command's (`; echo exit=$?`, `&& echo deployed`):
         # kept as it is, up to a screen of it.
