@@ -1,5 +1,6 @@
-"""Shapes any command's output may hold, whatever the rule: unified diffs (output/diffs.py) and Python
-tracebacks (output/tracebacks.py)."""
+"""Shapes any command's output may hold, whatever the rule: unified and rustfmt diffs (output/diffs.py), Python
+tracebacks (output/tracebacks.py), tables (output/tables.py), import profiles and dependency trees
+(output/profiles.py)."""
 
 from __future__ import annotations
 
@@ -266,3 +267,53 @@ def test_the_persons_own_python_c_code_is_no_library_frame() -> None:
     assert fold_library_frames(raw).splitlines()[1:4] == [
         '  File "<string>", line 1, in <module>', "    pd.read_csv('prices.csv')['price']", "  [2 frames in pandas]"
     ]  # fmt: skip
+
+
+def test_rustfmts_diff_keeps_its_places_and_changed_lines_not_its_context() -> None:
+    raw = "\n".join([
+        "Diff in /work/project/src/lib.rs:19:",
+        "     let mut tiers = Vec::new();",
+        "-        let up_to = if limit == \"*\" { None } else { Some(limit) };",
+        "+        let up_to = if limit == \"*\" {",
+        "+            None",
+        "     for part in spec.split(',') {",
+        "Diff in /work/project/src/main.rs at line 1:",
+        "-    let units: u64 = args().nth(1).unwrap_or(0);",
+        "+    let units: u64 = args()",
+        "     println!(\"{units}\");",
+        "",
+        "error: rustfmt exited with 1",
+    ])  # fmt: skip
+    out, rule, _ = _filter("cd ratecard && cargo fmt --check", raw, 1)
+    assert rule == "diff"
+    assert out == [line for line in raw.splitlines() if not line.startswith(" ")]
+
+
+def test_an_import_profile_keeps_its_slowest_imports_and_the_programs_own_lines() -> None:
+    rows = [f"import time: {n:>9} | {n:>10} | {'  ' * (n % 4)}mod{n}" for n in range(1, 101)]
+    raw = "\n".join(["import time: self [us] | cumulative | imported package", *rows, "tallyhub 0.4.1"])
+    out, rule, _ = _filter("python -X importtime -m tallyhub --version", raw)
+    assert rule == "import-profile" and out[0] == raw.splitlines()[0] and out[-1] == "tallyhub 0.4.1"
+    assert out[1].startswith("[import profile: the 20 slowest of 100 imports") and out[1].endswith("80 left out]")
+    assert out[2:-1] == rows[80:]  # the slowest twenty, in the profile's order
+    assert _filter("python -X importtime -c 'import json'", "\n".join(rows[:30]))[1] is None  # short: read whole
+
+
+def test_a_dependency_tree_keeps_its_root_first_level_and_problems() -> None:
+    lines = ["app@1.0.0 /work/project"]
+    for n in range(30):
+        lines += [f"├─┬ dep{n}@1.0.0", f"│ ├── sub{n}a@2.0.0", f"│ └─┬ sub{n}b@2.0.0", f"│   └── leaf{n}@3.0.0"]
+    lines[50] = '│ ├── sub12a@1.0.0 invalid: "^2.0.0" from node_modules/dep12'
+    lines += ["└── UNMET DEPENDENCY left-pad@^1.3.0", "", "npm error code ELSPROBLEMS"]
+    out, rule, _ = _filter("npm ls --all", "\n".join(lines), 1)
+    assert rule == "tree-depth"
+    first_level = [line for line in lines if not line.startswith("│")]
+    assert [line for line in out if line in first_level] == first_level and lines[50] in out
+    assert out[2] == "[3 deeper lines not shown]" and "│   └── leaf3@3.0.0" not in out
+    # The two lines between a problem and the next dependency are shown: a note would say no less.
+    assert out[out.index(lines[50]) + 1 : out.index(lines[50]) + 3] == lines[51:53]
+    # parse-conflict-json is a package's name, not a problem; a log is no tree.
+    quiet = ["root", *(f"├─┬ d{n}\n│ ├── a\n│ ├── parse-conflict-json@5.0.1\n│ └── b" for n in range(40))]
+    assert not any("parse-conflict" in line for line in _filter("npm ls --all", "\n".join(quiet))[0])
+    log = "\n".join(f"2026-11-26 12:00:{n % 60:02d} INFO worker {n} heartbeat ok" for n in range(300))
+    assert _filter("python app.py", log)[1] != "tree-depth"

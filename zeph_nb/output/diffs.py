@@ -1,5 +1,5 @@
 """Unified diffs wherever they appear: ``git diff``, ``git show``, ``git log -p``, and the ``--diff`` of black,
-isort or ruff, ``diff -u``, a patch a script prints.
+isort or ruff, ``diff -u``, a patch a script prints; and rustfmt's (``cargo fmt --check``).
 
 What a person reads in a diff is what changed: the file headers, the hunk headers and the ``+``/``-`` lines. The
 unchanged context lines around them are the file as it was, which the model can read from the file itself. Which
@@ -17,6 +17,9 @@ __all__ = ["DiffLines", "diff_lines", "has_diff", "without_context"]
 
 # `@@ -start[,count] +start[,count] @@`; a missing count is 1. Combined diffs (`@@@`) are not walked: kept whole.
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+# rustfmt's own diff (`cargo fmt --check`): `Diff in src/lib.rs:19:` (`... at line 19:` before rustfmt 1.6), then
+# lines that start with " ", "-" or "+" and no counts.
+_RUSTFMT = re.compile(r"^Diff in \S.*(:\d+| at line \d+):$", re.MULTILINE)
 
 
 @dataclass
@@ -36,7 +39,21 @@ def diff_lines(text: str) -> DiffLines:
     lines = text.split("\n")
     roles: list[str] = []
     old = new = 0  # lines of the current hunk still to come, on each side
+    rustfmt = False  # inside a rustfmt block, which has no counts: it ends at a line no diff line starts so
     for line in lines:
+        if rustfmt:
+            first = line[:1]
+            if first in ("+", "-"):
+                roles.append(first)
+                continue
+            if first == " ":
+                roles.append("context")
+                continue
+            rustfmt = False
+        if _RUSTFMT.match(line):
+            roles.append("hunk")
+            rustfmt, old, new = True, 0, 0
+            continue
         if old > 0 or new > 0:
             first = line[:1]
             if first == "+" and new > 0:
@@ -71,8 +88,9 @@ def diff_lines(text: str) -> DiffLines:
 
 
 def has_diff(text: str) -> bool:
-    """Whether ``text`` holds a unified diff: a ``---``/``+++`` header pair before a hunk header."""
-    return "\n@@ -" in text and ("\n+++ " in text or text.startswith("+++ ")) and "--- " in text
+    """Whether ``text`` holds a unified diff (a ``---``/``+++`` header pair before a hunk header) or rustfmt's."""
+    unified = "\n@@ -" in text and ("\n+++ " in text or text.startswith("+++ ")) and "--- " in text
+    return unified or ("Diff in " in text and _RUSTFMT.search(text) is not None)
 
 
 def without_context(text: str) -> tuple[str, int]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from zeph_nb.output.diffs import has_diff, without_context
 from zeph_nb.output.generic import generic_filter
+from zeph_nb.output.profiles import fold_import_profile, fold_tree
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
 from zeph_nb.output.salient import restore_salient_lines
@@ -25,11 +26,23 @@ from zeph_nb.output.tables import fold_table
 from zeph_nb.output.tracebacks import fold_library_frames
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
-__all__ = ["DIFF", "GENERIC", "TABLE", "TRACEBACK", "FilterEngine", "FilteredOutput", "producing_segments"]
+__all__ = [
+    "DIFF",
+    "GENERIC",
+    "PROFILE",
+    "TABLE",
+    "TRACEBACK",
+    "TREE",
+    "FilterEngine",
+    "FilteredOutput",
+    "producing_segments",
+]
 
 GENERIC = "generic"  # the rule name a FilteredOutput reports when the generic fallback shortened it
 DIFF = "diff"  # ... when no rule knew the command and its output was a diff (output/diffs.py)
 TABLE = "table"  # ... when a long table's middle rows were left out (output/tables.py)
+PROFILE = "import-profile"  # ... when an import-time profile was cut to its slowest imports (output/profiles.py)
+TREE = "tree-depth"  # ... when a dependency tree's deeper levels were left out (output/profiles.py)
 TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
 
 _SETUP = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset", "true", "alias", "ulimit", "umask"})
@@ -181,6 +194,12 @@ class FilterEngine:
                 return shorter, DIFF, FilterConfidence.FULL
         if listing:
             return text, rule, FilterConfidence.FALLBACK
+        profile = fold_import_profile(text)
+        if profile is not None:
+            return profile, PROFILE, FilterConfidence.PARTIAL
+        tree = fold_tree(text)
+        if tree is not None:
+            return tree, TREE, FilterConfidence.PARTIAL
         table = fold_table(text)
         if table is not None:
             return table, TABLE, FilterConfidence.PARTIAL

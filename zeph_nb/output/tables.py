@@ -19,7 +19,7 @@ from operator import neg
 
 from zeph_nb.output.generic import KEEP
 
-__all__ = ["MAX_ROWS", "fold_table"]
+__all__ = ["MAX_ROWS", "fold_table", "spread_lines"]
 
 MAX_ROWS = 60  # pandas' display.max_rows
 MAX_COLUMNS = 64  # wider than any table a person reads in a terminal
@@ -53,7 +53,7 @@ def fold_table(text: str) -> str | None:
         return None
     # Most long outputs are logs, not tables: 200 lines spread over the output say so before the output is split
     # into lines (a table's rows are most of its lines, so most of the sample has cells).
-    sample = _spread_lines(text, 200)
+    sample = spread_lines(text, 200)
     if sum(1 for line in sample if _GAP.search(line)) < 0.5 * len(sample):
         return None
     # A log's lines start with a time, and may align their level and logger in columns: a log is folded where it
@@ -95,7 +95,7 @@ def fold_table(text: str) -> str | None:
     return "\n".join(out)  # the last TAIL rows are never hidden: no run is left over
 
 
-def _spread_lines(text: str, count: int) -> list[str]:
+def spread_lines(text: str, count: int) -> list[str]:
     """About ``count`` whole lines from evenly spread places of ``text``, found without splitting all of it."""
     step = max(1, len(text) // count)
     lines = []
