@@ -241,6 +241,24 @@ def test_paths_on_a_url_server_is_refused_not_ignored() -> None:
     assert Settings.from_toml('[[mcp.servers]]\nname = "x"\ncommand = "srv"\npaths = ["out"]\n').mcp.servers
 
 
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ('url = "http://127.0.0.1:1/mcp"\nenv = {TOKEN = "t"}\n', "remove env from its entry"),
+        ('url = "http://127.0.0.1:1/mcp"\nargs = ["--port", "1"]\n', "remove args from its entry"),
+        ('command = "srv"\nheaders = {Authorization = "Bearer t"}\n', "remove headers from its entry"),
+        ('command = "srv"\nsandbox = false\npaths = ["out"]\n', "remove paths, or remove sandbox = false"),
+        ('command = "srv"\nsandbox = false\nnetwork = true\n', "remove network, or remove sandbox = false"),
+    ],
+)
+def test_a_key_that_would_do_nothing_on_its_server_is_refused(entry: str, said: str) -> None:
+    """env on a url server, headers on a command server, a sandbox's grants with no sandbox: each would be read as
+    doing something it does not."""
+    with pytest.raises(ConfigError, match=said):
+        Settings.from_toml(f'[[mcp.servers]]\nname = "x"\n{entry}')
+    assert Settings.from_toml('[[mcp.servers]]\nname = "x"\ncommand = "srv"\nsandbox = false\n').mcp.servers
+
+
 def test_a_sandboxed_server_writes_into_its_granted_paths_and_nowhere_else(tmp_path: Path, store: Store) -> None:
     work, granted, other = tmp_path / "work", tmp_path / "granted", tmp_path / "other"
     for folder in (work, granted, other):

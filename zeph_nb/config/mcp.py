@@ -46,6 +46,22 @@ class McpServer(_Section):
             raise ValueError(f"server {self.name!r}: paths are folders a command's sandbox may write; a url server "
                              "is not started by zeph-nb, so nothing would open them: remove paths from its entry "
                              "(what it may write is up to wherever it runs)")  # fmt: skip
+        # Each key below belongs to one transport or to the sandbox; on the other it would do nothing, and a
+        # person reading the entry would believe it does.
+        if self.url is not None and (self.env or self.args):
+            key = "env" if self.env else "args"
+            raise ValueError(f"server {self.name!r}: {key} is for a command zeph-nb starts; a url server is "
+                             f"not started by zeph-nb: remove {key} from its entry, or give it a command "
+                             "instead")  # fmt: skip
+        if self.command is not None and self.headers:
+            raise ValueError(f"server {self.name!r}: headers are sent to a url server; a command server talks "
+                             "over stdio and gets none: remove headers from its entry (pass what it needs in "
+                             "env)")  # fmt: skip
+        if self.command is not None and not self.sandbox and (self.paths or self.network):
+            key = "paths" if self.paths else "network"
+            raise ValueError(f"server {self.name!r}: {key} opens the server's sandbox, and sandbox = false runs it "
+                             f"with none, able to write and reach everything you can: remove {key}, or remove "
+                             "sandbox = false to hold it to them")  # fmt: skip
         return self
 
 
