@@ -741,3 +741,34 @@ def test_an_install_keeps_what_was_asked_for_not_what_it_pulled_in() -> None:
     ])  # fmt: skip
     # A workspace compiles a dozen crates of its own: the Compiling lines are not what a person reads.
     assert _kept("cargo build --release", cargo)[0] == cargo.splitlines()[2].strip()
+
+
+def test_a_failure_like_one_shown_above_keeps_only_its_values() -> None:
+    """Parametrized cases failing as their neighbour did: the trace once, then each case's differing lines."""
+
+    def block(net: str) -> list[str]:
+        return [
+            f"____ test_vat[DK-{net}] ____",
+            "",
+            f"country = 'DK', net = '{net}'",
+            "",
+            "    def test_vat(country, net):",
+            ">       assert vat(net, country) == 1",
+            "",
+            "tallyhub/tax.py:29: in vat",
+            "    raise UnknownCountry(country)",
+            "E   tallyhub.tax.UnknownCountry: 'DK'",
+        ]
+
+    raw = "\n".join([
+        "=================== FAILURES ===================",
+        *block("1420.27"), *block("3778.04"), *block("145.81"),
+        "=================== short test summary info ===================",
+        "=========== 3 failed, 362 passed in 0.30s ===========",
+    ])  # fmt: skip
+    out = _kept("python -m pytest -q", raw, 1)
+    first = [line for line in block("1420.27") if line]
+    assert [line for line in out[: out.index("____ test_vat[DK-3778.04] ____")] if line][1:] == first
+    note = "    [the rest as in the failure above: test_vat[DK-1420.27]]"
+    assert out[out.index("____ test_vat[DK-3778.04] ____") + 1 :][:2] == ["country = 'DK', net = '3778.04'", note]
+    assert out.count(note) == 2 and out.count("E   tallyhub.tax.UnknownCountry: 'DK'") == 1

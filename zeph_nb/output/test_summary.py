@@ -105,6 +105,8 @@ _SKIPS_SHOWN = 10
 _FEW_PASSES = 10
 _RUNNER_NOISE = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\b")  # go's start lines: a test's verdict is its --- line
 _RUNNING = re.compile(r"^running [1-9]\d* tests?$")
+_DIGITS = re.compile(r"\d+")
+_REPEAT_SHOWN = 3  # a failure this short is shown whole, however alike: a note would be as long
 # doctest -v: an example that passed is `Trying:`, its source, `Expecting:` (or `Expecting nothing`), the expected
 # lines, `ok`; the indented lines belong to the example.
 _DOCTEST_EXAMPLE = re.compile(r"^(Trying:|Expecting:|Expecting nothing|ok)$")
@@ -136,8 +138,22 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     block_lines = 0
     block_omitted = 0
 
+    block_start = 0  # where the current failure's header is in ``out``
+    seen: dict[tuple[str, ...], tuple[str, list[str]]] = {}  # a failure's body, numbers aside: its first header, body
+
     def end_block() -> None:
         nonlocal in_block, block_omitted
+        if in_block:
+            # A failure whose trace is one already shown, numbers aside (a parametrized case failing as its
+            # neighbour did), shows only the lines that differ: its values.
+            body = out[block_start + 1 :]
+            shape = tuple(_DIGITS.sub("0", line) for line in body)
+            if shape in seen and len(body) > _REPEAT_SHOWN:
+                first, shown = seen[shape]
+                differ = [line for line, was in zip(body, shown, strict=True) if line != was]
+                out[block_start + 1 :] = [*differ, f"    [the rest as in the failure above: {first.strip(' _')}]"]
+            elif body:
+                seen.setdefault(shape, (out[block_start], body))
         if block_omitted:
             out.append(f"    ... ({block_omitted} lines of trace omitted) ...")
         in_block = False
@@ -183,6 +199,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
         if _FAIL_START.search(line) and not _PASS.search(line):
             end_block()
             failures += 1
+            block_start = len(out)
             out.append(line)
             in_block, block_lines = True, 0
             continue
