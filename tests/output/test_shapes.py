@@ -317,3 +317,38 @@ def test_a_dependency_tree_keeps_its_root_first_level_and_problems() -> None:
     assert not any("parse-conflict" in line for line in _filter("npm ls --all", "\n".join(quiet))[0])
     log = "\n".join(f"2026-11-26 12:00:{n % 60:02d} INFO worker {n} heartbeat ok" for n in range(300))
     assert _filter("python app.py", log)[1] != "tree-depth"
+
+
+def test_a_node_stack_folds_its_internal_and_installed_frames_and_keeps_the_programs_own() -> None:
+    raw = "\n".join([
+        "TypeError: Cannot read properties of undefined (reading 'id')",
+        "    at getUser (/app/src/users.js:12:20)",
+        "    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)",
+        "    at next (/app/node_modules/express/lib/router/route.js:149:13)",
+        "    at run (/app/node_modules/@babel/core/lib/run.js:1:2)",
+        "    at /app/src/server.js:10:3",
+        "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)",
+        "    at async Promise.all (index 0)",
+    ])  # fmt: skip
+    out, rule, _ = _filter("node src/server.js", raw, 1)
+    assert out == [*raw.splitlines()[:2], "    [3 frames in express, @babel/core]", *raw.splitlines()[5:]]
+    assert rule == "traceback"
+    # In a listing the frames are what was searched for.
+    assert _filter("grep -rn 'at ' logs", raw)[0] == raw.splitlines()
+
+
+def test_nodes_failure_list_after_its_counts_is_the_runners_own_and_folds_as_a_repeat() -> None:
+    failure = [
+        "✖ money rounds half cents (1.12ms)",
+        "  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+        "  + '1.00 EUR'",
+        "  - '1.01 EUR'",
+        "      at TestContext.<anonymous> (/work/project/test/format.test.js:11:10)",
+    ]
+    raw = "\n".join([
+        "✔ money formats cents (1.2ms)", *failure, "ℹ tests 2", "ℹ pass 1", "ℹ fail 1", "",
+        "✖ failing tests:", "", "test at test/format.test.js:10:1", *failure,
+    ])  # fmt: skip
+    out, _, _ = _filter("node --test --test-reporter=spec", raw, 1)
+    assert out[-1] == "    [the rest as in the failure above: ✖ money rounds half cents (1.12ms)]"
+    assert out.count("  - '1.01 EUR'") == 1

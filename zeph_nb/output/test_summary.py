@@ -146,7 +146,8 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
         if in_block:
             # A failure whose trace is one already shown, numbers aside (a parametrized case failing as its
             # neighbour did), shows only the lines that differ: its values.
-            body = out[block_start + 1 :]
+            # Blank lines aside: the same failure listed again at the end has none after it.
+            body = [line for line in out[block_start + 1 :] if line.strip()]
             shape = tuple(_DIGITS.sub("0", line) for line in body)
             if shape in seen and len(body) > _REPEAT_SHOWN:
                 first, shown = seen[shape]
@@ -253,8 +254,9 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     if complete:
         # What follows the runner's last summary is another command's (`; echo exit=$?`, `&& echo deployed`):
         # kept as it is, up to a screen of it.
+        # Not when it holds a failure: that is the runner's own list, after its counts (node's `✖ failing tests:`).
         rest = [line for line in lines[after_summary[0] :] if line.strip()]
-        if rest and len(rest) <= _AFTER_RUN:
+        if rest and len(rest) <= _AFTER_RUN and not any(_FAIL_START.search(line) for line in rest):
             out = out[: after_summary[1]] + rest
     return TestRunSummary("\n".join(_fold_repeats(out)).strip("\n"), failures, complete)
 

@@ -5,13 +5,16 @@ standard library and installed packages say where the error surfaced, not what t
 requests traceback is mostly them. Each run of such frames becomes one line that says how many and whose
 (``  [4 frames in pandas, the standard library]``). When every frame of a traceback is library code (pip itself
 crashed), that code is the program: its innermost frame, where the exception was raised, stays.
+
+Node's stacks (``    at fn (/app/src/x.js:3:9)``) are read the same way: each run of two or more frames in node's
+own modules (``node:internal/…``) or in ``node_modules`` becomes ``    [6 frames in node's internals, express]``.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["fold_library_frames"]
+__all__ = ["fold_js_frames", "fold_library_frames"]
 
 _FRAME = re.compile(r'^(\s*)File "([^"]+)", line \d+(?:, in .*)?$')
 # Installed packages, the standard library (`/usr/lib/python3.11/json/…`, a venv's `lib/python3.11/…`) and
@@ -132,3 +135,49 @@ def _flush(run: list[Frame], out: list[str]) -> bool:
         out.append("")
     run.clear()
     return True
+
+
+# `    at fn (where)`, `    at where`, `    at async fn (where)`: where is `node:…`, or a path with a line and column.
+_JS_FRAME = re.compile(r"^(\s+)at (?:.*? \()?([^()\s]+?)(?::\d+:\d+)?\)?$")
+_JS_PACKAGE = re.compile(r"[/\\]node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)")
+
+
+def fold_js_frames(text: str) -> str:
+    """``text`` with each run of two or more of a JavaScript stack's frames in node's internals or in
+    ``node_modules`` written as one line; ``text`` itself when there is none."""
+    if "    at " not in text:
+        return text
+    out: list[str] = []
+    run: list[tuple[str, str, str]] = []  # (line, indent, whose) of the library frames in a row
+    changed = False
+    for line in [*text.split("\n"), None]:
+        found = _JS_FRAME.match(line) if line is not None and line.lstrip().startswith("at ") else None
+        whose = _js_owner(found.group(2)) if found is not None else None
+        if found is not None and whose is not None:
+            run.append((line, found.group(1), whose))  # type: ignore[arg-type]  # found implies a line
+            continue
+        if len(run) >= 2:
+            owners = list(dict.fromkeys(name for _, _, name in run))
+            said = ", ".join(owners[:3]) + (f" and {len(owners) - 3} more" if len(owners) > 3 else "")
+            out.append(f"{run[0][1]}[{len(run)} frames in {said}]")
+            changed = True
+        else:
+            out += [frame for frame, _, _ in run]
+        run = []
+        if line is not None:
+            out.append(line)
+    return "\n".join(out) if changed else text
+
+
+def _js_owner(where: str) -> str | None:
+    """Whose code a frame's place is: node's, an installed package's (named as ``_owner`` names one), or None
+    for the program's own."""
+    if where.startswith("node:"):
+        return "node's internals"
+    found = _JS_PACKAGE.search(where)
+    if found is None:
+        return None
+    name = found.group(1).replace("\\", "/")
+    if len(name) > _NAME_CHARS or re.fullmatch(r"(@[A-Za-z0-9._-]+/)?[A-Za-z0-9._-]+", name) is None:
+        return "an installed package"
+    return name
