@@ -288,7 +288,6 @@ SAMPLES: list[tuple[str, str, str]] = [
         f"rg -n --sort path 'allow_errors' {SITE}/nbclient {SITE}/nbconvert/preprocessors",
         "",
     ),
-    ("grep_pandas_error_classes", f"grep -n '^class .*(Warning\\|Error)' {SITE}/pandas/errors/__init__.py", ""),
     ("find_py_typed", f"find {SITE} -maxdepth 2 -name py.typed | sort", ""),
     ("grep_l_isc_licenses", f'grep -l --include=package.json -r \'"license": "ISC"\' {NPM_VENDOR} | sort', ""),
     ("ls_l_npm_vendor", f"ls -l --time-style=+%Y-%m {NPM_VENDOR}", ""),
@@ -300,14 +299,12 @@ SAMPLES: list[tuple[str, str, str]] = [
     ),
     ("du_d1_npm_vendor", f"du -h -d1 {NPM_VENDOR} | sort -hr | head -n 15", ""),
     # -- the machine
-    ("df_output_cols", "df -h --output=source,fstype,size,used,avail,pcent,target -x overlay", ""),
+    ("df_output_cols", "df -h --output=source,fstype,size,used,avail,pcent,target / /dev/shm", ""),
     ("free_h_w", "free -h -w", ""),
-    ("ps_sort_rss_head", "ps -eo pid,ppid,stat,rss,comm --sort=-rss | head -n 12", ""),
     ("lsof_listen_port", f"lsof -nP -iTCP:{PORT} -sTCP:LISTEN", ""),
     # -- sprout: npm scripts around node's test runner and two house scripts
     ("npm_run_test_unit_dot", "npm run test:unit", "sprout"),
     ("npm_test_name_pattern", "npm test -- --test-name-pattern=median", "sprout"),
-    ("npm_run_check_chain", "npm run check; echo exit=$?", "sprout"),
     ("npm_run_build_typeerror", "npm run build", "sprout"),
     # -- quarry: Rust
     ("cargo_check_tests_wip", "cd quarry-wip && cargo check --tests --bins", "rs"),
