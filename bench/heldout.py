@@ -34,6 +34,9 @@ HELDOUT_D = DATA / "filter_heldout_d"
 TUNE_E = DATA / "filter_tune_e"
 # F, held apart like D, recorded at the same time as E by another who read neither the filters nor any result.
 HELDOUT_F = DATA / "filter_heldout_f"
+# G, held apart like F, recorded after the session-start scoring of E-test and F by a third who read neither the
+# filters nor any result: scored with the code before and after that session's changes, never read.
+HELDOUT_G = DATA / "filter_heldout_g"
 
 
 @dataclass(frozen=True)

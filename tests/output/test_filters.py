@@ -614,10 +614,19 @@ def test_a_package_listing_is_capped_like_other_listings() -> None:
 
 
 def test_the_judged_corpora_load_and_the_tunable_one_is_split() -> None:
-    """A to F load with a judgement for every sample; C and E are split once into dev and test (about a third)."""
-    from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, HELDOUT_F, TUNE, TUNE_E, load_heldout
+    """A to G load with a judgement for every sample; C and E are split once into dev and test (about a third)."""
+    from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, HELDOUT_F, HELDOUT_G, TUNE, TUNE_E, load_heldout
 
-    for folder, least in ((HELDOUT, 40), (HELDOUT_B, 50), (TUNE, 50), (HELDOUT_D, 70), (TUNE_E, 80), (HELDOUT_F, 60)):
+    corpora = (
+        (HELDOUT, 40),
+        (HELDOUT_B, 50),
+        (TUNE, 50),
+        (HELDOUT_D, 70),
+        (TUNE_E, 80),
+        (HELDOUT_F, 60),
+        (HELDOUT_G, 60),
+    )
+    for folder, least in corpora:
         samples = load_heldout(folder)
         assert len(samples) >= least and all(s.must_keep and s.output.strip() for s in samples), folder
         assert all(set(s.must_keep) <= set(s.output.splitlines()) for s in samples), folder
