@@ -18,19 +18,15 @@ Commands, flags and projects were chosen not to be in the bench corpus, A, B or 
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from bench import heldout_d_programs as P
-from bench.judging import apply_judgement, check
 from bench.recording import Corpus, write
 
 CORPUS = Corpus.start(__file__, "filter_heldout_d", ("Mara Lind", "mara@example.com"))
@@ -433,29 +429,17 @@ SAMPLES: list[tuple[str, str, str]] = [
 
 
 def main() -> None:
-    CORPUS.judgement_only(split=False)
-    OUT.mkdir(parents=True, exist_ok=True)
-    only = {a for a in sys.argv[1:] if not a.startswith("-")}
-    root = Path(tempfile.mkdtemp(prefix="heldout-d-"))
-    workers: list[subprocess.Popen[bytes]] = []
-    try:
-        CORPUS.build(root, BUILDERS)
+    def prepare(root: Path, only: set[str]) -> list[subprocess.Popen[bytes]]:
         (root / "py" / "venv").symlink_to(root / "tools" / "venv")
         # processes for `ps aux | grep` to find: the recorder's own workers (the rest of `ps aux` is the machine's)
-        for queue in ("orders", "refunds", "emails"):
-            workers.append(subprocess.Popen([sys.executable, "worker.py", "--queue", queue], cwd=root / "py", env=ENV,
-                                            start_new_session=True))  # fmt: skip
-        CORPUS.record_samples(root, SAMPLES, only)
-    finally:
-        for process in workers:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait()
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(SCRATCH, ignore_errors=True)
-    gone = apply_judgement(OUT)
-    if gone:
-        print(f"{gone} judged lines are gone or samples unjudged: judge them by reading, in JUDGED.json")
-    check(OUT)
+        return [
+            subprocess.Popen(
+                [sys.executable, "worker.py", "--queue", queue], cwd=root / "py", env=ENV, start_new_session=True
+            )
+            for queue in ("orders", "refunds", "emails")
+        ]
+
+    CORPUS.record_corpus("heldout-d-", BUILDERS, SAMPLES, prepare=prepare)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,10 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from bench import heldout_f_programs as P
-from bench.judging import apply_judgement, check
 from bench.recording import Corpus, write
 
 CORPUS = Corpus.start(__file__, "filter_heldout_f", ("Oona Vetter", "oona@example.org"))
@@ -340,31 +337,12 @@ SAMPLES: list[tuple[str, str, str]] = [
 
 
 def main() -> None:
-    CORPUS.judgement_only(split=False)
-    OUT.mkdir(parents=True, exist_ok=True)
-    only = {a for a in sys.argv[1:] if not a.startswith("-")}
-    root = Path(tempfile.mkdtemp(prefix="heldout-f-"))
-    server: subprocess.Popen[bytes] | None = None
-    try:
-        CORPUS.build(root, BUILDERS)
+    def prepare(root: Path, only: set[str]) -> list[subprocess.Popen[bytes]]:
         if only and "pip_install_flake8_tqdm" not in only:  # what that recorded install would have put in the venv
             run(root / "tools", "venv/bin/pip", "install", "flake8", "tqdm", "numpy", "pytest>=8")
-        # the data folder served on loopback for curl
-        server = subprocess.Popen([sys.executable, "-m", "http.server", str(PORT), "--bind", "127.0.0.1", "--directory",
-                                   str(root / "wx" / "data")], env=ENV, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
-        time.sleep(1.0)
-        CORPUS.record_samples(root, SAMPLES, only)
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait()
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(SCRATCH, ignore_errors=True)
-    gone = apply_judgement(OUT)
-    if gone:
-        print(f"{gone} judged lines are gone or samples unjudged: judge them by reading, in JUDGED.json")
-    check(OUT)
+        return [CORPUS.serve(root / "wx" / "data", PORT)]  # the data folder served on loopback for curl
+
+    CORPUS.record_corpus("heldout-f-", BUILDERS, SAMPLES, prepare=prepare)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,10 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from bench import heldout_g_programs as P
-from bench.judging import apply_judgement, check
 from bench.recording import Corpus, write
 
 CORPUS = Corpus.start(__file__, "filter_heldout_g", ("Maren Holloway", "maren@example.org"))
@@ -336,33 +333,14 @@ SAMPLES: list[tuple[str, str, str]] = [
 
 
 def main() -> None:
-    CORPUS.judgement_only(split=False)
-    OUT.mkdir(parents=True, exist_ok=True)
-    only = {a for a in sys.argv[1:] if not a.startswith("-")}
-    root = Path(tempfile.mkdtemp(prefix="heldout-g-"))
-    server: subprocess.Popen[bytes] | None = None
-    try:
-        CORPUS.build(root, BUILDERS)
+    def prepare(root: Path, only: set[str]) -> list[subprocess.Popen[bytes]]:
         if only and "build_sdist_no_isolation" not in only:  # what that recorded build would have put in dist/
             run(root / "sw", sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", "dist", ".")
         if only and "git_rebase_conflict" not in only:  # the conflicted rebase the later git samples look at
             loose(root / "git" / "choir-rebase", "git", "rebase", "main", "feature/encore")
-        # a loopback server for lsof to list
-        server = subprocess.Popen([sys.executable, "-m", "http.server", str(PORT), "--bind", "127.0.0.1", "--directory",
-                                   str(root / "sw" / "data")], env=ENV, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
-        time.sleep(1.0)
-        CORPUS.record_samples(root, SAMPLES, only)
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait()
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(SCRATCH, ignore_errors=True)
-    gone = apply_judgement(OUT)
-    if gone:
-        print(f"{gone} judged lines are gone or samples unjudged: judge them by reading, in JUDGED.json")
-    check(OUT)
+        return [CORPUS.serve(root / "sw" / "data", PORT)]  # a loopback server for lsof to list
+
+    CORPUS.record_corpus("heldout-g-", BUILDERS, SAMPLES, prepare=prepare)
 
 
 if __name__ == "__main__":

@@ -18,21 +18,15 @@ and projects were chosen not to be in any other corpus (by their ``command`` fie
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import signal
 import socket
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from bench import tune_e_programs as P
-from bench.judging import apply_judgement, check
 from bench.recording import Corpus, write
 
 CORPUS = Corpus.start(__file__, "filter_tune_e", ("Noor Haddad", "noor@example.com"))
@@ -384,30 +378,19 @@ def free_port() -> int:
 
 
 def main() -> None:
-    CORPUS.judgement_only(split=True)
-    OUT.mkdir(parents=True, exist_ok=True)
-    only = {a for a in sys.argv[1:] if not a.startswith("-")}
-    root = Path(tempfile.mkdtemp(prefix="tune-e-"))
-    server: subprocess.Popen[bytes] | None = None
-    try:
-        CORPUS.build(root, BUILDERS)
-        port = str(free_port())
-        server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", port], cwd=root / "web",
-                                  env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
-        time.sleep(1.5)
-        CORPUS.record_samples(
-            root, SAMPLES, only, lambda command: command.replace("{port}", port).replace("{{", "{").replace("}}", "}")
-        )
-    finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait()
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(SCRATCH, ignore_errors=True)
-    gone = apply_judgement(OUT, split=True)
-    if gone:
-        print(f"{gone} judged lines are gone or samples unjudged: judge them by reading, in JUDGED.json")
-    check(OUT, split=True)
+    port = str(free_port())
+
+    def prepare(root: Path, only: set[str]) -> list[subprocess.Popen[bytes]]:
+        return [CORPUS.serve(root / "web", int(port))]
+
+    CORPUS.record_corpus(
+        "tune-e-",
+        BUILDERS,
+        SAMPLES,
+        prepare=prepare,
+        fill=lambda command: command.replace("{port}", port).replace("{{", "{").replace("}}", "}"),
+        split=True,
+    )
 
 
 if __name__ == "__main__":

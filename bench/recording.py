@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,6 +156,49 @@ class Corpus:
         for key, build in builders.items():
             (root / key).mkdir()
             build(root / key)
+
+    def record_corpus(
+        self,
+        prefix: str,
+        builders: dict[str, Callable[[Path], None]],
+        samples: list[tuple[str, str, str]],
+        *,
+        prepare: Callable[[Path, set[str]], list[subprocess.Popen[bytes]]] | None = None,
+        fill: Callable[[str], str] = str,
+        split: bool = False,
+    ) -> None:
+        """A recorder's whole run: the projects built in a temp folder named ``prefix``, ``prepare`` (setup a
+        re-recording of some samples needs, processes to list or ask, each stopped after), the samples of
+        ``sys.argv`` (all when none is named) recorded, the judgement applied and checked, the temp folders gone."""
+        self.judgement_only(split=split)
+        self.out.mkdir(parents=True, exist_ok=True)
+        only = {arg for arg in sys.argv[1:] if not arg.startswith("-")}
+        root = Path(tempfile.mkdtemp(prefix=prefix))
+        background: list[subprocess.Popen[bytes]] = []
+        try:
+            self.build(root, builders)
+            if prepare is not None:
+                background = prepare(root, only)
+            self.record_samples(root, samples, only, fill)
+        finally:
+            for process in background:  # each started in a session of its own: its children go with it
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait()
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        gone = apply_judgement(self.out, split=split)
+        if gone:
+            print(f"{gone} judged lines are gone or samples unjudged: judge them by reading, in JUDGED.json")
+        check(self.out, split=split)
+
+    def serve(self, folder: Path, port: int) -> subprocess.Popen[bytes]:
+        """``python -m http.server`` on loopback ``port`` for ``folder``, up when this returns."""
+        server = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        time.sleep(1.0)
+        return server
 
     def record_samples(
         self, root: Path, samples: list[tuple[str, str, str]], only: set[str], fill: Callable[[str], str] = str

@@ -781,3 +781,52 @@ def test_a_failure_like_one_shown_above_keeps_only_its_values() -> None:
     note = "    [the rest as in the failure above: test_vat[DK-1420.27]]"
     assert out[out.index("____ test_vat[DK-3778.04] ____") + 1 :][:2] == ["country = 'DK', net = '3778.04'", note]
     assert out.count(note) == 2 and out.count("E   tallyhub.tax.UnknownCountry: 'DK'") == 1
+
+
+def test_a_corpus_recorder_builds_records_judges_and_cleans_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The run D to G share (bench/recording.py): real bash, a real loopback server stopped after, the judgement
+    applied to what was recorded, and no temp folder left behind."""
+    import json
+    import socket
+    import subprocess
+    import sys
+
+    from bench.recording import Corpus, recording_env, write
+
+    out, scratch = tmp_path / "corpus", tmp_path / "home"
+    scratch.mkdir()
+    out.mkdir()
+    venv = Path(sys.executable).parent.parent
+    corpus = Corpus(out, venv, scratch, recording_env(venv, scratch, ("Test Person", "t@example.org")))
+    (out / "JUDGED.json").write_text(json.dumps({
+        "greet": {"why": "the greeting", "must_keep": ["hello from /work/project/p"]},
+        "served": {"why": "the file came back", "must_keep": ["served ok"]},
+    }))  # fmt: skip
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    roots: list[Path] = []
+    servers: list[subprocess.Popen[bytes]] = []
+
+    def prepare(root: Path, only: set[str]) -> list[subprocess.Popen[bytes]]:
+        roots.append(root)
+        servers.append(corpus.serve(root / "p", port))
+        return servers
+
+    samples = [
+        ("greet", 'echo "hello from $PWD"', "p"),
+        ("served", "curl -s http://127.0.0.1:{port}/ok.txt", "p"),
+    ]
+    monkeypatch.setattr(sys, "argv", ["make_test_corpus"])
+    builders = {"p": lambda root: write(root, {"ok.txt": "served ok\n"})}
+    corpus.record_corpus(
+        "test-corpus-", builders, samples, prepare=prepare, fill=lambda command: command.replace("{port}", str(port))
+    )
+    greet = json.loads((out / "greet.json").read_text())
+    assert greet["must_keep"] == ["hello from /work/project/p"] and greet["exit_code"] == 0
+    assert json.loads((out / "served.json").read_text())["output"] == "served ok\n"
+    assert not roots[0].exists() and not scratch.exists()
+    assert servers[0].poll() is not None
+    assert "GONE" not in capsys.readouterr().out
