@@ -204,6 +204,9 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             in_block, block_lines = True, 0
             continue
         if _RUNNING.match(line):
+            # A test binary starts: a failure still open is over. (Its place is remembered: a fold of the
+            # failure after it had moved the next line there, and that line went with the run's pass lines.)
+            end_block()
             passes.append(len(out))
             out.append(line)
             continue
