@@ -121,3 +121,28 @@ def test_a_failure_folded_as_a_repeat_leaves_the_lines_after_it_in_place() -> No
     summary = summarize_tests("\n".join(lines))
     assert summary is not None
     assert summary.text.splitlines()[-2:] == [error, lines[-1]]
+
+
+def test_a_doctest_word_in_another_runners_failure_does_not_end_it_or_hide_what_follows() -> None:
+    # A unittest failure's captured stdout (-b) that prints "Trying:" lost the indented lines after it, and the
+    # failure ended there: doctest's markers are doctest's only outside a failure or in doctest's own.
+    printed = ["Stdout:", "Trying:", "    GET /health", "    -> 503 Service Unavailable", "Expecting:", "    200"]
+    raw = [
+        "F",
+        "=" * 70,
+        "FAIL: test_health (t.T.test_health)",
+        "-" * 70,
+        "Traceback (most recent call last):",
+        '  File "/app/t.py", line 5, in test_health',
+        "    self.assertEqual(status, 200)",
+        "AssertionError: 503 != 200",
+        "",
+        *printed,
+        "",
+        "-" * 70,
+        "Ran 1 test in 0.000s",
+        "",
+        "FAILED (failures=1)",
+    ]
+    out = FilterEngine(default_rules()).filter("python -m unittest -b t", "\n".join(raw), 1).text.splitlines()
+    assert out[out.index("Stdout:") : out.index("Stdout:") + len(printed)] == printed
