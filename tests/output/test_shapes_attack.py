@@ -146,3 +146,18 @@ def test_a_doctest_word_in_another_runners_failure_does_not_end_it_or_hide_what_
     ]
     out = FilterEngine(default_rules()).filter("python -m unittest -b t", "\n".join(raw), 1).text.splitlines()
     assert out[out.index("Stdout:") : out.index("Stdout:") + len(printed)] == printed
+
+
+def test_pip_install_from_a_requirements_file_keeps_what_the_file_asked_for() -> None:
+    # pip names a requirement the file asked for "(from -r requirements.txt (line 1))": it was dropped as pulled in.
+    raw = "\n".join([
+        "Collecting requests==2.31.0 (from -r requirements.txt (line 1))",
+        "  Using cached requests-2.31.0-py3-none-any.whl (62 kB)",
+        "Collecting idna<4,>=2.5 (from requests==2.31.0->-r requirements.txt (line 1))",
+        "Requirement already satisfied: numpy==1.26.4 in ./.venv/lib/python3.11/site-packages (from -r req.txt (line 2))",
+        "Installing collected packages: idna, requests",
+        "Successfully installed idna-3.6 requests-2.31.0",
+    ])  # fmt: skip
+    out = FilterEngine(default_rules()).filter("pip install -r requirements.txt", raw, 0).text.splitlines()
+    assert raw.splitlines()[0] in out and raw.splitlines()[3] in out
+    assert raw.splitlines()[2] not in out
