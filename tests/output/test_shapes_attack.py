@@ -3,12 +3,14 @@ take long: each test failed before its fix."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.pipeline import OutputPipeline
 from zeph_nb.output.tables import fold_table
+from zeph_nb.output.test_summary import summarize_tests
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
 
@@ -69,3 +71,93 @@ def test_a_row_kept_in_a_tables_middle_stays_between_the_notes_of_the_rows_aroun
     # A run of one or two hidden rows is shown: its note would say no less than they do.
     rows = _hosts({7: "FAILED", 9: "FAILED"})
     assert fold_table("\n".join(rows)).splitlines()[:12] == [*rows[:11], "[85 rows not shown]"]
+
+
+def test_a_dependency_trees_deeper_line_that_reports_an_error_is_shown_in_place() -> None:
+    # Any program may print a tree (a config check, a build plan): an error one level down is what it is read for.
+    lines = ["config-check v1"]
+    for n in range(30):
+        lines += [f"├─┬ section{n}", f"│ ├── key{n}a: ok", f"│ ├── key{n}c: ok", f"│ └── key{n}b: ok"]
+    bad = "│ ├── password: ERROR missing (required)"
+    lines.insert(70, bad)
+    out = FilterEngine(default_rules()).filter("python check_config.py", "\n".join(lines), 1)
+    assert out.rule == "tree-depth"
+    assert bad in out.text.splitlines()[:40]  # where it was, not under a heading at the end
+    # A package named for a problem is no problem (npm's error-ex, http-errors; cargo's quick-error).
+    names = ["root", *(f"├─┬ d{n}@1.0.0\n│ ├── error-ex@1.3.2\n│ ├── http-errors@2.0.0\n│ └── quick-error v2.0.1"
+                       for n in range(40))]  # fmt: skip
+    assert "error" not in FilterEngine(default_rules()).filter("npm ls --all", "\n".join(names)).text
+
+
+def test_an_import_profile_row_with_a_huge_number_does_not_crash_the_filter() -> None:
+    # int() refuses more than 4,300 digits: a crafted row raised ValueError out of the filter.
+    rows = [f"import time: {n:>9} | {n:>10} | mod{n}" for n in range(1, 60)]
+    raw = "\n".join([*rows, f"import time: {'9' * 5000} | 1 | evil", "ValueError: boom"])
+    out = FilterEngine(default_rules()).filter("python -X importtime app.py", raw, 1)
+    assert out.rule == "import-profile" and "ValueError: boom" in out.text
+    # The same in a diff's hunk header, in any output and in git's.
+    diff = f"--- a/x\n+++ b/x\n@@ -1,{'9' * 5000} +1,2 @@\n a\n-b\n+c\n"
+    assert "+c" in FilterEngine(default_rules()).filter("python gen.py", diff).text
+    assert "+c" in FilterEngine(default_rules()).filter("git diff", diff).text
+
+
+def test_a_tree_sample_reads_a_huge_line_once() -> None:
+    # 200 samples of one 6 MB line were 200 scans of it: 20 s.
+    raw = "root\n" + "│" * 6_000_000 + "x\n" + "├── a\n" * 100
+    started = time.perf_counter()
+    FilterEngine(default_rules()).filter("python show.py", raw)
+    assert time.perf_counter() - started < 2
+
+
+def test_a_failure_folded_as_a_repeat_leaves_the_lines_after_it_in_place() -> None:
+    # libtest's `running N tests` inside a failure was remembered by its place in the summary; the fold below it
+    # moved what came next into that place, and dropping the run's pass lines then dropped that line instead.
+    def block(name: str, n: int) -> list[str]:
+        return [f"---- {name} stdout ----", "assertion failed", "  at src/lib.rs", "running 1 test", "  see", f"v: {n}"]
+
+    error = "error: could not connect to database at 10.0.0.5: Connection refused"
+    lines = ["running 12 tests", *(f"test t{i} ... ok" for i in range(12)), *block("a", 10), *block("b", 20), error,
+             "test result: FAILED. 12 passed; 2 failed; 0 ignored"]  # fmt: skip
+    summary = summarize_tests("\n".join(lines))
+    assert summary is not None
+    assert summary.text.splitlines()[-2:] == [error, lines[-1]]
+
+
+def test_a_doctest_word_in_another_runners_failure_does_not_end_it_or_hide_what_follows() -> None:
+    # A unittest failure's captured stdout (-b) that prints "Trying:" lost the indented lines after it, and the
+    # failure ended there: doctest's markers are doctest's only outside a failure or in doctest's own.
+    printed = ["Stdout:", "Trying:", "    GET /health", "    -> 503 Service Unavailable", "Expecting:", "    200"]
+    raw = [
+        "F",
+        "=" * 70,
+        "FAIL: test_health (t.T.test_health)",
+        "-" * 70,
+        "Traceback (most recent call last):",
+        '  File "/app/t.py", line 5, in test_health',
+        "    self.assertEqual(status, 200)",
+        "AssertionError: 503 != 200",
+        "",
+        *printed,
+        "",
+        "-" * 70,
+        "Ran 1 test in 0.000s",
+        "",
+        "FAILED (failures=1)",
+    ]
+    out = FilterEngine(default_rules()).filter("python -m unittest -b t", "\n".join(raw), 1).text.splitlines()
+    assert out[out.index("Stdout:") : out.index("Stdout:") + len(printed)] == printed
+
+
+def test_pip_install_from_a_requirements_file_keeps_what_the_file_asked_for() -> None:
+    # pip names a requirement the file asked for "(from -r requirements.txt (line 1))": it was dropped as pulled in.
+    raw = "\n".join([
+        "Collecting requests==2.31.0 (from -r requirements.txt (line 1))",
+        "  Using cached requests-2.31.0-py3-none-any.whl (62 kB)",
+        "Collecting idna<4,>=2.5 (from requests==2.31.0->-r requirements.txt (line 1))",
+        "Requirement already satisfied: numpy==1.26.4 in ./.venv/lib/python3.11/site-packages (from -r req.txt (line 2))",
+        "Installing collected packages: idna, requests",
+        "Successfully installed idna-3.6 requests-2.31.0",
+    ])  # fmt: skip
+    out = FilterEngine(default_rules()).filter("pip install -r requirements.txt", raw, 0).text.splitlines()
+    assert raw.splitlines()[0] in out and raw.splitlines()[3] in out
+    assert raw.splitlines()[2] not in out

@@ -424,3 +424,20 @@ def test_a_description_is_cut_at_a_words_end_with_a_note(text: str, kept: str) -
     cut = bounded_description(text)
     assert cut.split(" … (description cut at")[0] == kept
     assert cut == text or cut.endswith(f"cut at 2,000 of {len(text):,} characters)")
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        # sandbox = true on a url server reads as "this remote server is confined": nothing confines it.
+        ('url = "http://127.0.0.1:1/mcp"\nsandbox = true\n', "remove sandbox from its entry"),
+        ('url = "http://127.0.0.1:1/mcp"\nsandbox = false\n', "remove sandbox from its entry"),
+        ('command = ""\n', "command is empty"),
+        ('command = "  "\n', "command is empty"),
+        ('url = ""\n', "url is empty"),
+    ],
+)
+def test_a_sandbox_key_on_a_url_server_or_an_empty_transport_is_refused(entry: str, said: str) -> None:
+    with pytest.raises(ConfigError, match=said):
+        Settings.from_toml(f'[[mcp.servers]]\nname = "x"\n{entry}')
+    assert Settings.from_toml('[[mcp.servers]]\nname = "x"\ncommand = "srv"\nsandbox = true\n').mcp.servers

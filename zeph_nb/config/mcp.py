@@ -37,6 +37,11 @@ class McpServer(_Section):
 
     @model_validator(mode="after")
     def _one_transport(self) -> McpServer:
+        # An empty command or url would pass as the transport chosen and fail only when the server is started.
+        for key, value in (("command", self.command), ("url", self.url)):
+            if value is not None and not value.strip():
+                raise ValueError(f"server {self.name!r}: {key} is empty: give the program to run (command) or the "
+                                 "server's address (url), or remove the entry")  # fmt: skip
         if (self.command is None) == (self.url is None):
             raise ValueError(f"server {self.name!r} needs either command (stdio) or url (streamable HTTP)")
         if self.url is not None and self.network:
@@ -48,6 +53,12 @@ class McpServer(_Section):
                              "(what it may write is up to wherever it runs)")  # fmt: skip
         # Each key below belongs to one transport or to the sandbox; on the other it would do nothing, and a
         # person reading the entry would believe it does.
+        # sandbox set on a url server, either way, holds it to nothing: `sandbox = true` would read as a remote
+        # server confined.
+        if self.url is not None and "sandbox" in self.model_fields_set:
+            raise ValueError(f"server {self.name!r}: sandbox is the OS sandbox of a command zeph-nb starts; a url "
+                             "server is not started by zeph-nb, so nothing would hold it: remove sandbox from its "
+                             "entry (what it may reach is up to wherever it runs)")  # fmt: skip
         if self.url is not None and (self.env or self.args):
             key = "env" if self.env else "args"
             raise ValueError(f"server {self.name!r}: {key} is for a command zeph-nb starts; a url server is "

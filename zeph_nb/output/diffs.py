@@ -16,7 +16,8 @@ from dataclasses import dataclass
 __all__ = ["DiffLines", "diff_lines", "has_diff", "without_context"]
 
 # `@@ -start[,count] +start[,count] @@`; a missing count is 1. Combined diffs (`@@@`) are not walked: kept whole.
-_HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+# A count has at most 15 digits: int() refuses a crafted one of over 4,300, and raised; such a line is no hunk's.
+_HUNK = re.compile(r"^@@ -\d+(?:,(\d{1,15}))? \+\d+(?:,(\d{1,15}))? @@")
 # rustfmt's own diff (`cargo fmt --check`): `Diff in src/lib.rs:19:` (`... at line 19:` before rustfmt 1.6), then
 # lines that start with " ", "-" or "+" and no counts.
 _RUSTFMT = re.compile(r"^Diff in \S.*(:\d+| at line \d+):$", re.MULTILINE)

@@ -8,8 +8,8 @@ every line the program printed itself; a note says how many imports were left ou
 
 A dependency tree is read for what the project itself depends on and for what is wrong: its root, the direct
 dependencies (the first level), and every deeper line that reports a problem (``UNMET``, ``invalid``,
-``extraneous``, ``missing``). Deeper levels are what those pull in, one note per run of them. The whole output is
-in the overflow either way.
+``extraneous``, ``missing``) or says error, failure and the like (any program may print a tree). Deeper levels
+are what those pull in, one note per run of them. The whole output is in the overflow either way.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from zeph_nb.output.tables import spread_lines
+from zeph_nb.security.secrets import keyword_spans
 
 __all__ = ["fold_import_profile", "fold_tree"]
 
@@ -26,13 +27,28 @@ HEAVIEST = 5  # by self time: where the time is spent, however deep
 MIN_TREE = 60  # a tree shorter than this is read whole (as a table: pandas' display.max_rows)
 MIN_RUN = 3  # fewer deeper lines in a run are shown: their note would say no less than they do
 
-_IMPORT = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \| ", re.MULTILINE)
+# At most 15 digits (a profile's µs run to 9): int() refuses a crafted number of over 4,300, and raised.
+_IMPORT = re.compile(r"^import time:\s+(\d{1,15}) \|\s+(\d{1,15}) \| ", re.MULTILINE)
 _IMPORT_HEADER = "import time: self [us] | cumulative | imported package"
 # A tree line: a prefix of `│` and spaces, then a branch (`├`, `└`, or `+--`/`\--`/`|--` in ASCII).
-_BRANCH = re.compile(r"^([│| ]*)(?:[├└]|[+`\\]-)")
+# Possessive: the prefix and a branch share no character, and a 6 MB line of `│` is not walked back over.
+_BRANCH = re.compile(r"^([│| ]*+)(?:[├└]|[+`\\]-)")
 # How npm marks a problem on a tree line (`UNMET DEPENDENCY x`, `x@1.0.0 invalid: "^2" from …`, `x extraneous`);
-# matched as npm writes it, not as a word anywhere (`parse-conflict-json`, `is-invalid` are package names).
+# matched as npm writes it, not as a word anywhere (`parse-conflict-json`, `is-invalid` are package names). And since
+# any program may print a tree (a config check, a build plan, a test hierarchy), a line that says error, failure
+# and the like, as in a log (generic.KEEP's words); a word joined to a package's name by `-`, `@`, `/`, `.` or `_`
+# is that name (npm's error-ex and http-errors, cargo's quick-error), not news.
 _PROBLEM = re.compile(r"UNMET (OPTIONAL |PEER )?DEPENDENCY|\s(invalid|extraneous)(:|\s|$)|\bmissing:|\bERR!")
+_NEWS = re.compile(  # searched in the line lowered
+    r"(?<![\w@/.-])(?:error|errors|fatal|panic|panicked|exception|traceback|critical|warning|failed|failure|denied"
+    r"|refused|aborted|killed|segmentation fault|\w+(?:error|exception):)(?![\w@/.-])"
+)
+# Every line _PROBLEM or _NEWS can match holds one of these (lowered): one pass over the output finds the few lines
+# worth the patterns, which took a second over every line of a 6 MB tree.
+_PROBLEM_WORDS = (
+    "unmet", "invalid", "extraneous", "missing:", "err!", "error", "fatal", "panic", "exception", "traceback",
+    "critical", "warning", "fail", "denied", "refused", "abort", "killed", "segmentation fault",
+)  # fmt: skip
 
 
 def fold_import_profile(text: str) -> str | None:
@@ -69,14 +85,23 @@ def fold_tree(text: str) -> str | None:
     if sum(1 for line in sample if _BRANCH.match(line)) < 0.5 * len(sample):
         return None
     lines = text.split("\n")
-    depths = [_depth(line) for line in lines]
-    branches = sum(depth is not None for depth in depths)
+    found = list(map(_BRANCH.match, lines))
+    branches = len(lines) - found.count(None)
     if branches < MIN_TREE or branches < 0.5 * len(lines):
         return None
+    # The lines holding one of _PROBLEM_WORDS, by number: str.lower() may lengthen a line (İ) but never adds one.
+    lowered = text.lower()
+    worded: set[int] = set()
+    number = at = 0
+    for start, _ in keyword_spans(lowered, lowered, _PROBLEM_WORDS, merge=False):
+        number += lowered.count("\n", at, start)
+        at = start
+        worded.add(number)
     out: list[str] = []
     run: list[str] = []
-    for line, depth in zip(lines, depths, strict=True):
-        if depth is not None and depth > 0 and not _PROBLEM.search(line):
+    for number, (line, branch) in enumerate(zip(lines, found, strict=True)):
+        # A branch after a prefix is deeper than the first level.
+        if branch is not None and branch.end(1) > 0 and not (number in worded and _problem(line)):
             run.append(line)
             continue
         out += _shown(run)
@@ -88,12 +113,8 @@ def fold_tree(text: str) -> str | None:
     return "\n".join(out)
 
 
-def _depth(line: str) -> int | None:
-    """A tree line's level below the first (0 for a direct dependency), or None for a line that is no branch."""
-    found = _BRANCH.match(line)
-    if found is None:
-        return None
-    return 1 if found.group(1) else 0
+def _problem(line: str) -> bool:
+    return _PROBLEM.search(line) is not None or _NEWS.search(line.lower()) is not None
 
 
 def _shown(run: list[str]) -> list[str]:

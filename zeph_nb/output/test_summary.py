@@ -169,7 +169,9 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     lines = text.splitlines()
     after_summary = (0, 0)  # where the last summary line was: in ``lines``, and in ``out`` after it
     for number, line in enumerate(lines):
-        if _DOCTEST_EXAMPLE.match(line):
+        # doctest's markers are doctest's outside a failure or after its own; inside another runner's failure
+        # (a test's captured stdout printing "Trying:") they are that failure's lines.
+        if _DOCTEST_EXAMPLE.match(line) and (not in_block or out[block_start].startswith('File "')):
             end_block()
             example = line != "ok"
             continue
@@ -205,6 +207,9 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             in_block, block_lines = True, 0
             continue
         if _RUNNING.match(line):
+            # A test binary starts: a failure still open is over. (Its place is remembered: a fold of the
+            # failure after it had moved the next line there, and that line went with the run's pass lines.)
+            end_block()
             passes.append(len(out))
             out.append(line)
             continue
