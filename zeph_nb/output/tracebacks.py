@@ -127,14 +127,18 @@ def _flush(run: list[Frame], out: list[str]) -> bool:
         out += run[0][2]
         run.clear()
         return False
-    owners = list(dict.fromkeys(_owner(path) for _, path, _ in run))
-    said = ", ".join(owners[:3]) + (f" and {len(owners) - 3} more" if len(owners) > 3 else "")
-    noun = "frame" if len(run) == 1 else "frames"
-    out.append(f"{run[0][0]}[{len(run)} {noun} in {said}]")
+    out.append(_note(run[0][0], len(run), [_owner(path) for _, path, _ in run]))
     if run[-1][2][-1] == "":  # IPython's frames end with a blank line: so does the line standing for them
         out.append("")
     run.clear()
     return True
+
+
+def _note(indent: str, frames: int, owners: list[str]) -> str:
+    """The line standing for a run of library frames: how many, and whose (the first three owners by name)."""
+    named = list(dict.fromkeys(owners))
+    said = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
+    return f"{indent}[{frames} {'frame' if frames == 1 else 'frames'} in {said}]"
 
 
 # `    at fn (where)`, `    at where`, `    at async fn (where)`: where is `node:…`, or a path with a line and column.
@@ -154,12 +158,10 @@ def fold_js_frames(text: str) -> str:
         found = _JS_FRAME.match(line) if line is not None and line.lstrip().startswith("at ") else None
         whose = _js_owner(found.group(2)) if found is not None else None
         if found is not None and whose is not None:
-            run.append((line, found.group(1), whose))  # type: ignore[arg-type]  # found implies a line
+            run.append((found.string, found.group(1), whose))
             continue
         if len(run) >= 2:
-            owners = list(dict.fromkeys(name for _, _, name in run))
-            said = ", ".join(owners[:3]) + (f" and {len(owners) - 3} more" if len(owners) > 3 else "")
-            out.append(f"{run[0][1]}[{len(run)} frames in {said}]")
+            out.append(_note(run[0][1], len(run), [name for _, _, name in run]))
             changed = True
         else:
             out += [frame for frame, _, _ in run]
