@@ -197,9 +197,82 @@ def test_a_long_table_is_shown_as_pandas_shows_one() -> None:
     assert rule == "table" and confidence == FilterConfidence.PARTIAL
     # The failing row stays between the rows it came between, each run of hidden rows noted where it was.
     assert kept == [*rows[:7], "[53 rows not shown]", rows[60], "[51 rows not shown]", *rows[-5:]]
-    # Up to 60 rows, a table is shown whole; and what a command asked for (`column -t`) is never cut.
+    # Up to 60 rows, a table is shown whole, whoever printed it.
     assert _filter("sqlite3 billing.db 'SELECT 1'", "\n".join(_sqlite_rows(58)))[0] == _sqlite_rows(58)
-    assert _filter("column -t customers.txt", "\n".join(_sqlite_rows(115)))[0] == _sqlite_rows(115)
+    assert _filter("column -t customers.txt", "\n".join(_sqlite_rows(58)))[0] == _sqlite_rows(58)
+
+
+def test_a_long_table_that_was_asked_for_is_cut_as_pandas_cuts_a_frame_asked_for() -> None:
+    """`column -t` or `head -80` print what was asked for, as `df.head(80)` does; pandas shows 10 of those rows."""
+    rows = _sqlite_rows(115)
+    kept, rule, _ = _filter("column -t customers.txt | head -115", "\n".join(rows))
+    assert rule == "table" and kept == [*rows[:7], "[105 rows not shown]", *rows[-5:]]
+    # Asked-for lines that are no table are never cut: a source file, a log's tail.
+    source = [f"    total += rates[{n}] * weights[{n}]  # step {n}" for n in range(200)]
+    assert _filter("sed -n 1,200p model.py", "\n".join(source))[0] == source
+
+
+def test_a_row_that_stands_out_in_its_column_stays() -> None:
+    """What a person scanning `kubectl get pods` stops at: the 3 pods of 200 that are not Running, the one job that
+    restarted 16 times. A column of ids or ages, where everything differs, marks nothing."""
+    pods = ["NAMESPACE  NAME                 READY  STATUS            RESTARTS  AGE"]
+    pods += [f"{_WORDS[n % 5]:<9}  api-{n * 7919 % 99991:05x}-{n:05d}  1/1    Running           0         {n % 40}d"
+             for n in range(200)]  # fmt: skip
+    pods[90] = pods[90].replace("1/1    Running         ", "0/1    CrashLoopBackOff").replace("  0  ", "  16 ")
+    pods[150] = pods[150].replace("1/1    Running         ", "0/1    ImagePullBackOff")
+    kept, rule, _ = _filter("column -t pods.txt", "\n".join(pods))
+    assert rule == "table"
+    assert kept == [*pods[:6], "[84 rows not shown]", pods[90], "[59 rows not shown]", pods[150],
+                    "[45 rows not shown]", *pods[-5:]]  # fmt: skip
+    # Half the rows agreeing and the rest all different (sizes beside a common one) is no outlier column.
+    sizes = [f"file{n:03d}.bin  {4096 if n % 2 else n * 37:>8}  {_WORDS[n % 13]}" for n in range(120)]
+    kept, _, _ = _filter("sqlite3 -column files.db 'SELECT * FROM f'", "\n".join(sizes))
+    assert kept == [*sizes[:5], "[110 rows not shown]", *sizes[-5:]]
+
+
+def _routes(count: int, indent: str = "        ") -> list[str]:
+    lines = []
+    for n in range(count):
+        lines += [f"{indent}{{", f'{indent}    "path": "/api/items/{n}",', f'{indent}    "hits": {n * 37}',
+                  f"{indent}}},"]  # fmt: skip
+    lines[-1] = lines[-1].rstrip(",")
+    return lines
+
+
+def test_a_long_list_of_objects_in_json_keeps_its_first_and_last_items() -> None:
+    routes = _routes(40)
+    doc = ["{", '    "service": "catalog",', '    "routes": [', *routes, "    ],", '    "total": 40', "}"]
+    kept, rule, confidence = _filter("curl -s localhost:8000/api/stats | python -m json.tool", "\n".join(doc))
+    assert rule == "json-lists" and confidence == FilterConfidence.PARTIAL
+    assert kept == [*doc[:3], *routes[:20], "        [30 items not shown]", *routes[-20:], *doc[-3:]]
+    # jq's stream of documents, one after another; an item that reads like an error stays where it was.
+    stream = [line.replace("        ", "", 1).replace("},", "}") for line in _routes(30)]
+    stream[15 * 4 + 2] = '    "hits": "error: upstream timed out"'
+    kept, rule, _ = _filter("jq '.routes[]' stats.json", "\n".join(stream))
+    assert rule == "json-lists"
+    assert kept == [*stream[:20], "[10 items not shown]", *stream[60:64], "[9 items not shown]", *stream[-20:]]
+
+
+def test_json_is_cut_only_when_all_of_the_output_is_json_and_a_list_is_long() -> None:
+    short = ["[", *_routes(10, "    "), "]"] * 2  # two documents of 10 items: nothing to cut
+    assert _filter("jq . a.json b.json", "\n".join(short))[0] == short
+    broken = ["[", *_routes(40, "    "), "]", "curl: (18) transfer closed with 120 bytes remaining"]
+    assert _filter("jq . a.json", "\n".join(broken))[0] == broken
+    inner = [
+        "    [",
+        *_routes(15, "        ")[:-1],
+        "        },",
+        "        {",
+        '            "n": 0',
+        "        }",
+        "    ],",
+    ]
+    nested = ["[", *inner * 14, "    []", "]"]
+    kept = _filter("python -m json.tool nested.json", "\n".join(nested))[0]
+    # The outer list of 14 keeps its first 5 and last 5, each with its own list of 16 cut; the 4 left out are
+    # one note, not cut again inside.
+    assert kept.count("    [4 items not shown]") == 1 and kept.count("        [6 items not shown]") == 10
+    assert len(kept) == 1 + 10 * 42 + 3  # `[`, 10 lists of 42 lines, the note, `[]` and `]`
 
 
 def test_a_right_aligned_frame_is_a_table_and_a_tree_or_a_log_is_not() -> None:

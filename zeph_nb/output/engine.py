@@ -15,6 +15,7 @@ from typing import Any
 from zeph_nb.output.diffs import has_diff, without_context
 from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.profiles import fold_import_profile, fold_tree
+from zeph_nb.output.records import fold_json_lists
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
 from zeph_nb.output.salient import restore_salient_lines
@@ -29,6 +30,7 @@ from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 __all__ = [
     "DIFF",
     "GENERIC",
+    "JSON_LISTS",
     "PROFILE",
     "TABLE",
     "TRACEBACK",
@@ -43,6 +45,7 @@ DIFF = "diff"  # ... when no rule knew the command and its output was a diff (ou
 TABLE = "table"  # ... when a long table's middle rows were left out (output/tables.py)
 PROFILE = "import-profile"  # ... when an import-time profile was cut to its slowest imports (output/profiles.py)
 TREE = "tree-depth"  # ... when a dependency tree's deeper levels were left out (output/profiles.py)
+JSON_LISTS = "json-lists"  # ... when long lists in a JSON document were cut to their ends (output/records.py)
 TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
 
 _SETUP = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset", "true", "alias", "ulimit", "umask"})
@@ -200,9 +203,9 @@ class FilterEngine:
         tree = fold_tree(text)
         if tree is not None:
             return tree, TREE, FilterConfidence.PARTIAL
-        table = fold_table(text)
-        if table is not None:
-            return table, TABLE, FilterConfidence.PARTIAL
+        shown = _shown_as_data(text)
+        if shown is not None:
+            return shown
         folded = generic_filter(text) if self.generic else None
         if folded is not None:
             return folded, GENERIC, FilterConfidence.FALLBACK
@@ -229,6 +232,11 @@ class FilterEngine:
             rule = TRACEBACK if shaped is not clean else rule
             if not asked:
                 text, rule, confidence = self._unknown(shaped, listing, rule)
+            elif not listing and (shown := _shown_as_data(shaped)) is not None:
+                # What was asked for is not repetition to fold, but a long table is shown as pandas shows a
+                # DataFrame the person asked for (`df.head(80)` shows 10 of its rows): `column -t pods.txt`,
+                # `jq '.[]' refunds.json`.
+                text, rule, confidence = shown
         kept = 0
         if text is not clean:
             # Both passes below look for lines holding their keywords: one scan of the output finds both.
@@ -257,6 +265,17 @@ class FilterEngine:
             filtered_chars=len(text),
             security_lines_kept=kept,
         )
+
+
+def _shown_as_data(text: str) -> tuple[str, str, FilterConfidence] | None:
+    """A long table, or long lists of objects in JSON, cut to their ends as pandas shows a long DataFrame."""
+    records = fold_json_lists(text)
+    if records is not None:
+        return records, JSON_LISTS, FilterConfidence.PARTIAL
+    table = fold_table(text)
+    if table is not None:
+        return table, TABLE, FilterConfidence.PARTIAL
+    return None
 
 
 # Programs that print the lines they were asked for (`head -100 data.csv`, `sed -n 10,80p f`, `… | tail -30`,

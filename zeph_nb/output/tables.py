@@ -5,6 +5,10 @@ A long table is shown the way pandas shows one in a notebook: over 60 rows, its 
 last 5, and how many rows were left out (pandas' ``display.max_rows = 60`` and ``min_rows = 10``). The rows are
 the answer, every one different, so nothing else folds them; the whole output stays in the overflow.
 
+Two kinds of row stay where they are, as a person scanning the table would stop at them: one that reads like an
+error, and one that stands out in a column where nearly every row agrees (the 3 pods of 260 whose STATUS is not
+``Running``, the one job whose exit code is not 0).
+
 A table is recognised by its columns: lines whose column edges (where a cell starts after two spaces, where a
 right-aligned cell ends, a ``|`` between cells) fall at the same positions. Lines that are no row (a title, a
 ``[115 rows x 5 columns]`` footer, a warning) are kept where they are.
@@ -19,7 +23,7 @@ from operator import neg
 
 from zeph_nb.output.generic import KEEP
 
-__all__ = ["MAX_ROWS", "fold_table", "spread_lines"]
+__all__ = ["HEAD", "MAX_ROWS", "MIN_RUN", "NEWS", "TAIL", "fold_table", "spread_lines"]
 
 MAX_ROWS = 60  # pandas' display.max_rows
 MAX_COLUMNS = 64  # wider than any table a person reads in a terminal
@@ -29,10 +33,15 @@ _REACH = 4096  # how far from a sampled place its line's ends are looked for
 _SHARED = 0.9  # a column edge shared by this share of the table's lines makes them rows
 # What the generic fallback, which this fold stands in for, would keep as news, and a `ValueError` or
 # `TimeoutException` anywhere in the row. Run over the lowered row: (?i) is 2.5x slower.
-_NEWS = re.compile(KEEP.pattern + r"|[a-z](error|exception)\b", re.MULTILINE)
+NEWS = re.compile(KEEP.pattern + r"|[a-z](error|exception)\b", re.MULTILINE)
 _TIME = re.compile(r"\W{0,2}(\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{10})")
 _RULE = re.compile(r"^[\s=+|:-]*$")
 _GAP = re.compile(r"(?<=[^\s|])( {2,}|\s*\|\s*)(?=[^\s|])")  # between two cells: two spaces or more, or a bar
+# A column stands out where one value fills this share of its rows; a value in RARE of them or fewer (at least
+# one row) is then the row's news. Beyond OUTLIERS of the rows, the column's other half is anything (ids, sizes).
+_AGREE = 0.5
+_RARE = 0.02
+_OUTLIERS = 0.1
 
 
 def _edges(line: str) -> set[int]:
@@ -79,8 +88,14 @@ def fold_table(text: str) -> str | None:
     # ones, or no row (sqlite's, whose names end where the values do not) and kept where it is.
     if len(rows) <= MAX_ROWS:
         return None
-    # A row that reads like an error or a failure is news, not one more row: it stays where it is.
-    hidden = {index for index in rows[HEAD:-TAIL] if not _NEWS.search(lines[index].lower())}
+    # A row that reads like an error or a failure is news, not one more row: it stays where it is; so is a row
+    # that stands out in its column.
+    odd = _outliers([lines[index] for index in rows])
+    hidden = {
+        index
+        for at, index in enumerate(rows[HEAD:-TAIL], HEAD)
+        if at not in odd and not NEWS.search(lines[index].lower())
+    }
     # One note where each run of hidden rows was, not one for all: a row kept as news, or a line that is no row,
     # stays between the rows it came between (after a single note it would read as coming after all of them).
     # A run of fewer than MIN_RUN rows is shown: a note for one row says less than the row.
@@ -94,6 +109,24 @@ def fold_table(text: str) -> str | None:
         run = []
         out.append(line)
     return "\n".join(out)  # the last TAIL rows are never hidden: no run is left over
+
+
+def _outliers(rows: list[str]) -> set[int]:
+    """Which of the table's rows (by position) hold a rare value in a column where most rows agree: `Running`
+    in 257 of 260 rows makes the other 3 the ones a person reads. Cells are split at the gaps (`_GAP`); rows of
+    another cell count than most (a cell left empty) are compared with no one."""
+    cells = [_GAP.split(row.strip())[0::2] for row in rows]
+    width = Counter(map(len, cells)).most_common(1)[0][0]
+    rare = max(1, int(_RARE * len(rows)))
+    odd: set[int] = set()
+    for column in range(width):
+        values = Counter(row[column] for row in cells if len(row) == width)
+        if len(values) < 2 or values.most_common(1)[0][1] < _AGREE * len(rows):
+            continue
+        found = [at for at, row in enumerate(cells) if len(row) == width and values[row[column]] <= rare]
+        if len(found) <= _OUTLIERS * len(rows):  # else the column is half one value, half anything (ids, sizes)
+            odd.update(found)
+    return odd
 
 
 def spread_lines(text: str, count: int) -> list[str]:
