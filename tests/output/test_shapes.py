@@ -4,6 +4,7 @@ tracebacks (output/tracebacks.py), tables (output/tables.py), import profiles an
 
 from __future__ import annotations
 
+import pydoc
 import textwrap
 
 from zeph_nb.filters import FilterConfidence, FilterEngine, default_rules
@@ -425,3 +426,25 @@ def test_nodes_failure_list_after_its_counts_is_the_runners_own_and_folds_as_a_r
     out, _, _ = _filter("node --test --test-reporter=spec", raw, 1)
     assert out[-1] == "    [the rest as in the failure above: ✖ money rounds half cents (1.12ms)]"
     assert out.count("  - '1.01 EUR'") == 1
+
+
+class CurrencyMismatch(ValueError):
+    """Two amounts in different currencies."""
+
+    def currencies(self) -> tuple[str, str]:
+        """The two currencies, as given."""
+        return ("EUR", "USD")
+
+
+def test_help_text_names_inherited_members_instead_of_repeating_their_bases_docs() -> None:
+    """What `python -m pydoc` or `help(x)` prints: BaseException's documentation again under each exception."""
+    raw = pydoc.render_doc(CurrencyMismatch, renderer=pydoc.plaintext)
+    kept, rule, confidence = _filter("python -c 'import money; help(money.CurrencyMismatch)'", raw)
+    assert rule == "help-inherited" and confidence == FilterConfidence.PARTIAL
+    # What the class defines stays whole; each inherited section becomes its members' names, under the same bar.
+    assert " |  currencies(self) -> 'tuple[str, str]'" in kept and " |      The two currencies, as given." in kept
+    inherited = [line for line in kept if "inherited from" in line]
+    assert " |  [Methods inherited from builtins.BaseException: " in inherited[2] and "with_traceback" in inherited[2]
+    assert all(line.startswith(" |  [") and line.endswith("]") for line in inherited)
+    assert len(kept) < len(raw.splitlines()) / 2
+    assert not any(line.startswith(" |      Implement delattr") for line in kept)

@@ -14,6 +14,7 @@ from typing import Any
 
 from zeph_nb.output.diffs import has_diff, without_context
 from zeph_nb.output.generic import generic_filter
+from zeph_nb.output.helptext import fold_inherited
 from zeph_nb.output.profiles import fold_import_profile, fold_tree
 from zeph_nb.output.records import fold_json_lists
 from zeph_nb.output.rules import Rule
@@ -30,6 +31,7 @@ from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 __all__ = [
     "DIFF",
     "GENERIC",
+    "INHERITED",
     "JSON_LISTS",
     "PROFILE",
     "TABLE",
@@ -45,6 +47,7 @@ DIFF = "diff"  # ... when no rule knew the command and its output was a diff (ou
 TABLE = "table"  # ... when a long table's middle rows were left out (output/tables.py)
 PROFILE = "import-profile"  # ... when an import-time profile was cut to its slowest imports (output/profiles.py)
 TREE = "tree-depth"  # ... when a dependency tree's deeper levels were left out (output/profiles.py)
+INHERITED = "help-inherited"  # ... when help text's inherited members were cut to their names (output/helptext.py)
 JSON_LISTS = "json-lists"  # ... when long lists in a JSON document were cut to their ends (output/records.py)
 TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
 
@@ -203,6 +206,9 @@ class FilterEngine:
         tree = fold_tree(text)
         if tree is not None:
             return tree, TREE, FilterConfidence.PARTIAL
+        inherited = fold_inherited(text)
+        if inherited is not None:
+            return inherited, INHERITED, FilterConfidence.PARTIAL
         shown = _shown_as_data(text)
         if shown is not None:
             return shown
