@@ -76,3 +76,22 @@ def test_a_heading_the_rule_kept_in_its_own_words_is_not_put_back() -> None:
     original = "=" * 20 + " FAILURES " + "=" * 20 + "\nE   assert 1 == 2\nreport.py:3: error: bad\n"
     restored, count = restore_salient_lines(original, "== FAILURES ==\nE   assert 1 == 2")
     assert count == 1 and restored.splitlines()[-1] == "report.py:3: error: bad"
+
+
+def test_a_line_whose_place_the_report_lists_was_counted_not_dropped() -> None:
+    """ruff's grouped report keeps one line per code and lists where the rest are (`3x at a.py:9:7, …`): the others
+    say "Exception name" but are counted there. A line at a place the report does not name is still put back."""
+    original = "\n".join([
+        "tallyhub/money.py:9:7: N818 Exception name `CurrencyMismatch` should be named with an Error suffix",
+        "tallyhub/tax.py:19:7: N818 Exception name `UnknownCountry` should be named with an Error suffix",
+        "tallyhub/worker.py:17:7: N818 Exception name `FontNotFound` should be named with an Error suffix",
+        "tallyhub/rates.py:1:1: E902 No such file or directory (os error 2)",
+        "Found 4 errors.",
+    ])  # fmt: skip
+    filtered = "\n".join([
+        original.splitlines()[0],
+        "    3x at tallyhub/money.py:9:7, tallyhub/tax.py:19:7, tallyhub/worker.py:17:7",
+        "Found 4 errors.",
+    ])  # fmt: skip
+    text, restored = restore_salient_lines(original, filtered)
+    assert restored == 1 and text.splitlines()[-2:] == [HEADING, original.splitlines()[3]]

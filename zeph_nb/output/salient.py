@@ -36,6 +36,12 @@ MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the
 # base64 blob that happens to hold "error"), and the put-back must not bring back what the rule kept out.
 MAX_LINE = 2_000  # a compiler command line runs to ~1,000 characters; 20 of these stay under the overflow threshold
 HEADING = "[lines the filter dropped that look like errors, warnings or summaries]"
+# A report's line that starts with where it is (`src/app.py:12:5: N818 …`): when the kept text names that place
+# (a linter's `3x at src/app.py:12:5, …`), the line was counted there, not dropped silently.
+# Possessive, and a place starts where a path does: a crafted line of one long word is walked once, not from
+# each of its characters.
+_PLACE = re.compile(r"\s*+([\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?)(?=[:\s])")
+_PLACES = re.compile(r"(?<![\w./\\-])[\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?")
 
 
 def _undecorated(line: str) -> str:
@@ -83,8 +89,15 @@ def restore_salient_lines(
         elif bare:
             lost[kept] = None
     missing: list[str] = []
+    places: set[str] | None = None
     for line in lost:
         kind = normalize(line.strip())
+        place = _PLACE.match(line)
+        if place is not None:
+            if places is None:  # found once, and only for a report whose lost lines say where they are
+                places = set(_PLACES.findall(filtered))
+            if place.group(1) in places:
+                continue
         if kind not in shown:
             shown.add(kind)
             missing.append(_cut(line))
