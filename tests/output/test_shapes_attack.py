@@ -163,3 +163,94 @@ def test_pip_install_from_a_requirements_file_keeps_what_the_file_asked_for() ->
     out = FilterEngine(default_rules()).filter("pip install -r requirements.txt", raw, 0).text.splitlines()
     assert raw.splitlines()[0] in out and raw.splitlines()[3] in out
     assert raw.splitlines()[2] not in out
+
+
+def _jobs(changes: dict[int, dict[str, object]]) -> str:
+    import json
+
+    jobs = [
+        {"id": n, "name": f"job{n}", "status": "succeeded", "exit_code": 0, **changes.get(n, {})} for n in range(100)
+    ]
+    return json.dumps(jobs, indent=2)
+
+
+def test_json_with_a_number_past_pythons_digit_limit_does_not_crash_the_filter() -> None:
+    # json.loads turns digits into an int, which refuses more than 4,300 of them: a ValueError (not the
+    # JSONDecodeError caught) came out of FilterEngine.filter for any JSON output holding one.
+    items = ",\n".join(f'  {{\n    "id": {n}\n  }}' for n in range(70))
+    raw = f"[\n{items},\n  {'9' * 5000}\n]"
+    out = FilterEngine(default_rules()).filter("cat ids.json", raw)
+    assert out.text.strip() and "items not shown" in out.text
+
+
+def test_a_json_item_that_stands_out_or_names_an_error_in_a_key_is_kept() -> None:
+    # The table keeps the 3 pods of 260 not Running; a JSON list of the same jobs hid the one that crashed with 137,
+    # the one OOMKilled and one whose `error_code`/`errorMessage` the error words (whole words) do not match.
+    news = {30: {"status": "crashed", "exit_code": 137}, 50: {"reason": "OOMKilled"},
+            60: {"error_code": "E_TIMEOUT"}, 70: {"errorMessage": "disk full"}}  # fmt: skip
+    out = FilterEngine(default_rules()).filter("jq . jobs.json", _jobs(news)).text
+    assert "items not shown" in out
+    assert all(word in out for word in ("crashed", "137", "OOMKilled", "E_TIMEOUT", "disk full"))
+    # A key that says no error (`"errorCount": 0`, `"error": null` in every item) is no news: the list is still cut.
+    quiet = FilterEngine(default_rules()).filter("jq . jobs.json", _jobs({n: {"errorCount": 0} for n in range(100)}))
+    assert "[90 items not shown]" in quiet.text
+
+
+def test_source_code_asked_for_is_not_cut_as_a_table() -> None:
+    # gofmt aligns a const block in columns: `cat codes.go` showed 10 of its 120 constants as "rows".
+    code = ["package codes", "", "const ("]
+    code += [f"\tCode{n:<10} = {n:<5} // code {n} means something" for n in range(120)]
+    code += [")"]
+    raw = "\n".join(code)
+    for command in ("cat codes.go", "sed -n 1,130p src/codes.go", "head -200 codes.go | tail -150"):
+        assert FilterEngine(default_rules()).filter(command, raw).text == raw
+    # A table asked for is still cut.
+    pods = ["NAME            STATUS", *(f"pod-{n:04d}        Running" for n in range(100))]
+    assert "rows not shown" in FilterEngine(default_rules()).filter("column -t pods.txt", "\n".join(pods)).text
+
+
+def test_json_is_checked_for_lists_to_cut_before_it_is_parsed() -> None:
+    # A jq stream of a million scalars was parsed document by document in Python (0.9 s per 4 MB) to find it held
+    # no list to cut; the lines are read first now, and the JSON parsed only when there is something to cut.
+    from unittest import mock
+
+    from zeph_nb.output import records
+
+    raw = "{}\n" + "1\n" * 100_000
+    with mock.patch.object(records, "_is_json", side_effect=AssertionError("parsed")):
+        assert records.fold_json_lists(raw) is None
+
+
+def test_nested_json_lists_are_read_once_not_once_per_level() -> None:
+    # Each long list's middle item was joined and searched whole, at each level it is nested in, and NEWS's
+    # `^\s+file` stepped over the deep indent of every line each time: a list nested 600 deep (6 MB) took 140 s.
+    # The work is bounded here as the characters searched, not timed.
+    from unittest import mock
+
+    from zeph_nb.output import records
+
+    def level(depth: int, pad: str) -> list[str]:
+        lines = [f"{pad}["]
+        for n in range(11):
+            inner = level(depth - 1, pad + " ") if n == 5 and depth else [f"{pad} [", f"{pad}  1", f"{pad} ]"]
+            lines += [*inner[:-1], inner[-1] + ("," if n < 10 else "")]
+        return [*lines, f"{pad}]"]
+
+    raw = "\n".join(level(60, ""))
+    searched: list[int] = []
+
+    class Counting:
+        def __init__(self, pattern: object) -> None:
+            self.pattern = pattern
+
+        def search(self, text: str, *args: int) -> object:
+            searched.append(len(text))
+            return self.pattern.search(text, *args)  # type: ignore[attr-defined]
+
+        def finditer(self, text: str, *args: int) -> object:
+            searched.append(len(text))
+            return self.pattern.finditer(text, *args)  # type: ignore[attr-defined]
+
+    with mock.patch.object(records, "NEWS", Counting(records.NEWS)):
+        records.fold_json_lists(raw)
+    assert sum(searched) <= 2 * len(raw)

@@ -238,7 +238,7 @@ class FilterEngine:
             rule = TRACEBACK if shaped is not clean else rule
             if not asked:
                 text, rule, confidence = self._unknown(shaped, listing, rule)
-            elif not listing and (shown := _shown_as_data(shaped)) is not None:
+            elif not listing and not _reads_code(command) and (shown := _shown_as_data(shaped)) is not None:
                 # What was asked for is not repetition to fold, but a long table is shown as pandas shows a
                 # DataFrame the person asked for (`df.head(80)` shows 10 of its rows): `column -t pods.txt`,
                 # `jq '.[]' refunds.json`.
@@ -293,6 +293,28 @@ def _asked_for_lines(command: str) -> bool:
     """Whether a stage of one of the command's pipelines is one of ``_ASKED_FOR`` (not a word inside one: the
     ``seq`` of ``for i in $(seq 1 300)`` prints nothing the person reads)."""
     return any(argv and argv[0].rsplit("/", 1)[-1] in _ASKED_FOR for stages in _pipelines(command) for argv in stages)
+
+
+# Source files, whose lines a person reads every one of: gofmt aligns a const block, a C enum or a struct's fields
+# in columns, and `cat codes.go` was cut to 10 of its 120 constants as a table's "rows".
+_CODE = re.compile(
+    r"\.(py|pyi|go|rs|c|h|cc|cpp|hpp|cxx|m|mm|java|kt|kts|scala|swift|js|jsx|mjs|cjs|ts|tsx|rb|php|cs|fs|lua|pl|"
+    r"sh|bash|zsh|ps1|sql|r|jl|ex|exs|erl|hs|ml|dart|vue|svelte|s|asm|proto|tf|nix|zig|v|sv|vhd|f90)$"
+    r"|(^|/)(makefile|dockerfile|gnumakefile|cmakelists\.txt|justfile|rakefile|gemfile)$",
+    re.IGNORECASE,
+)
+
+
+def _reads_code(command: str) -> bool:
+    """Whether a stage that prints what it was asked for (``_ASKED_FOR``) is given a source file."""
+    return any(
+        _CODE.search(word)
+        for stages in _pipelines(command)
+        for argv in stages
+        if argv and argv[0].rsplit("/", 1)[-1] in _ASKED_FOR
+        for word in argv[1:]
+        if not word.startswith("-")
+    )
 
 
 def _arguments(segment: str) -> list[str]:

@@ -16,21 +16,35 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 
-from zeph_nb.output.tables import HEAD, MAX_ROWS, MIN_RUN, NEWS, TAIL
+from zeph_nb.output.tables import _AGREE, _OUTLIERS, _RARE, HEAD, MAX_ROWS, MIN_RUN, NEWS, TAIL
 
 __all__ = ["fold_json_lists"]
 
 _OPENERS = frozenset("{[")
 _CLOSERS = frozenset("}]")
 _STARTS = re.compile(r"\s*[{[]")
+_SPACE = re.compile(r"\s*")
+# A key that names a problem and holds one: `"error_code": "E_TIMEOUT"`, `"errorMessage": "disk full"`,
+# `"failures": 2` (NEWS reads whole words: `errormessage` is none). Not `"errorCount": 0`, `"error": null`.
+# Run over the lowered item.
+# The blanks after the colon are taken possessively: given back, the value's own place would fail the lookahead.
+_KEY_NEWS = re.compile(
+    r'"[^"\n]*(?:error|fail|exception|fatal|panic|crash|warn)[^"\n]*"[ \t]*:[ \t]*+'
+    r'(?!(?:null|false|0|0\.0+|""|\[\]|\{\}),?[ \t\r]*$)',
+    re.MULTILINE,
+)
+# A line of an item that holds a key and its value (a scalar, or the opener of a block): `"status": "ok",`.
+_FIELD = re.compile(r'^([ \t]*)("(?:[^"\\\n]|\\.)*")\s*:\s*(.*?),?[ \t\r]*$', re.MULTILINE)
 
 
 def fold_json_lists(text: str) -> str | None:
     """``text`` with each long list of objects in its JSON cut to its ends; None when it is not JSON or holds no
     such list."""
-    # The first character first: a log is told apart without a pass over it.
-    if not _STARTS.match(text) or text.count("\n") < MAX_ROWS or not _is_json(text):
+    # The first character first: a log is told apart without a pass over it. Whether all of it is JSON is asked
+    # last, when there is a list to cut: parsing a stream of a million scalars took 0.9 s per 4 MB to find none.
+    if not _STARTS.match(text) or text.count("\n") < MAX_ROWS:
         return None
     lines = text.split("\n")
     # Each item (an object or list that is a list's element, or a document of a stream) as (first, last) line;
@@ -51,19 +65,29 @@ def fold_json_lists(text: str) -> str | None:
         if stripped[-1] in _OPENERS:
             opened.append((index, indent, stripped in _OPENERS))
     hidden: list[tuple[int, int]] = []
-    for run in _runs(items):
-        if len(run) <= HEAD + TAIL:
-            continue
-        middle = run[HEAD:-TAIL]
+    runs = [run for run in _runs(items) if len(run) > HEAD + TAIL]
+    if not runs:
+        return None
+    # Which lines hold news, found in one pass over the output: an item's own text was searched at each level it
+    # is nested in, and NEWS's `^\s+file` steps over a deep indent at each line (a crafted list nested 600 deep,
+    # 6 MB, took 140 s). An item holds one when the first news line from its start is before its end.
+    news = sorted(_news_lines(text))
+    ends = dict(items)
+    for run in runs:
+        # An item is kept where it says it failed (NEWS, or a key naming a problem that holds one), and where it
+        # stands out among its siblings as a table's row does in its column (the one job of 100 whose exit_code
+        # is 137, whose status is "crashed", the one with a "reason": "OOMKilled" the others lack).
+        odd = _standing_out([_own_fields(lines, ends, start, end) for start, end in run])
         cut: list[tuple[int, int]] = []
-        for start, end in middle:
-            if NEWS.search("\n".join(lines[start : end + 1]).lower()):
+        for at, (start, end) in enumerate(run[HEAD:-TAIL], HEAD):
+            first = bisect_left(news, start)  # the first news line from the item's first line on
+            if at in odd or (first < len(news) and news[first] <= end):
                 _close(cut, hidden)
                 cut = []
             else:
                 cut.append((start, end))
         _close(cut, hidden)
-    if not hidden:
+    if not hidden or not _is_json(text):
         return None
     out: list[str] = []
     at = 0
@@ -78,17 +102,74 @@ def fold_json_lists(text: str) -> str | None:
 
 def _is_json(text: str) -> bool:
     """Whether all of ``text`` is JSON: one document, or several one after another (``jq``'s stream)."""
-    decoder = json.JSONDecoder()
+    # Numbers are not made ints or floats: a value is not read, and int() refuses more than 4,300 digits (a
+    # ValueError, not the JSONDecodeError caught, came out of the filter for a crafted number). Whitespace between
+    # documents is skipped in C: a step per character in Python took 0.6 s over 4 MB of blank lines.
+    decoder = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=len)
     at, end = 0, len(text)
     try:
         while True:
-            while at < end and text[at].isspace():
-                at += 1
+            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]  # \s* matches anywhere
             if at == end:
                 return True
             _, at = decoder.raw_decode(text, at)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return False
+
+
+def _news_lines(text: str) -> set[int]:
+    """The lines (by number) where NEWS or ``_KEY_NEWS`` finds something in the lowered text."""
+    lowered = text.lower()  # no character lowers to a line break: the lines are the same
+    found: set[int] = set()
+    for pattern in (NEWS, _KEY_NEWS):
+        at = line = 0
+        for match in pattern.finditer(lowered):
+            end = max(match.start(), match.end() - 1)  # `^\s+file "` may start on a blank line above
+            line += lowered.count("\n", at, end)
+            at = end
+            found.add(line)
+    return found
+
+
+def _own_fields(lines: list[str], ends: dict[int, int], start: int, end: int) -> dict[tuple[int, str], list[str]]:
+    """The keys an item holds and their values, by indent from the item's and key; not those of the items in its
+    own lists (``ends``: each item's last line by its first), which are theirs: each line is read for one item."""
+    base = len(lines[start]) - len(lines[start].lstrip())
+    own: list[str] = []
+    index = start + 1
+    while index < end:  # the item's lines between its own items, read in one regex call each
+        child = next((at for at in range(index, end) if at in ends), end)
+        own += lines[index:child]
+        index = ends[child] + 1 if child < end else end
+    fields: dict[tuple[int, str], list[str]] = {}
+    for field in _FIELD.finditer("\n".join(own)):
+        fields.setdefault((len(field[1]) - base, field[2]), []).append(field[3])
+    return fields
+
+
+def _standing_out(items: list[dict[tuple[int, str], list[str]]]) -> set[int]:
+    """Which of a list's items (by position; each as its ``_own_fields``) hold a rare value for a key most of them
+    agree on, as ``_outliers`` finds a table's rows: a key an item lacks counts as one more value. Keys are told
+    apart by their indent in the item, so a nested ``"status"`` is not its parent's."""
+    count = len(items)
+    rare = max(1, int(_RARE * count))
+    seen: dict[tuple[int, str], dict[str, list[int]]] = {}
+    for at, fields in enumerate(items):
+        for key, said in fields.items():
+            seen.setdefault(key, {}).setdefault("\n".join(said), []).append(at)
+    odd: set[int] = set()
+    for values in seen.values():
+        missing = count - sum(map(len, values.values()))
+        sizes = [len(ats) for ats in values.values()] + ([missing] if missing else [])
+        if len(sizes) < 2 or max(sizes) < _AGREE * count:
+            continue
+        found = [at for ats in values.values() if len(ats) <= rare for at in ats]
+        if 0 < missing <= rare:  # at most the few keys nearly every item has: a pass each stays linear
+            holding = {at for ats in values.values() for at in ats}
+            found += [at for at in range(count) if at not in holding]
+        if len(found) <= _OUTLIERS * count:  # else half one value, half anything (ids, sizes)
+            odd.update(found)
+    return odd
 
 
 def _runs(items: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
