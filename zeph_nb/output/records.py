@@ -18,14 +18,14 @@ import json
 import re
 from bisect import bisect_left
 
-from zeph_nb.output.tables import _AGREE, _OUTLIERS, _RARE, HEAD, MAX_ROWS, MIN_RUN, NEWS, TAIL
+from zeph_nb.output.tables import AGREE, HEAD, MAX_ROWS, MIN_RUN, NEWS, OUTLIER_SHARE, RARE_SHARE, TAIL
 
 __all__ = ["fold_json_lists"]
 
 _OPENERS = frozenset("{[")
 _CLOSERS = frozenset("}]")
 _STARTS = re.compile(r"\s*[{[]")
-_SPACE = re.compile(r"\s*")
+_NONSPACE = re.compile(r"\S")
 # A key that names a problem and holds one: `"error_code": "E_TIMEOUT"`, `"errorMessage": "disk full"`,
 # `"failures": 2` (NEWS reads whole words: `errormessage` is none). Not `"errorCount": 0`, `"error": null`.
 # Run over the lowered item.
@@ -106,12 +106,13 @@ def _is_json(text: str) -> bool:
     # ValueError, not the JSONDecodeError caught, came out of the filter for a crafted number). Whitespace between
     # documents is skipped in C: a step per character in Python took 0.6 s over 4 MB of blank lines.
     decoder = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=len)
-    at, end = 0, len(text)
+    at = 0
     try:
         while True:
-            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]  # \s* matches anywhere
-            if at == end:
+            found = _NONSPACE.search(text, at)
+            if found is None:
                 return True
+            at = found.start()
             _, at = decoder.raw_decode(text, at)
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return False
@@ -152,7 +153,7 @@ def _standing_out(items: list[dict[tuple[int, str], list[str]]]) -> set[int]:
     agree on, as ``_outliers`` finds a table's rows: a key an item lacks counts as one more value. Keys are told
     apart by their indent in the item, so a nested ``"status"`` is not its parent's."""
     count = len(items)
-    rare = max(1, int(_RARE * count))
+    rare = max(1, int(RARE_SHARE * count))
     seen: dict[tuple[int, str], dict[str, list[int]]] = {}
     for at, fields in enumerate(items):
         for key, said in fields.items():
@@ -161,13 +162,13 @@ def _standing_out(items: list[dict[tuple[int, str], list[str]]]) -> set[int]:
     for values in seen.values():
         missing = count - sum(map(len, values.values()))
         sizes = [len(ats) for ats in values.values()] + ([missing] if missing else [])
-        if len(sizes) < 2 or max(sizes) < _AGREE * count:
+        if len(sizes) < 2 or max(sizes) < AGREE * count:
             continue
         found = [at for ats in values.values() if len(ats) <= rare for at in ats]
         if 0 < missing <= rare:  # at most the few keys nearly every item has: a pass each stays linear
             holding = {at for ats in values.values() for at in ats}
             found += [at for at in range(count) if at not in holding]
-        if len(found) <= _OUTLIERS * count:  # else half one value, half anything (ids, sizes)
+        if len(found) <= OUTLIER_SHARE * count:  # else half one value, half anything (ids, sizes)
             odd.update(found)
     return odd
 

@@ -23,7 +23,18 @@ from operator import neg
 
 from zeph_nb.output.generic import KEEP
 
-__all__ = ["HEAD", "MAX_ROWS", "MIN_RUN", "NEWS", "TAIL", "fold_table", "spread_lines"]
+__all__ = [
+    "AGREE",
+    "HEAD",
+    "MAX_ROWS",
+    "MIN_RUN",
+    "NEWS",
+    "OUTLIER_SHARE",
+    "RARE_SHARE",
+    "TAIL",
+    "fold_table",
+    "spread_lines",
+]
 
 MAX_ROWS = 60  # pandas' display.max_rows
 MAX_COLUMNS = 64  # wider than any table a person reads in a terminal
@@ -39,9 +50,9 @@ _RULE = re.compile(r"^[\s=+|:-]*$")
 _GAP = re.compile(r"(?<=[^\s|])( {2,}|\s*\|\s*)(?=[^\s|])")  # between two cells: two spaces or more, or a bar
 # A column stands out where one value fills this share of its rows; a value in RARE of them or fewer (at least
 # one row) is then the row's news. Beyond OUTLIERS of the rows, the column's other half is anything (ids, sizes).
-_AGREE = 0.5
-_RARE = 0.02
-_OUTLIERS = 0.1
+AGREE = 0.5
+RARE_SHARE = 0.02
+OUTLIER_SHARE = 0.1
 
 
 def _edges(line: str) -> set[int]:
@@ -117,14 +128,14 @@ def _outliers(rows: list[str]) -> set[int]:
     another cell count than most (a cell left empty) are compared with no one."""
     cells = [_GAP.split(row.strip())[0::2] for row in rows]
     width = Counter(map(len, cells)).most_common(1)[0][0]
-    rare = max(1, int(_RARE * len(rows)))
+    rare = max(1, int(RARE_SHARE * len(rows)))
     odd: set[int] = set()
     for column in range(width):
         values = Counter(row[column] for row in cells if len(row) == width)
-        if len(values) < 2 or values.most_common(1)[0][1] < _AGREE * len(rows):
+        if len(values) < 2 or values.most_common(1)[0][1] < AGREE * len(rows):
             continue
         found = [at for at, row in enumerate(cells) if len(row) == width and values[row[column]] <= rare]
-        if len(found) <= _OUTLIERS * len(rows):  # else the column is half one value, half anything (ids, sizes)
+        if len(found) <= OUTLIER_SHARE * len(rows):  # else the column is half one value, half anything (ids, sizes)
             odd.update(found)
     return odd
 
