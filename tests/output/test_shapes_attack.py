@@ -205,8 +205,18 @@ def test_source_code_asked_for_is_not_cut_as_a_table() -> None:
     for command in ("cat codes.go", "sed -n 1,130p src/codes.go", "head -200 codes.go | tail -150"):
         assert FilterEngine(default_rules()).filter(command, raw).text == raw
     # A table asked for is still cut.
-    pods = ["NAME            STATUS", *(f"pod-{n:04d}        Running" for n in range(100))]
+    pods = ["NAME            READY  STATUS", *(f"pod-{n:04d}        1/1    Running" for n in range(100))]
     assert "rows not shown" in FilterEngine(default_rules()).filter("column -t pods.txt", "\n".join(pods)).text
+
+
+def test_a_name_and_a_message_in_columns_is_a_log_not_a_table() -> None:
+    """docker compose's log (`web-1  | message`) has two columns: each message is its own news, and a line with no
+    error word (a declined payment) was cut with the rows between the table's ends."""
+    services = ("web-1", "db-1", "worker-1")
+    log = [f"{services[n % 3]:<8} | handled request {n} in {n * 7 % 90} ms path /api/v1/items/{n}" for n in range(200)]
+    log[100] = "web-1    | payment 4411 declined: card expired"
+    for command in ("tail -200 compose.log", "docker compose logs --tail 200"):
+        assert log[100] in FilterEngine(default_rules()).filter(command, "\n".join(log)).text.splitlines()
 
 
 def test_json_is_checked_for_lists_to_cut_before_it_is_parsed() -> None:

@@ -38,6 +38,7 @@ __all__ = [
 
 MAX_ROWS = 60  # pandas' display.max_rows
 MAX_COLUMNS = 64  # wider than any table a person reads in a terminal
+MIN_COLUMNS = 3  # fewer cells are a name and what it says: a log
 HEAD = TAIL = 5  # pandas' display.min_rows (10), half each end
 MIN_RUN = 3  # fewer hidden rows in a run are shown: their note would say no less than they do
 _REACH = 4096  # how far from a sampled place its line's ends are looked for
@@ -91,6 +92,11 @@ def fold_table(text: str) -> str | None:
     counts: Counter[int] = Counter(chain.from_iterable(sampled))
     columns = sorted(edge for edge, seen in counts.items() if seen >= _SHARED * len(sampled))
     if not columns or _is_tree([(line, found) for line, found in zip(sample, sample_edges, strict=True) if found]):
+        return None
+    # Two cells are a name and a message (`web-1  | payment 4411 declined`, docker compose's log; `key  value`):
+    # a log's lines, each its own news, folded where they repeat (generic.py) and not cut to the ends.
+    cells = Counter(len(_GAP.findall(line)) + 1 for line in sample if _GAP.search(line))
+    if cells.most_common(1)[0][0] < MIN_COLUMNS:
         return None
     aligned = _aligned(tuple(columns))
     # A rule of dashes under the header has the columns' edges too, but is no row.
