@@ -9,6 +9,7 @@ post-processors in a pipeline (``tail``, ``head``, ``grep``, ``tee``, ``sort``â€
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,16 +201,7 @@ class FilterEngine:
                 return shorter, DIFF, FilterConfidence.FULL
         if listing:
             return text, rule, FilterConfidence.FALLBACK
-        profile = fold_import_profile(text)
-        if profile is not None:
-            return profile, PROFILE, FilterConfidence.PARTIAL
-        tree = fold_tree(text)
-        if tree is not None:
-            return tree, TREE, FilterConfidence.PARTIAL
-        inherited = fold_inherited(text)
-        if inherited is not None:
-            return inherited, INHERITED, FilterConfidence.PARTIAL
-        shown = _shown_as_data(text)
+        shown = _first_shape(text, _SHAPES)
         if shown is not None:
             return shown
         folded = generic_filter(text) if self.generic else None
@@ -238,7 +230,7 @@ class FilterEngine:
             rule = TRACEBACK if shaped is not clean else rule
             if not asked:
                 text, rule, confidence = self._unknown(shaped, listing, rule)
-            elif not listing and not _reads_code(command) and (shown := _shown_as_data(shaped)) is not None:
+            elif not listing and not _reads_code(command) and (shown := _first_shape(shaped, _DATA)) is not None:
                 # What was asked for is not repetition to fold, but a long table is shown as pandas shows a
                 # DataFrame the person asked for (`df.head(80)` shows 10 of its rows): `column -t pods.txt`,
                 # `jq '.[]' refunds.json`.
@@ -273,14 +265,20 @@ class FilterEngine:
         )
 
 
-def _shown_as_data(text: str) -> tuple[str, str, FilterConfidence] | None:
-    """A long table, or long lists of objects in JSON, cut to their ends as pandas shows a long DataFrame."""
-    records = fold_json_lists(text)
-    if records is not None:
-        return records, JSON_LISTS, FilterConfidence.PARTIAL
-    table = fold_table(text)
-    if table is not None:
-        return table, TABLE, FilterConfidence.PARTIAL
+# Shapes an output no rule knows may have, each a fold (None when the output is not of its shape) and the rule name
+# it reports, tried in order. Data (long JSON lists, then a long table) is cut as pandas shows a long DataFrame,
+# whether asked for or not; the others only where nothing was asked for.
+_DATA: tuple[tuple[Callable[[str], str | None], str], ...] = ((fold_json_lists, JSON_LISTS), (fold_table, TABLE))
+_SHAPES = ((fold_import_profile, PROFILE), (fold_tree, TREE), (fold_inherited, INHERITED), *_DATA)
+
+
+def _first_shape(
+    text: str, shapes: tuple[tuple[Callable[[str], str | None], str], ...]
+) -> tuple[str, str, FilterConfidence] | None:
+    for fold, name in shapes:
+        folded = fold(text)
+        if folded is not None:
+            return folded, name, FilterConfidence.PARTIAL
     return None
 
 
