@@ -3,6 +3,7 @@ take long: each test failed before its fix."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from zeph_nb.config import Settings
@@ -264,3 +265,11 @@ def test_nested_json_lists_are_read_once_not_once_per_level() -> None:
     with mock.patch.object(records, "NEWS", Counting(records.NEWS)):
         records.fold_json_lists(raw)
     assert sum(searched) <= 2 * len(raw)
+
+
+def test_a_notebook_asked_for_is_read_whole_though_its_cells_are_a_json_list() -> None:
+    """`cat analysis.ipynb` prints a JSON list of 40 cells: the person reads its code, every cell, not 10 of them."""
+    cells = [{"cell_type": "code", "metadata": {}, "source": [f"x{n} = {n}\n"], "outputs": []} for n in range(40)]
+    raw = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+    assert FilterEngine(default_rules()).filter("cat analysis.ipynb", raw).text == raw
+    assert "items not shown" in FilterEngine(default_rules()).filter("cat cells.json", raw).text

@@ -294,10 +294,11 @@ def _asked_for_lines(command: str) -> bool:
 
 
 # Source files, whose lines a person reads every one of: gofmt aligns a const block, a C enum or a struct's fields
-# in columns, and `cat codes.go` was cut to 10 of its 120 constants as a table's "rows".
+# in columns, and `cat codes.go` was cut to 10 of its 120 constants as a table's "rows". A notebook is source too:
+# its cells are a JSON list, and `cat analysis.ipynb` is read for every cell.
 _CODE = re.compile(
     r"\.(py|pyi|go|rs|c|h|cc|cpp|hpp|cxx|m|mm|java|kt|kts|scala|swift|js|jsx|mjs|cjs|ts|tsx|rb|php|cs|fs|lua|pl|"
-    r"sh|bash|zsh|ps1|sql|r|jl|ex|exs|erl|hs|ml|dart|vue|svelte|s|asm|proto|tf|nix|zig|v|sv|vhd|f90)$"
+    r"sh|bash|zsh|ps1|sql|r|jl|ex|exs|erl|hs|ml|dart|vue|svelte|s|asm|proto|tf|nix|zig|v|sv|vhd|f90|ipynb)$"
     r"|(^|/)(makefile|dockerfile|gnumakefile|cmakelists\.txt|justfile|rakefile|gemfile)$",
     re.IGNORECASE,
 )
