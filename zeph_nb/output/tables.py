@@ -49,8 +49,9 @@ NEWS = re.compile(KEEP.pattern + r"|[a-z](error|exception)\b", re.MULTILINE)
 _TIME = re.compile(r"\W{0,2}(\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{10})")
 _RULE = re.compile(r"^[\s=+|:-]*$")
 _GAP = re.compile(r"(?<=[^\s|])( {2,}|\s*\|\s*)(?=[^\s|])")  # between two cells: two spaces or more, or a bar
-# A column stands out where one value fills this share of its rows; a value in RARE of them or fewer (at least
-# one row) is then the row's news. Beyond OUTLIERS of the rows, the column's other half is anything (ids, sizes).
+# A column stands out where one value fills AGREE of its rows; a value in RARE_SHARE of them or fewer (at least
+# one row) is then the row's news. Beyond OUTLIER_SHARE of the rows, the column's other half is anything (ids,
+# sizes). The JSON fold (records.py) holds a list's items to the same shares.
 AGREE = 0.5
 RARE_SHARE = 0.02
 OUTLIER_SHARE = 0.1
@@ -95,7 +96,7 @@ def fold_table(text: str) -> str | None:
         return None
     # Two cells are a name and a message (`web-1  | payment 4411 declined`, docker compose's log; `key  value`):
     # a log's lines, each its own news, folded where they repeat (generic.py) and not cut to the ends.
-    cells = Counter(len(_GAP.findall(line)) + 1 for line in sample if _GAP.search(line))
+    cells = Counter(len(gaps) + 1 for line in sample if (gaps := _GAP.findall(line)))
     if cells.most_common(1)[0][0] < MIN_COLUMNS:
         return None
     aligned = _aligned(tuple(columns))
