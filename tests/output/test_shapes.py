@@ -231,6 +231,41 @@ def test_a_row_that_stands_out_in_its_column_stays() -> None:
     assert kept == [*sizes[:5], "[110 rows not shown]", *sizes[-5:]]
 
 
+def test_a_note_counts_what_the_rows_it_stands_for_hold_where_they_differ() -> None:
+    """13 pods of 260 `Pending` is no rare value, and those rows are cut with the rest: the note says they are
+    there. A column of ids or ages (more than a few values) and one where the hidden rows agree say nothing."""
+    pods = ["NAME                 READY  STATUS   RESTARTS  AGE"]
+    pods += [f"api-{n:05d}            1/1    {'Pending' if n % 20 == 7 else 'Running'}  0         {n % 40}d"
+             for n in range(260)]  # fmt: skip
+    kept, rule, _ = _filter("column -t pods.txt", "\n".join(pods))
+    assert rule == "table"
+    assert kept == [*pods[:6], "[250 rows not shown: STATUS Running (237), Pending (13)]", *pods[-5:]]
+    # sqlite's header is no row (its names end where the values do not): the name comes from above the rule.
+    jobs = ["id     state     owner", "-----  --------  -----"]
+    jobs += [f"{n:<5}  {'failed' if n % 25 == 3 else 'done':<8}  {'ana' if n % 2 else 'bo'}" for n in range(100)]
+    kept, _, _ = _filter("sqlite3 -header -column jobs.db 'SELECT * FROM jobs'", "\n".join(jobs))
+    # The failed rows stay as news, between notes; the hidden rows are all `done`, so `state` goes unsaid.
+    assert kept[:9] == [*jobs[:8], "[22 rows not shown: owner bo (11), ana (11)]"] and kept[9] == jobs[30]
+
+
+def test_a_json_note_counts_what_its_items_hold_where_they_differ() -> None:
+    jobs = ["["]
+    for n in range(40):
+        state = "retrying" if n % 8 == 3 else "done"
+        jobs += [
+            "    {",
+            f'        "id": "job-{n:03d}",',
+            f'        "state": "{state}",',
+            '        "queue": "q1"',
+            "    },",
+        ]
+    jobs[-1] = "    }"
+    jobs.append("]")
+    kept, rule, _ = _filter("jq . jobs.json", "\n".join(jobs))
+    assert rule == "json-lists"
+    assert '    [30 items not shown: "state": "done" (27), "retrying" (3)]' in kept
+
+
 def _routes(count: int, indent: str = "        ") -> list[str]:
     lines = []
     for n in range(count):

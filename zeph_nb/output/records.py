@@ -17,8 +17,21 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
+from collections import Counter
 
-from zeph_nb.output.tables import AGREE, HEAD, MAX_ROWS, MIN_RUN, NEWS, OUTLIER_SHARE, RARE_SHARE, TAIL
+from zeph_nb.output.tables import (
+    AGREE,
+    HEAD,
+    MAX_KIND_CHARS,
+    MAX_KINDS,
+    MAX_ROWS,
+    MIN_RUN,
+    NEWS,
+    OUTLIER_SHARE,
+    RARE_SHARE,
+    TAIL,
+    counts_said,
+)
 
 __all__ = ["fold_json_lists"]
 
@@ -64,7 +77,7 @@ def fold_json_lists(text: str) -> str | None:
         # line is not how json.tool or jq write) do not.
         if stripped[-1] in _OPENERS:
             opened.append((index, indent, stripped in _OPENERS))
-    hidden: list[tuple[int, int]] = []
+    hidden: list[tuple[int, int, int, str]] = []  # (first line, last line, items, what the note adds)
     runs = [run for run in _runs(items) if len(run) > HEAD + TAIL]
     if not runs:
         return None
@@ -77,24 +90,28 @@ def fold_json_lists(text: str) -> str | None:
         # An item is kept where it says it failed (NEWS, or a key naming a problem that holds one), and where it
         # stands out among its siblings as a table's row does in its column (the one job of 100 whose exit_code
         # is 137, whose status is "crashed", the one with a "reason": "OOMKilled" the others lack).
-        odd = _standing_out([_own_fields(lines, ends, start, end) for start, end in run])
-        cut: list[tuple[int, int]] = []
+        fields = [_own_fields(lines, ends, start, end) for start, end in run]
+        odd = _standing_out(fields)
+        # Each note counts what its items hold in the keys of a few kinds where they differ, as a table's note
+        # does: `"status": "done" (25), "retrying" (5)`.
+        kinds = _kinds(fields)
+        cut: list[int] = []
         for at, (start, end) in enumerate(run[HEAD:-TAIL], HEAD):
             first = bisect_left(news, start)  # the first news line from the item's first line on
             if at in odd or (first < len(news) and news[first] <= end):
-                _close(cut, hidden)
+                _close(run, cut, fields, kinds, hidden)
                 cut = []
             else:
-                cut.append((start, end))
-        _close(cut, hidden)
+                cut.append(at)
+        _close(run, cut, fields, kinds, hidden)
     if not hidden or not _is_json(text):
         return None
     out: list[str] = []
     at = 0
-    for start, end, count in _spans(hidden):
+    for start, end, count, counts in _spans(hidden):
         margin = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
         out += lines[at:start]
-        out.append(f"{margin}[{count:,} items not shown]")
+        out.append(f"{margin}[{count:,} items not shown{counts}]")
         at = end + 1
     out += lines[at:]
     return "\n".join(out)
@@ -191,21 +208,44 @@ def _runs(items: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     return runs
 
 
-def _close(cut: list[tuple[int, int]], hidden: list[tuple[int, int]]) -> None:
-    """Keep a run of items left out when it is long enough for a note to say less than the items would."""
+def _kinds(fields: list[dict[tuple[int, str], list[str]]]) -> list[tuple[int, str]]:
+    """The keys (indent, key) that at least half of a list's items hold, with a few short values between them (a
+    status, a level), shallowest first. A key of ids, amounts or times has more than MAX_KINDS values."""
+    values: dict[tuple[int, str], set[str]] = {}
+    held: Counter[tuple[int, str]] = Counter()
+    for item in fields:
+        for key, said in item.items():
+            held[key] += 1
+            if len(values.setdefault(key, set())) <= MAX_KINDS:  # past that the key is out: stop collecting
+                values[key].add("\n".join(said))
+    return sorted(
+        key
+        for key, seen in values.items()
+        if held[key] >= AGREE * len(fields) and 1 < len(seen) <= MAX_KINDS and max(map(len, seen)) <= MAX_KIND_CHARS
+    )
+
+
+def _close(
+    run: list[tuple[int, int]],
+    cut: list[int],
+    fields: list[dict[tuple[int, str], list[str]]],
+    kinds: list[tuple[int, str]],
+    hidden: list[tuple[int, int, int, str]],
+) -> None:
+    """Leave out the run's items at positions ``cut`` (consecutive) when they are enough for a note to say less
+    than the items would, with what they hold in the keys of a few kinds."""
     if len(cut) >= MIN_RUN:
-        hidden.extend(cut)
+        counted = [(f"{key}:", Counter("\n".join(fields[at].get((indent, key), ["(none)"])) for at in cut))
+                   for indent, key in kinds]  # fmt: skip
+        hidden.append((run[cut[0]][0], run[cut[-1]][1], len(cut), counts_said(counted)))
 
 
-def _spans(hidden: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """The hidden items merged into spans of consecutive ones, each as (first line, last line, items); an item
-    inside one already hidden is not counted again."""
-    spans: list[tuple[int, int, int]] = []
-    for start, end in sorted(hidden):
-        if spans and start <= spans[-1][1]:
-            continue
-        if spans and spans[-1][1] + 1 == start:
-            spans[-1] = (spans[-1][0], end, spans[-1][2] + 1)
-        else:
-            spans.append((start, end, 1))
+def _spans(hidden: list[tuple[int, int, int, str]]) -> list[tuple[int, int, int, str]]:
+    """The runs of hidden items in the order of the output, without a run inside an item already hidden (an inner
+    list's items are found before the list that holds them, and are not counted again). Two runs never touch: items
+    that start on the line after one ends are one list."""
+    spans: list[tuple[int, int, int, str]] = []
+    for span in sorted(hidden):
+        if not spans or span[0] > spans[-1][1]:
+            spans.append(span)
     return spans

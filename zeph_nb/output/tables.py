@@ -26,12 +26,15 @@ from zeph_nb.output.generic import KEEP
 __all__ = [
     "AGREE",
     "HEAD",
+    "MAX_KINDS",
+    "MAX_KIND_CHARS",
     "MAX_ROWS",
     "MIN_RUN",
     "NEWS",
     "OUTLIER_SHARE",
     "RARE_SHARE",
     "TAIL",
+    "counts_said",
     "fold_table",
     "spread_lines",
 ]
@@ -40,6 +43,8 @@ MAX_ROWS = 60  # pandas' display.max_rows
 MAX_COLUMNS = 64  # wider than any table a person reads in a terminal
 MIN_COLUMNS = 3  # fewer cells are a name and what it says: a log
 HEAD = TAIL = 5  # pandas' display.min_rows (10), half each end
+MAX_KINDS = 4  # a column of at most this many values (a status, a level) is counted in the notes
+MAX_KIND_CHARS = 24  # and only where each is short: a value, not a message
 MIN_RUN = 3  # fewer hidden rows in a run are shown: their note would say no less than they do
 _REACH = 4096  # how far from a sampled place its line's ends are looked for
 _SHARED = 0.9  # a column edge shared by this share of the table's lines makes them rows
@@ -108,7 +113,9 @@ def fold_table(text: str) -> str | None:
         return None
     # A row that reads like an error or a failure is news, not one more row: it stays where it is; so is a row
     # that stands out in its column.
-    odd = _outliers([lines[index] for index in rows])
+    table = [_GAP.split(lines[index].strip())[0::2] for index in rows]  # each row's cells
+    width = Counter(map(len, table)).most_common(1)[0][0]
+    odd = _outliers(table, width)
     hidden = {
         index
         for at, index in enumerate(rows[HEAD:-TAIL], HEAD)
@@ -117,32 +124,82 @@ def fold_table(text: str) -> str | None:
     # One note where each run of hidden rows was, not one for all: a row kept as news, or a line that is no row,
     # stays between the rows it came between (after a single note it would read as coming after all of them).
     # A run of fewer than MIN_RUN rows is shown: a note for one row says less than the row.
+    # Each note says what the rows it stands for hold in the columns of a few kinds, where they differ: `STATUS
+    # Running (99), Pending (13)` says that 13 pods are pending, which no row shown and no bare count would.
+    kinds = _kinds(table, width, _header(lines, rows, width))
+    at = {index: position for position, index in enumerate(rows)}
     out: list[str] = []
-    run: list[str] = []
+    run: list[int] = []
     for index, line in enumerate(lines):
         if index in hidden:
-            run.append(line)
+            run.append(index)
             continue
-        out += run if len(run) < MIN_RUN else [f"[{len(run):,} rows not shown]"]
+        if len(run) < MIN_RUN:
+            out += [lines[hid] for hid in run]
+        else:
+            out.append(f"[{len(run):,} rows not shown{_counted(kinds, [table[at[hid]] for hid in run], width)}]")
         run = []
         out.append(line)
     return "\n".join(out)  # the last TAIL rows are never hidden: no run is left over
 
 
-def _outliers(rows: list[str]) -> set[int]:
+def _header(lines: list[str], rows: list[int], width: int) -> list[str] | None:
+    """The column names: the line above the first row (past a rule of dashes) when it has as many cells (sqlite's,
+    whose names end where the values do not), else the first row (a DataFrame's, `column -t`'s) — whose cell in a
+    column is taken for a name only where no other row holds it (``_kinds``)."""
+    for line in reversed(lines[max(0, rows[0] - 2) : rows[0]]):
+        if _RULE.match(line):
+            continue
+        names = _GAP.split(line.strip())[0::2]
+        return names if len(names) == width else None
+    return None
+
+
+def _kinds(cells: list[list[str]], width: int, header: list[str] | None) -> list[tuple[int, str]]:
+    """The columns (position, name or "") that hold a few kinds of value, each short: a status, a level, a
+    namespace. A column of ids, sizes or times (more than MAX_KINDS values) says nothing counted."""
+    rows = [row for row in cells if len(row) == width]
+    if not rows:
+        return []
+    named = header is not None
+    names = header if header is not None else rows[0]
+    body = rows if named else rows[1:]
+    kinds = []
+    for column in range(width):
+        values = {row[column] for row in body}
+        if 1 < len(values) <= MAX_KINDS and max(map(len, values)) <= MAX_KIND_CHARS:
+            kinds.append((column, names[column] if named or names[column] not in values else ""))
+    return kinds
+
+
+def _counted(kinds: list[tuple[int, str]], run: list[list[str]], width: int) -> str:
+    """The note's counts (``counts_said``) of the hidden rows' values in each column of a few kinds."""
+    return counts_said([(name, Counter(row[column] for row in run if len(row) == width)) for column, name in kinds])
+
+
+def counts_said(columns: list[tuple[str, Counter[str]]]) -> str:
+    """``: STATUS Running (99), Pending (13)`` for each column (name, the hidden rows' values counted) in which they
+    differ, at most two; nothing where they all agree, since the rows shown around the note show that value."""
+    said = []
+    for name, values in columns:
+        if len(values) > 1:
+            counts = ", ".join(f"{value} ({count:,})" for value, count in values.most_common())
+            said.append(f"{name} {counts}" if name else counts)
+    return f": {'; '.join(said[:2])}" if said else ""
+
+
+def _outliers(cells: list[list[str]], width: int) -> set[int]:
     """Which of the table's rows (by position) hold a rare value in a column where most rows agree: `Running`
-    in 257 of 260 rows makes the other 3 the ones a person reads. Cells are split at the gaps (`_GAP`); rows of
-    another cell count than most (a cell left empty) are compared with no one."""
-    cells = [_GAP.split(row.strip())[0::2] for row in rows]
-    width = Counter(map(len, cells)).most_common(1)[0][0]
-    rare = max(1, int(RARE_SHARE * len(rows)))
+    in 257 of 260 rows makes the other 3 the ones a person reads. Each row is its cells, split at the gaps
+    (`_GAP`); rows of another cell count than ``width`` (a cell left empty) are compared with no one."""
+    rare = max(1, int(RARE_SHARE * len(cells)))
     odd: set[int] = set()
     for column in range(width):
         values = Counter(row[column] for row in cells if len(row) == width)
-        if len(values) < 2 or values.most_common(1)[0][1] < AGREE * len(rows):
+        if len(values) < 2 or values.most_common(1)[0][1] < AGREE * len(cells):
             continue
         found = [at for at, row in enumerate(cells) if len(row) == width and values[row[column]] <= rare]
-        if len(found) <= OUTLIER_SHARE * len(rows):  # else the column is half one value, half anything (ids, sizes)
+        if len(found) <= OUTLIER_SHARE * len(cells):  # else the column is half one value, half anything (ids, sizes)
             odd.update(found)
     return odd
 
