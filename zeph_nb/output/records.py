@@ -217,11 +217,13 @@ def _kinds(fields: list[dict[tuple[int, str], list[str]]]) -> list[tuple[int, st
         for key, said in item.items():
             held[key] += 1
             if len(values.setdefault(key, set())) <= MAX_KINDS:  # past that the key is out: stop collecting
-                values[key].add("\n".join(said))
+                values[key].add(" ".join(said))
     return sorted(
         key
         for key, seen in values.items()
-        if held[key] >= AGREE * len(fields) and 1 < len(seen) <= MAX_KINDS and max(map(len, seen)) <= MAX_KIND_CHARS
+        if held[key] >= AGREE * len(fields)
+        and 1 < len(seen) <= MAX_KINDS
+        and max(map(len, [key[1], *seen])) <= MAX_KIND_CHARS  # a name and values, not a message
     )
 
 
@@ -233,9 +235,10 @@ def _close(
     hidden: list[tuple[int, int, int, str]],
 ) -> None:
     """Leave out the run's items at positions ``cut`` (consecutive) when they are enough for a note to say less
-    than the items would, with what they hold in the keys of a few kinds."""
+    than the items would, with what they hold in the keys of a few kinds (a key given twice in one item is said
+    as its values joined by a space: the note stays one line)."""
     if len(cut) >= MIN_RUN:
-        counted = [(f"{key}:", Counter("\n".join(fields[at].get((indent, key), ["(none)"])) for at in cut))
+        counted = [(f"{key}:", Counter(" ".join(fields[at].get((indent, key), ["(none)"])) for at in cut))
                    for indent, key in kinds]  # fmt: skip
         hidden.append((run[cut[0]][0], run[cut[-1]][1], len(cut), counts_said(counted)))
 

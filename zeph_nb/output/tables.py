@@ -168,7 +168,8 @@ def _kinds(cells: list[list[str]], width: int, header: list[str] | None) -> list
     for column in range(width):
         values = {row[column] for row in body}
         if 1 < len(values) <= MAX_KINDS and max(map(len, values)) <= MAX_KIND_CHARS:
-            kinds.append((column, names[column] if named or names[column] not in values else ""))
+            name = names[column] if named or names[column] not in values else ""
+            kinds.append((column, name if len(name) <= MAX_KIND_CHARS else ""))
     return kinds
 
 
