@@ -535,6 +535,27 @@ def test_pytest_keeps_what_its_flags_asked_for_and_its_lines_as_written() -> Non
         assert line in out, line
 
 
+def test_pytest_drops_what_its_assertion_rewriting_adds_that_says_no_value() -> None:
+    """Blank `E` lines, pytest's advice, and a nested `where` that spells out a whole object; the assertion, the
+    first-level `where` and a short nested one (what was called) stay."""
+    invoice = "Invoice(number='INV-1', customer='ACME', " + ", ".join(f"line{n}=Line(qty={n})" for n in range(9)) + ")"
+    block = [
+        "E   AssertionError: assert datetime.date(2026, 11, 30) == datetime.date(2026, 12, 1)",
+        "E    +  where datetime.date(2026, 11, 30) = due()",
+        f"E    +    where due = {invoice}.due",
+        "E    +    where total = <pkg.Cart object at 0x7f23aed440d0>.total",
+        "E     ",
+        "E     Omitting 1 identical items, use -vv to show",
+        "E     Drill down into differing attribute amount:",
+        "E       amount: Decimal('0.12') != Decimal('0.13')",
+        "E     Use -v to get more diff",
+    ]
+    raw = "\n".join(["=== FAILURES ===", "______ test_due ______", *block, "tests/t.py:3: AssertionError",
+                     "=== 1 failed, 3 passed in 0.10s ==="])  # fmt: skip
+    out = _kept("python -m pytest -q", raw, 1)
+    assert [line for line in out if line.startswith("E")] == [block[0], block[1], block[3], block[7]]
+
+
 def test_a_listing_below_a_searched_noise_folder_keeps_lines_that_do_not_start_with_the_path() -> None:
     """`find <site-packages/pkg> -exec wc -l {} +` puts a count before each path: still the answer."""
     counts = [f"   {n * 7} {SITE_PKGS}/requests/m{n}.py" for n in range(1, 6)]

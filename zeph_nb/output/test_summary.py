@@ -115,8 +115,19 @@ _LISTED = re.compile(r"^    [\w:<>\[\]'\- ]+$")
 _RULE = re.compile(r"^[=\-_~⎯]{5,}\s*$")
 _SECTION = re.compile(r"^[=\-⎯]{3,} (.+?) [=\-⎯]{3,}$")
 # Inside a failure block: pytest's frame separators and the caret lines under source, which repeat what
-# the line above already says.
-_BLOCK_NOISE = re.compile(r"^(_ )+_?\s*$|^\s*[\^~]+\s*$")
+# the line above already says; and what pytest's assertion rewriting adds that says no value: its blank `E`
+# lines, its advice (`Omitting 1 identical items, use -vv to show`, `Use -v to get more diff`, `Drill down into
+# differing attribute amount:` above the `amount: … != …` line that says it), and an explanation of an
+# explanation that spells out a whole object: `+  where datetime.date(2026, 11, 30) = due()` stays, and so does
+# `+    where total = <Cart object at 0x…>.total` under one (what was called), but not `+    where due =
+# Invoice(number='INV-1', customer='ACME', …` over 160 characters (what wraps twice on a terminal is an object's
+# repr: four such lines on the dev halves, none judged needed, 425 tokens).
+_BLOCK_NOISE = re.compile(
+    r"^(_ )+_?\s*$|^\s*[\^~]+\s*$"
+    r"|^E\s*$|^E\s+\+ {3,}(where|and) .{140}"
+    r"|^E\s+(Omitting \d+ identical items?, use -vv to show|Use -v to get (more|the full) diff"
+    r"|Drill down into differing attribute \w+:)$"
+)
 _ASKED_SECTION = re.compile(r"^(short test summary info|slowest( \d+)? durations)$")
 _AFTER_RUN = 20  # lines after the last summary kept whole; more is a runner's own (cargo's doc-tests), filtered
 _PYTEST_PROGRESS = re.compile(r"^\S+ [.sxXEF]+\s*(\[\s*\d+%\])?$|^[.sxXEF]{3,}\s*(\[\s*\d+%\])?$")
