@@ -804,6 +804,26 @@ def test_a_failure_like_one_shown_above_keeps_only_its_values() -> None:
     assert out.count(note) == 2 and out.count("E   tallyhub.tax.UnknownCountry: 'DK'") == 1
 
 
+def test_a_failure_that_differs_in_words_too_keeps_every_line_that_differs() -> None:
+    """Another country and another value: the lines that differ stay, the ones alike are named by the failure above.
+    A failure mostly unlike any before it is shown whole."""
+
+    def block(country: str, got: str, error: str = "AssertionError") -> list[str]:
+        return [f"____ test_vat[{country}] ____", f"country = '{country}'", "    def test_vat(country):",
+                ">       assert vat(country) == Money.of(1)", f"E       amount: Decimal('{got}') != Decimal('1')",
+                f"tests/test_tax.py:9: {error}"]  # fmt: skip
+
+    raw = "\n".join(["=== FAILURES ===", *block("IT", "0.99"), *block("PL", "0.98"), *block("DK", "0", "KeyError"),
+                     "=== 3 failed in 0.30s ==="])  # fmt: skip
+    out = _kept("python -m pytest -q", raw, 1)
+    pl = out.index("____ test_vat[PL] ____")
+    assert out[pl + 1 : pl + 4] == ["country = 'PL'", "E       amount: Decimal('0.98') != Decimal('1')",
+                                    "    [the rest as in the failure above: test_vat[IT]]"]  # fmt: skip
+    # The KeyError one has two lines of five like the others': shown whole.
+    dk = out.index("____ test_vat[DK] ____")
+    assert out[dk + 1 : dk + 6] == block("DK", "0", "KeyError")[1:]
+
+
 def test_a_corpus_recorder_builds_records_judges_and_cleans_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

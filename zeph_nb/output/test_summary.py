@@ -105,8 +105,8 @@ _SKIPS_SHOWN = 10
 _FEW_PASSES = 10
 _RUNNER_NOISE = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\b")  # go's start lines: a test's verdict is its --- line
 _RUNNING = re.compile(r"^running [1-9]\d* tests?$")
-_DIGITS = re.compile(r"\d+")
 _REPEAT_SHOWN = 3  # a failure this short is shown whole, however alike: a note would be as long
+_COMPARED = 10  # failures of one length a failure is compared with: the first ones shown (a run of 1,000 stays linear)
 # doctest -v: an example that passed is `Trying:`, its source, `Expecting:` (or `Expecting nothing`), the expected
 # lines, `ok`; the indented lines belong to the example.
 _DOCTEST_EXAMPLE = re.compile(r"^(Trying:|Expecting:|Expecting nothing|ok)$")
@@ -150,22 +150,25 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     block_omitted = 0
 
     block_start = 0  # where the current failure's header is in ``out``
-    seen: dict[tuple[str, ...], tuple[str, list[str]]] = {}  # a failure's body, numbers aside: its first header, body
+    seen: dict[int, list[tuple[str, list[str]]]] = {}  # failures shown whole, by length: header, body
 
     def end_block() -> None:
         nonlocal in_block, block_omitted
         if in_block:
-            # A failure whose trace is one already shown, numbers aside (a parametrized case failing as its
-            # neighbour did), shows only the lines that differ: its values.
+            # A failure whose trace is mostly one already shown (a parametrized case failing as its neighbour
+            # did, with other values and another country) shows only the lines that differ: every one of them,
+            # so nothing is lost, and the note names the failure that holds the rest.
             # Blank lines aside: the same failure listed again at the end has none after it.
             body = [line for line in out[block_start + 1 :] if line.strip()]
-            shape = tuple(_DIGITS.sub("0", line) for line in body)
-            if shape in seen and len(body) > _REPEAT_SHOWN:
-                first, shown = seen[shape]
+            shown_before = seen.get(len(body), [])[:_COMPARED]
+            alike = [sum(map(str.__eq__, body, shown)) for _, shown in shown_before]
+            best = max(range(len(alike)), key=alike.__getitem__, default=None)  # the first of the most alike
+            if best is not None and alike[best] >= max(_REPEAT_SHOWN, len(body) / 2):
+                first, shown = shown_before[best]
                 differ = [line for line, was in zip(body, shown, strict=True) if line != was]
                 out[block_start + 1 :] = [*differ, f"    [the rest as in the failure above: {first.strip(' _')}]"]
             elif body:
-                seen.setdefault(shape, (out[block_start], body))
+                seen.setdefault(len(body), []).append((out[block_start], body))
         if block_omitted:
             out.append(f"    ... ({block_omitted} lines of trace omitted) ...")
         in_block = False
