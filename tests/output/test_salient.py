@@ -25,6 +25,16 @@ def test_a_rule_that_drops_an_error_or_a_verdict_gets_it_put_back_once() -> None
     assert restored == ["error: disk full on /dev/sda1", "Ran 12 tests", "FAILED (failures=2)"]
 
 
+def test_the_source_line_python_prints_under_a_kept_warning_is_not_put_back() -> None:
+    """`  warnings.warn(DeprecationWarning(...))` says "warn", but it is the kept warning's own second line."""
+    warning = "/site/plugin.py:306: PytestDeprecationWarning: The option is unset."
+    original = "\n".join([warning, "Set it explicitly.", "", "  warnings.warn(PytestDeprecationWarning(UNSET))",
+                          "step", "warning: cache stale", "  error reading /var/cache/x", "end"])  # fmt: skip
+    text, restored = restore_salient_lines(original, f"{warning}\nend")
+    # An indented error under a line that is no Python warning's is news, and comes back.
+    assert restored == 2 and text.splitlines()[-2:] == ["warning: cache stale", "  error reading /var/cache/x"]
+
+
 def test_a_listing_rule_gets_nothing_put_back() -> None:
     """A search for "error" finds lines saying error: they are matches the listing's cap left out, not news."""
     matches = "\n".join(f"src/m{n}.py:{n}: raise ValueError('error {n}')" for n in range(200))

@@ -44,6 +44,32 @@ _PLACE = re.compile(r"\s*+([\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?)(?=[:\s])")
 _PLACES = re.compile(r"(?<![\w./\\-])[\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?")
 
 
+# Python prints a warning as `path:12: DeprecationWarning: message` (the message may run over more lines, or
+# end in a blank one) and then the source line that raised it, indented by two (`  warnings.warn(...)`). Under
+# a warning line the filtered text kept, that source is no news of its own, whatever words it holds.
+_WARNING_AT = re.compile(r"\S[^\n]*:\d+: \w*Warning: ")
+_MESSAGE_LINES = 5  # how far above its source line a warning's first line is looked for
+
+
+def _source_of_kept_warning(original: str, start: int, line: str, present: set[str]) -> bool:
+    """Whether ``line``, at ``start`` in ``original``, is the source line Python prints under a warning line that
+    the filtered text kept."""
+    if not line.startswith("  ") or line.startswith("   "):
+        return False
+    end = start - 1
+    for _ in range(_MESSAGE_LINES):
+        if end < 0:
+            return False
+        begin = original.rfind("\n", 0, end) + 1
+        above = original[begin:end].rstrip("\r")
+        if _WARNING_AT.match(above):
+            return above in present
+        if above.startswith("  "):  # another warning's source: this one is not under a warning line
+            return False
+        end = begin - 1
+    return False
+
+
 def _undecorated(line: str) -> str:
     return line.strip().strip("=-_*#~ ")
 
@@ -86,7 +112,7 @@ def restore_salient_lines(
         # A rule may keep a line without its indentation ("    Finished" as "Finished").
         if kept in present or bare in present or (bare != _undecorated(bare) and _undecorated(bare) in headings):
             shown.add(normalize(bare))
-        elif bare:
+        elif bare and not _source_of_kept_warning(original, start, kept, present):
             lost[kept] = None
     missing: list[str] = []
     places: set[str] | None = None
