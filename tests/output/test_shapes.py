@@ -446,6 +446,64 @@ def test_a_node_stack_folds_its_internal_and_installed_frames_and_keeps_the_prog
     assert _filter("grep -rn 'at ' logs", raw)[0] == raw.splitlines()
 
 
+def test_a_java_stack_folds_the_jdks_and_the_test_runners_frames_and_keeps_the_programs_own() -> None:
+    raw = "\n".join([
+        "[ERROR] testRefund(com.example.shop.RefundTest)  Time elapsed: 0.01 s  <<< ERROR!",
+        "java.lang.IndexOutOfBoundsException: Index 3 out of bounds for length 3",
+        "\tat java.base/jdk.internal.util.Preconditions.outOfBounds(Preconditions.java:100)",
+        "\tat java.base/java.util.Objects.checkIndex(Objects.java:385)",
+        "\tat java.base/java.util.ArrayList.get(ArrayList.java:427)",
+        "\tat com.example.shop.Refunds.last(Refunds.java:41)",
+        "\tat com.example.shop.RefundTest.testRefund(RefundTest.java:18)",
+        "\tat java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)",
+        "\tat org.junit.platform.commons.util.ReflectionUtils.invokeMethod(ReflectionUtils.java:728)",
+        "\tat org.apache.maven.surefire.booter.ForkedBooter.main(ForkedBooter.java:495)",
+        "Caused by: java.lang.IllegalStateException: empty ledger",
+        "\tat com.example.shop.Ledger.open(Ledger.java:12)",
+        "\t... 12 more",
+    ])  # fmt: skip
+    lines = raw.splitlines()
+    out, rule, _ = _filter("java -cp target/classes com.example.shop.Main", raw, 1)
+    assert out == [*lines[:2], "\t[3 frames in the JDK]", *lines[5:7], "\t[3 frames in the JDK, JUnit, Maven]",
+                   *lines[10:]]  # fmt: skip
+    assert rule == "traceback"
+    # A package the filter does not know may be the person's own: com.fasterxml's frames stay.
+    jackson = "\tat com.fasterxml.jackson.databind.ObjectMapper.readValue(ObjectMapper.java:3604)"
+    assert _filter("java -jar app.jar", "\n".join([lines[1], jackson, jackson]), 1)[0] == [lines[1], jackson, jackson]
+
+
+def test_a_rust_backtrace_folds_the_standard_librarys_and_crates_frames_and_keeps_the_programs_own() -> None:
+    std = "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library"
+    raw = "\n".join([
+        "thread 'main' panicked at src/main.rs:4:26:",
+        "no exchange rate for currency",
+        "stack backtrace:",
+        "   0: __rustc::rust_begin_unwind",
+        f"             at {std}/std/src/panicking.rs:689:5",
+        "   1: core::panicking::panic_fmt",
+        f"             at {std}/core/src/panicking.rs:80:14",
+        "   2: core::option::expect_failed",
+        "   3: panicky::rate",
+        "             at ./src/main.rs:4:26",
+        "   4: tokio::runtime::park::CachedParkThread::block_on",
+        "             at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/tokio-1.38.0/src/runtime/park.rs:281:63",
+        "   5: tokio::runtime::context::runtime::enter_runtime",
+        "             at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/tokio-1.38.0/src/runtime/context.rs:65:16",
+        "   6: panicky::main",
+        "             at ./src/main.rs:15:53",
+        "   7: core::ops::function::FnOnce::call_once",
+        f"             at {std}/core/src/ops/function.rs:250:5",
+        "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+    ])  # fmt: skip
+    lines = raw.splitlines()
+    out, _, _ = _filter("cargo run -q", raw, 101)
+    assert out == [*lines[:3], "   [3 frames in the standard library]", *lines[8:10], "   [2 frames in tokio]",
+                   *lines[14:]]  # fmt: skip
+    # `0: …` lines with no backtrace above them are no frames.
+    numbered = "\n".join(["steps:", "   0: core::init", "   1: core::run", "   2: std::exit"])
+    assert _filter("./steps", numbered)[0] == numbered.splitlines()
+
+
 def test_nodes_failure_list_after_its_counts_is_the_runners_own_and_folds_as_a_repeat() -> None:
     failure = [
         "✖ money rounds half cents (1.12ms)",

@@ -26,7 +26,7 @@ from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
 from zeph_nb.output.tables import fold_table
-from zeph_nb.output.tracebacks import fold_js_frames, fold_library_frames
+from zeph_nb.output.tracebacks import fold_js_frames, fold_jvm_frames, fold_library_frames, fold_rust_frames
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
 __all__ = [
@@ -215,10 +215,10 @@ class FilterEngine:
         rule: str | None = found[0].name if found is not None else None
         listing = found is not None and found[0].listing
         asked = bool(command) and _asked_for_lines(command)
-        # Shapes any program's output may hold, whatever the rule: a Python traceback's or a node stack's frames
-        # in library code. Not in a listing (a search's lines are its answer) nor in what was asked for
-        # (`cat x.py`) unless a rule knows the command (`cat app.log` is a log).
-        shaped = clean if listing or (asked and found is None) else fold_js_frames(fold_library_frames(clean))
+        # Shapes any program's output may hold, whatever the rule: the frames in library code of a Python
+        # traceback, a node, Java or Rust stack. Not in a listing (a search's lines are its answer) nor in what was
+        # asked for (`cat x.py`) unless a rule knows the command (`cat app.log` is a log).
+        shaped = clean if listing or (asked and found is None) else _fold_stacks(clean)
         confidence = FilterConfidence.FALLBACK
         text = shaped
         if found is not None:
@@ -270,6 +270,11 @@ class FilterEngine:
 # whether asked for or not; the others only where nothing was asked for.
 _DATA: tuple[tuple[Callable[[str], str | None], str], ...] = ((fold_json_lists, JSON_LISTS), (fold_table, TABLE))
 _SHAPES = ((fold_import_profile, PROFILE), (fold_tree, TREE), (fold_inherited, INHERITED), *_DATA)
+
+
+def _fold_stacks(text: str) -> str:
+    """``text`` with the library frames of each of its stacks folded (``tracebacks.py``)."""
+    return fold_rust_frames(fold_jvm_frames(fold_js_frames(fold_library_frames(text))))
 
 
 def _first_shape(
