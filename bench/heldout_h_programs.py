@@ -1,4 +1,4 @@
-# ruff: noqa: E501 - programs written out whole
+# ruff: noqa: E501, S608 - programs written out whole; the seed SQL is built from constants
 """The programs and projects ``bench/make_heldout_h.py`` runs to record the eighth held-apart corpus (H).
 
 Each is a small, real program: what it prints is whatever Python, Flask, pylint, bandit, scikit-learn, matplotlib,
@@ -416,7 +416,7 @@ vans:
   - id: V1
     depot: centre
   - id: V2
-    depot:  harbourside   
+    depot:  harbourside
 schedule:
   rebalance: "02:30"
   export:  monthly
@@ -506,9 +506,15 @@ def usage_notebook() -> str:
 
     cells = [
         md("# Dock usage, October\n\nRides per station and the members who ride most."),
-        code("import pandas as pd\nimport glob\n\nrides = pd.concat([pd.read_csv(p) for p in sorted(glob.glob('data/rides/*.csv'))])\nrides.shape"),
-        code("%%time\nby_station=rides.groupby('start_sid')['ride_id'].count().sort_values(ascending = False)\nby_station.head(10)"),
-        code("long_rides = rides[ (rides.minutes>45) & (rides.member!='annual') ]\nprint( len(long_rides), 'long rides by non-annual members' )"),
+        code(
+            "import pandas as pd\nimport glob\n\nrides = pd.concat([pd.read_csv(p) for p in sorted(glob.glob('data/rides/*.csv'))])\nrides.shape"
+        ),
+        code(
+            "%%time\nby_station=rides.groupby('start_sid')['ride_id'].count().sort_values(ascending = False)\nby_station.head(10)"
+        ),
+        code(
+            "long_rides = rides[ (rides.minutes>45) & (rides.member!='annual') ]\nprint( len(long_rides), 'long rides by non-annual members' )"
+        ),
         md("Members by plan:"),
         code("plans = {'annual':0,'monthly':0,'payg':0}\nfor m in rides.member: plans[m]+=1\nplans"),
     ]
@@ -1118,10 +1124,7 @@ STATIOND["samples/good.csv"] = (
     "ws-quay,1764118800,33.1,1011.2,sensor in sun\n"
 )
 STATIOND["samples/truncated.csv"] = (
-    "ws-north,1764115200,11.2,1012.4\n"
-    "ws-north,1764118800,10.8,1012.9,fog\n"
-    "ws-hill\n"
-    "ws-quay,1764115200,12.9,1011.7\n"
+    "ws-north,1764115200,11.2,1012.4\nws-north,1764118800,10.8,1012.9,fog\nws-hill\nws-quay,1764115200,12.9,1011.7\n"
 )
 
 # ------------------------------------------------------------------------------------------------ crumb (PostgreSQL, Perl, redis)
@@ -1223,6 +1226,7 @@ printf "total      %8.2f\n", $total / 100;
 my $avg = $total / $by_method{voucher};
 printf "voucher share %.1f%%\n", 100 / $avg;
 """
+
 
 def till_csv() -> str:
     """The till's end-of-day export: a card reader that dropped the method on some rows, a hand-typed 'n/a'

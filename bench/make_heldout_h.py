@@ -1,4 +1,4 @@
-# ruff: noqa: E501 - the commands recorded here are written out whole
+# ruff: noqa: E501, S608 - the commands recorded here are written out whole
 """Record the eighth HELD-APART filter corpus (H): real output of real tools, apart from every other corpus.
 
     python -m bench.make_heldout_h            # (re)records tests/data/filter_heldout_h/*.json, keeps the judgement
@@ -109,7 +109,10 @@ def fleet_repo(root: Path) -> None:
     commit("Stations list", {"stations.txt": "S01 Harbour Gate\nS02 Old Market\nS03 Temple Meads\n"})
     # a patch written against this plan, mailed in while main moved on
     git("checkout", "-q", "-b", "tmp/patch")
-    commit("plan: vans carry 20 since the new trailers", {"plan.py": plan.replace("VAN_CAPACITY = 18", "VAN_CAPACITY = 20")})
+    commit(
+        "plan: vans carry 20 since the new trailers",
+        {"plan.py": plan.replace("VAN_CAPACITY = 18", "VAN_CAPACITY = 20")},
+    )
     git("format-patch", "-q", "-1", "-o", "../patches")
     git("checkout", "-q", "main")
     git("branch", "-q", "-D", "tmp/patch")
@@ -121,7 +124,10 @@ def fleet_repo(root: Path) -> None:
     commit("needs_bikes: a dock at the low-water mark needs bikes", {"plan.py": fix})
     commit("Night shift starts at 02:00", {"routes.txt": "# night shift from 02:00\nV1 S01 S03 S02\nV2 S04 S05\n"})
     git("checkout", "-q", "main")
-    commit("Stations: Wapping Wharf", {"stations.txt": "S01 Harbour Gate\nS02 Old Market\nS03 Temple Meads\nS04 Wapping Wharf\n"})
+    commit(
+        "Stations: Wapping Wharf",
+        {"stations.txt": "S01 Harbour Gate\nS02 Old Market\nS03 Temple Meads\nS04 Wapping Wharf\n"},
+    )
     commit("needs_bikes: a dock at the low-water mark needs bikes", {"plan.py": fix})
     commit("README: how the plan runs", {"README.md": P.GIT_README + "\nThe plan runs at 02:30 from cron.\n"})
     shutil.copytree(repo, root / "fleet-ops-am")  # a clean copy for git am
@@ -135,7 +141,13 @@ def fleet_repo(root: Path) -> None:
 
 def kiln(root: Path) -> None:
     write(root / "kiln", {**P.KILN, **P.KILN_SCHEDULES})
-    run(root / "kiln", "javac", "-d", "out", *sorted(str(p.relative_to(root / "kiln")) for p in (root / "kiln" / "src").rglob("*.java")))
+    run(
+        root / "kiln",
+        "javac",
+        "-d",
+        "out",
+        *sorted(str(p.relative_to(root / "kiln")) for p in (root / "kiln" / "src").rglob("*.java")),
+    )
     write(root / "kiln-wip", P.KILN_WIP)
 
 
@@ -165,10 +177,57 @@ def pedal(root: Path) -> None:
 def tls(root: Path) -> None:
     """A self-made CA and a server certificate it signs for pickup.crumb.test (not for the API's name)."""
     ssl = ("openssl",)
-    run(root, *ssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "365", "-subj", "/O=Crumb Bakery/CN=Crumb Dev CA")
-    run(root, *ssl, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/O=Crumb Bakery/CN=pickup.crumb.test")
+    run(
+        root,
+        *ssl,
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "365",
+        "-subj",
+        "/O=Crumb Bakery/CN=Crumb Dev CA",
+    )
+    run(
+        root,
+        *ssl,
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/O=Crumb Bakery/CN=pickup.crumb.test",
+    )
     (root / "san.ext").write_text("subjectAltName = DNS:pickup.crumb.test, DNS:localhost\n")
-    run(root, *ssl, "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "90", "-extfile", "san.ext")
+    run(
+        root,
+        *ssl,
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "90",
+        "-extfile",
+        "san.ext",
+    )
 
 
 BUILDERS: dict[str, Callable[[Path], None]] = {
@@ -192,7 +251,7 @@ SAMPLES: list[tuple[str, str, str]] = [
     ),
     (
         "curl_v_post_json_500",
-        f"curl -v -H 'Content-Type: application/json' -d '{{\"station\": \"S01\", \"bike\": \"B3\"}}' http://127.0.0.1:{API_PORT}/rides",
+        f'curl -v -H \'Content-Type: application/json\' -d \'{{"station": "S01", "bike": "B3"}}\' http://127.0.0.1:{API_PORT}/rides',
         "dock",
     ),
     ("cprofile_cumtime_head40", "python -m cProfile -s cumtime sim.py | head -40", "dock"),
@@ -200,7 +259,11 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("W_error_deprecation_export", "python -W error::DeprecationWarning -m dockside.export", "dock"),
     ("matplotlib_glyph_warnings", "python plot_usage.py", "dock"),
     ("sklearn_convergence_warning", "venv/bin/python demand_model.py", "dock"),
-    ("pylint_disable_docstrings", "venv/bin/pylint --disable=missing-function-docstring,missing-class-docstring dockside/fleet.py dockside/ops.py", "dock"),
+    (
+        "pylint_disable_docstrings",
+        "venv/bin/pylint --disable=missing-function-docstring,missing-class-docstring dockside/fleet.py dockside/ops.py",
+        "dock",
+    ),
     ("pylint_reports_y", "venv/bin/pylint --reports=y dockside", "dock"),
     ("bandit_r", "venv/bin/bandit -r dockside", "dock"),
     ("nbqa_black_check_diff", "venv/bin/nbqa black --check --diff notebooks/usage.ipynb", "dock"),
@@ -220,13 +283,21 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("wget_404_loopback", f"wget http://127.0.0.1:{HTTP_PORT}/exports/rides-2026-11.csv", "dock"),
     (
         "retry_loop_curl_down",
-        f"for i in 1 2 3 4; do curl -fsS -m 2 http://127.0.0.1:{REDIS_LOG_PORT + 3}/health && break; echo \"attempt $i failed, retrying\"; sleep 0.3; done",
+        f'for i in 1 2 3 4; do curl -fsS -m 2 http://127.0.0.1:{REDIS_LOG_PORT + 3}/health && break; echo "attempt $i failed, retrying"; sleep 0.3; done',
         "dock",
     ),
     # -- fleet-ops: git
     ("git_status_porcelain_v2", "git status --porcelain=v2 --branch", "git/fleet-ops"),
-    ("git_am_stale_patch", "git am ../patches/0001-plan-vans-carry-20-since-the-new-trailers.patch", "git/fleet-ops-am"),
-    ("git_log_left_right_cherry_pick", "git --no-pager log --left-right --cherry-pick --oneline main...ops/vans", "git/fleet-ops"),
+    (
+        "git_am_stale_patch",
+        "git am ../patches/0001-plan-vans-carry-20-since-the-new-trailers.patch",
+        "git/fleet-ops-am",
+    ),
+    (
+        "git_log_left_right_cherry_pick",
+        "git --no-pager log --left-right --cherry-pick --oneline main...ops/vans",
+        "git/fleet-ops",
+    ),
     # -- kiln: Java
     ("javac_xlint_all", "javac -Xlint:all -d out src/main/java/studio/kiln/*.java", "java/kiln-wip"),
     ("java_caused_by", "java -cp out studio.kiln.Main schedules/*.txt", "java/kiln"),
@@ -237,14 +308,30 @@ SAMPLES: list[tuple[str, str, str]] = [
     ("ctest_output_on_failure", "ctest --test-dir build --output-on-failure", "anemo"),
     ("ldd_anemo_cli", "ldd build/anemo_cli", "anemo"),
     ("nm_C_libanemo", "nm -C build/libanemo.a", "anemo"),
-    ("objdump_dC_gust_head", "objdump -dC --no-show-raw-insn build/CMakeFiles/anemo.dir/src/gust.cpp.o | head -n 100", "anemo"),
+    (
+        "objdump_dC_gust_head",
+        "objdump -dC --no-show-raw-insn build/CMakeFiles/anemo.dir/src/gust.cpp.o | head -n 100",
+        "anemo",
+    ),
     ("readelf_d_anemo_cli", "readelf -d build/anemo_cli", "anemo"),
     # -- stationd: C with a plain Makefile, gdb, strace
     ("make_n_install", "make -n install DESTDIR=/tmp/pkgroot", "stationd"),
-    ("gdb_batch_run_bt", "make -s && gdb -batch -ex run -ex bt --args build/stationd samples/truncated.csv", "stationd"),
-    ("strace_f_trace_file", "strace -f -e trace=file sh -c 'build/stationd samples/good.csv | sort -k3 -n'", "stationd"),
+    (
+        "gdb_batch_run_bt",
+        "make -s && gdb -batch -ex run -ex bt --args build/stationd samples/truncated.csv",
+        "stationd",
+    ),
+    (
+        "strace_f_trace_file",
+        "strace -f -e trace=file sh -c 'build/stationd samples/good.csv | sort -k3 -n'",
+        "stationd",
+    ),
     # -- crumb: PostgreSQL (a server the recorder started), Perl, redis
-    ("initdb_trust_utf8", "runuser -u postgres -- initdb -D pgtry -U baker --auth=trust -E UTF8 --locale=C.UTF-8", "crumb"),
+    (
+        "initdb_trust_utf8",
+        "runuser -u postgres -- initdb -D pgtry -U baker --auth=trust -E UTF8 --locale=C.UTF-8",
+        "crumb",
+    ),
     (
         "pg_ctl_start_port_taken",
         f"runuser -u postgres -- pg_ctl -D pgtry -l pgtry.log -o \"-p {PG_PORT} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''\" start; echo exit=$?; cat pgtry.log",
@@ -269,7 +356,11 @@ SAMPLES: list[tuple[str, str, str]] = [
         "crumb",
     ),
     # -- tls: openssl against a loopback s_server
-    ("openssl_s_client_untrusted", f"openssl s_client -connect 127.0.0.1:{TLS_PORT} -servername pickup.crumb.test -no_ticket < /dev/null", "tls"),
+    (
+        "openssl_s_client_untrusted",
+        f"openssl s_client -connect 127.0.0.1:{TLS_PORT} -servername pickup.crumb.test -no_ticket < /dev/null",
+        "tls",
+    ),
     ("openssl_req_text_csr", "openssl req -in server.csr -noout -text", "tls"),
     ("openssl_verify_hostname", "openssl verify -CAfile ca.pem -verify_hostname api.dockside.test server.pem", "tls"),
     # -- pedal: node and TypeScript
@@ -289,16 +380,35 @@ def start(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> subpr
 def main() -> None:
     def prepare(root: Path, only: set[str]) -> list[subprocess.Popen[bytes]]:
         crumb_dir = root / "crumb"
-        loose(crumb_dir, *as_postgres("initdb", "-D", "pgdata", "-U", "baker", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"))
+        loose(
+            crumb_dir,
+            *as_postgres("initdb", "-D", "pgdata", "-U", "baker", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"),
+        )
         pg = start(as_postgres("postgres", "-D", "pgdata", "-p", str(PG_PORT), "-c", "listen_addresses=127.0.0.1",
                                "-c", "unix_socket_directories=", "-c", "logging_collector=on", "-c", "log_directory=.",
                                "-c", "log_filename=log.txt"), crumb_dir)  # fmt: skip
         (crumb_dir / "pickups.redis").write_text(P.PICKUPS_REDIS)
         background = [
             pg,
-            start(["redis-server", "--port", str(REDIS_PORT), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], crumb_dir),
-            start([str(root / "dock" / "venv" / "bin" / "flask"), "--app", "dockside.api", "run", "--port", str(API_PORT)], root / "dock"),
-            start(["openssl", "s_server", "-accept", str(TLS_PORT), "-cert", "server.pem", "-key", "server.key", "-www"], root / "tls"),
+            start(
+                ["redis-server", "--port", str(REDIS_PORT), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                crumb_dir,
+            ),
+            start(
+                [
+                    str(root / "dock" / "venv" / "bin" / "flask"),
+                    "--app",
+                    "dockside.api",
+                    "run",
+                    "--port",
+                    str(API_PORT),
+                ],
+                root / "dock",
+            ),
+            start(
+                ["openssl", "s_server", "-accept", str(TLS_PORT), "-cert", "server.pem", "-key", "server.key", "-www"],
+                root / "tls",
+            ),
             CORPUS.serve(root / "dock", HTTP_PORT),
         ]
         time.sleep(2.0)
