@@ -37,6 +37,10 @@ HELDOUT_F = DATA / "filter_heldout_f"
 # G, held apart like F, recorded after the session-start scoring of E-test and F by a third who read neither the
 # filters nor any result: scored with the code before and after that session's changes, never read.
 HELDOUT_G = DATA / "filter_heldout_g"
+# H, held apart like G, recorded by a fourth who read neither the filters nor any result, from tool families no
+# other corpus has (Java, CMake/ctest, gdb, PostgreSQL, redis, openssl, Flask, pylint, tsc…): how the filters do
+# on programs no rule was written for. Scored with the code before and after the session that recorded it.
+HELDOUT_H = DATA / "filter_heldout_h"
 
 
 @dataclass(frozen=True)

@@ -635,8 +635,8 @@ def test_a_package_listing_is_capped_like_other_listings() -> None:
 
 
 def test_the_judged_corpora_load_and_the_tunable_one_is_split() -> None:
-    """A to G load with a judgement for every sample; C and E are split once into dev and test (about a third)."""
-    from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, HELDOUT_F, HELDOUT_G, TUNE, TUNE_E, load_heldout
+    """A to H load with a judgement for every sample; C and E are split once into dev and test (about a third)."""
+    from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, HELDOUT_F, HELDOUT_G, HELDOUT_H, TUNE, TUNE_E, load_heldout
 
     corpora = (
         (HELDOUT, 40),
@@ -646,6 +646,7 @@ def test_the_judged_corpora_load_and_the_tunable_one_is_split() -> None:
         (TUNE_E, 80),
         (HELDOUT_F, 60),
         (HELDOUT_G, 60),
+        (HELDOUT_H, 55),
     )
     for folder, least in corpora:
         samples = load_heldout(folder)
