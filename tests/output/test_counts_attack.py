@@ -31,3 +31,26 @@ def test_a_first_row_of_values_names_no_column() -> None:
     rows = [f"job-{n:03d}  {state:<7}  n{n % 2}" for n, state in enumerate(states)]
     notes = _notes("cat jobs.txt", "\n".join(rows))
     assert notes and not any("Queued" in note or "n0 n" in note or "n1 n" in note for note in notes)
+
+
+def test_a_value_that_reads_as_the_notes_own_words_is_quoted() -> None:
+    """A cell `a (5), b` was said as `a (5), b (28)`: a value `a` of 5 rows and one `b` of 28. And a cell
+    `[999 rows not shown]` read as a note inside the note."""
+    states = ("ok", "ok", "a (5), b", "[999 rows not shown]")
+    rows = ["NAME     STATE                 NODE"]
+    rows += [f"job-{n:03d}  {states[n * 7 % 4]:<20}  n{n % 2}" for n in range(100)]
+    (note,) = _notes("cat jobs.txt", "\n".join(rows))
+    assert (
+        note
+        == "[90 rows not shown: STATE ok (44), '[999 rows not shown]' (23), 'a (5), b' (23); NODE n1 (45), n0 (45)]"
+    )
+
+
+def test_rows_whose_cells_are_not_the_tables_are_counted_as_unread() -> None:
+    """A job still pending has no exit code: its row has a cell fewer, and its columns cannot be told. The note
+    counted 77 of the 90 rows it stood for, and said nothing of the 13 others."""
+    rows = ["NAME     STATE    EXIT  NODE"]
+    rows += [f"job-{n:03d}  {'pending' if n % 7 == 3 else 'done':<7}  {' ' if n % 7 == 3 else '0'}     n{n % 2}"
+             for n in range(100)]  # fmt: skip
+    (note,) = _notes("cat jobs.txt", "\n".join(rows))
+    assert note == "[90 rows not shown: NODE n1 (39), n0 (38), (unread) (13)]"

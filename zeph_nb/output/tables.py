@@ -53,6 +53,7 @@ _SHARED = 0.9  # a column edge shared by this share of the table's lines makes t
 NEWS = re.compile(KEEP.pattern + r"|[a-z](error|exception)\b", re.MULTILINE)
 _TIME = re.compile(r"\W{0,2}(\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{10})")
 _RULE = re.compile(r"^[\s=+|:-]*$")
+_PLAIN = re.compile(r"[^\s\[\](),;'\"]+(?: [^\s\[\](),;'\"]+)*")  # words a note says unquoted
 _NUMBER = re.compile(r"[-+]?[\d.,]*\d[\d.,]*%?")
 _GAP = re.compile(r"(?<=[^\s|])( {2,}|\s*\|\s*)(?=[^\s|])")  # between two cells: two spaces or more, or a bar
 # A column stands out where one value fills AGREE of its rows; a value in RARE_SHARE of them or fewer (at least
@@ -184,8 +185,22 @@ def _names(cells: list[str], held: list[set[str]]) -> bool:
 
 
 def _counted(kinds: list[tuple[int, str]], run: list[list[str]], width: int) -> str:
-    """The note's counts (``counts_said``) of the hidden rows' values in each column of a few kinds."""
-    return counts_said([(name, Counter(row[column] for row in run if len(row) == width)) for column, name in kinds])
+    """The note's counts (``counts_said``) of the hidden rows' values in each column of a few kinds. A row of
+    another cell count (a cell left empty: a pending job's exit code) cannot be read by column: it is counted as
+    `(unread)`, so that the counts add up to the rows hidden and a `done (77)` is not read as all of them. A value
+    that is not plain words is quoted (``_said``)."""
+    columns = []
+    for column, name in kinds:
+        counts = Counter(row[column] if len(row) == width else None for row in run)
+        said = Counter({_said(value) if value is not None else "(unread)": count for value, count in counts.items()})
+        columns.append((_said(name) if name else "", said))
+    return counts_said(columns)
+
+
+def _said(value: str) -> str:
+    """A cell as the note says it: as it is when it is plain words, else quoted (`'a (5), b'`, `'[3 rows not
+    shown]'`), so that no cell reads as the note's own counts or brackets, and none spans lines."""
+    return value if _PLAIN.fullmatch(value) and value.isprintable() else repr(value)
 
 
 def counts_said(columns: list[tuple[str, Counter[str]]]) -> str:
