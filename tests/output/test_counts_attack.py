@@ -3,6 +3,7 @@ that make them say something false or hide a line: each test failed before its f
 
 from __future__ import annotations
 
+import json
 import re
 
 from zeph_nb.filters import FilterEngine, default_rules
@@ -54,3 +55,10 @@ def test_rows_whose_cells_are_not_the_tables_are_counted_as_unread() -> None:
              for n in range(100)]  # fmt: skip
     (note,) = _notes("cat jobs.txt", "\n".join(rows))
     assert note == "[90 rows not shown: NODE n1 (39), n0 (38), (unread) (13)]"
+
+
+def test_a_json_key_that_opens_a_block_is_said_as_one() -> None:
+    """`"children": [` (a list that goes on below) was said as `[ (20)`: a bracket left open inside the note."""
+    items = [{"id": n, "children": [n, n + 1] if n % 3 else [], "meta": {"a": 1} if n % 2 else {}} for n in range(40)]
+    notes = _notes("jq . tree.json", json.dumps(items, indent=2))
+    assert notes == ['[30 items not shown: "children": […] (20), [] (10); "meta": {…} (15), {} (15)]']
