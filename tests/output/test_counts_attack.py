@@ -62,3 +62,24 @@ def test_a_json_key_that_opens_a_block_is_said_as_one() -> None:
     items = [{"id": n, "children": [n, n + 1] if n % 3 else [], "meta": {"a": 1} if n % 2 else {}} for n in range(40)]
     notes = _notes("jq . tree.json", json.dumps(items, indent=2))
     assert notes == ['[30 items not shown: "children": […] (20), [] (10); "meta": {…} (15), {} (15)]']
+
+
+def test_a_diff_line_of_the_value_is_no_nested_where() -> None:
+    """pytest -vv's diff of two SQL strings: the `+` lines are the test's actual value. One that starts `+     where`
+    or `+     and` and runs long was taken for a nested `where` spelling out an object, and dropped: the diff showed
+    the expected `'PL'` and `8`, and not the actual `'IT'` and `7`. A nested where is one space further in than
+    the assertion (`E        +    where`), a diff line two."""
+    where = "    where o.created_at >= '2026-01-01' and o.status in ('paid', 'shipped', 'delivered') and c.country = {} and o.total > 100 and o.region = 'EU' and o.tax > 0"
+    rest = "    and o.channel = 'web' and o.coupon is null and o.refunded = false and o.warehouse_id in (1, 2, 3, 4, 5, 6, {}) and o.archived = false"
+    block = [
+        "E       AssertionError: assert 'SELECT o.id, o.total, c.name FROM orders o' == 'SELECT o.id, o.total, c.name'",
+        "E           SELECT o.id, o.total, c.name FROM orders o",
+        "E         - " + where.format("'PL'"),
+        "E         + " + where.format("'IT'"),
+        f"E         - {rest.format(8)}",
+        f"E         + {rest.format(7)}",
+    ]
+    raw = "\n".join(["=== FAILURES ===", "______ test_query ______", "    def test_query():", *block,
+                     "tests/test_sql.py:7: AssertionError", "=== 1 failed in 0.03s ==="])  # fmt: skip
+    out = FilterEngine(default_rules()).filter("python -m pytest -vv", raw, 1).text.splitlines()
+    assert [line for line in out if line.startswith("E")] == block
