@@ -7,6 +7,7 @@ import json
 import re
 
 from zeph_nb.filters import FilterEngine, default_rules
+from zeph_nb.output.salient import restore_salient_lines
 
 
 def _notes(command: str, raw: str) -> list[str]:
@@ -83,3 +84,13 @@ def test_a_diff_line_of_the_value_is_no_nested_where() -> None:
                      "tests/test_sql.py:7: AssertionError", "=== 1 failed in 0.03s ==="])  # fmt: skip
     out = FilterEngine(default_rules()).filter("python -m pytest -vv", raw, 1).text.splitlines()
     assert [line for line in out if line.startswith("E")] == block
+
+
+def test_a_warning_python_has_no_source_for_takes_no_line_below_as_its_source() -> None:
+    """`<frozen importlib._bootstrap>:241: RuntimeWarning: …` (as `sys:1:`, `<string>:3:`) comes with no source
+    line: the two-space line under it is the next thing the program printed, an ExceptionGroup's first line."""
+    warning = "<frozen importlib._bootstrap>:241: RuntimeWarning: numpy.ndarray size changed"
+    group = "  + Exception Group Traceback (most recent call last):"
+    original = "\n".join([warning, group, '  |   File "/app/main.py", line 12, in <module>', "end"])
+    text, restored = restore_salient_lines(original, f"{warning}\nend")
+    assert restored == 1 and text.splitlines()[-1] == group
