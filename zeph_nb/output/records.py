@@ -37,6 +37,7 @@ __all__ = ["fold_json_lists"]
 
 _OPENERS = frozenset("{[")
 _CLOSERS = frozenset("}]")
+_CLOSING = {"{": "}", "[": "]"}
 _STARTS = re.compile(r"\s*[{[]")
 _NONSPACE = re.compile(r"\S")
 # A key that names a problem and holds one: `"error_code": "E_TIMEOUT"`, `"errorMessage": "disk full"`,
@@ -236,11 +237,17 @@ def _close(
 ) -> None:
     """Leave out the run's items at positions ``cut`` (consecutive) when they are enough for a note to say less
     than the items would, with what they hold in the keys of a few kinds (a key given twice in one item is said
-    as its values joined by a space: the note stays one line)."""
+    as its values joined by a space: the note stays one line; ``_said``)."""
     if len(cut) >= MIN_RUN:
-        counted = [(f"{key}:", Counter(" ".join(fields[at].get((indent, key), ["(none)"])) for at in cut))
+        counted = [(f"{key}:", Counter(" ".join(map(_said, fields[at].get((indent, key), ["(none)"]))) for at in cut))
                    for indent, key in kinds]  # fmt: skip
         hidden.append((run[cut[0]][0], run[cut[-1]][1], len(cut), counts_said(counted)))
+
+
+def _said(value: str) -> str:
+    """A key's value as a note says it: a block it opens (`"children": [`, its items below) as `[…]`, not as a
+    bracket the note leaves open."""
+    return f"{value}…{_CLOSING[value]}" if value in _CLOSING else value
 
 
 def _spans(hidden: list[tuple[int, int, int, str]]) -> list[tuple[int, int, int, str]]:

@@ -48,6 +48,10 @@ _PLACES = re.compile(r"(?<![\w./\\-])[\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?")
 # end in a blank one) and then the source line that raised it, indented by two (`  warnings.warn(...)`). Under
 # a warning line the filtered text kept, that source is no news of its own, whatever words it holds.
 _WARNING_AT = re.compile(r"\S[^\n]*:\d+: \w*Warning: ")
+# Where Python has no source to print (a frozen module, exec'd code, the interpreter's exit): the line under such
+# a warning is the next thing the program printed (`<frozen importlib._bootstrap>:241: RuntimeWarning: …` over an
+# ExceptionGroup's `  + Exception Group Traceback …`).
+_NO_SOURCE = re.compile(r"<frozen |<string>:|<stdin>:|sys:\d")
 _MESSAGE_LINES = 5  # how far above its source line a warning's first line is looked for
 
 
@@ -63,7 +67,7 @@ def _source_of_kept_warning(original: str, start: int, line: str, present: set[s
         begin = original.rfind("\n", 0, end) + 1
         above = original[begin:end].rstrip("\r")
         if _WARNING_AT.match(above):
-            return above in present
+            return above in present and not _NO_SOURCE.match(above)
         if above.startswith("  "):  # another warning's source: this one is not under a warning line
             return False
         end = begin - 1

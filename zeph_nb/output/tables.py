@@ -53,6 +53,8 @@ _SHARED = 0.9  # a column edge shared by this share of the table's lines makes t
 NEWS = re.compile(KEEP.pattern + r"|[a-z](error|exception)\b", re.MULTILINE)
 _TIME = re.compile(r"\W{0,2}(\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{10})")
 _RULE = re.compile(r"^[\s=+|:-]*$")
+_PLAIN = re.compile(r"[^\s\[\](),;'\"]+(?: [^\s\[\](),;'\"]+)*")  # words a note says unquoted
+_NUMBER = re.compile(r"[-+]?[\d.,]*\d[\d.,]*%?")
 _GAP = re.compile(r"(?<=[^\s|])( {2,}|\s*\|\s*)(?=[^\s|])")  # between two cells: two spaces or more, or a bar
 # A column stands out where one value fills AGREE of its rows; a value in RARE_SHARE of them or fewer (at least
 # one row) is then the row's news. Beyond OUTLIER_SHARE of the rows, the column's other half is anything (ids,
@@ -144,9 +146,9 @@ def fold_table(text: str) -> str | None:
 
 
 def _header(lines: list[str], rows: list[int], width: int) -> list[str] | None:
-    """The column names: the line above the first row (past a rule of dashes) when it has as many cells (sqlite's,
-    whose names end where the values do not), else the first row (a DataFrame's, `column -t`'s) — whose cell in a
-    column is taken for a name only where no other row holds it (``_kinds``)."""
+    """The line above the first row (past a rule of dashes) as cells, when it has as many as the rows: the column
+    names of sqlite's table, or of kubectl's, whose names end where the values do not — or a row of values that did
+    not align (``_kinds`` tells them apart)."""
     for line in reversed(lines[max(0, rows[0] - 2) : rows[0]]):
         if _RULE.match(line):
             continue
@@ -157,25 +159,48 @@ def _header(lines: list[str], rows: list[int], width: int) -> list[str] | None:
 
 def _kinds(cells: list[list[str]], width: int, header: list[str] | None) -> list[tuple[int, str]]:
     """The columns (position, name or "") that hold a few kinds of value, each short: a status, a level, a
-    namespace. A column of ids, sizes or times (more than MAX_KINDS values) says nothing counted."""
+    namespace. A column of ids, sizes or times (more than MAX_KINDS values) says nothing counted.
+    The names are the ``header``, else the first row (a DataFrame's, `column -t`'s), where they read as names:
+    none is a number or a value its column holds in a row below. A line of values above the first rows, one that
+    did not align (a DataFrame's first row, whose value is narrower than the rest and right-aligned), had named
+    the columns by its values (`Queued Running (53), Pending (26)`)."""
     rows = [row for row in cells if len(row) == width]
     if not rows:
         return []
-    named = header is not None
-    names = header if header is not None else rows[0]
-    body = rows if named else rows[1:]
+    below = [{row[column] for row in rows[1:]} for column in range(width)]  # each column's values under the first row
+    held = [values | {first} for values, first in zip(below, rows[0], strict=True)]
+    names = header if header is not None and _names(header, held) else rows[0] if _names(rows[0], below) else None
     kinds = []
-    for column in range(width):
-        values = {row[column] for row in body}
+    for column, values in enumerate(below if names is rows[0] else held):
         if 1 < len(values) <= MAX_KINDS and max(map(len, values)) <= MAX_KIND_CHARS:
-            name = names[column] if named or names[column] not in values else ""
+            name = names[column] if names is not None else ""
             kinds.append((column, name if len(name) <= MAX_KIND_CHARS else ""))
     return kinds
 
 
+def _names(cells: list[str], held: list[set[str]]) -> bool:
+    """Whether a line's cells read as the names of columns that hold ``held``: none is a number, none a value its
+    column holds."""
+    return not any(_NUMBER.fullmatch(cell) or cell in values for cell, values in zip(cells, held, strict=True))
+
+
 def _counted(kinds: list[tuple[int, str]], run: list[list[str]], width: int) -> str:
-    """The note's counts (``counts_said``) of the hidden rows' values in each column of a few kinds."""
-    return counts_said([(name, Counter(row[column] for row in run if len(row) == width)) for column, name in kinds])
+    """The note's counts (``counts_said``) of the hidden rows' values in each column of a few kinds. A row of
+    another cell count (a cell left empty: a pending job's exit code) cannot be read by column: it is counted as
+    `(unread)`, so that the counts add up to the rows hidden and a `done (77)` is not read as all of them. A value
+    that is not plain words is quoted (``_said``)."""
+    columns = []
+    for column, name in kinds:
+        counts = Counter(row[column] if len(row) == width else None for row in run)
+        said = Counter({_said(value) if value is not None else "(unread)": count for value, count in counts.items()})
+        columns.append((_said(name) if name else "", said))
+    return counts_said(columns)
+
+
+def _said(value: str) -> str:
+    """A cell as the note says it: as it is when it is plain words, else quoted (`'a (5), b'`, `'[3 rows not
+    shown]'`), so that no cell reads as the note's own counts or brackets, and none spans lines."""
+    return value if _PLAIN.fullmatch(value) and value.isprintable() else repr(value)
 
 
 def counts_said(columns: list[tuple[str, Counter[str]]]) -> str:

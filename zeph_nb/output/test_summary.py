@@ -121,10 +121,12 @@ _SECTION = re.compile(r"^[=\-⎯]{3,} (.+?) [=\-⎯]{3,}$")
 # explanation that spells out a whole object: `+  where datetime.date(2026, 11, 30) = due()` stays, and so does
 # `+    where total = <Cart object at 0x…>.total` under one (what was called), but not `+    where due =
 # Invoice(number='INV-1', customer='ACME', …` over 160 characters (what wraps twice on a terminal is an object's
-# repr: four such lines on the dev halves, none judged needed, 425 tokens).
+# repr: four such lines on the dev halves, none judged needed, 425 tokens). An explanation stands one space further
+# in than the assertion (`E       assert`, `E        +  where`; `E   ` and `E    +` under --tb=short), a line of a
+# diff two (`E         +     where o.country = 'IT' …`, a string's own line, the test's actual value).
 _BLOCK_NOISE = re.compile(
     r"^(_ )+_?\s*$|^\s*[\^~]+\s*$"
-    r"|^E\s*$|^E\s+\+ {3,}(where|and) .{140}"
+    r"|^E\s*$|^E(?: {4}| {8})\+ {3,}(where|and) .{140}"
     r"|^E\s+(Omitting \d+ identical items?, use -vv to show|Use -v to get (more|the full) diff"
     r"|Drill down into differing attribute \w+:)$"
 )
