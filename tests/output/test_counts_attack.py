@@ -94,3 +94,23 @@ def test_a_warning_python_has_no_source_for_takes_no_line_below_as_its_source() 
     original = "\n".join([warning, group, '  |   File "/app/main.py", line 12, in <module>', "end"])
     text, restored = restore_salient_lines(original, f"{warning}\nend")
     assert restored == 1 and text.splitlines()[-1] == group
+
+
+def test_a_note_names_the_failure_by_its_place_when_two_shown_bear_its_name() -> None:
+    """pytest heads a failure with the function's name: two files' `test_parse` are told apart by where."""
+
+    def block(name: str, got: int, place: str) -> list[str]:
+        return [f"____ {name} ____", "    def test():", "        rows = parse(load())", f">       assert rows == {got}",
+                f"E       assert 1 == {got}", "E    x", f"{place}: AssertionError"]  # fmt: skip
+
+    other = ["____ test_parse ____", ">       assert tokens() == []", "E       assert ['a'] == []", "E    z", "E    w",
+             "E    v", "tests/b/test_lex.py:4: AssertionError"]  # fmt: skip
+    raw = ["=== FAILURES ===", *block("test_parse", 2, "tests/a/test_csv.py:9"), *other,
+           *block("test_parse_header", 3, "tests/a/test_csv.py:9"), "=== 3 failed in 0.1s ==="]  # fmt: skip
+    out = FilterEngine(default_rules()).filter("pytest", "\n".join(raw), 1).text.splitlines()
+    assert "    [the rest as in the failure above: test_parse, tests/a/test_csv.py:9]" in out
+    # One failure of that name: its name alone says which.
+    raw = ["=== FAILURES ===", *block("test_parse", 2, "tests/a/test_csv.py:9"),
+           *block("test_parse_header", 3, "tests/a/test_csv.py:9"), "=== 2 failed in 0.1s ==="]  # fmt: skip
+    out = FilterEngine(default_rules()).filter("pytest", "\n".join(raw), 1).text.splitlines()
+    assert "    [the rest as in the failure above: test_parse]" in out

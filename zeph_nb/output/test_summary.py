@@ -11,6 +11,7 @@ are kept. Outside blocks only meaningful lines and summaries survive.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 __all__ = ["TestRunSummary", "summarize_tests"]
@@ -106,6 +107,8 @@ _FEW_PASSES = 10
 _RUNNER_NOISE = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\b")  # go's start lines: a test's verdict is its --- line
 _RUNNING = re.compile(r"^running [1-9]\d* tests?$")
 _REPEAT_SHOWN = 3  # a failure this short is shown whole, however alike: a note would be as long
+# A place in a trace: pytest's `tests/a/test_csv.py:9: AssertionError`, a frame's `src/x.rs:4:26`.
+_PLACE = re.compile(r"^\s*([\w./\\-]+\.\w+:\d+)\b")
 _COMPARED = 10  # failures of one length a failure is compared with: the first ones shown (a run of 1,000 stays linear)
 # doctest -v: an example that passed is `Trying:`, its source, `Expecting:` (or `Expecting nothing`), the expected
 # lines, `ok`; the indented lines belong to the example.
@@ -153,6 +156,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
 
     block_start = 0  # where the current failure's header is in ``out``
     seen: dict[int, list[tuple[str, list[str]]]] = {}  # failures shown whole, by length: header, body
+    names: Counter[str] = Counter()  # the failures' names so far, as their headers give them
 
     def end_block() -> None:
         nonlocal in_block, block_omitted
@@ -167,10 +171,17 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             best = max(range(len(alike)), key=alike.__getitem__, default=None)  # the first of the most alike
             if best is not None and alike[best] >= max(_REPEAT_SHOWN, len(body) / 2):
                 first, shown = shown_before[best]
+                said = first.strip(" _")
+                # pytest heads a failure with the function's name alone: when two failures shown bear it (a
+                # `test_parse` in two files), the note says which, by the last place its trace names.
+                if names[said] > 1:
+                    place = next((found.group(1) for line in reversed(shown) if (found := _PLACE.match(line))), None)
+                    said += f", {place}" if place else ""
                 differ = [line for line, was in zip(body, shown, strict=True) if line != was]
-                out[block_start + 1 :] = [*differ, f"    [the rest as in the failure above: {first.strip(' _')}]"]
+                out[block_start + 1 :] = [*differ, f"    [the rest as in the failure above: {said}]"]
             elif body:
                 seen.setdefault(len(body), []).append((out[block_start], body))
+            names[out[block_start].strip(" _")] += 1
         if block_omitted:
             out.append(f"    ... ({block_omitted} lines of trace omitted) ...")
         in_block = False
