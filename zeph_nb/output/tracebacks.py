@@ -159,7 +159,9 @@ def fold_jvm_frames(text: str) -> str:
     """``text`` with each run of two or more of a Java (or Kotlin, Scala) stack's frames in the JDK or in a
     framework that runs the program (JUnit, Maven's surefire, Gradle, Spring…) written as one line; ``text``
     itself when there is none. The exception, ``Caused by:``, ``... 12 more`` and the program's frames stay."""
-    if "at " not in text or (".java:" not in text and ".kt:" not in text and ".scala:" not in text):
+    # One scan decides (each costs 2 ms on a 4 MB log): a stack worth folding has the JDK's frames, and those are
+    # `.java` files, under a Kotlin or a Scala program too.
+    if ".java:" not in text:
         return text
     return _fold_frames(text, _jvm_frame)
 
