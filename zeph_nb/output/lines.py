@@ -9,7 +9,21 @@ from enum import IntEnum
 from itertools import accumulate, repeat
 from operator import methodcaller
 
-__all__ = ["FilterConfidence", "StageResult", "compile_lines", "head_tail", "matching_lines", "omitted", "split_lines"]
+__all__ = [
+    "PLACE",
+    "FilterConfidence",
+    "StageResult",
+    "compile_lines",
+    "head_tail",
+    "matching_lines",
+    "omitted",
+    "split_lines",
+]
+
+# A line that starts with where it is: `src/app.py:12:5: N818 …`, pytest's `tests/t.py:9: AssertionError`; group 1
+# is the place. Possessive, and a place starts where a path does: a crafted line of one long word is walked once,
+# not from each of its characters.
+PLACE = re.compile(r"\s*+([\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?)(?=[:\s])")
 
 
 class FilterConfidence(IntEnum):

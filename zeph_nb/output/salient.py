@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from zeph_nb.output.generic import normalize
+from zeph_nb.output.lines import PLACE
 from zeph_nb.security.secrets import ascii_lower, clear_cut, keyword_spans
 
 __all__ = ["KEYWORDS", "MAX_LINE", "MAX_RESTORED", "restore_salient_lines"]
@@ -36,11 +37,8 @@ MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the
 # base64 blob that happens to hold "error"), and the put-back must not bring back what the rule kept out.
 MAX_LINE = 2_000  # a compiler command line runs to ~1,000 characters; 20 of these stay under the overflow threshold
 HEADING = "[lines the filter dropped that look like errors, warnings or summaries]"
-# A report's line that starts with where it is (`src/app.py:12:5: N818 …`): when the kept text names that place
-# (a linter's `3x at src/app.py:12:5, …`), the line was counted there, not dropped silently.
-# Possessive, and a place starts where a path does: a crafted line of one long word is walked once, not from
-# each of its characters.
-_PLACE = re.compile(r"\s*+([\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?)(?=[:\s])")
+# A report's line that starts with where it is (``PLACE``): when the kept text names that place (a linter's
+# `3x at src/app.py:12:5, …`), the line was counted there, not dropped silently.
 _PLACES = re.compile(r"(?<![\w./\\-])[\w./\\-]++:\d{1,9}+(?::\d{1,9}+)?")
 
 
@@ -122,7 +120,7 @@ def restore_salient_lines(
     places: set[str] | None = None
     for line in lost:
         kind = normalize(line.strip())
-        place = _PLACE.match(line)
+        place = PLACE.match(line)
         if place is not None:
             if places is None:  # found once, and only for a report whose lost lines say where they are
                 places = set(_PLACES.findall(filtered))

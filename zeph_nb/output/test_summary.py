@@ -14,6 +14,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from zeph_nb.output.lines import PLACE
+
 __all__ = ["TestRunSummary", "summarize_tests"]
 
 _FAIL_START = re.compile(
@@ -107,8 +109,6 @@ _FEW_PASSES = 10
 _RUNNER_NOISE = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\b")  # go's start lines: a test's verdict is its --- line
 _RUNNING = re.compile(r"^running [1-9]\d* tests?$")
 _REPEAT_SHOWN = 3  # a failure this short is shown whole, however alike: a note would be as long
-# A place in a trace: pytest's `tests/a/test_csv.py:9: AssertionError`, a frame's `src/x.rs:4:26`.
-_PLACE = re.compile(r"^\s*([\w./\\-]+\.\w+:\d+)\b")
 _COMPARED = 10  # failures of one length a failure is compared with: the first ones shown (a run of 1,000 stays linear)
 # doctest -v: an example that passed is `Trying:`, its source, `Expecting:` (or `Expecting nothing`), the expected
 # lines, `ok`; the indented lines belong to the example.
@@ -175,7 +175,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
                 # pytest heads a failure with the function's name alone: when two failures shown bear it (a
                 # `test_parse` in two files), the note says which, by the last place its trace names.
                 if names[said] > 1:
-                    place = next((found.group(1) for line in reversed(shown) if (found := _PLACE.match(line))), None)
+                    place = next((found.group(1) for line in reversed(shown) if (found := PLACE.match(line))), None)
                     said += f", {place}" if place else ""
                 differ = [line for line, was in zip(body, shown, strict=True) if line != was]
                 out[block_start + 1 :] = [*differ, f"    [the rest as in the failure above: {said}]"]
