@@ -166,6 +166,11 @@ def fold_jvm_frames(text: str) -> str:
     return _fold_frames(text, _jvm_frame)
 
 
+# A stack's frame is a name and a place: a longer line is something else, not read by the frame patterns (which,
+# on a crafted 4 MB line, took 0.4-0.6 s to say so).
+_FRAME_CHARS = 2_000
+
+
 def _fold_frames(text: str, frame_of: Callable[[str], tuple[str, str] | None]) -> str:
     """``text`` with each run of two or more lines that ``frame_of`` reads as a library's frame (its indent, and
     whose) written as one line."""
@@ -173,7 +178,7 @@ def _fold_frames(text: str, frame_of: Callable[[str], tuple[str, str] | None]) -
     run: list[tuple[str, str, str]] = []  # (line, indent, whose) of the library frames in a row
     changed = False
     for line in text.split("\n"):
-        found = frame_of(line) if line.lstrip().startswith("at ") else None
+        found = frame_of(line) if len(line) <= _FRAME_CHARS and line.lstrip().startswith("at ") else None
         if found is not None:
             run.append((line, *found))
             continue
@@ -223,7 +228,7 @@ _JVM_OWNERS = (
 
 
 def _jvm_frame(line: str) -> tuple[str, str] | None:
-    found = _JVM_FRAME.match(line) if len(line) <= _FRAME_CHARS else None
+    found = _JVM_FRAME.match(line)
     if found is None:
         return None
     name = found.group(2) + "."
@@ -231,9 +236,6 @@ def _jvm_frame(line: str) -> tuple[str, str] | None:
     return (found.group(1), whose) if whose is not None else None
 
 
-# A stack's frame is a name and a place: a longer line is something else, not read by the frame patterns (which,
-# on a crafted 4 MB line, took 0.4-0.6 s to say so).
-_FRAME_CHARS = 2_000
 # Rust's backtrace (`RUST_BACKTRACE=1`): `   5: panicky::rate` and, under it, `             at ./src/main.rs:4:26`.
 _RUST_FRAME = re.compile(r"^(\s*)\d+: (\S.*)$")
 _RUST_AT = re.compile(r"^\s+at (\S.*?)(?::\d+(?::\d+)?)?$")
@@ -254,48 +256,32 @@ def fold_rust_frames(text: str) -> str:
         return text
     lines = text.split("\n")
     out: list[str] = []
-    run: list[tuple[str, str]] = []  # (indent, whose) of the library frames in a row
+    run: list[tuple[str, str, str]] = []  # (the frame's lines, indent, whose) of the library frames in a row
     changed = False
-
-    def flush() -> None:
-        nonlocal changed
-        if len(run) >= 2:
-            out.append(_note(run[0][0], len(run), [whose for _, whose in run]))
-            changed = True
-        else:
-            out.extend(pending)
-        run.clear()
-        pending.clear()
-
-    pending: list[str] = []  # the lines of a run too short to fold so far
     backtrace = False  # frames are read only after `stack backtrace:`, while they go on
     index = 0
     while index < len(lines):
         line = lines[index]
         frame = _RUST_FRAME.match(line) if backtrace and len(line) <= _FRAME_CHARS else None
         if frame is None:
-            flush()
+            changed |= _flush_frames(run, out)
             backtrace = line.strip() == "stack backtrace:"
             out.append(line)
             index += 1
             continue
         body = [line]  # the frame's symbol, and its place when there is one
-        at = (
-            _RUST_AT.match(lines[index + 1])
-            if index + 1 < len(lines) and len(lines[index + 1]) <= _FRAME_CHARS
-            else None
-        )
+        after = lines[index + 1] if index + 1 < len(lines) else ""
+        at = _RUST_AT.match(after) if len(after) <= _FRAME_CHARS else None
         if at is not None:
-            body.append(lines[index + 1])
+            body.append(after)
         index += len(body)
         whose = _rust_owner(frame.group(2), at.group(1) if at is not None else None)
-        if whose is None:
-            flush()
+        if whose is None:  # the program's own frame ends a run, and is written as it is
+            changed |= _flush_frames(run, out)
             out += body
-        else:
-            run.append((frame.group(1), whose))
-            pending += body
-    flush()
+        else:  # a frame's two lines are one entry: a run too short to fold is written back as it was
+            run.append(("\n".join(body), frame.group(1), whose))
+    changed |= _flush_frames(run, out)
     return "\n".join(out) if changed else text
 
 
