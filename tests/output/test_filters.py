@@ -10,8 +10,9 @@ from bench.corpus import evaluate, head_tail, load
 from zeph_nb.config import Settings
 from zeph_nb.filters import FilterConfidence, FilterEngine, default_rules, filter_output, producing_segments
 from zeph_nb.output.loading import engine_for
-from zeph_nb.output.rules import MAX_FILE_BYTES, load_rules
+from zeph_nb.output.rules import MAX_FILE_BYTES, Dedup, load_rules
 from zeph_nb.output.sanitize import sanitize
+from zeph_nb.output.strategies import apply_strategy
 
 # The Zeph agent's rules, from the shared/ folder beside this repository (where CI puts it).
 ANCHOR = Path(__file__).resolve().parents[3] / "shared" / "anchors" / "zeph-default-filters.toml"
@@ -275,6 +276,27 @@ def test_dedup_normalises_and_counts() -> None:
             *raw.splitlines()[-3:],  # how the log ends: the state it was left in
         ]
     )
+
+
+def test_dedup_shows_at_most_max_unique_patterns_kinds_but_every_error_and_the_end() -> None:
+    raw = "\n".join(
+        [
+            *("GET /a 200", "GET /a 200", "POST /b 201", "ERROR db down", "PUT /c 204", "PUT /c 204", "POST /b 201"),
+            *("DELETE /d 204", "ERROR db down", "x1", "x2", "x3"),
+        ]
+    )
+    out = apply_strategy(raw, Dedup(type="dedup", max_unique_patterns=3), 0).text.splitlines()
+    assert out == [
+        "GET /a 200",
+        "  [1 more like this]",
+        "POST /b 201",
+        "  [1 more like this]",
+        "ERROR db down",  # a third kind: the cap is reached, PUT and DELETE are not shown
+        "ERROR db down",  # errors are all kept
+        "x1",
+        "x2",
+        "x3",  # how the log ends
+    ]
 
 
 @pytest.mark.parametrize(

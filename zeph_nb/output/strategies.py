@@ -7,13 +7,14 @@ matters kept), PARTIAL (cut by position, or understood only in part), FALLBACK (
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from zeph_nb.output import rules as R
 from zeph_nb.output.diffs import diff_lines
-from zeph_nb.output.kinds import LineKinds, digit_blind_table
+from zeph_nb.output.kinds import LineKinds, digit_blind_table, first_indices
 from zeph_nb.output.lines import FilterConfidence, StageResult, compile_lines, head_tail, matching_lines, split_lines
 from zeph_nb.output.noise import strip_noise
 from zeph_nb.output.test_summary import summarize_tests
@@ -281,23 +282,42 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
     body, lines = split_lines(text)
     normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in rule.normalize_patterns))
     kinds = LineKinds(body, lines, normalize, table)
+    keys = kinds.kinds
     end = len(lines) - _LOG_END  # how a log ends says what state it was left in: its last lines stay
-    counts: dict[str, int] = {}
-    for key in kinds.kinds[:end]:  # what the note counts is what it stands for: not the last lines, shown
-        counts[key] = counts.get(key, 0) + 1
+    counts = Counter(keys[:end])  # what the note counts is what it stands for: not the last lines, shown
     errors = kinds.lines_matching(_KEEP_IN_LOGS)
-    out: list[str] = []
-    shown: set[str] = set()
-    for index, (line, key) in enumerate(zip(lines, kinds.kinds, strict=True)):
-        first = key not in shown and len(shown) < rule.max_unique_patterns
-        if first or index in errors or index >= end:
-            out.append(line)
-            if first and counts.get(key, 0) > 1 and index not in errors:
-                out.append(f"  [{counts[key] - 1} more like this]")
-            shown.add(key)
+    first = first_indices(keys)
+    if len(first) > rule.max_unique_patterns:
+        out = _dedup_capped(lines, keys, counts, errors, end, rule.max_unique_patterns)
+    else:
+        # Every kind's first line, every error line, the last lines: worked out by C-level passes, and the loop
+        # is over the lines kept, not all of them (a log of 60,000 lines keeps a few hundred).
+        firsts = set(first.values())
+        out = []
+        for index in sorted(firsts.union(errors, range(max(end, 0), len(lines)))):
+            out.append(lines[index])
+            if index in firsts and index not in errors and counts[keys[index]] > 1:
+                out.append(f"  [{counts[keys[index]] - 1} more like this]")
     if len(out) >= len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
     return StageResult("\n".join(out), FilterConfidence.FULL)
+
+
+def _dedup_capped(
+    lines: list[str], keys: list[str], counts: Counter[str], errors: set[int], end: int, cap: int
+) -> list[str]:
+    """``dedup``'s lines when there are more kinds than ``cap``: the first ``cap`` kinds seen are shown (an error
+    line's kind counts as seen), every error line and the last lines."""
+    out: list[str] = []
+    shown: set[str] = set()
+    for index, (line, key) in enumerate(zip(lines, keys, strict=True)):
+        first = key not in shown and len(shown) < cap
+        if first or index in errors or index >= end:
+            out.append(line)
+            if first and counts[key] > 1 and index not in errors:
+                out.append(f"  [{counts[key] - 1} more like this]")
+            shown.add(key)
+    return out
 
 
 _STRATEGIES: dict[str, Callable[[str, Any, int | None], StageResult]] = {
