@@ -18,7 +18,7 @@ from zeph_nb.output.kinds import LineKinds, digit_blind_table
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, StripNoise
 from zeph_nb.output.strategies import _KEEP_IN_LOGS, _normalizer, apply_strategy, dedup
-from zeph_nb.security.secrets import _ASCII_LOWER, keyword_spans
+from zeph_nb.security.secrets import _ASCII_LOWER, keyword_line_groups, keyword_spans
 
 _WORDS = ["INFO", "DEBUG", "error", "v2beta", "0x1f", "0x2F", "1x1f", "worker-7", "id=3fa85f64", "ms", "İstanbul",
           "192.168.0.12", "12:30:01", "2026-11-22T10:00:00.463Z", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "  ", "#"]  # fmt: skip
@@ -98,3 +98,17 @@ def test_keyword_lines_are_every_line_with_a_keyword(seed: int, ascii: bool) -> 
     spans = keyword_spans(text, lowered, keywords, merge=False)
     wanted = [line for line in lines if any(k in line.translate(_ASCII_LOWER) for k in keywords)]
     assert [text[a:b] for a, b in spans] == wanted
+
+
+@pytest.mark.parametrize(("seed", "ascii"), [(0, True), (1, True), (2, False), (3, False)])
+def test_one_scan_finds_each_groups_lines_and_the_cues_anywhere(seed: int, ascii: bool) -> None:
+    groups = (("error", "ssl"), ("ms", "debug"))
+    cues = ("0x", "ms", "req 4", "zzz")  # "ms" is a group's keyword and a cue at once
+    lines = [line.encode("ascii", "ignore").decode() if ascii else line for line in _lines(seed)]
+    text = "\n".join(lines)
+    lowered = text.translate(_ASCII_LOWER)
+    spans, found = keyword_line_groups(text, lowered, groups, cues)
+    for group, group_spans in zip(groups, spans, strict=True):
+        wanted = [line for line in lines if any(k in line.translate(_ASCII_LOWER) for k in group)]
+        assert [text[a:b] for a, b in group_spans] == wanted
+    assert found == {cue for cue in cues if cue in lowered}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DiffLines", "diff_lines", "has_diff", "without_context"]
+__all__ = ["DIFF_CUES", "DiffLines", "diff_lines", "has_diff", "without_context"]
 
 # `@@ -start[,count] +start[,count] @@`; a missing count is 1. Combined diffs (`@@@`) are not walked: kept whole.
 # A count has at most 15 digits: int() refuses a crafted one of over 4,300, and raised; such a line is no hunk's.
@@ -86,6 +86,10 @@ def diff_lines(text: str) -> DiffLines:
         else:
             roles.append("other")
     return DiffLines(lines, roles)
+
+
+# A diff holds one of these: a unified diff's hunk header, rustfmt's heading (``has_diff``).
+DIFF_CUES = ("@@ -", "Diff in ")
 
 
 def has_diff(text: str) -> bool:

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zeph_nb.output.diffs import has_diff, without_context
+from zeph_nb.output.diffs import DIFF_CUES, has_diff, without_context
 from zeph_nb.output.generic import generic_filter
-from zeph_nb.output.helptext import fold_inherited
-from zeph_nb.output.profiles import fold_import_profile, fold_tree
+from zeph_nb.output.helptext import INHERITED_CUE, fold_inherited
+from zeph_nb.output.profiles import IMPORT_CUE, fold_import_profile, fold_tree
 from zeph_nb.output.records import fold_json_lists
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
@@ -26,7 +26,16 @@ from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
 from zeph_nb.output.tables import fold_table
-from zeph_nb.output.tracebacks import fold_js_frames, fold_jvm_frames, fold_library_frames, fold_rust_frames
+from zeph_nb.output.tracebacks import (
+    JVM_CUE,
+    NODE_CUE,
+    PYTHON_CUE,
+    RUST_CUE,
+    fold_js_frames,
+    fold_jvm_frames,
+    fold_library_frames,
+    fold_rust_frames,
+)
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
 __all__ = [
@@ -191,17 +200,20 @@ class FilterEngine:
                     return rule, segment
         return None
 
-    def _unknown(self, text: str, listing: bool, rule: str | None) -> tuple[str, str | None, FilterConfidence]:
+    def _unknown(
+        self, text: str, listing: bool, rule: str | None, cues: set[str] | None
+    ) -> tuple[str, str | None, FilterConfidence]:
         """An output no rule understood: a diff keeps what changed (not the context); otherwise rows that are all
         different (a query's result, a printed DataFrame) are shown as pandas shows them, and anything else long
-        is folded where it repeats. A listing's lines are its content: only a diff is cut there."""
-        if has_diff(text):  # a `--diff`, `diff -u`, a patch
+        is folded where it repeats. A listing's lines are its content: only a diff is cut there. ``cues``: what
+        the output holds of the shapes' cues, when ``_scan`` has looked."""
+        if _may_be(cues, *_DIFF_CUES) and has_diff(text):  # a `--diff`, `diff -u`, a patch
             shorter, removed = without_context(text)
             if removed:
                 return shorter, DIFF, FilterConfidence.FULL
         if listing:
             return text, rule, FilterConfidence.FALLBACK
-        shown = _first_shape(text, _SHAPES)
+        shown = _first_shape(text, _SHAPES, cues)
         if shown is not None:
             return shown
         folded = generic_filter(text) if self.generic else None
@@ -218,7 +230,14 @@ class FilterEngine:
         # Shapes any program's output may hold, whatever the rule: the frames in library code of a Python
         # traceback, a node, Java or Rust stack. Not in a listing (a search's lines are its answer) nor in what was
         # asked for (`cat x.py`) unless a rule knows the command (`cat app.log` is a log).
-        shaped = clean if listing or (asked and found is None) else _fold_stacks(clean)
+        scan: _Scan | None = None
+        if listing or (asked and found is None):
+            shaped = clean
+        else:
+            # The security pass's scan, made now: it finds which shapes' cues the output holds too. A rule's
+            # output may need the put-back's keywords as well.
+            scan = _scan(clean, salient=found is not None)
+            shaped = _fold_stacks(clean, scan.cues)
         confidence = FilterConfidence.FALLBACK
         text = shaped
         if found is not None:
@@ -229,7 +248,7 @@ class FilterEngine:
         if confidence == FilterConfidence.FALLBACK and text == shaped:
             rule = TRACEBACK if shaped is not clean else rule
             if not asked:
-                text, rule, confidence = self._unknown(shaped, listing, rule)
+                text, rule, confidence = self._unknown(shaped, listing, rule, scan.cues if scan else None)
             elif not listing and not _reads_code(command) and (shown := _first_shape(shaped, _DATA)) is not None:
                 # What was asked for is not repetition to fold, but a long table is shown as pandas shows a
                 # DataFrame the person asked for (`df.head(80)` shows 10 of its rows): `column -t pods.txt`,
@@ -237,19 +256,18 @@ class FilterEngine:
                 text, rule, confidence = shown
         kept = 0
         if text is not clean:
-            # Both passes below look for lines holding their keywords: one scan of the output finds both.
             # A diff recognised in a command no rule knows may be a log that only looks like one: an error line
             # it took for context goes back in, as after a report's rule.
             restore = text != shaped and (rule == DIFF or (found is not None and rule == found[0].name and not listing))
-            lowered = ascii_lower(clean)
-            groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if restore and shaped is clean else (SECURITY_KEYWORDS,)
-            spans = keyword_line_groups(clean, lowered, groups)
-            text, kept = preserve_security_lines(clean, text, spans[0])
+            put_back = restore and shaped is clean
+            if scan is None or (put_back and scan.salient is None):
+                scan = _scan(clean, salient=put_back)
+            text, kept = preserve_security_lines(clean, text, scan.security)
             if restore:
                 # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in
                 # (not the library frames folded above: the lines compared are those the rule was given).
-                if shaped is clean:
-                    text, _ = restore_salient_lines(clean, text, lowered, spans[1])
+                if put_back:
+                    text, _ = restore_salient_lines(clean, text, scan.lowered, scan.salient)
                 else:
                     text, _ = restore_salient_lines(shaped, text)
         raw_lines = _count_lines(output)
@@ -265,22 +283,73 @@ class FilterEngine:
         )
 
 
-# Shapes an output no rule knows may have, each a fold (None when the output is not of its shape) and the rule name
-# it reports, tried in order. Data (long JSON lists, then a long table) is cut as pandas shows a long DataFrame,
-# whether asked for or not; the others only where nothing was asked for.
-_DATA: tuple[tuple[Callable[[str], str | None], str], ...] = ((fold_json_lists, JSON_LISTS), (fold_table, TABLE))
-_SHAPES = ((fold_import_profile, PROFILE), (fold_tree, TREE), (fold_inherited, INHERITED), *_DATA)
+# Shapes an output no rule knows may have, each a fold (None when the output is not of its shape), the rule name
+# it reports, and the cue its output must hold (None: no one word says it), tried in order. Data (long JSON lists,
+# then a long table) is cut as pandas shows a long DataFrame, whether asked for or not; the others only where
+# nothing was asked for.
+_Shape = tuple[Callable[[str], str | None], str, str | None]
+_DATA: tuple[_Shape, ...] = ((fold_json_lists, JSON_LISTS, None), (fold_table, TABLE, None))
+_SHAPES: tuple[_Shape, ...] = (
+    (fold_import_profile, PROFILE, IMPORT_CUE),
+    (fold_tree, TREE, None),
+    (fold_inherited, INHERITED, INHERITED_CUE),
+    *_DATA,
+)
+# The stacks whose library frames are folded in any output (``tracebacks.py``), in the order they are folded.
+_STACKS: tuple[tuple[Callable[[str], str], str], ...] = (
+    (fold_library_frames, PYTHON_CUE),
+    (fold_js_frames, NODE_CUE),
+    (fold_jvm_frames, JVM_CUE),
+    (fold_rust_frames, RUST_CUE),
+)
+_DIFF_CUES = tuple(cue.lower() for cue in DIFF_CUES)
+# Every cue, in lower case as the scan finds them. Each fold still looks for its own cue, in its own case: found
+# here means only that it may be there. Looking for each in turn cost a scan of the output each (11 ms of a 4 MB
+# log, a sixth of the generic fallback's time); in the scan the security pass makes anyway, they cost nothing.
+_CUES = tuple(
+    dict.fromkeys(
+        cue.lower() for cue in (*(cue for _, _, cue in _SHAPES if cue), *(cue for _, cue in _STACKS), *DIFF_CUES)
+    )
+)
 
 
-def _fold_stacks(text: str) -> str:
+@dataclass(frozen=True)
+class _Scan:
+    """One scan of an output (``keyword_line_groups``): its security lines, the put-back's keyword lines (when
+    asked for), and which cues it holds."""
+
+    lowered: str
+    security: list[tuple[int, int]]
+    salient: list[tuple[int, int]] | None
+    cues: set[str]
+
+
+def _scan(clean: str, *, salient: bool) -> _Scan:
+    lowered = ascii_lower(clean)
+    groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if salient else (SECURITY_KEYWORDS,)
+    spans, cues = keyword_line_groups(clean, lowered, groups, _CUES)
+    return _Scan(lowered, spans[0], spans[1] if salient else None, cues)
+
+
+def _may_be(cues: set[str] | None, *wanted: str) -> bool:
+    """Whether the output may hold one of ``wanted`` (lowered cues): it may when it was not scanned."""
+    return cues is None or any(cue in cues for cue in wanted)
+
+
+def _fold_stacks(text: str, cues: set[str]) -> str:
     """``text`` with the library frames of each of its stacks folded (``tracebacks.py``)."""
-    return fold_rust_frames(fold_jvm_frames(fold_js_frames(fold_library_frames(text))))
+    for fold, cue in _STACKS:
+        if cue.lower() in cues:
+            text = fold(text)
+    return text
 
 
 def _first_shape(
-    text: str, shapes: tuple[tuple[Callable[[str], str | None], str], ...]
+    text: str, shapes: tuple[_Shape, ...], cues: set[str] | None = None
 ) -> tuple[str, str, FilterConfidence] | None:
-    for fold, name in shapes:
+    for fold, name, cue in shapes:
+        if cue is not None and not _may_be(cues, cue.lower()):
+            continue
         folded = fold(text)
         if folded is not None:
             return folded, name, FilterConfidence.PARTIAL

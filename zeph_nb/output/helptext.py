@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["fold_inherited"]
+__all__ = ["INHERITED_CUE", "fold_inherited"]
 
 MIN_SECTION = 3  # a shorter section is shown: one line for it says no less
+INHERITED_CUE = " inherited from "  # in the heading of each section it folds
 MAX_NAMES = 200  # past this many members (a crafted section), the note says how many more
 
 # ` |  Methods inherited from builtins.ValueError:` under a class's bar (nested classes add bars, a module's help
@@ -29,7 +30,7 @@ _NAME = re.compile(r"[\w.]+")
 def fold_inherited(text: str) -> str | None:
     """``text`` with each section of members inherited from a base class cut to their names; None when it holds
     no such section."""
-    if " inherited from " not in text:
+    if INHERITED_CUE not in text:
         return None
     lines = text.split("\n")
     out: list[str] = []

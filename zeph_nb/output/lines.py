@@ -14,6 +14,7 @@ __all__ = [
     "FilterConfidence",
     "StageResult",
     "compile_lines",
+    "has_lines",
     "head_tail",
     "matching_lines",
     "omitted",
@@ -81,6 +82,17 @@ def head_tail(lines: list[str], head: int, tail: int) -> list[str]:
     if len(lines) <= head + tail:
         return lines
     return [*lines[:head], omitted(len(lines) - head - tail), *(lines[len(lines) - tail :] if tail else [])]
+
+
+def has_lines(text: str, count: int) -> bool:
+    """Whether ``text`` holds at least ``count`` newlines: reads up to the ``count``-th, not all of a long output
+    (``str.count`` over a 4 MB log, asked by every shape that wants a long output, cost 1.2 ms each time)."""
+    at = -1
+    for _ in range(count):
+        at = text.find("\n", at + 1)
+        if at < 0:
+            return False
+    return True
 
 
 def split_lines(text: str) -> tuple[str, list[str]]:

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import re
 
+from zeph_nb.output.lines import has_lines
 from zeph_nb.output.tables import spread_lines
 from zeph_nb.security.secrets import keyword_spans
 
-__all__ = ["fold_import_profile", "fold_tree"]
+__all__ = ["IMPORT_CUE", "fold_import_profile", "fold_tree"]
 
 MIN_IMPORTS = 40  # a profile shorter than this is read whole
+IMPORT_CUE = "import time:"  # each line of `python -X importtime`
 SLOWEST = 20  # by cumulative time: a screen of the chain that costs most
 HEAVIEST = 5  # by self time: where the time is spent, however deep
 MIN_TREE = 60  # a tree shorter than this is read whole (as a table: pandas' display.max_rows)
@@ -53,7 +55,7 @@ _PROBLEM_WORDS = (
 
 def fold_import_profile(text: str) -> str | None:
     """``text`` with a long import-time profile cut to its slowest imports; None when it holds no such profile."""
-    if text.count("import time:") < MIN_IMPORTS:
+    if text.count(IMPORT_CUE) < MIN_IMPORTS:
         return None
     lines = text.split("\n")
     rows: list[tuple[int, int, int]] = []  # (line index, self µs, cumulative µs)
@@ -78,7 +80,7 @@ def fold_import_profile(text: str) -> str | None:
 def fold_tree(text: str) -> str | None:
     """``text`` with a long dependency tree cut to its root, its first level and its problems; None when it holds
     no such tree (or nothing deeper to leave out)."""
-    if text.count("\n") < MIN_TREE:
+    if not has_lines(text, MIN_TREE):
         return None
     # Most long outputs are no tree: 200 lines spread over the output say so before it is split into lines.
     sample = spread_lines(text, 200)

@@ -19,6 +19,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 
+from zeph_nb.output.lines import has_lines
 from zeph_nb.output.tables import (
     AGREE,
     HEAD,
@@ -58,7 +59,7 @@ def fold_json_lists(text: str) -> str | None:
     such list."""
     # The first character first: a log is told apart without a pass over it. Whether all of it is JSON is asked
     # last, when there is a list to cut: parsing a stream of a million scalars took 0.9 s per 4 MB to find none.
-    if not _STARTS.match(text) or text.count("\n") < MAX_ROWS:
+    if not _STARTS.match(text) or not has_lines(text, MAX_ROWS):
         return None
     lines = text.split("\n")
     # Each item (an object or list that is a list's element, or a document of a stream) as (first, last) line;

@@ -22,6 +22,7 @@ from itertools import accumulate, chain
 from operator import neg
 
 from zeph_nb.output.generic import KEEP
+from zeph_nb.output.lines import has_lines
 
 __all__ = [
     "AGREE",
@@ -79,7 +80,7 @@ def _edges(line: str) -> set[int]:
 def fold_table(text: str) -> str | None:
     """``text`` with a table of more than ``MAX_ROWS`` rows cut to its header, first and last rows; None when it
     holds no such table."""
-    if text.count("\n") < MAX_ROWS:
+    if not has_lines(text, MAX_ROWS):
         return None
     # Most long outputs are logs, not tables: 200 lines spread over the output say so before the output is split
     # into lines (a table's rows are most of its lines, so most of the sample has cells).

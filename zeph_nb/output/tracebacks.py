@@ -15,7 +15,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["fold_js_frames", "fold_jvm_frames", "fold_library_frames", "fold_rust_frames"]
+__all__ = [
+    "JVM_CUE",
+    "NODE_CUE",
+    "PYTHON_CUE",
+    "RUST_CUE",
+    "fold_js_frames",
+    "fold_jvm_frames",
+    "fold_library_frames",
+    "fold_rust_frames",
+]
 
 _FRAME = re.compile(r'^(\s*)File "([^"]+)", line \d+(?:, in .*)?$')
 # Installed packages, the standard library (`/usr/lib/python3.11/json/…`, a venv's `lib/python3.11/…`) and
@@ -27,6 +36,13 @@ _IPYTHON_HEAD = re.compile(r"^\S+\s+Traceback \(most recent call last\)\s*$")
 _IPYTHON_FRAME = re.compile(r"^(?:Cell In\[\d+\], line \d+|File (\S.*?):\d+(?:, in .*)?$)")
 _PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([^/\\]+)")
 MARK = "Traceback (most recent call last):"
+# What an output holds when it holds a stack of each kind: each fold looks for its cue first, and the engine finds
+# them all in one scan of the output (``engine.py``).
+PYTHON_CUE = MARK[:-1]  # IPython's header has no colon
+NODE_CUE = "    at "
+# A JVM stack worth folding has the JDK's frames, and those are `.java` files, under a Kotlin or a Scala program too.
+JVM_CUE = ".java:"
+RUST_CUE = "stack backtrace:"
 Frame = tuple[str, str, list[str]]  # (indent, path, the frame's lines)
 _NAME_CHARS = 60
 # What a package's folder is named: PEP 508's letters, digits, `.`, `_`, `-` (and `.py` for a module).
@@ -49,7 +65,7 @@ def _owner(path: str) -> str:
 def fold_library_frames(text: str) -> str:
     """``text`` with each run of library frames of its tracebacks written as one line; ``text`` itself when it
     holds no traceback or no frame to fold."""
-    if MARK[:-1] not in text:  # IPython's header has no colon
+    if PYTHON_CUE not in text:
         return text
     lines = text.split("\n")
     out: list[str] = []
@@ -150,7 +166,7 @@ _JS_PACKAGE = re.compile(r"[/\\]node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)")
 def fold_js_frames(text: str) -> str:
     """``text`` with each run of two or more of a JavaScript stack's frames in node's internals or in
     ``node_modules`` written as one line; ``text`` itself when there is none."""
-    if "    at " not in text:
+    if NODE_CUE not in text:
         return text
     return _fold_frames(text, _js_frame)
 
@@ -159,9 +175,7 @@ def fold_jvm_frames(text: str) -> str:
     """``text`` with each run of two or more of a Java (or Kotlin, Scala) stack's frames in the JDK or in a
     framework that runs the program (JUnit, Maven's surefire, Gradle, Spring…) written as one line; ``text``
     itself when there is none. The exception, ``Caused by:``, ``... 12 more`` and the program's frames stay."""
-    # One scan decides (each costs 2 ms on a 4 MB log): a stack worth folding has the JDK's frames, and those are
-    # `.java` files, under a Kotlin or a Scala program too.
-    if ".java:" not in text:
+    if JVM_CUE not in text:
         return text
     return _fold_frames(text, _jvm_frame)
 
@@ -252,7 +266,7 @@ _RUST_STD_SYMBOL = re.compile(r"^<?(std|core|alloc|__rustc)::|^(rust_begin_unwin
 def fold_rust_frames(text: str) -> str:
     """``text`` with each run of two or more frames of a Rust backtrace in the standard library or in another
     crate (``~/.cargo/registry``) written as one line; ``text`` itself when there is none."""
-    if "stack backtrace:" not in text:
+    if RUST_CUE not in text:
         return text
     lines = text.split("\n")
     out: list[str] = []

@@ -105,12 +105,14 @@ def keyword_spans(text: str, lowered: str, keywords: tuple[str, ...], *, merge: 
 
 
 def keyword_line_groups(
-    text: str, lowered: str, groups: tuple[tuple[str, ...], ...]
-) -> tuple[list[tuple[int, int]], ...]:
+    text: str, lowered: str, groups: tuple[tuple[str, ...], ...], cues: tuple[str, ...] = ()
+) -> tuple[tuple[list[tuple[int, int]], ...], set[str]]:
     """For each group of keywords, the (start, end) of each line of ``text`` holding one of them (looked for in
-    ``lowered``), in order: ``keyword_spans`` for several keyword lists in one pass over the text."""
-    keywords = tuple(dict.fromkeys(k for group in groups for k in group))
+    ``lowered``), in order: ``keyword_spans`` for several keyword lists in one pass over the text. And which of
+    ``cues`` (in lower case) ``lowered`` holds anywhere: the same pass answers that for free."""
+    keywords = tuple(dict.fromkeys((*(k for group in groups for k in group), *cues)))
     owners = tuple(sum(1 << g for g, group in enumerate(groups) if k in group) for k in keywords)
+    is_cue = tuple(k in cues for k in keywords)
     on_bytes, on_text = _automata(keywords)
     # Overlapping: a keyword of one group may lie inside another group's ("warn" in "warning").
     if lowered.isascii():
@@ -118,19 +120,24 @@ def keyword_line_groups(
     else:
         found = on_text.find_matches_as_indexes(lowered, overlapping=True)
     spans: tuple[list[tuple[int, int]], ...] = tuple([] for _ in groups)
+    cues_found: set[str] = set()
     last_start = [-1] * len(groups)
     line_start, line_end = -1, -1
     for index, at, _ in found:
+        if is_cue[index]:
+            cues_found.add(keywords[index])
+        mask = owners[index]
+        if not mask:
+            continue
         if at > line_end or line_start < 0:  # a new line: where it starts and ends, worked out once
             line_start = lowered.rfind("\n", 0, at) + 1
             line_end = text.find("\n", at)
             line_end = line_end if line_end >= 0 else len(text)
-        mask = owners[index]
         for g in range(len(groups)):
             if mask >> g & 1 and last_start[g] != line_start:
                 last_start[g] = line_start
                 spans[g].append((line_start, line_end))
-    return spans
+    return spans, cues_found
 
 
 def scan_secrets(
