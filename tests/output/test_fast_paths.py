@@ -12,16 +12,18 @@ import re
 
 import pytest
 
-from zeph_nb.output.generic import _NORMALIZE, _TABLE
+from zeph_nb.output.generic import _NORMALIZE, _TABLE, KEEP_CUES
 from zeph_nb.output.generic import KEEP as _KEEP
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, StripNoise
-from zeph_nb.output.strategies import _KEEP_IN_LOGS, _normalizer, apply_strategy, dedup
+from zeph_nb.output.strategies import _KEEP_IN_LOGS, _LOG_CUES, _normalizer, apply_strategy, dedup
 from zeph_nb.security.secrets import _ASCII_LOWER, keyword_line_groups, keyword_spans
 
 _WORDS = ["INFO", "DEBUG", "error", "v2beta", "0x1f", "0x2F", "1x1f", "worker-7", "id=3fa85f64", "ms", "İstanbul",
           "192.168.0.12", "12:30:01", "2026-11-22T10:00:00.463Z", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "  ", "#"]  # fmt: skip
+# Words the error patterns look for, in other cases and shapes; the last one matches (?i)critical and is not ASCII.
+_ALARMS = ["ERROR", "Failed", "warning:", "ValueError:", "KILLED", "aborted", '  File "a.py"', "\tat main", "crıtıcal"]
 
 
 def _lines(seed: int, n: int = 400) -> list[str]:
@@ -57,6 +59,23 @@ def test_line_kinds_are_the_normalised_lines(seed: int) -> None:
     assert generic.kinds == [_NORMALIZE.sub("#", line).translate(_TABLE or {}) for line in lines]
     lowered = {i for i, line in enumerate(lines) if _KEEP.search(line.lower())}
     assert generic.lines_matching(_KEEP, lower=True) == lowered
+
+
+@pytest.mark.parametrize(("seed", "ascii"), [(0, True), (1, True), (2, False), (3, False)])
+def test_cues_only_spare_searching_lines_no_match_could_be_in(seed: int, ascii: bool) -> None:
+    rnd = random.Random(seed)
+    lines = [" ".join(rnd.choice([line, *_ALARMS[: -1 if ascii else None]]) for _ in range(3)) for line in _lines(seed)]
+    lines = [line.encode("ascii", "ignore").decode() if ascii else line for line in lines]
+    text = "\n".join(lines)
+    normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns))
+    kinds = LineKinds(text, lines, normalize, table)
+    errors = {i for i, line in enumerate(lines) if _KEEP_IN_LOGS.search(line)}
+    assert errors and kinds.lines_matching(_KEEP_IN_LOGS, cues=_LOG_CUES) == errors
+    generic = LineKinds(text, lines, lambda t: _NORMALIZE.sub("#", t), _TABLE)
+    wanted = {i for i, line in enumerate(lines) if _KEEP.search(line.lower())}
+    assert wanted and generic.lines_matching(_KEEP, lower=True, cues=KEEP_CUES) == wanted
+    if not ascii:  # the dotless i: found though lowering cannot make it "critical"
+        assert any("crıtıcal" in lines[i] for i in errors)
 
 
 def test_dedup_counts_lines_differing_only_in_digits_as_one_kind() -> None:

@@ -48,6 +48,11 @@ KEEP = re.compile(
     r"|^\s+file \"|^\s+at \S|^\w+(error|exception|warning):",
     re.MULTILINE,
 )
+# Words every KEEP match holds one of (``LineKinds.lines_matching``): its words, a frame's `file "` and `at `.
+KEEP_CUES = (
+    "error", "fatal", "panic", "exception", "traceback", "critical", "warn", "fail", "denied", "refused", "abort",
+    "killed", "segmentation fault", "assert", 'file "', "at ",
+)  # fmt: skip
 RARE = 3  # a kind seen this often or less in the whole output is kept whole: an event, not repetition
 MIN_FOLD = 3  # a run of fewer skipped lines is written out: its note would say no less than the lines
 _RUNS = re.compile(rb"\x01+")  # runs of skipped lines, in a byte per line
@@ -105,7 +110,7 @@ def generic_filter(text: str) -> str | None:
         return None
     kinds = LineKinds(text, lines, normalize, _TABLE)
     # Run over the lowered line: (?i) makes Python's re 2.5x slower here.
-    wanted = kinds.lines_matching(KEEP, lower=True)
+    wanted = kinds.lines_matching(KEEP, lower=True, cues=KEEP_CUES)
     # An error-like line is told apart by all of it (mypy's errors differ only in where they are); only the very
     # same line again is a repeat.
     # Built by C-level map over the distinct kinds, not a comprehension over every line (10% of the filter's time).

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import importlib
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from itertools import compress
+from itertools import accumulate, compress
 from typing import Any
+
+from zeph_nb.security.secrets import keyword_spans
 
 # The regex parser is private API, typed in some typeshed versions only: imported untyped either way, so one
 # mypy run is clean on every version CI might install.
@@ -110,21 +113,35 @@ class LineKinds:
         #: index of each line's group, and the first line of each group
         self.group = list(map(first.__getitem__, fast))
         self.firsts = sorted(first.values())
-        joined = "\n".join(lines[i] for i in self.firsts)
-        normalized = normalize(joined)
-        keys = normalized.split("\n")
+        normalized = normalize("\n".join(map(lines.__getitem__, self.firsts)))
+        # The remaining digits mapped in one pass, not one call per line (a fifth of the grouping's time on a log
+        # whose lines are all different).
+        keys = (normalized if table is None else normalized.translate(table)).split("\n")
         if len(keys) != len(self.firsts):  # a pattern matched across lines: normalise line by line
             keys = [normalize(lines[i]) for i in self.firsts]
-        if table is not None:
-            keys = [key.translate(table) for key in keys]
+            keys = keys if table is None else [key.translate(table) for key in keys]
         kind_of = dict(zip(self.firsts, keys, strict=True))
         self.kinds = list(map(kind_of.__getitem__, self.group))
 
-    def lines_matching(self, pattern: re.Pattern[str], *, lower: bool = False) -> set[int]:
+    def lines_matching(self, pattern: re.Pattern[str], *, lower: bool = False, cues: tuple[str, ...] = ()) -> set[int]:
         """Indices of every line ``pattern`` finds (in the lowered line with ``lower``), searched once per group;
-        only valid for a pattern that cannot tell the mapped digits apart (``digit_blind_table``)."""
+        only valid for a pattern that cannot tell the mapped digits apart (``digit_blind_table``).
+
+        ``cues`` are words in lower case of which every match holds one, whatever its case. On ASCII text only
+        the groups whose line holds one are searched, found by one Aho-Corasick scan: a log whose lines are all
+        different (a request id on each) has as many groups as lines, and a regex search of each was a third of
+        the generic fallback's time there. Beyond ASCII every group is searched: ``re``'s case-insensitive ``i``
+        matches a dotless i, which lowering leaves alone."""
+        firsts = self.firsts
+        if cues:
+            joined = "\n".join(map(self.lines.__getitem__, firsts))
+            if joined.isascii():
+                lowered = joined.lower()
+                starts = list(accumulate(map((1).__add__, map(len, lowered.split("\n"))), initial=0))
+                spans = keyword_spans(lowered, lowered, cues, merge=False)
+                firsts = [firsts[bisect_right(starts, start) - 1] for start, _ in spans]
         hit = set()
-        for index in self.firsts:
+        for index in firsts:
             line = self.lines[index]
             if pattern.search(line.lower() if lower else line):
                 hit.add(index)

@@ -258,6 +258,7 @@ def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
 
 _LOG_END = 3
 _KEEP_IN_LOGS = re.compile(r"(?i)\b(error|fatal|panic|exception|traceback|critical|fail(ed|ure)?)\b")
+_LOG_CUES = ("error", "fatal", "panic", "exception", "traceback", "critical", "fail")  # one is in each match
 
 
 @lru_cache(maxsize=64)
@@ -285,7 +286,7 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
     keys = kinds.kinds
     end = len(lines) - _LOG_END  # how a log ends says what state it was left in: its last lines stay
     counts = Counter(keys[:end])  # what the note counts is what it stands for: not the last lines, shown
-    errors = kinds.lines_matching(_KEEP_IN_LOGS)
+    errors = kinds.lines_matching(_KEEP_IN_LOGS, cues=_LOG_CUES)
     first = first_indices(keys)
     if len(first) > rule.max_unique_patterns:
         out = _dedup_capped(lines, keys, counts, errors, end, rule.max_unique_patterns)
