@@ -142,3 +142,21 @@ def test_a_run_of_one_line_of_each_kind_is_written_out_not_noted_line_by_line() 
         rows += [kind.format(n=n) for kind in kinds]
     out = generic_filter("\n".join(rows))
     assert out is None or not any(line.startswith("[1 similar") for line in out.splitlines())
+
+
+def test_kinds_whose_notes_would_read_alike_are_one_note() -> None:
+    # A JSON log's lines differ past the 120 characters a note shows (`"method": "GET"` or `"POST"`): two notes
+    # that read the same but for their times would say no more than one.
+    head = (
+        '{"ts": "2026-11-25T08:00:%02d.%03d+00:00", "level": "info", "logger": "orders", "event": "request completed"'
+    )
+    lines = [
+        head % (n // 1000, n % 1000) + f', "method": "{("GET", "POST")[n % 3 == 0]}", "status": 200}}'
+        for n in range(90)
+    ]
+    lines[45] = '{"ts": "2026-11-25T08:00:00.045+00:00", "level": "error", "event": "reservation failed"}'
+    out = generic_filter("\n".join(lines))
+    assert out is not None
+    notes = [line for line in out.splitlines() if line.startswith("[")]
+    assert [note.split(":", 1)[0] for note in notes] == ["[40 similar lines", "[39 similar lines"], notes
+    assert lines[45] in out.splitlines()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 from zeph_nb.output.kinds import LineKinds, digit_blind_table, first_indices
 from zeph_nb.security.secrets import clear_cut
@@ -71,15 +72,21 @@ def _said(keys: list[str], lines: list[str], start: int, end: int) -> list[str]:
     run = lines[start:end]
     if len(run) < MIN_FOLD:
         return run
-    # Most common kind first; a Counter keeps kinds in the order they first appear, and the sort is stable.
-    kinds = sorted(Counter(keys[start:end]).items(), key=lambda kind: -kind[1])
-    out = []
-    for key, count in kinds[:_MAX_SAID]:
-        example = lines[keys.index(key, start, end)]  # the kind's first line in the run
-        out.append(f'[{count:,} similar lines: "{_example(example)}"]')
-    if len(kinds) > _MAX_SAID:
-        rest = sum(count for _, count in kinds[_MAX_SAID:])
-        out.append(f"[{rest:,} more lines of {len(kinds) - _MAX_SAID} other kinds seen above]")
+    # Kinds the notes would show alike but for numbers and times (they differ past the example's cut: a JSON
+    # log's `"method": "GET"` and `"POST"`) are one note: two notes that read the same say no more than one. A
+    # Counter keeps kinds in the order they first appear, the sort is stable: the most common first, then the
+    # earliest, each shown by the first line of its first kind in the run.
+    kinds = Counter(keys[start:end])
+    first = first_indices(keys[start:end])
+    shown: dict[str, list[Any]] = {}  # [count, example] by the example with its numbers and times normalised
+    for key, count in kinds.items():
+        example = _example(run[first[key]])
+        shown.setdefault(normalize(example), [0, example])[0] += count
+    notes = sorted(shown.values(), key=lambda note: -note[0])
+    out = [f'[{count:,} similar lines: "{example}"]' for count, example in notes[:_MAX_SAID]]
+    if len(notes) > _MAX_SAID:
+        rest = sum(count for count, _ in notes[_MAX_SAID:])
+        out.append(f"[{rest:,} more lines of {len(notes) - _MAX_SAID} other kinds seen above]")
     # Rows of a table, each a kind seen before once or twice: notes as long as the rows say less than the rows.
     if len(out) * 2 > len(run) or sum(map(len, out)) >= sum(map(len, run)):
         return run
