@@ -129,7 +129,7 @@ def test_the_example_of_a_folded_kind_is_never_cut_through_a_secret() -> None:
     out = generic_filter("\n".join(lines))
     assert out is not None
     folded = next(line for line in out.splitlines() if "similar lines" in line and "req" in line)
-    assert folded.endswith(f'{"y" * 60} "]') and "ghp_" not in folded
+    assert folded.endswith(f'{"y" * 60} …"]') and "ghp_" not in folded
 
 
 def test_a_run_of_one_line_of_each_kind_is_written_out_not_noted_line_by_line() -> None:

@@ -95,9 +95,11 @@ def _said(keys: list[str], lines: list[str], start: int, end: int) -> list[str]:
 
 def _example(line: str) -> str:
     """A line shown for its kind, cut at 120 characters but never through a secret (``clear_cut``): redaction,
-    after the filters, knows a token whole, not its first half."""
+    after the filters, knows a token whole, not its first half. A cut line ends in "…": cut inside a quoted value,
+    `"method": "` would read as an empty method."""
     line = line.strip()
-    return line[: clear_cut(line, _EXAMPLE_CHARS)]
+    cut = clear_cut(line, _EXAMPLE_CHARS)
+    return line if cut >= len(line) else line[:cut] + "…"
 
 
 def normalize(text: str) -> str:
