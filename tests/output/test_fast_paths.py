@@ -12,9 +12,11 @@ import re
 
 import pytest
 
+from zeph_nb.output.engine import FilterEngine
 from zeph_nb.output.generic import _NORMALIZE, _TABLE, KEEP_CUES
 from zeph_nb.output.generic import KEEP as _KEEP
 from zeph_nb.output.kinds import LineKinds, digit_blind_table
+from zeph_nb.output.loading import default_rules
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, StripNoise
 from zeph_nb.output.strategies import _KEEP_IN_LOGS, _LOG_CUES, _normalizer, apply_strategy, dedup
@@ -131,3 +133,19 @@ def test_one_scan_finds_each_groups_lines_and_the_cues_anywhere(seed: int, ascii
         wanted = [line for line in lines if any(k in line.translate(_ASCII_LOWER) for k in group)]
         assert [text[a:b] for a, b in group_spans] == wanted
     assert found == {cue for cue in cues if cue in lowered}
+
+
+def test_a_lone_surrogate_is_filtered_not_raised_on() -> None:
+    # Text decoded with "surrogateescape" (or JSON's "\ud800") holds lone surrogates, which the character
+    # automaton cannot encode: the up-front scan raised UnicodeEncodeError on an output the filter used to pass
+    # through whole, and a long one raised wherever the security pass ran.
+    engine = FilterEngine(default_rules())
+    short = "build of caf\udce9 ok\n"
+    assert engine.filter("python app.py", short, 0).text == short
+    long = "\n".join(
+        [f"INFO worker sent item {i} to caf\udce9" for i in range(200)] + ["ssl: certificate verify failed"]
+    )
+    filtered = engine.filter("python app.py", long, 1)
+    assert "similar lines" in filtered.text and "ssl: certificate verify failed" in filtered.text
+    lowered = long.translate(_ASCII_LOWER)
+    assert [long[a:b] for a, b in keyword_spans(long, lowered, ("ssl",), merge=False)] == [long.split("\n")[-1]]

@@ -236,7 +236,7 @@ class FilterEngine:
         else:
             # The security pass's scan, made now: it finds which shapes' cues the output holds too. A rule's
             # output may need the put-back's keywords as well.
-            scan = _scan(clean, salient=found is not None)
+            scan = _scan(clean, salient=found is not None, cues=True)
             shaped = _fold_stacks(clean, scan.cues)
         confidence = FilterConfidence.FALLBACK
         text = shaped
@@ -261,7 +261,7 @@ class FilterEngine:
             restore = text != shaped and (rule == DIFF or (found is not None and rule == found[0].name and not listing))
             put_back = restore and shaped is clean
             if scan is None or (put_back and scan.salient is None):
-                scan = _scan(clean, salient=put_back)
+                scan = _scan(clean, salient=put_back, cues=False)
             text, kept = preserve_security_lines(clean, text, scan.security)
             if restore:
                 # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in
@@ -324,11 +324,14 @@ class _Scan:
     cues: set[str]
 
 
-def _scan(clean: str, *, salient: bool) -> _Scan:
+def _scan(clean: str, *, salient: bool, cues: bool) -> _Scan:
+    """The scan, with the put-back's keywords when ``salient`` and the shapes' cues when ``cues``: each hit of a
+    keyword costs a step of a Python loop, and an output dense with a cue (`@@ -` a million times) is not made to
+    pay for them where no shape is tried (a listing, what was asked for)."""
     lowered = ascii_lower(clean)
     groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if salient else (SECURITY_KEYWORDS,)
-    spans, cues = keyword_line_groups(clean, lowered, groups, _CUES)
-    return _Scan(lowered, spans[0], spans[1] if salient else None, cues)
+    spans, found = keyword_line_groups(clean, lowered, groups, _CUES if cues else ())
+    return _Scan(lowered, spans[0], spans[1] if salient else None, found)
 
 
 def _may_be(cues: set[str] | None, *wanted: str) -> bool:

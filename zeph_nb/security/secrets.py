@@ -74,16 +74,30 @@ def _automata(keywords: tuple[str, ...]) -> tuple[Any, Any]:
     return ahocorasick_rs.BytesAhoCorasick([k.encode() for k in keywords]), ahocorasick_rs.AhoCorasick(list(keywords))
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _find(on_bytes: Any, on_text: Any, lowered: str, *, overlapping: bool) -> list[tuple[int, int, int]]:
+    """The automata's matches in ``lowered``: on ASCII text a byte offset is a character offset, and the bytes
+    automaton is twice as fast as the one that counts characters. A lone surrogate (text decoded with
+    ``surrogateescape``, JSON's ``"\\ud800"``) cannot be encoded for the automaton, which raised: it is searched
+    as U+FFFD, one character for one (offsets hold), which no keyword holds either."""
+    found: list[tuple[int, int, int]]
+    if lowered.isascii():
+        found = on_bytes.find_matches_as_indexes(lowered.encode("ascii"), overlapping=overlapping)
+        return found
+    try:
+        found = on_text.find_matches_as_indexes(lowered, overlapping=overlapping)
+    except UnicodeEncodeError:
+        found = on_text.find_matches_as_indexes(_SURROGATES.sub("\ufffd", lowered), overlapping=overlapping)
+    return found
+
+
 def keyword_spans(text: str, lowered: str, keywords: tuple[str, ...], *, merge: bool = True) -> list[tuple[int, int]]:
     """The (start, end) of each line of ``text`` that contains one of ``keywords`` (looked for in ``lowered``, the
     text in lower case), in order; with ``merge``, lines next to each other as one span."""
     on_bytes, on_text = _automata(keywords)
-    # One pass for all keywords. On ASCII text a byte offset is a character offset, and the bytes automaton is
-    # twice as fast as the one that counts characters.
-    if lowered.isascii():
-        found = on_bytes.find_matches_as_indexes(lowered.encode("ascii"))
-    else:
-        found = on_text.find_matches_as_indexes(lowered)
+    found = _find(on_bytes, on_text, lowered, overlapping=False)  # one pass for all keywords
     starts: list[int] = []
     line_end = -1
     for _, at, _ in found:  # in order of position; a line is looked at once however many keywords it has
@@ -115,10 +129,7 @@ def keyword_line_groups(
     is_cue = tuple(k in cues for k in keywords)
     on_bytes, on_text = _automata(keywords)
     # Overlapping: a keyword of one group may lie inside another group's ("warn" in "warning").
-    if lowered.isascii():
-        found = on_bytes.find_matches_as_indexes(lowered.encode("ascii"), overlapping=True)
-    else:
-        found = on_text.find_matches_as_indexes(lowered, overlapping=True)
+    found = _find(on_bytes, on_text, lowered, overlapping=True)
     spans: tuple[list[tuple[int, int]], ...] = tuple([] for _ in groups)
     cues_found: set[str] = set()
     last_start = [-1] * len(groups)
