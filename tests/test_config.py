@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from pathlib import Path
 
@@ -264,8 +265,11 @@ def test_settings_are_immutable() -> None:
 
 
 def test_the_seeds_legacy_retry_keys_are_read_where_they_live_now() -> None:
-    with pytest.warns(DeprecationWarning, match=r"agent.max_tool_retries is deprecated .*tools.retry.max_attempts"):
+    with pytest.warns(DeprecationWarning) as said:
         settings = Settings.from_toml("[agent]\nmax_tool_retries = 4\nmax_retry_duration_secs = 12\n")
+    messages = [str(warning.message) for warning in said]
+    assert any(re.search(r"agent.max_tool_retries is deprecated .*tools.retry.max_attempts", m) for m in messages)
+    assert any(re.search(r"agent.max_retry_duration_secs is deprecated .*tools.retry.budget_secs", m) for m in messages)
     assert settings.tools.retry.max_attempts == 4 and settings.tools.retry.budget_secs == 12
     assert settings.describe()["tools.retry.max_attempts"][1] == "file:<string>"
     with pytest.warns(DeprecationWarning, match="is set too, and wins"):
