@@ -160,3 +160,14 @@ def test_kinds_whose_notes_would_read_alike_are_one_note() -> None:
     notes = [line for line in out.splitlines() if line.startswith("[")]
     assert [note.split(":", 1)[0] for note in notes] == ["[40 similar lines", "[39 similar lines"], notes
     assert lines[45] in out.splitlines()
+
+
+def test_a_note_for_one_line_says_line() -> None:
+    # A run holding many lines of one kind seen before and one line of another says "1 similar line".
+    sent, flushed = "worker 1 sent batch", "disk 7 flushed cache"
+    lines = [sent] * 3 + [flushed] * 4 + ["ERROR one"] + [sent] * 20 + [flushed] + [sent] * 20 + ["ERROR two"]
+    lines += [f"step {n} of the end" for n in range(5)]
+    out = generic_filter("\n".join(lines))
+    assert out is not None
+    assert any(line.startswith('[1 similar line: "disk 7 flushed cache"]') for line in out.splitlines()), out
+    assert "[1 similar lines" not in out

@@ -83,14 +83,19 @@ def _said(keys: list[str], lines: list[str], start: int, end: int) -> list[str]:
         example = _example(run[first[key]])
         shown.setdefault(normalize(example), [0, example])[0] += count
     notes = sorted(shown.values(), key=lambda note: -note[0])
-    out = [f'[{count:,} similar lines: "{example}"]' for count, example in notes[:_MAX_SAID]]
+    out = [f'[{_counted(count, "similar line")}: "{example}"]' for count, example in notes[:_MAX_SAID]]
     if len(notes) > _MAX_SAID:
         rest = sum(count for count, _ in notes[_MAX_SAID:])
-        out.append(f"[{rest:,} more lines of {len(notes) - _MAX_SAID} other kinds seen above]")
+        out.append(f"[{_counted(rest, 'more line')} of {_counted(len(notes) - _MAX_SAID, 'other kind')} seen above]")
     # Rows of a table, each a kind seen before once or twice: notes as long as the rows say less than the rows.
     if len(out) * 2 > len(run) or sum(map(len, out)) >= sum(map(len, run)):
         return run
     return out
+
+
+def _counted(count: int, noun: str) -> str:
+    """``1 similar line``, ``1,832 similar lines``."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def _example(line: str) -> str:
