@@ -307,9 +307,7 @@ _DIFF_CUES = tuple(cue.lower() for cue in DIFF_CUES)
 # here means only that it may be there. Looking for each in turn cost a scan of the output each (11 ms of a 4 MB
 # log, a sixth of the generic fallback's time); in the scan the security pass makes anyway, they cost nothing.
 _CUES = tuple(
-    dict.fromkeys(
-        cue.lower() for cue in (*(cue for _, _, cue in _SHAPES if cue), *(cue for _, cue in _STACKS), *DIFF_CUES)
-    )
+    dict.fromkeys(c.lower() for c in (*(c for _, _, c in _SHAPES if c), *(c for _, c in _STACKS), *DIFF_CUES))
 )
 
 
@@ -325,9 +323,8 @@ class _Scan:
 
 
 def _scan(clean: str, *, salient: bool, cues: bool) -> _Scan:
-    """The scan, with the put-back's keywords when ``salient`` and the shapes' cues when ``cues``: each hit of a
-    keyword costs a step of a Python loop, and an output dense with a cue (`@@ -` a million times) is not made to
-    pay for them where no shape is tried (a listing, what was asked for)."""
+    """The scan, with the put-back's keywords when ``salient`` and the shapes' cues when ``cues`` (only where
+    shapes are tried: each hit costs a step of a Python loop, and `@@ -` may be there a million times)."""
     lowered = ascii_lower(clean)
     groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if salient else (SECURITY_KEYWORDS,)
     spans, found = keyword_line_groups(clean, lowered, groups, _CUES if cues else ())
