@@ -11,7 +11,7 @@ from collections.abc import Callable
 from bench.corpus import load
 from bench.heldout import TUNE, TUNE_E, load_heldout
 from zeph_nb.filters import FilterConfidence, FilterEngine, default_rules
-from zeph_nb.output import engine
+from zeph_nb.output import shapes
 from zeph_nb.output.diffs import DIFF_CUES, diff_lines, has_diff, without_context
 from zeph_nb.output.helptext import INHERITED_CUE
 from zeph_nb.output.profiles import IMPORT_CUE
@@ -554,8 +554,8 @@ def test_a_shape_leaves_alone_an_output_without_its_cue() -> None:
     # fold leaves an output without its cue as it is. Checked on every recorded output a rule may be tuned on.
     outputs = [sample.output for sample in load()]
     outputs += [sample.output for folder in (TUNE, TUNE_E) for sample in load_heldout(folder, "dev")]
-    folds: list[tuple[Callable[[str], str | None], str]] = [(fold, cue) for fold, _, cue in engine._SHAPES if cue]
-    folds += engine._STACKS
+    folds: list[tuple[Callable[[str], str | None], str]] = [(fold, cue) for fold, _, cue in shapes.SHAPES if cue]
+    folds += shapes.STACKS
     fired = dict.fromkeys([cue for _, cue in folds], 0)
     for fold, cue in folds:
         for text in outputs:

@@ -9,33 +9,32 @@ post-processors in a pipeline (``tail``, ``head``, ``grep``, ``tee``, ``sort``â€
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zeph_nb.output.diffs import DIFF_CUES, has_diff, without_context
+from zeph_nb.output.diffs import has_diff, without_context
 from zeph_nb.output.generic import generic_filter
-from zeph_nb.output.helptext import INHERITED_CUE, fold_inherited
-from zeph_nb.output.profiles import IMPORT_CUE, fold_import_profile, fold_tree
-from zeph_nb.output.records import fold_json_lists
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
 from zeph_nb.output.salient import restore_salient_lines
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
 from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
-from zeph_nb.output.strategies import FilterConfidence, apply_strategy
-from zeph_nb.output.tables import fold_table
-from zeph_nb.output.tracebacks import (
-    JVM_CUE,
-    NODE_CUE,
-    PYTHON_CUE,
-    RUST_CUE,
-    fold_js_frames,
-    fold_jvm_frames,
-    fold_library_frames,
-    fold_rust_frames,
+from zeph_nb.output.shapes import (
+    CUES,
+    DATA,
+    DIFF_CUES,
+    INHERITED,
+    JSON_LISTS,
+    PROFILE,
+    SHAPES,
+    TABLE,
+    TREE,
+    first_shape,
+    fold_stacks,
+    may_be,
 )
+from zeph_nb.output.strategies import FilterConfidence, apply_strategy
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
 __all__ = [
@@ -54,12 +53,8 @@ __all__ = [
 
 GENERIC = "generic"  # the rule name a FilteredOutput reports when the generic fallback shortened it
 DIFF = "diff"  # ... when no rule knew the command and its output was a diff (output/diffs.py)
-TABLE = "table"  # ... when a long table's middle rows were left out (output/tables.py)
-PROFILE = "import-profile"  # ... when an import-time profile was cut to its slowest imports (output/profiles.py)
-TREE = "tree-depth"  # ... when a dependency tree's deeper levels were left out (output/profiles.py)
-INHERITED = "help-inherited"  # ... when help text's inherited members were cut to their names (output/helptext.py)
-JSON_LISTS = "json-lists"  # ... when long lists in a JSON document were cut to their ends (output/records.py)
 TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
+# ... and the names of the shapes cut (TABLE, PROFILE, TREE, INHERITED, JSON_LISTS) are in output/shapes.py.
 
 _SETUP = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset", "true", "alias", "ulimit", "umask"})
 _POST = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "sort", "uniq", "less", "more", "cat", "wc", "cut",
@@ -207,13 +202,13 @@ class FilterEngine:
         different (a query's result, a printed DataFrame) are shown as pandas shows them, and anything else long
         is folded where it repeats. A listing's lines are its content: only a diff is cut there. ``cues``: what
         the output holds of the shapes' cues, when ``_scan`` has looked."""
-        if _may_be(cues, *_DIFF_CUES) and has_diff(text):  # a `--diff`, `diff -u`, a patch
+        if may_be(cues, *DIFF_CUES) and has_diff(text):  # a `--diff`, `diff -u`, a patch
             shorter, removed = without_context(text)
             if removed:
                 return shorter, DIFF, FilterConfidence.FULL
         if listing:
             return text, rule, FilterConfidence.FALLBACK
-        shown = _first_shape(text, _SHAPES, cues)
+        shown = first_shape(text, SHAPES, cues)
         if shown is not None:
             return shown
         folded = generic_filter(text) if self.generic else None
@@ -237,7 +232,7 @@ class FilterEngine:
             # The security pass's scan, made now: it finds which shapes' cues the output holds too. A rule's
             # output may need the put-back's keywords as well.
             scan = _scan(clean, salient=found is not None, cues=True)
-            shaped = _fold_stacks(clean, scan.cues)
+            shaped = fold_stacks(clean, scan.cues)
         confidence = FilterConfidence.FALLBACK
         text = shaped
         if found is not None:
@@ -249,7 +244,7 @@ class FilterEngine:
             rule = TRACEBACK if shaped is not clean else rule
             if not asked:
                 text, rule, confidence = self._unknown(shaped, listing, rule, scan.cues if scan else None)
-            elif not listing and not _reads_code(command) and (shown := _first_shape(shaped, _DATA)) is not None:
+            elif not listing and not _reads_code(command) and (shown := first_shape(shaped, DATA)) is not None:
                 # What was asked for is not repetition to fold, but a long table is shown as pandas shows a
                 # DataFrame the person asked for (`df.head(80)` shows 10 of its rows): `column -t pods.txt`,
                 # `jq '.[]' refunds.json`.
@@ -283,34 +278,6 @@ class FilterEngine:
         )
 
 
-# Shapes an output no rule knows may have, each a fold (None when the output is not of its shape), the rule name
-# it reports, and the cue its output must hold (None: no one word says it), tried in order. Data (long JSON lists,
-# then a long table) is cut as pandas shows a long DataFrame, whether asked for or not; the others only where
-# nothing was asked for.
-_Shape = tuple[Callable[[str], str | None], str, str | None]
-_DATA: tuple[_Shape, ...] = ((fold_json_lists, JSON_LISTS, None), (fold_table, TABLE, None))
-_SHAPES: tuple[_Shape, ...] = (
-    (fold_import_profile, PROFILE, IMPORT_CUE),
-    (fold_tree, TREE, None),
-    (fold_inherited, INHERITED, INHERITED_CUE),
-    *_DATA,
-)
-# The stacks whose library frames are folded in any output (``tracebacks.py``), in the order they are folded.
-_STACKS: tuple[tuple[Callable[[str], str], str], ...] = (
-    (fold_library_frames, PYTHON_CUE),
-    (fold_js_frames, NODE_CUE),
-    (fold_jvm_frames, JVM_CUE),
-    (fold_rust_frames, RUST_CUE),
-)
-_DIFF_CUES = tuple(cue.lower() for cue in DIFF_CUES)
-# Every cue, in lower case as the scan finds them. Each fold still looks for its own cue, in its own case: found
-# here means only that it may be there. Looking for each in turn cost a scan of the output each (11 ms of a 4 MB
-# log, a sixth of the generic fallback's time); in the scan the security pass makes anyway, they cost nothing.
-_CUES = tuple(
-    dict.fromkeys(c.lower() for c in (*(c for _, _, c in _SHAPES if c), *(c for _, c in _STACKS), *DIFF_CUES))
-)
-
-
 @dataclass(frozen=True)
 class _Scan:
     """One scan of an output (``keyword_line_groups``): its security lines, the put-back's keyword lines (when
@@ -327,33 +294,8 @@ def _scan(clean: str, *, salient: bool, cues: bool) -> _Scan:
     shapes are tried: each hit costs a step of a Python loop, and `@@ -` may be there a million times)."""
     lowered = ascii_lower(clean)
     groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if salient else (SECURITY_KEYWORDS,)
-    spans, found = keyword_line_groups(clean, lowered, groups, _CUES if cues else ())
+    spans, found = keyword_line_groups(clean, lowered, groups, CUES if cues else ())
     return _Scan(lowered, spans[0], spans[1] if salient else None, found)
-
-
-def _may_be(cues: set[str] | None, *wanted: str) -> bool:
-    """Whether the output may hold one of ``wanted`` (lowered cues): it may when it was not scanned."""
-    return cues is None or any(cue in cues for cue in wanted)
-
-
-def _fold_stacks(text: str, cues: set[str]) -> str:
-    """``text`` with the library frames of each of its stacks folded (``tracebacks.py``)."""
-    for fold, cue in _STACKS:
-        if cue.lower() in cues:
-            text = fold(text)
-    return text
-
-
-def _first_shape(
-    text: str, shapes: tuple[_Shape, ...], cues: set[str] | None = None
-) -> tuple[str, str, FilterConfidence] | None:
-    for fold, name, cue in shapes:
-        if cue is not None and not _may_be(cues, cue.lower()):
-            continue
-        folded = fold(text)
-        if folded is not None:
-            return folded, name, FilterConfidence.PARTIAL
-    return None
 
 
 # Programs that print the lines they were asked for (`head -100 data.csv`, `sed -n 10,80p f`, `â€¦ | tail -30`,
