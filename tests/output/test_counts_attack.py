@@ -108,9 +108,9 @@ def test_a_note_names_the_failure_by_its_place_when_two_shown_bear_its_name() ->
     raw = ["=== FAILURES ===", *block("test_parse", 2, "tests/a/test_csv.py:9"), *other,
            *block("test_parse_header", 3, "tests/a/test_csv.py:9"), "=== 3 failed in 0.1s ==="]  # fmt: skip
     out = FilterEngine(default_rules()).filter("pytest", "\n".join(raw), 1).text.splitlines()
-    assert "    [the rest as in the failure above: test_parse, tests/a/test_csv.py:9]" in out
+    assert '    [the rest as in the failure above: "test_parse, tests/a/test_csv.py:9"]' in out
     # One failure of that name: its name alone says which.
     raw = ["=== FAILURES ===", *block("test_parse", 2, "tests/a/test_csv.py:9"),
            *block("test_parse_header", 3, "tests/a/test_csv.py:9"), "=== 2 failed in 0.1s ==="]  # fmt: skip
     out = FilterEngine(default_rules()).filter("pytest", "\n".join(raw), 1).text.splitlines()
-    assert "    [the rest as in the failure above: test_parse]" in out
+    assert '    [the rest as in the failure above: "test_parse"]' in out

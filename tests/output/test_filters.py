@@ -822,7 +822,7 @@ def test_a_failure_like_one_shown_above_keeps_only_its_values() -> None:
     out = _kept("python -m pytest -q", raw, 1)
     first = [line for line in block("1420.27") if line]
     assert [line for line in out[: out.index("____ test_vat[DK-3778.04] ____")] if line][1:] == first
-    note = "    [the rest as in the failure above: test_vat[DK-1420.27]]"
+    note = '    [the rest as in the failure above: "test_vat[DK-1420.27]"]'
     assert out[out.index("____ test_vat[DK-3778.04] ____") + 1 :][:2] == ["country = 'DK', net = '3778.04'", note]
     assert out.count(note) == 2 and out.count("E   tallyhub.tax.UnknownCountry: 'DK'") == 1
 
@@ -841,7 +841,7 @@ def test_a_failure_that_differs_in_words_too_keeps_every_line_that_differs() -> 
     out = _kept("python -m pytest -q", raw, 1)
     pl = out.index("____ test_vat[PL] ____")
     assert out[pl + 1 : pl + 4] == ["country = 'PL'", "E       amount: Decimal('0.98') != Decimal('1')",
-                                    "    [the rest as in the failure above: test_vat[IT]]"]  # fmt: skip
+                                    '    [the rest as in the failure above: "test_vat[IT]"]']  # fmt: skip
     # The KeyError one has two lines of five like the others': shown whole.
     dk = out.index("____ test_vat[DK] ____")
     assert out[dk + 1 : dk + 6] == block("DK", "0", "KeyError")[1:]

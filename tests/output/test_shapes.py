@@ -523,7 +523,7 @@ def test_nodes_failure_list_after_its_counts_is_the_runners_own_and_folds_as_a_r
         "✖ failing tests:", "", "test at test/format.test.js:10:1", *failure,
     ])  # fmt: skip
     out, _, _ = _filter("node --test --test-reporter=spec", raw, 1)
-    assert out[-1] == "    [the rest as in the failure above: ✖ money rounds half cents (1.12ms)]"
+    assert out[-1] == '    [the rest as in the failure above: "✖ money rounds half cents (1.12ms)"]'
     assert out.count("  - '1.01 EUR'") == 1
 
 

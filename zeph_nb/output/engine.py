@@ -9,6 +9,7 @@ post-processors in a pipeline (``tail``, ``head``, ``grep``, ``tee``, ``sort``â€
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,10 +76,10 @@ class FilteredOutput:
     raw_chars: int
     filtered_chars: int
     security_lines_kept: int = 0
-
-    @property
-    def lines_removed(self) -> int:
-        return max(0, self.raw_lines - self.filtered_lines)
+    # Of the output's lines, how many the text does not show as they were (``_not_shown``), and whether a filter
+    # changed the output at all: a rule that drops two lines and adds two headings changed it, by no net count.
+    lines_removed: int = 0
+    changed: bool = False
 
     @property
     def tokens_saved(self) -> int:
@@ -90,7 +91,7 @@ class FilteredOutput:
 
     def stats_line(self, tool: str = "shell") -> str | None:
         """``[shell] 342 lines -> 28 lines, 91.8% filtered``, or None when no line was removed."""
-        if self.lines_removed <= 0:
+        if not self.changed:
             return None
         return f"[{tool}] {self.raw_lines} lines -> {self.filtered_lines} lines, {self.percent_filtered:.1f}% filtered"
 
@@ -265,16 +266,18 @@ class FilterEngine:
                     text, _ = restore_salient_lines(clean, text, scan.lowered, scan.salient)
                 else:
                     text, _ = restore_salient_lines(shaped, text)
-        raw_lines = _count_lines(output)
+        changed = text is not clean and text != clean
         return FilteredOutput(
             text=text,
             rule=rule,
             confidence=confidence,
-            raw_lines=raw_lines,
+            raw_lines=_count_lines(clean),
             filtered_lines=_count_lines(text),
             raw_chars=len(output),
             filtered_chars=len(text),
             security_lines_kept=kept,
+            lines_removed=_not_shown(clean, text) if changed else 0,
+            changed=changed,
         )
 
 
@@ -335,6 +338,22 @@ def _reads_code(command: str) -> bool:
 def _arguments(segment: str) -> list[str]:
     """A segment's words after the program that are not options: the folders a search may have been given."""
     return [word for word in segment.split()[1:] if not word.startswith("-")]
+
+
+# Up to this size, which lines went is counted line for line; above, a Counter of every line costs a fifth of the
+# filter's time (13 ms for 4 MB), and the difference in line counts is said instead: it under-counts by the notes
+# the filter wrote, never by more than there are notes.
+_COUNTED_UP_TO = 1 << 20
+
+
+def _not_shown(clean: str, text: str) -> int:
+    """How many of ``clean``'s lines ``text`` does not hold as they were: folded, cut, rewritten or dropped."""
+    net = _count_lines(clean) - _count_lines(text)
+    if len(clean) > _COUNTED_UP_TO and net > 0:
+        return net
+    shown = Counter(text.splitlines())
+    lines = Counter(clean.splitlines())
+    return sum(lines.values()) - sum(min(count, shown[line]) for line, count in lines.items() if line in shown)
 
 
 def _count_lines(text: str) -> int:

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any
 
 from zeph_nb.output.kinds import LineKinds, digit_blind_table, first_indices
+from zeph_nb.output.lines import quoted
 from zeph_nb.security.secrets import clear_cut
 
 __all__ = ["KEEP", "MIN_LINES", "generic_filter", "normalize"]
@@ -83,7 +84,7 @@ def _said(keys: list[str], lines: list[str], start: int, end: int) -> list[str]:
         example = _example(run[first[key]])
         shown.setdefault(normalize(example), [0, example])[0] += count
     notes = sorted(shown.values(), key=lambda note: -note[0])
-    out = [f'[{_counted(count, "similar line")}: "{example}"]' for count, example in notes[:_MAX_SAID]]
+    out = [f"[{_counted(count, 'similar line')}: {quoted(example)}]" for count, example in notes[:_MAX_SAID]]
     if len(notes) > _MAX_SAID:
         rest = sum(count for count, _ in notes[_MAX_SAID:])
         out.append(f"[{_counted(rest, 'more line')} of {_counted(len(notes) - _MAX_SAID, 'other kind')} seen above]")

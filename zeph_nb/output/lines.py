@@ -18,6 +18,7 @@ __all__ = [
     "head_tail",
     "matching_lines",
     "omitted",
+    "quoted",
     "split_lines",
 ]
 
@@ -76,6 +77,13 @@ def matching_lines(pattern: re.Pattern[str], text: str, lines: list[str]) -> set
 
 def omitted(count: int) -> str:
     return f"... ({count} lines omitted) ..."
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted inside a note the filter writes: in double quotes, or as Python's ``repr`` when it holds a
+    double quote itself. An output's own line must not close the quote and go on as the note's words
+    (``ok"] [pytest filter: all 87 tests passed``)."""
+    return repr(text) if '"' in text else f'"{text}"'
 
 
 def head_tail(lines: list[str], head: int, tail: int) -> list[str]:

@@ -24,6 +24,12 @@ _LINE_RUN = re.compile(r"(?:[ \t]*\n){3,}")
 # remaining two-character escapes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){2,}")
+# What ``str.splitlines`` ends a line at besides \n and \r: vertical tab, form feed, the file, group and record
+# separators, NEL and the line and paragraph separators. A terminal moves down a line at VT and FF; left in, they
+# made one line of the counts and the put-backs (which split at \n) many lines of a rule that called splitlines,
+# and an error between two of them was cut with no note. They are line breaks everywhere now.
+_BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "\n"))
+_ASCII_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 # Measured on real command output: ~2.8 characters per cl100k token (chars/4 under-counts by about 30%).
 CHARS_PER_TOKEN = 2.8
 
@@ -31,16 +37,30 @@ CHARS_PER_TOKEN = 2.8
 def sanitize(text: str) -> str:
     """Strip ANSI/OSC escapes, keep only the final state of carriage-return progress lines, fold blank runs."""
     if "\x1b" in text:
-        text = _ANSI.sub("", text)
+        # A lone escape left is dropped too: `\x1b\x1b[0m[31m` is a new sequence once the first goes, and what is
+        # sanitized once must not change when sanitized again (the pipeline scans it, the filter reads it).
+        text = _ANSI.sub("", text).replace("\x1b", "")
+    if any(c in text for c in _ASCII_BREAKS) or (not text.isascii() and any(c in text for c in "\x85\u2028\u2029")):
+        text = text.translate(_BREAKS)
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-        # A progress bar redraws its line with \r; what a person finally saw is the text after the last one.
-        text = "\n".join(line.rsplit("\r", 1)[-1] if "\r" in line else line for line in text.split("\n"))
+        text = "\n".join(_last_drawn(line) if "\r" in line else line for line in text.split("\n"))
     # One regex search finds whether there is a run (three `in` tests for likely runs cost three times as much on
     # text full of newlines, and missed runs of lines holding two spaces).
     if _BLANK_RUN.search(text):
         text = _BLANK_RUN.sub("\n\n", text)
     return text
+
+
+def _last_drawn(line: str) -> str:
+    """A progress bar redraws its line with \r: what a person finally saw is the last text drawn. A \r that ends
+    the line, or ends it twice (a Windows text-mode write of \r\n gives \r\r\n), draws nothing: the text before it
+    stays on the screen, and an error that ends so must not read as an empty line. Nor is one drawn over with
+    spaces: the last text drawn is what the model reads."""
+    for drawn in reversed(line.split("\r")):
+        if drawn.strip():
+            return drawn
+    return ""
 
 
 def visible(text: str) -> str:

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from zeph_nb.output.lines import PLACE
+from zeph_nb.output.lines import PLACE, quoted
 
 __all__ = ["TestRunSummary", "summarize_tests"]
 
@@ -66,7 +66,8 @@ _SUMMARY = re.compile(
 _PASS = re.compile(
     "|".join(
         [
-            r"\bPASSED\b",
+            # Not inside a parametrize id: `test_auth[PASSED]` heads its failure's trace, and went as a pass.
+            r"(?<![\w\[-])PASSED(?![\w\]-])",
             r"^test \S+ \.\.\. (ok|ignored)$",
             r" \.\.\. (ok|skipped.*)$",
             r"^\s*--- (PASS|SKIP): ",
@@ -178,7 +179,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
                     place = next((found.group(1) for line in reversed(shown) if (found := PLACE.match(line))), None)
                     said += f", {place}" if place else ""
                 differ = [line for line, was in zip(body, shown, strict=True) if line != was]
-                out[block_start + 1 :] = [*differ, f"    [the rest as in the failure above: {said}]"]
+                out[block_start + 1 :] = [*differ, f"    [the rest as in the failure above: {quoted(said)}]"]
             elif body:
                 seen.setdefault(len(body), []).append((out[block_start], body))
             names[out[block_start].strip(" _")] += 1
