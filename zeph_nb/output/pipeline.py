@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from zeph_nb.config import Settings
 from zeph_nb.output.engine import FilteredOutput
+from zeph_nb.output.sanitize import sanitize
 from zeph_nb.security.secrets import compile_extra, redact, scan_secrets
 from zeph_nb.tools.base import ToolCall, ToolOutput
 
@@ -57,8 +58,13 @@ class OutputPipeline:
         tools = self.settings.tools
         scan = tools.filters.security
         extra = compile_extra(scan.extra_patterns)
+        filtering = output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output
+        if filtering and tools.filters.enabled:
+            # What the filter reads, and what overflow keeps of it: a colour code inside a token (`ghp_Zx8Q\x1b[0m…`)
+            # hid it from a scan of the raw text, and read_overflow gave it back whole to the model.
+            text = raw = sanitize(raw)
         raw_findings = scan_secrets(text, extra) if scan.enabled else []
-        if output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output and tools.filters.enabled:
+        if filtering and tools.filters.enabled:
             from zeph_nb.output.loading import filter_output
 
             command = str(call.params.get("command", ""))
@@ -84,7 +90,7 @@ class OutputPipeline:
                 f"\n[{max(len(findings), len(raw_findings))} secret-looking value(s) ({', '.join(kinds)}) were in "
                 f"this output{where}; they are redacted: do not try to print or use them]"
             )
-        if filtered is not None and filtered.lines_removed > 0:
+        if filtered is not None and filtered.changed:
             # Never hide silently: the model is told what went, and can bring the whole output back.
             text += "\n" + self._removal_note(call, filtered, redact(raw, raw_findings) if raw_findings else raw)
         overflow_id = None
@@ -97,7 +103,11 @@ class OutputPipeline:
         """One line: how many lines which filter removed, and the overflow id the whole output (secrets
         redacted) is kept under."""
         what = f"the {filtered.rule} filter" if filtered.rule else "the filter"
-        removed = f"[{filtered.lines_removed:,} of {filtered.raw_lines:,} lines removed by {what}"
+        removed = (
+            f"[{filtered.lines_removed:,} of {filtered.raw_lines:,} lines removed by {what}"
+            if filtered.lines_removed
+            else f"[lines rewritten by {what}"  # it dropped nothing, but what the model read is not the output
+        )
         if self.store is None:
             return removed + "]"
         return f"{removed}; the whole output is {self._keep(call, raw)}: call read_overflow with that id to read it]"

@@ -223,12 +223,13 @@ def _add_repeats(text: str, found: _Found, known: Mapping[str, str]) -> None:
     up secret too, though nothing there names it. So is each ``known`` value."""
     values = {**known, **{text[f.start : f.end]: f.kind for f in found.items}}
     for value, kind in values.items():
-        if len(value) < _REPEAT_MIN:
-            continue
-        at = text.find(value)
+        # A shorter value is secret again only where it stands whole in double quotes: a fold's note lists a key's
+        # values after the key's first (`"password": "Zq9!x" (20), "K7#pw" (10)`), and `"K7#pw"` is that value.
+        needle, offset = (value, 0) if len(value) >= _REPEAT_MIN else (f'"{value}"', 1)
+        at = text.find(needle)
         while at >= 0:
-            found.add(SecretFinding(kind, at, at + len(value)))
-            at = text.find(value, at + 1)
+            found.add(SecretFinding(kind, at + offset, at + offset + len(value)))
+            at = text.find(needle, at + 1)
 
 
 def _offsets(lowered: str, keywords: tuple[str, ...]) -> list[int]:
@@ -248,13 +249,26 @@ def _is_secret(kind: str, match: re.Match[str], group: int, value: str) -> bool:
     before = match.string[match.start() : match.start(group)]
     if kind in _KEYED:
         prefix, preceding = name_before(match.string, match.start())
-        if preceding not in _KEYED[kind] or (preceding == ":" and not prefix.startswith("_")):
+        after_colon = preceding == ":" and not prefix.startswith("_")
+        if preceding not in _KEYED[kind] or (
+            after_colon and not _after_place(match.string, match.start() - len(prefix))
+        ):
             return False  # `arn:…:secret:prod/db`, `${X_TOKEN:?unset}`, a JSON key inside a longer string
         if kind == "assigned_secret" and prefix.strip("-_.") == "" and before[:3].lower() == "key":
             return False  # a bare `key:` is any key (a cache key, a sort key); `"key": …` in JSON is judged apart
         before = prefix + before
     quoted = kind in ("json_secret", "xml_secret") or before[-1:] in ("'", '"')
     return plausible_value(value, quoted=quoted, name=before, kind=kind)
+
+
+# What grep, rg and git grep put before each line they found: `.env:`, `.env:3:`, `src/a.py:41:7:` (--vimgrep).
+_PLACE = re.compile(r"[^\s:]+:(?:\d+:){0,2}")
+
+
+def _after_place(text: str, name_at: int) -> bool:
+    """Whether the colon before a name at ``name_at`` ends the place a search printed, from the line's start on:
+    `.env:3:DB_PASSWORD=…` assigns a password as much as the line in `.env` does. An ARN's colons are more."""
+    return _PLACE.fullmatch(text, text.rfind("\n", 0, name_at) + 1, name_at) is not None
 
 
 # Kinds keyed by a name, and what may stand right before that name: a JSON key is quoted, an XML name follows < or
