@@ -183,3 +183,22 @@ def test_the_console_transcript_ends_the_models_words_before_the_approver_asks()
     plain.handle(ApprovalRequested(request()))
     out.write("Approve? ")  # what the console approver prints next, on its own
     assert out.getvalue() == "I will clean up the scratch folder.\nApprove? "
+
+
+def test_the_card_shows_the_end_of_what_the_model_read_and_the_raw_output_as_printed() -> None:
+    # A 200,000-character line: the model read its head, the overflow note and its tail; the card cut it at 20,000
+    # characters, before the note, and showed the raw output as one JSON string of \n escapes.
+    from zeph_nb.gates.call import CallOutcome
+    from zeph_nb.tools.base import ToolCall, ToolOutput
+
+    note = "\n... [160006 characters not shown; the full output is stored as overflow:x] ...\n"
+    seen = "A" * 20_000 + note + "Z" * 20_000
+    raw = {"stdout": "line one\nline two\n" + "B" * 100_000 + "\nthe verdict\n", "exit_code": 0}
+    outcome = CallOutcome(ToolCall("bash", {"command": "cat big.txt"}), ToolOutput("bash", seen, raw=raw), seen,
+                          "ok", None, None, None, None, None, 0, 1.0, len(seen), len(seen))  # fmt: skip
+    card = ToolCard("bash", {"command": "cat big.txt"})
+    card.finished(outcome)
+    model, printed = (child.value for child in card.details.children)
+    assert "stored as overflow:x" in model and model.rstrip("</pre>").endswith("Z" * 100)
+    assert "exit_code: 0\n── stdout ──\nline one\nline two\n" in printed and "\\n" not in printed
+    assert "characters not shown here" in printed and "the verdict" in printed

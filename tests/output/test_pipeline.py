@@ -184,3 +184,22 @@ def test_turning_the_scanner_off_shows_the_model_but_never_stores(tmp_path: Path
 def test_a_bad_extra_pattern_is_a_clear_settings_error(pattern: str, says: str) -> None:
     with pytest.raises(ConfigError, match=says):
         Settings.from_toml(f"[tools.filters.security]\nextra_patterns = [{json.dumps(pattern)}]\n")
+
+
+async def test_a_filtered_calls_overflow_id_is_where_its_whole_output_is(store: Store) -> None:
+    # The audit row and the card had no overflow id for a filtered call, though the removal note named one.
+    out = pytest_run(store, 200)
+    assert out.overflow_id is not None and f"the whole output is {out.overflow_id}:" in out.text
+    whole = store.get_overflow(out.overflow_id, "conv")
+    assert whole is not None and "tests/test_x.py::test_199 PASSED" in whole
+
+
+async def test_reading_past_the_end_of_an_overflow_says_where_it_ends(store: Store) -> None:
+    # It answered `[characters 10000000-205 of 205]` as if that were a page.
+    oid = store.put_overflow("conv-a", "x" * 205)
+    with pytest.raises(ToolError) as info:
+        await OverflowExecutor(store, "conv-a").execute(ToolCall("read_overflow", {"id": oid, "offset": 10_000_000}))
+    assert info.value.category is ToolErrorCategory.INVALID_PARAMETERS
+    assert "offset 10000000 is past the end" in info.value.message and "205 characters" in info.value.message
+    page = await OverflowExecutor(store, "conv-a").execute(ToolCall("read_overflow", {"id": oid, "offset": 204}))
+    assert page is not None and page.summary == "x\n[characters 204-205 of 205]"

@@ -11,7 +11,7 @@ import html
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.output.sanitize import visible
@@ -93,9 +93,27 @@ _BADGES: dict[str, tuple[str, str]] = {
 
 
 def _pre(text: str, limit: int = 20_000) -> str:
+    """``text`` for a card's panel, its head and tail when it is long: the end of what a model read holds the
+    filter's note and the overflow id, and a command's last lines are often its verdict."""
     text = redact(text)
-    shown = text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters)"
-    return f'<pre class="zeph-pre">{html.escape(shown)}</pre>'
+    if len(text) > limit:
+        head, tail = text[: limit * 3 // 5], text[-(limit * 2 // 5) :]
+        text = f"{head}\n… ({len(text) - len(head) - len(tail):,} characters not shown here) …\n{tail}"
+    return f'<pre class="zeph-pre">{html.escape(text)}</pre>'
+
+
+def _raw_text(raw: Mapping[str, object], summary: str) -> str:
+    """A call's raw result as a person reads it: each text it printed as it was printed, under its name
+    (``── stdout ──``), the rest as ``name: value``. As JSON, a log was one line of ``\\n`` escapes."""
+    if not raw:
+        return summary
+    fields, texts = [], []
+    for key, value in raw.items():
+        if isinstance(value, str) and ("\n" in value or len(value) > 200):
+            texts.append(f"── {key} ──\n{value}")
+        else:
+            fields.append(f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}")
+    return "\n".join([*fields, *texts])
 
 
 # What the approval card says before the call's subject: a command runs, but a file tool's path does not.
@@ -283,9 +301,10 @@ class ToolCard:
         if snapshot is not None:  # what the pane shows, as a terminal shows it: the person sees what the model read
             lines.append(f'<pre class="zeph-term">{html.escape(redact(snapshot))}</pre>')
         self.stats.value = "".join(lines)
-        raw = outcome.output.raw
-        raw_text = json.dumps(dict(raw), indent=2, ensure_ascii=False, default=str) if raw else outcome.output.summary
-        self.details.children = [w.HTML(_pre(outcome.text)), w.HTML(_pre(raw_text))]
+        # What the model read is whole up to past the default overflow threshold's head and tail (40,000 characters
+        # and the note between them): the note and the overflow id must be on the card.
+        model = _pre(outcome.text, limit=60_000)
+        self.details.children = [w.HTML(model), w.HTML(_pre(_raw_text(outcome.output.raw, outcome.output.summary)))]
         self.details.set_title(0, "What the model saw")
         self.details.set_title(1, "Raw output")
         self.details.selected_index = None

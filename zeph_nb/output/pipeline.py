@@ -90,18 +90,22 @@ class OutputPipeline:
                 f"\n[{max(len(findings), len(raw_findings))} secret-looking value(s) ({', '.join(kinds)}) were in "
                 f"this output{where}; they are redacted: do not try to print or use them]"
             )
+        whole_id = None
         if filtered is not None and filtered.changed:
             # Never hide silently: the model is told what went, and can bring the whole output back.
-            text += "\n" + self._removal_note(call, filtered, redact(raw, raw_findings) if raw_findings else raw)
+            note, whole_id = self._removal_note(call, filtered, redact(raw, raw_findings) if raw_findings else raw)
+            text += "\n" + note
         overflow_id = None
         threshold = tools.overflow.threshold
         if len(text) > threshold:
             text, overflow_id = self._overflow(call, text, threshold)
-        return ProcessedOutput(text, filtered, overflow_id, kinds, raw_chars, stats)
+        # The audit row's and the card's overflow id is where the whole output is: the one the removal note names
+        # when the filter changed it (the head-and-tail cut's copy is of the filtered text).
+        return ProcessedOutput(text, filtered, whole_id or overflow_id, kinds, raw_chars, stats)
 
-    def _removal_note(self, call: ToolCall, filtered: FilteredOutput, raw: str) -> str:
+    def _removal_note(self, call: ToolCall, filtered: FilteredOutput, raw: str) -> tuple[str, str | None]:
         """One line: how many lines which filter removed, and the overflow id the whole output (secrets
-        redacted) is kept under."""
+        redacted) is kept under; and that id."""
         what = f"the {filtered.rule} filter" if filtered.rule else "the filter"
         removed = (
             f"[{filtered.lines_removed:,} of {filtered.raw_lines:,} lines removed by {what}"
@@ -109,8 +113,9 @@ class OutputPipeline:
             else f"[lines rewritten by {what}"  # it dropped nothing, but what the model read is not the output
         )
         if self.store is None:
-            return removed + "]"
-        return f"{removed}; the whole output is {self._keep(call, raw)}: call read_overflow with that id to read it]"
+            return removed + "]", None
+        whole_id = self._keep(call, raw)
+        return f"{removed}; the whole output is {whole_id}: call read_overflow with that id to read it]", whole_id
 
     def _keep(self, call: ToolCall, text: str) -> str:
         """Store ``text`` as this call's overflow; its id."""

@@ -50,7 +50,14 @@ class OverflowExecutor(SingleToolExecutor):
         if content is None:
             raise ToolError(
                 ToolErrorCategory.PERMANENT_FAILURE,
-                f"no stored output {args.id} in this conversation (it may have expired after retention_days)",
+                f"no stored output {args.id} in this conversation: it belongs to another conversation (a new one "
+                "starts after `%zeph clear`), was deleted by `%zeph clear --forget`, or expired after retention_days",
+            )
+        if args.offset >= len(content) > 0:
+            raise ToolError(
+                ToolErrorCategory.INVALID_PARAMETERS,
+                f"offset {args.offset} is past the end of {args.id}, which has {len(content)} characters: "
+                f"read from offset 0 to {len(content) - 1}",
             )
         end = min(len(content), args.offset + args.limit)
         text = content[args.offset : end]
