@@ -171,3 +171,30 @@ def test_a_note_for_one_line_says_line() -> None:
     assert out is not None
     assert any(line.startswith('[1 similar line: "disk 7 flushed cache"]') for line in out.splitlines()), out
     assert "[1 similar lines" not in out
+
+
+def test_a_flood_of_one_warning_folds_around_the_one_error() -> None:
+    # Error-like lines were kept however many: 4,000 `warning: item N is deprecated` were 40,000 characters of the
+    # model's text, and the head-and-tail cut after the filter dropped the one error among them.
+    flood = [f"warning: item {i} is deprecated" for i in range(1, 4001)]
+    lines = [*flood[:3000], "ERROR: the ledger did not balance", *flood[3000:], "done"]
+    out = generic_filter("\n".join(lines))
+    assert out is not None and len(out) < 3_000
+    kept = out.splitlines()
+    assert "ERROR: the ledger did not balance" in kept and kept[-1] == "done"
+    assert kept[:40] == flood[:40] and kept[-11:-1] == flood[-10:]
+    assert sum(int(line[1:].split(" ")[0].replace(",", "")) for line in kept if "similar lines" in line) + len(
+        [line for line in kept if line.startswith("warning:")]
+    ) == len(flood)
+
+
+def test_error_lines_that_differ_in_words_are_each_kept_however_many() -> None:
+    # Only lines alike but for numbers fold: 100 different errors are 100 facts.
+    errors = [f"error: module {_word(i)} has no attribute {_word(i + 7)}" for i in range(100)]
+    out = generic_filter("\n".join(["start", *errors, "end"]))
+    assert out is None or all(line in out.splitlines() for line in errors)
+
+
+def _word(i: int) -> str:
+    """``i`` in letters: a word no normalising turns into another's."""
+    return "".join(chr(97 + (i // 26**k) % 26) for k in range(3))

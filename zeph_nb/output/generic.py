@@ -4,7 +4,8 @@ It knows no tool, so it removes only what repeats. Lines are compared after norm
 otherwise equal lines (numbers, hex ids, UUIDs, times, paths); the first line of each kind is kept in place, and
 the ones that repeat it are counted and said where they were (``[1,832 similar lines: "INFO worker 17 …"]``).
 Lines that look like errors, warnings, tracebacks or failures are always kept (only the very same line again is
-counted), and so are the first and last lines. A kind seen only a few times is an event, not repetition, and is
+counted, and a flood of over 200 alike but for numbers keeps its first 40 and last 10), and so are the first and
+last lines. A kind seen only a few times is an event, not repetition, and is
 kept whole; a fold of one or two lines is no saving and is not made. Its confidence is FALLBACK: nothing was
 understood, only repetition removed.
 """
@@ -55,6 +56,9 @@ KEEP_CUES = (
     "error", "fatal", "panic", "exception", "traceback", "critical", "warn", "fail", "denied", "refused", "abort",
     "killed", "segmentation fault", "assert", 'file "', "at ",
 )  # fmt: skip
+# Error-like lines of one kind over this many are a flood: the first and last are kept, the rest fold
+# (``_many_alike``). Not fewer: 80 mypy errors that differ only in where they are are 80 places to fix.
+MANY_ERRORS, ERRORS_SHOWN, ERRORS_LAST = 200, 40, 10
 RARE = 3  # a kind seen this often or less in the whole output is kept whole: an event, not repetition
 MIN_FOLD = 3  # a run of fewer skipped lines is written out: its note would say no less than the lines
 _RUNS = re.compile(rb"\x01+")  # runs of skipped lines, in a byte per line
@@ -65,6 +69,22 @@ _RUNS = re.compile(rb"\x01+")  # runs of skipped lines, in a byte per line
 # carets under a traceback's source, a rule of dashes) is decoration, folded with the run it repeats in.
 # (A kind holds "#" where its lines held a number, so "#" counts as content here.)
 _WORDS = re.compile(r"[A-Za-z]{2,}.*?[A-Za-z]{2,}|^[^A-Za-z0-9#]*$")
+
+
+def _many_alike(keys: list[str], kinds: list[str], wanted: set[int], stripped: dict[str, str]) -> None:
+    """Error-like lines of one kind, many of them (`warning: item 17 is deprecated` 4,000 times): the first
+    ``ERRORS_SHOWN`` and the last ``ERRORS_LAST`` are kept as lines, the rest are of their kind and fold with it.
+    Kept whole, a flood of one warning was 40,000 characters of the model's text, and the head-and-tail cut after
+    the filter could then drop the one different error among them."""
+    by_kind: dict[str, list[int]] = {}
+    for index in wanted:
+        by_kind.setdefault(kinds[index], []).append(index)
+    for kind, found in by_kind.items():
+        # Told apart by more than numbers: the very same line again already folds as itself.
+        if len(found) > MANY_ERRORS and len({keys[index] for index in found}) > MANY_ERRORS:
+            found.sort()
+            for index in found[ERRORS_SHOWN:-ERRORS_LAST]:
+                keys[index] = stripped[kind]
 
 
 def _said(keys: list[str], lines: list[str], start: int, end: int) -> list[str]:
@@ -133,6 +153,7 @@ def generic_filter(text: str) -> str | None:
     keys = list(map(stripped.__getitem__, kinds.kinds))
     for index in wanted:
         keys[index] = lines[index].strip()
+    _many_alike(keys, kinds.kinds, wanted, stripped)
     common = {key for key, times in Counter(keys).items() if times > RARE}
     # Decided once per distinct kind, not per line.
     foldable = {key for key in common if _WORDS.search(key) is not None}
