@@ -7,6 +7,7 @@ matters kept), PARTIAL (cut by position, or understood only in part), FALLBACK (
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -296,11 +297,19 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
         # Every kind's first line, every error line, the last lines: worked out by C-level passes, and the loop
         # is over the lines kept, not all of them (a log of 60,000 lines keeps a few hundred).
         firsts = set(first.values())
+        counted = keys[: max(end, 0)]
+        last = dict(zip(counted, range(len(counted)), strict=True))  # a kind's last line counted: its last write
+        shown_errors = sorted(errors)
         out = []
         for index in sorted(firsts.union(errors, range(max(end, 0), len(lines)))):
             out.append(lines[index])
             if index in firsts and index not in errors and counts[keys[index]] > 1:
-                out.append(f"  [{counts[keys[index]] - 1} more like this]")
+                # Said at the kind's first line; when an error shown below falls among its lines, the note says
+                # how far they go: 2,996 lines "like this" read as all before the traceback, half were after it.
+                until = last[keys[index]]
+                among = bisect_right(shown_errors, index) < bisect_left(shown_errors, until)
+                span = f", up to line {until + 1}" if among else ""
+                out.append(f"  [{counts[keys[index]] - 1} more like this{span}]")
     if len(out) >= len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
     return StageResult("\n".join(out), FilterConfidence.FULL)
