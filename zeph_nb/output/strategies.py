@@ -357,5 +357,7 @@ def apply_strategy(text: str, strategy: Any, exit_code: int | None, roots: Seque
         lines = result.text.splitlines()
         if len(lines) > cap:
             capped = "\n".join(head_tail(lines, strategy.head, strategy.tail))
-            return StageResult(capped, min(result.confidence, FilterConfidence.PARTIAL))
+            # Cut by position is PARTIAL, whatever the stage understood: a find whose lines held no noise is
+            # FALLBACK from strip_noise, and the card said "fallback" (not understood) for a head-and-tail cut.
+            return StageResult(capped, FilterConfidence.PARTIAL)
     return result
