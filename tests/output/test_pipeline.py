@@ -10,6 +10,7 @@ import pytest
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.output.pipeline import OutputPipeline, ProcessedOutput
+from zeph_nb.output.sanitize import sanitize
 from zeph_nb.store import AuditLog, AuditRecord, Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.overflow import OverflowExecutor
@@ -203,3 +204,17 @@ async def test_reading_past_the_end_of_an_overflow_says_where_it_ends(store: Sto
     assert "offset 10000000 is past the end" in info.value.message and "205 characters" in info.value.message
     page = await OverflowExecutor(store, "conv-a").execute(ToolCall("read_overflow", {"id": oid, "offset": 204}))
     assert page is not None and page.summary == "x\n[characters 204-205 of 205]"
+
+
+def test_bytes_that_are_not_text_reach_the_model_as_what_they_are(store: Store) -> None:
+    # `cat bytes.bin` gave the model NULs and 516 U+FFFD, with nothing saying the output was binary.
+    data = bytes(range(256)) * 4 + b"PK\x03\x04"
+    call = ToolCall("bash", {"command": "cat bytes.bin"})
+    raw = data.decode("utf-8", errors="replace")
+    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+    assert out.text.startswith("[binary output: ") and "not UTF-8; not shown" in out.text and "\x00" not in out.text
+    assert out.filtered is not None and out.filtered.rule == "binary" and out.overflow_id is not None
+    assert store.get_overflow(out.overflow_id, "conv") == sanitize(raw)  # as decoded and sanitized, to read
+    # Text with a stray NUL or a few undecodable bytes is text.
+    text = "résumé naïve\n" * 20 + "\x00\ufffd"
+    assert OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", text)).text.startswith("résumé")

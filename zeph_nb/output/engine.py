@@ -18,7 +18,7 @@ from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
 from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
 from zeph_nb.output.salient import restore_salient_lines
-from zeph_nb.output.sanitize import CHARS_PER_TOKEN, sanitize
+from zeph_nb.output.sanitize import CHARS_PER_TOKEN, binary_note, sanitize
 from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
 from zeph_nb.output.shapes import (
@@ -54,6 +54,7 @@ __all__ = [
 
 GENERIC = "generic"  # the rule name a FilteredOutput reports when the generic fallback shortened it
 DIFF = "diff"  # ... when no rule knew the command and its output was a diff (output/diffs.py)
+BINARY = "binary"  # ... when the output was bytes that are not text (output/sanitize.py, binary_note)
 TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
 # ... and the names of the shapes cut (TABLE, PROFILE, TREE, INHERITED, JSON_LISTS) are in output/shapes.py.
 
@@ -219,6 +220,9 @@ class FilterEngine:
 
     def filter(self, command: str, output: str, exit_code: int | None = None) -> FilteredOutput:
         clean = sanitize(output)
+        if (said := binary_note(clean)) is not None:  # `cat data.bin`: what it is, not its bytes as characters
+            return FilteredOutput(said, BINARY, FilterConfidence.FULL, _count_lines(clean), 1, len(output), len(said),
+                                  lines_removed=_count_lines(clean), changed=True)  # fmt: skip
         found = self._match(command) if command else None
         rule: str | None = found[0].name if found is not None else None
         listing = found is not None and found[0].listing

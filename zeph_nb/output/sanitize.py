@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["estimate_tokens", "sanitize", "visible"]
+__all__ = ["binary_note", "estimate_tokens", "sanitize", "visible"]
 
 # What must not act on its own where a person reads a command: C0/C1 controls (but newline and tab), DEL, and the
 # bidirectional overrides, embeddings, isolates and marks that reorder what is shown (U+202E shows "exe.txt" for
@@ -50,6 +50,23 @@ def sanitize(text: str) -> str:
     if _BLANK_RUN.search(text):
         text = _BLANK_RUN.sub("\n\n", text)
     return text
+
+
+# Bytes that are not text once decoded: controls a terminal does not print, and what undecodable bytes became.
+_NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1f\x7f\ufffd]")
+_BINARY_SHARE = 0.1  # of the characters: text has none of these; a compressed or executable file, a third
+
+
+def binary_note(text: str) -> str | None:
+    """What the model reads for an output that is bytes, not text (`cat model.bin`): how many, and how to look at
+    them. Decoded as characters they were NULs and U+FFFD by the thousand, tokens that say nothing. None for text."""
+    if len(text) < 64 or ("\x00" not in text and "\ufffd" not in text):
+        return None
+    bad = len(_NOT_TEXT.findall(text))
+    if bad < _BINARY_SHARE * len(text):
+        return None
+    return (f"[binary output: {len(text):,} characters, {bad:,} of them control bytes or not UTF-8; not shown. "
+            "`file <path>` says what it is, `<command> | xxd | head` shows its first bytes]")  # fmt: skip
 
 
 def _last_drawn(line: str) -> str:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from zeph_nb.security.shell_classifier import ShellAnalysis
 
 __all__ = [
+    "BINARY_HINT",
     "SingleToolExecutor",
     "SubjectKind",
     "ToolArgs",
@@ -38,6 +39,10 @@ class ToolArgs(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+
+# What a refusal to read a binary file says to do instead: "trying again will fail the same way" alone left the
+# model nowhere to go.
+BINARY_HINT = "read shows text only; run `file` on it to see what it is, or `xxd <path> | head` for its first bytes"
 
 SubjectKind = Literal["command", "path", "url", "text", "code"]
 

@@ -22,7 +22,7 @@ from wcmatch import glob
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.shell_classifier import ShellClassifier
-from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput
+from zeph_nb.tools.base import BINARY_HINT, SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.execution.backend import MAX_FILE_BYTES, CommandBackend
 from zeph_nb.tools.files.args import FILE_TOOLS, EditArgs, ReadArgs, WriteArgs
@@ -177,7 +177,9 @@ class RemoteFileExecutor:
                             f"{path} is larger than {MAX_FILE_BYTES // 2**20} MB; read parts of it with a command "
                             "(head, sed -n '100,200p')")  # fmt: skip
         if b"\x00" in data[:8192]:
-            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{path} is a binary file ({len(data)} bytes)")
+            raise ToolError(
+                ToolErrorCategory.PERMANENT_FAILURE, f"{path} is a binary file ({len(data)} bytes): {BINARY_HINT}"
+            )
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as e:

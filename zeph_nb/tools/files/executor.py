@@ -21,7 +21,7 @@ from zeph_nb.config import Settings
 from zeph_nb.config.policy import anchored
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_io_error
 from zeph_nb.security.paths import Sandbox
-from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, checked_args
+from zeph_nb.tools.base import BINARY_HINT, ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.containment import protected_paths
 from zeph_nb.tools.files import args as A
 from zeph_nb.tools.files.ops import MAX_READ_BYTES, bounded_lines, check_opened, open_regular, write_at
@@ -132,7 +132,9 @@ class FileExecutor(TreeTools):
                 check_opened(self.sandbox, handle.fileno(), args.path)
                 if b"\x00" in handle.read(8192):
                     size = os.fstat(handle.fileno()).st_size
-                    raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{shown} is a binary file ({size} bytes)")
+                    raise ToolError(
+                        ToolErrorCategory.PERMANENT_FAILURE, f"{shown} is a binary file ({size} bytes): {BINARY_HINT}"
+                    )
                 handle.seek(0)
                 lines, total, truncated, long_lines = _take_lines(handle, args.offset, args.limit)
                 origin = origin_of(handle.fileno())
