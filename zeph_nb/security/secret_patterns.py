@@ -23,6 +23,7 @@ __all__ = [
     "NAME_AT",
     "PATTERNS",
     "WHOLE_TEXT",
+    "after_place",
     "is_placeholder",
     "name_before",
     "plausible_value",
@@ -177,6 +178,16 @@ def name_before(text: str, start: int) -> tuple[str, str]:
     if at > 0 and text[at - 1] == "\\" and text[at : at + 1] in ("n", "t", "r") and at < start:
         return text[at + 1 : start], "\n"  # JSON- or repr-escaped text: "…\npassword=…" starts a line
     return text[at:start], text[at - 1 : at] if at > 0 else ""
+
+
+# What grep, rg and git grep put before each line they found: `.env:`, `.env:3:`, `src/a.py:41:7:` (--vimgrep).
+_PLACE = re.compile(r"[^\s:]+:(?:\d+:){0,2}")
+
+
+def after_place(text: str, name_at: int) -> bool:
+    """Whether the colon before a name at ``name_at`` ends the place a search printed, from the line's start on:
+    `.env:3:DB_PASSWORD=…` assigns a password as much as the line in `.env` does. An ARN's colons are more."""
+    return _PLACE.fullmatch(text, text.rfind("\n", 0, name_at) + 1, name_at) is not None
 
 
 def _entropy(value: str) -> float:

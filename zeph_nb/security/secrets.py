@@ -25,6 +25,7 @@ from zeph_nb.security.secret_patterns import (
     NAMED_BY_KEYWORD,
     PATTERNS,
     WHOLE_TEXT,
+    after_place,
     is_placeholder,
     name_before,
     plausible_value,
@@ -251,7 +252,7 @@ def _is_secret(kind: str, match: re.Match[str], group: int, value: str) -> bool:
         prefix, preceding = name_before(match.string, match.start())
         after_colon = preceding == ":" and not prefix.startswith("_")
         if preceding not in _KEYED[kind] or (
-            after_colon and not _after_place(match.string, match.start() - len(prefix))
+            after_colon and not after_place(match.string, match.start() - len(prefix))
         ):
             return False  # `arn:…:secret:prod/db`, `${X_TOKEN:?unset}`, a JSON key inside a longer string
         if kind == "assigned_secret" and prefix.strip("-_.") == "" and before[:3].lower() == "key":
@@ -259,16 +260,6 @@ def _is_secret(kind: str, match: re.Match[str], group: int, value: str) -> bool:
         before = prefix + before
     quoted = kind in ("json_secret", "xml_secret") or before[-1:] in ("'", '"')
     return plausible_value(value, quoted=quoted, name=before, kind=kind)
-
-
-# What grep, rg and git grep put before each line they found: `.env:`, `.env:3:`, `src/a.py:41:7:` (--vimgrep).
-_PLACE = re.compile(r"[^\s:]+:(?:\d+:){0,2}")
-
-
-def _after_place(text: str, name_at: int) -> bool:
-    """Whether the colon before a name at ``name_at`` ends the place a search printed, from the line's start on:
-    `.env:3:DB_PASSWORD=…` assigns a password as much as the line in `.env` does. An ARN's colons are more."""
-    return _PLACE.fullmatch(text, text.rfind("\n", 0, name_at) + 1, name_at) is not None
 
 
 # Kinds keyed by a name, and what may stand right before that name: a JSON key is quoted, an XML name follows < or
