@@ -46,6 +46,8 @@ def test_zeph_audit_shows_whole_seconds_whole_milliseconds_and_empty_cells(tmp_p
     assert shown["exit_code"].tolist()[0] == 0 and shown["exit_code"].isna().tolist()[1]
     assert shown["approved_by"].tolist() == ["", ""]  # allowed by the rules: nobody approved, and it says nothing
     assert "None" not in shown.to_string() and "NaN" not in shown.to_string()
+    # The shell call's filter, the time call's none: the filter ran on `echo hi` and understood nothing to cut.
+    assert shown["filter"].tolist() == ["no rule, fallback", ""] and shown["tokens_saved"].tolist()[0] == 0
 
 
 def test_zeph_tools_lines_up_the_summaries_however_long_the_names(capsys: pytest.CaptureFixture[str]) -> None:

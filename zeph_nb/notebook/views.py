@@ -52,13 +52,16 @@ def recent_calls(limit: int, settings: Settings | None) -> Any:
 
     frame = audit.frame(limit=limit, settings=settings)
     frame["what"] = frame["params"].map(what)
+    # Which filter rule read a shell call's output and how far it understood it: "generic, fallback".
+    rule, confidence = frame["filter_rule"].fillna("no rule"), frame["filter_confidence"]
+    frame["filter"] = (rule + ", " + confidence).where(confidence.notna(), "")
     columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
-               "duration_ms", "waited_ms"]  # fmt: skip
+               "duration_ms", "waited_ms", "filter", "tokens_saved"]  # fmt: skip
     shown = frame[columns].copy()
     # For a person scanning it (audit.frame() keeps the full values): whole seconds and milliseconds, numbers
     # that may be missing as nullable integers, and an empty cell, not None or NaN, where a call has no value.
     shown["ts"] = shown["ts"].dt.floor("s")
-    for column in ("exit_code", "duration_ms", "waited_ms"):
+    for column in ("exit_code", "duration_ms", "waited_ms", "tokens_saved"):
         shown[column] = shown[column].round().astype("Int64")
     for column in ("approved_by", "error_category"):
         shown[column] = shown[column].fillna("")
