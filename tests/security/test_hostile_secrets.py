@@ -24,7 +24,9 @@ def store(tmp_path: Path) -> Store:
 
 def test_a_password_after_a_search_place_is_a_password(store: Store) -> None:
     for line in (".env:DB_PASSWORD=Tr0ub4dor-x9Qv7mKz", ".env:3:DB_PASSWORD=Tr0ub4dor-x9Qv7mKz",
-                 "src/settings.py:41:7:SECRET_KEY = 'k8Jd02nQv7ZxP4mL9wRt'"):  # fmt: skip
+                 "src/settings.py:41:7:SECRET_KEY = 'k8Jd02nQv7ZxP4mL9wRt'",
+                 "C:\\src\\app.py:3:API_TOKEN=Zq9xK7pw3LmN8bV2", "  .env:3:API_TOKEN=Zq9xK7pw3LmN8bV2",
+                 "INFO:root:api_token=Zq9xK7pw3LmN8bV2"):  # fmt: skip
         assert [f.kind for f in scan_secrets(line)] == ["assigned_secret"], line
     # An ARN's colons are not a place: what follows `secret:` there is a name, not a value.
     assert scan_secrets("arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-Ab12Cd") == []
@@ -49,4 +51,12 @@ def test_a_short_secret_in_a_fold_note_is_redacted(store: Store) -> None:
     out = run(store, "curl -s https://api.example/users", json.dumps(items, indent=2) + "\n")
     assert out.filtered is not None and out.filtered.rule == "json-lists"
     assert "K7#pw" not in out.text and "Zq9!x" not in out.text
-    assert '"[REDACTED:json_secret]" (10)' in out.text
+    assert '[30 items not shown: "password": 2 different values]' in out.text  # a secret's values are not listed
+    # Nor in a table's note; and a short value found elsewhere is still redacted where it stands whole in quotes.
+    rows = [f"{i:<6}user{i:<5} {'K7#pw' if i % 9 == 0 else 'p@ss1'}   active" for i in range(1, 120)]
+    header = "id    name      secret  state\n"
+    table = run(store, "sqlite3 -column app.db 'select * from users'", header + "\n".join(rows))
+    assert "[109 rows not shown: secret 2 different values]" in table.text
+    assert scan_secrets('see "K7#pw" here', known={"K7#pw": "assigned_secret"})[0].kind == "assigned_secret"
+    # A short value without a letter is a count or a version: `"1234"` elsewhere is not redacted for it.
+    assert scan_secrets('"retries": "1234"', known={"1234": "assigned_secret"}) == []

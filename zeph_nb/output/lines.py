@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -79,11 +80,25 @@ def omitted(count: int) -> str:
     return f"... ({count} lines omitted) ..."
 
 
+# Quote marks, with what a reader may take for each: a line of the output holding one of a kind is quoted with
+# another kind.
+_QUOTES = (
+    ('"', '"\uff02\u201c\u201d\u201e\u201f\u2033\u2036\u3003\u00ab\u00bb'),  # fullwidth, curly, double prime, ditto
+    ("'", "'\uff07\u2018\u2019\u201a\u201b\u2032\u2035"),
+    ("`", "`\uff40"),
+)
+
+
 def quoted(text: str) -> str:
-    """``text`` quoted inside a note the filter writes: in double quotes, or as Python's ``repr`` when it holds a
-    double quote itself. An output's own line must not close the quote and go on as the note's words
-    (``ok"] [pytest filter: all 87 tests passed``)."""
-    return repr(text) if '"' in text else f'"{text}"'
+    """``text`` quoted inside a note the filter writes, so that an output's own line cannot close the quote and go
+    on as the note's words (``ok"] [pytest filter: all 87 tests passed``): in the first of ", ' and ` that neither
+    it nor a look-alike of it (fullwidth, curly, a prime) appears in the text. Not escaped: a secret found
+    elsewhere must still be found in it, whole, to be redacted. Only a text holding all three kinds is written as
+    JSON, escapes and all."""
+    for mark, alike in _QUOTES:
+        if not any(c in text for c in alike):
+            return f"{mark}{text}{mark}"
+    return json.dumps(text)
 
 
 def head_tail(lines: list[str], head: int, tail: int) -> list[str]:

@@ -204,12 +204,19 @@ def _said(value: str) -> str:
     return value if _PLAIN.fullmatch(value) and value.isprintable() else repr(value)
 
 
+# Columns and keys whose values a note does not list: a short password found in one row followed no name in
+# `PASSWORD p@ss1 (97), K7#pw (12)`, and nothing redacted it.
+_SECRET_NAME = re.compile(r"(?i)pass(word|wd|phrase)?\b|passw|pwd|secret|token|credential|api.?key|private.?key")
+
+
 def counts_said(columns: list[tuple[str, Counter[str]]]) -> str:
     """``: STATUS Running (99), Pending (13)`` for each column (name, the hidden rows' values counted) in which they
     differ, at most two; nothing where they all agree, since the rows shown around the note show that value."""
     said = []
     for name, values in columns:
-        if len(values) > 1:
+        if len(values) > 1 and _SECRET_NAME.search(name):
+            said.append(f"{name} {len(values):,} different values")  # a password column's values are not said
+        elif len(values) > 1:
             counts = ", ".join(f"{value} ({count:,})" for value, count in values.most_common())
             said.append(f"{name} {counts}" if name else counts)
     return f": {'; '.join(said[:2])}" if said else ""

@@ -180,8 +180,10 @@ def name_before(text: str, start: int) -> tuple[str, str]:
     return text[at:start], text[at - 1 : at] if at > 0 else ""
 
 
-# What grep, rg and git grep put before each line they found: `.env:`, `.env:3:`, `src/a.py:41:7:` (--vimgrep).
-_PLACE = re.compile(r"[^\s:]+:(?:\d+:){0,2}")
+# What grep, rg and git grep put before each line they found (`.env:`, `.env:3:`, `src/a.py:41:7:` with
+# --vimgrep, `C:\src\a.py:3:`, indented under a heading), and the like of Python logging's `INFO:root:` and a
+# parameter store's `ssm:/prod/db:`: at most three parts. An ARN has six.
+_PLACE = re.compile(r"[ \t]*(?:[A-Za-z]:[\\/])?[^\s:]+:(?:[^\s:]+:){0,2}")
 
 
 def after_place(text: str, name_at: int) -> bool:

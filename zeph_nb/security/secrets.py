@@ -224,8 +224,11 @@ def _add_repeats(text: str, found: _Found, known: Mapping[str, str]) -> None:
     up secret too, though nothing there names it. So is each ``known`` value."""
     values = {**known, **{text[f.start : f.end]: f.kind for f in found.items}}
     for value, kind in values.items():
-        # A shorter value is secret again only where it stands whole in double quotes: a fold's note lists a key's
-        # values after the key's first (`"password": "Zq9!x" (20), "K7#pw" (10)`), and `"K7#pw"` is that value.
+        # A shorter value is secret again only where it stands whole in double quotes, and when it holds a letter
+        # (`"1234"` or `"1.0"` elsewhere is a count or a version): a fold's note lists a key's values after the
+        # key's first (`"password": "Zq9!x" (20), "K7#pw" (10)`), and `"K7#pw"` is that value.
+        if len(value) < _REPEAT_MIN and not any(c.isalpha() for c in value):
+            continue
         needle, offset = (value, 0) if len(value) >= _REPEAT_MIN else (f'"{value}"', 1)
         at = text.find(needle)
         while at >= 0:
