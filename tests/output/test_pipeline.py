@@ -10,7 +10,7 @@ import pytest
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
 from zeph_nb.output.pipeline import OutputPipeline, ProcessedOutput
-from zeph_nb.output.sanitize import sanitize
+from zeph_nb.output.sanitize import without_escapes
 from zeph_nb.store import AuditLog, AuditRecord, Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.overflow import OverflowExecutor
@@ -212,9 +212,22 @@ def test_bytes_that_are_not_text_reach_the_model_as_what_they_are(store: Store) 
     call = ToolCall("bash", {"command": "cat bytes.bin"})
     raw = data.decode("utf-8", errors="replace")
     out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
-    assert out.text.startswith("[binary output: ") and "not UTF-8; not shown" in out.text and "\x00" not in out.text
+    assert "[binary output: " in out.text and "\x00" not in out.text and "\ufffd" not in out.text
     assert out.filtered is not None and out.filtered.rule == "binary" and out.overflow_id is not None
-    assert store.get_overflow(out.overflow_id, "conv") == sanitize(raw)  # as decoded and sanitized, to read
+    assert store.get_overflow(out.overflow_id, "conv") == without_escapes(raw)  # the bytes as decoded, to read
     # Text with a stray NUL or a few undecodable bytes is text.
     text = "résumé naïve\n" * 20 + "\x00\ufffd"
     assert OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", text)).text.startswith("résumé")
+
+
+def test_a_binary_blob_does_not_take_the_text_around_it(store: Store) -> None:
+    # One captured stdout of control bytes made the whole pytest output "[binary output …]": the failure, a
+    # security line and the exit code went with it.
+    blob = bytes([*range(9), *range(14, 27)]).decode() * 10  # NULs and controls, none a line break or an escape
+    raw = "\n".join(["collected 3 items", "tests/t.py::test_a FAILED", blob, "E   auth bypass: Permission denied",
+                     "=== 1 failed, 2 passed in 0.10s ===", "[exit code: 1]"])  # fmt: skip
+    out = OutputPipeline(settings(), store, "conv").process(ToolCall("bash", {"command": "python run.py"}),
+                                                             ToolOutput("bash", raw, exit_code=1))  # fmt: skip
+    for line in ("tests/t.py::test_a FAILED", "E   auth bypass: Permission denied", "1 failed", "[exit code: 1]"):
+        assert line in out.text
+    assert "[binary output: 1 line, 220 characters" in out.text and "\x01" not in out.text

@@ -71,20 +71,24 @@ _RUNS = re.compile(rb"\x01+")  # runs of skipped lines, in a byte per line
 _WORDS = re.compile(r"[A-Za-z]{2,}.*?[A-Za-z]{2,}|^[^A-Za-z0-9#]*$")
 
 
-def _many_alike(keys: list[str], kinds: list[str], wanted: set[int], stripped: dict[str, str]) -> None:
-    """Error-like lines of one kind, many of them (`warning: item 17 is deprecated` 4,000 times): the first
-    ``ERRORS_SHOWN`` and the last ``ERRORS_LAST`` are kept as lines, the rest are of their kind and fold with it.
-    Kept whole, a flood of one warning was 40,000 characters of the model's text, and the head-and-tail cut after
-    the filter could then drop the one different error among them."""
+def _many_alike(keys: list[str], wanted: set[int]) -> None:
+    """Error-like lines alike but for their numbers, many of them (`warning: item 17 is deprecated` 4,000 times):
+    the first ``ERRORS_SHOWN`` and the last ``ERRORS_LAST`` are kept as lines, the rest fold as one kind. Kept
+    whole, a flood of one warning was 40,000 characters of the model's text, and the head-and-tail cut after the
+    filter could then drop the one different error among them. Only numbers: the kinds' normalising of paths made
+    `upload failed: /etc/backup/prod-db.sql.gz` one of 300 `upload failed: /bucket/data/part-N`."""
     by_kind: dict[str, list[int]] = {}
     for index in wanted:
-        by_kind.setdefault(kinds[index], []).append(index)
+        by_kind.setdefault(_DIGITS.sub("#", keys[index]), []).append(index)
     for kind, found in by_kind.items():
         # Told apart by more than numbers: the very same line again already folds as itself.
         if len(found) > MANY_ERRORS and len({keys[index] for index in found}) > MANY_ERRORS:
             found.sort()
             for index in found[ERRORS_SHOWN:-ERRORS_LAST]:
-                keys[index] = stripped[kind]
+                keys[index] = kind
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _said(keys: list[str], lines: list[str], start: int, end: int) -> list[str]:
@@ -153,7 +157,7 @@ def generic_filter(text: str) -> str | None:
     keys = list(map(stripped.__getitem__, kinds.kinds))
     for index in wanted:
         keys[index] = lines[index].strip()
-    _many_alike(keys, kinds.kinds, wanted, stripped)
+    _many_alike(keys, wanted)
     common = {key for key, times in Counter(keys).items() if times > RARE}
     # Decided once per distinct kind, not per line.
     foldable = {key for key in common if _WORDS.search(key) is not None}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from zeph_nb.config import Settings
 from zeph_nb.output.engine import FilteredOutput
-from zeph_nb.output.sanitize import sanitize
+from zeph_nb.output.sanitize import without_escapes
 from zeph_nb.security.secrets import compile_extra, redact, scan_secrets
 from zeph_nb.tools.base import ToolCall, ToolOutput
 
@@ -58,13 +58,13 @@ class OutputPipeline:
         tools = self.settings.tools
         scan = tools.filters.security
         extra = compile_extra(scan.extra_patterns)
-        filtering = output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output
-        if filtering and tools.filters.enabled:
-            # What the filter reads, and what overflow keeps of it: a colour code inside a token (`ghp_Zx8Q\x1b[0m…`)
-            # hid it from a scan of the raw text, and read_overflow gave it back whole to the model.
-            text = raw = sanitize(raw)
+        if call.tool_id in FILTERED_TOOLS:
+            # What the scan reads and the overflow keeps of a command's output, filtered or not: a colour code inside
+            # a token (`ghp_Zx8Q\x1b[0m…`) hid it from the scan, and read_overflow gave it back whole. Only escapes
+            # go: a line drawn over with \r is still in the copy the removal note names.
+            text = raw = without_escapes(raw)
         raw_findings = scan_secrets(text, extra) if scan.enabled else []
-        if filtering and tools.filters.enabled:
+        if output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output and tools.filters.enabled:
             from zeph_nb.output.loading import filter_output
 
             command = str(call.params.get("command", ""))
@@ -108,7 +108,8 @@ class OutputPipeline:
         redacted) is kept under; and that id."""
         what = f"the {filtered.rule} filter" if filtered.rule else "the filter"
         removed = (
-            f"[{filtered.lines_removed:,} of {filtered.raw_lines:,} lines removed by {what}"
+            f"[{'' if filtered.counted else 'at least '}{filtered.lines_removed:,} of {filtered.raw_lines:,} lines "
+            f"removed by {what}"
             if filtered.lines_removed
             else f"[lines rewritten by {what}"  # it dropped nothing, but what the model read is not the output
         )

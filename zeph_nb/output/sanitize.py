@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["binary_note", "estimate_tokens", "sanitize", "visible"]
+__all__ = ["estimate_tokens", "fold_binary", "sanitize", "visible", "without_escapes"]
 
 # What must not act on its own where a person reads a command: C0/C1 controls (but newline and tab), DEL, and the
 # bidirectional overrides, embeddings, isolates and marks that reorder what is shown (U+202E shows "exe.txt" for
@@ -34,12 +34,16 @@ _ASCII_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 CHARS_PER_TOKEN = 2.8
 
 
+def without_escapes(text: str) -> str:
+    """``text`` without ANSI/OSC escapes and nothing else changed: what a shell call's secret scan and overflow
+    copy read (a colour code inside a token hid it from the scan, and read_overflow gave it back whole). A lone
+    escape left is dropped too: `\x1b\x1b[0m[31m` is a new sequence once the first goes."""
+    return _ANSI.sub("", text).replace("\x1b", "") if "\x1b" in text else text
+
+
 def sanitize(text: str) -> str:
     """Strip ANSI/OSC escapes, keep only the final state of carriage-return progress lines, fold blank runs."""
-    if "\x1b" in text:
-        # A lone escape left is dropped too: `\x1b\x1b[0m[31m` is a new sequence once the first goes, and what is
-        # sanitized once must not change when sanitized again (the pipeline scans it, the filter reads it).
-        text = _ANSI.sub("", text).replace("\x1b", "")
+    text = without_escapes(text)
     if any(c in text for c in _ASCII_BREAKS) or (not text.isascii() and any(c in text for c in "\x85\u2028\u2029")):
         text = text.translate(_BREAKS)
     if "\r" in text:
@@ -54,19 +58,44 @@ def sanitize(text: str) -> str:
 
 # Bytes that are not text once decoded: controls a terminal does not print, and what undecodable bytes became.
 _NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1f\x7f\ufffd]")
-_BINARY_SHARE = 0.1  # of the characters: text has none of these; a compressed or executable file, a third
+_BINARY_SHARE = 0.3  # of a line's characters: text has none of these, random bytes about half
+_BINARY_MIN = 8  # a shorter line is text with a stray byte in it, whatever its share
 
 
-def binary_note(text: str) -> str | None:
-    """What the model reads for an output that is bytes, not text (`cat model.bin`): how many, and how to look at
-    them. Decoded as characters they were NULs and U+FFFD by the thousand, tokens that say nothing. None for text."""
-    if len(text) < 64 or ("\x00" not in text and "\ufffd" not in text):
-        return None
-    bad = len(_NOT_TEXT.findall(text))
-    if bad < _BINARY_SHARE * len(text):
-        return None
-    return (f"[binary output: {len(text):,} characters, {bad:,} of them control bytes or not UTF-8; not shown. "
-            "`file <path>` says what it is, `<command> | xxd | head` shows its first bytes]")  # fmt: skip
+def fold_binary(text: str) -> str:
+    """``text`` with each run of lines that are bytes, not text (`cat model.bin`), as one line saying so and how to
+    look at them: as characters they were NULs and U+FFFD by the thousand, tokens that say nothing. The text around
+    them stays (an error printed beside a blob, the exit code); ``text`` itself when there are none."""
+    if "\x00" not in text and "\ufffd" not in text:
+        return text
+    out: list[str] = []
+    run = chars = 0
+    short: list[str] = []  # short lines after a binary one: part of the run if another binary line follows
+    folded = False
+    for line in text.split("\n"):
+        if len(line) < _BINARY_MIN:
+            if run:
+                short.append(line)
+                continue
+        elif ("\x00" in line or "\ufffd" in line) and len(_NOT_TEXT.findall(line)) >= _BINARY_SHARE * len(line):
+            run, chars, folded = run + 1 + len(short), chars + len(line) + sum(map(len, short)), True
+            short = []
+            continue
+        if run:
+            out.append(_binary_said(run, chars))
+            run = chars = 0
+        out += short
+        short = []
+        out.append(line)
+    if run:
+        out.append(_binary_said(run, chars))
+    out += short
+    return "\n".join(out) if folded else text
+
+
+def _binary_said(lines: int, chars: int) -> str:
+    return (f"[binary output: {lines:,} line{'s' if lines != 1 else ''}, {chars:,} characters of control bytes "
+            "or bytes not UTF-8, not shown; `file <path>` says what it is, `… | xxd | head` shows them]")  # fmt: skip
 
 
 def _last_drawn(line: str) -> str:
@@ -75,9 +104,13 @@ def _last_drawn(line: str) -> str:
     stays on the screen, and an error that ends so must not read as an empty line. Nor is one drawn over with
     spaces: the last text drawn is what the model reads."""
     for drawn in reversed(line.split("\r")):
-        if drawn.strip():
+        if _SHOWN.search(drawn):  # not spaces, nor a NUL or a zero-width space drawn over it
             return drawn
     return ""
+
+
+# A character that shows: not a space, a control, nor one of the invisible ones _INVISIBLE writes out.
+_SHOWN = re.compile("[^\\s" + _INVISIBLE.pattern[1:-1] + "]")
 
 
 def visible(text: str) -> str:

@@ -305,10 +305,11 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
             out.append(lines[index])
             if index in firsts and index not in errors and counts[keys[index]] > 1:
                 # Said at the kind's first line; when an error shown below falls among its lines, the note says
-                # how far they go: 2,996 lines "like this" read as all before the traceback, half were after it.
+                # so: 2,996 lines "like this" read as all before the traceback, half were after it. (Not a line
+                # number: the lines counted are those left after the stacks were folded, not the output's.)
                 until = last[keys[index]]
                 among = bisect_right(shown_errors, index) < bisect_left(shown_errors, until)
-                span = f", up to line {until + 1}" if among else ""
+                span = ", some of them after the lines below" if among else ""
                 out.append(f"  [{counts[keys[index]] - 1} more like this{span}]")
     if len(out) >= len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
