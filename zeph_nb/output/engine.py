@@ -92,7 +92,7 @@ class FilteredOutput:
         return 100.0 * (1 - self.filtered_chars / self.raw_chars) if self.raw_chars else 0.0
 
     def stats_line(self, tool: str = "shell") -> str | None:
-        """``[shell] 342 lines -> 28 lines, 91.8% filtered``, or None when no line was removed."""
+        """``[shell] 342 lines -> 28 lines, 91.8% filtered``, or None when the filter changed nothing."""
         if not self.changed:
             return None
         return f"[{tool}] {self.raw_lines} lines -> {self.filtered_lines} lines, {self.percent_filtered:.1f}% filtered"

@@ -1,10 +1,10 @@
 """From a tool's output to what the model reads: filters, secret redaction, overflow.
 
-Order matters: the raw output is scanned for secrets first (so a credential a filter drops still produces the
-warning), then filters run (they need the original lines), then secrets are redacted in what is left, and so is
-every value found in the whole output wherever it appears (so neither the model, nor the overflow store, nor the
-audit log ever holds them), then text over the overflow threshold goes
-to the store and the model gets its head and tail with the ``overflow:<uuid>`` id to read the rest.
+Order matters: the raw output (a command's with its terminal escapes stripped) is scanned for secrets first (so a
+credential a filter drops still produces the warning), then filters run (they need the original lines), then
+secrets are redacted in what is left, and so is every value found in the whole output wherever it appears (so
+neither the model, nor the overflow store, nor the audit log ever holds them), then text over the overflow
+threshold goes to the store and the model gets its head and tail with the ``overflow:<uuid>`` id to read the rest.
 
 Only shell output is filtered: a file read or a fetched page must reach the model as it is.
 """
