@@ -88,7 +88,7 @@ def test_dedup_counts_lines_differing_only_in_digits_as_one_kind() -> None:
     out = dedup("\n".join(lines), Dedup(type="dedup"), 0).text.splitlines()
     # And how the log ends. The error shown falls among the kind's lines: the note says some come after it, or 296
     # "more like this" would read as all before it.
-    assert out == [lines[0], "  [296 more like this, some of them after the lines below]", lines[150], *lines[-3:]]
+    assert out == [lines[0], "  [296 more like this, some further down]", lines[150], *lines[-3:]]
 
 
 @pytest.mark.parametrize("seed", range(6))

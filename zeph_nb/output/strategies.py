@@ -309,7 +309,7 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
                 # number: the lines counted are those left after the stacks were folded, not the output's.)
                 until = last[keys[index]]
                 among = bisect_right(shown_errors, index) < bisect_left(shown_errors, until)
-                span = ", some of them after the lines below" if among else ""
+                span = ", some further down" if among else ""
                 out.append(f"  [{counts[keys[index]] - 1} more like this{span}]")
     if len(out) >= len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
