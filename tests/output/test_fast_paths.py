@@ -151,3 +151,25 @@ def test_a_lone_surrogate_is_filtered_not_raised_on() -> None:
     assert "similar lines" in filtered.text and "ssl: certificate verify failed" in filtered.text
     lowered = long.translate(_ASCII_LOWER)
     assert [long[a:b] for a, b in keyword_spans(long, lowered, ("ssl",), merge=False)] == [long.split("\n")[-1]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_security_lines_quick_check_turns_away_no_security_line(seed: int) -> None:
+    # MAYBE_SECURITY_LINE skips the exact pattern on lowered ASCII lines it does not match: it must match every
+    # line the exact pattern does. Lines built from the pattern's own words, in any case, with noise around them.
+    from zeph_nb.output.security import MAYBE_SECURITY_LINE, SECURITY_LINE
+
+    rng = random.Random(seed)
+    words = ["panic", "panicked", "authentication failed", "Unauthorized", "forbidden", "access denied", "HTTP/1.1 ",
+             "status: ", "401", "403", "permission denied", "RUSTSEC-2024-0001", "CVE-2024-12345", "PYSEC-2023-7",
+             "GHSA-2c3f-4g5h-6j7m", "vulnerabilities found", "3 high severity vulnerabilities", "weak cipher",
+             "deprecated hash", "insecure crypto", "md5 is weak", "certificate verify failed", "SSLError",
+             "SSL handshake failed", "warning", "item 17", " ", ":", "-", "x"]  # fmt: skip
+    hits = 0
+    for _ in range(3000):
+        line = "".join(rng.choice(words) for _ in range(rng.randint(1, 5)))
+        line = "".join(c.upper() if rng.random() < 0.3 else c for c in line)
+        if SECURITY_LINE.search(line):
+            hits += 1
+            assert MAYBE_SECURITY_LINE.search(line.lower()), line
+    assert hits > 300

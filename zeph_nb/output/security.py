@@ -28,6 +28,11 @@ SECURITY_LINE = re.compile(
     )
 )
 
+# SECURITY_LINE lowered, its case-insensitive groups made plain: on a lowered ASCII line it matches wherever
+# SECURITY_LINE does (and a little more), 4x as fast. It turns away the candidates that only hold a keyword (76,000
+# `warning: item N is deprecated` lines took 1 s), and SECURITY_LINE decides the rest. (No escape or class in the
+# pattern has upper case for lowering to change; a test holds the two to each other.)
+MAYBE_SECURITY_LINE = re.compile(SECURITY_LINE.pattern.replace("(?i:", "(?:").lower())
 
 # Every SECURITY_LINE alternative contains one of these (lowercased). Python's re cannot skip quickly through
 # a text for a large case-insensitive alternation (~2 MB/s); str.find can, so the regex only sees candidates.
@@ -55,6 +60,8 @@ def preserve_security_lines(
     present: set[str] | None = None
     missing: list[str] = []
     for line in _candidate_lines(original, spans):
+        if line.isascii() and not MAYBE_SECURITY_LINE.search(line.lower()):
+            continue
         if not SECURITY_LINE.search(line):
             continue
         if present is None:
