@@ -231,3 +231,14 @@ def test_a_binary_blob_does_not_take_the_text_around_it(store: Store) -> None:
     for line in ("tests/t.py::test_a FAILED", "E   auth bypass: Permission denied", "1 failed", "[exit code: 1]"):
         assert line in out.text
     assert "[binary output: 1 line, 220 characters" in out.text and "\x01" not in out.text
+
+
+def test_the_escapes_stripped_before_the_filter_count_as_saved(store: Store) -> None:
+    # The pipeline strips a command's terminal escapes before the filter reads it; the audit's tokens_saved fell
+    # from 172 to 29 for a coloured pytest run, as if the model would have read the output without them.
+    green = "".join(f"\x1b[32mtests/t.py::test_{i} PASSED\x1b[0m\n" for i in range(40)) + "= 40 passed in 0.1s =\n"
+    call = ToolCall("bash", {"command": "pytest -v"})
+    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", green, exit_code=0))
+    assert out.filtered is not None and out.raw_chars == len(green)
+    assert out.tokens_saved == round((len(green) - out.filtered.filtered_chars) / 2.8)
+    assert out.tokens_saved > out.filtered.tokens_saved  # the filter alone saw the text without the escapes

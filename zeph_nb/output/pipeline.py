@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from zeph_nb.config import Settings
 from zeph_nb.output.engine import FilteredOutput
-from zeph_nb.output.sanitize import without_escapes
+from zeph_nb.output.sanitize import CHARS_PER_TOKEN, without_escapes
 from zeph_nb.security.secrets import compile_extra, redact, scan_secrets
 from zeph_nb.tools.base import ToolCall, ToolOutput
 
@@ -39,7 +39,11 @@ class ProcessedOutput:
 
     @property
     def tokens_saved(self) -> int:
-        return self.filtered.tokens_saved if self.filtered is not None else 0
+        """What the filter saved against the output as the command printed it (``raw_chars``): the terminal
+        escapes the pipeline strips before the filter reads it are saved tokens too."""
+        if self.filtered is None:
+            return 0
+        return max(0, round((self.raw_chars - self.filtered.filtered_chars) / CHARS_PER_TOKEN))
 
 
 class OutputPipeline:
