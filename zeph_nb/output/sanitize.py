@@ -12,11 +12,12 @@ __all__ = ["estimate_tokens", "fold_binary", "sanitize", "visible", "without_esc
 # and paragraph separators, and the fillers and selectors Python accepts inside a name (`x` and `x` + U+FE00 are
 # two variables that look like one): variation selectors, the grapheme joiner, Hangul and Khmer fillers,
 # Mongolian selectors, tag characters.
-_INVISIBLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+_INVISIBLE_CHARS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
     "\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef"
 )
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
 # Three or more line breaks in a row (blank lines in between too): padding that pushes text out of the box.
 _LINE_RUN = re.compile(r"(?:[ \t]*\n){3,}")
 
@@ -110,7 +111,7 @@ def _last_drawn(line: str) -> str:
 
 
 # A character that shows: not a space, a control, nor one of the invisible ones _INVISIBLE writes out.
-_SHOWN = re.compile("[^\\s" + _INVISIBLE.pattern[1:-1] + "]")
+_SHOWN = re.compile(f"[^\\s{_INVISIBLE_CHARS}]")
 
 
 def visible(text: str) -> str:
