@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import getpass
 import json
+import logging
 import os
 import sys
 import tomllib
@@ -69,6 +70,7 @@ from zeph_nb.config.sections import (
 from zeph_nb.config.undo import UndoSettings
 from zeph_nb.errors import ConfigError
 from zeph_nb.security.journal import settle, suspects
+from zeph_nb.security.provenance import journal_for
 
 # The tables are this module's names too: `from zeph_nb.config import ShellSettings` keeps working.
 __all__ = [
@@ -98,9 +100,13 @@ __all__ = [
     "TafcSettings",
     "ToolsSettings",
     "UndoSettings",
+    "agent_wrote_config",
     "leaf_fields",
+    "zeph_home",
 ]
 
+
+log = logging.getLogger("zeph_nb.config")
 
 # ZEPH_* names that are not settings keys.
 _ENV_NON_KEYS = frozenset({"ZEPH_HOME", "ZEPH_CONFIG"})
@@ -108,6 +114,11 @@ _ENV_NON_KEYS = frozenset({"ZEPH_HOME", "ZEPH_CONFIG"})
 
 def _default_home() -> Path:
     return Path(os.environ.get("ZEPH_HOME") or Path.home() / ".zeph")
+
+
+def zeph_home() -> Path:
+    """The zeph home as every process finds it (``$ZEPH_HOME``, default ``~/.zeph``), without loading settings."""
+    return _default_home().expanduser()
 
 
 def _user_home() -> Path:
@@ -247,14 +258,35 @@ def _find_config_file(path: str | os.PathLike[str] | None, env: Mapping[str, str
         if not file.is_file():
             what = "the path given to Settings.load()" if path is not None else "$ZEPH_CONFIG"
             raise ConfigError(f"{file}: no such config file ({what}); create it or point to an existing file")
+        written = journal_for(home).agent_written(file)
+        if written is not None:
+            raise ConfigError(f"{file} was {written.describe()}; an agent's file is not config. Read it, then run "
+                              f"%zeph trust {file} (or save it yourself) to use it")  # fmt: skip
         return file
-    # A config file a running command may have just created is not trusted; one a dead command left is set aside.
+    # A config file a running command may have just created is not trusted; one a dead command left is set aside;
+    # one an agent's call wrote (provenance) is never config, however long after, until the person accepts it.
     settle(home)
     untrusted = suspects(home)
     for candidate in (Path.cwd() / "zeph.toml", home / "config.toml"):
-        if candidate.is_file() and candidate not in untrusted:
+        if candidate.is_file() and candidate not in untrusted and not agent_wrote_config(home, candidate):
             return candidate
     return None
+
+
+def agent_wrote_config(home: Path, file: Path) -> bool:
+    """Whether ``file`` holds what an agent's tool call wrote (and the person has not accepted it since): then it
+    is not read as config, and the person is told once how to accept it."""
+    written = journal_for(home).agent_written(file)
+    if written is None:
+        return False
+    if file not in _TOLD:
+        _TOLD.add(file)
+        log.warning("zeph-nb: %s is not read as config: it was %s. Read it; if you want it, run %%zeph trust %s "
+                    "(or save it yourself)", file, written.describe(), file)  # fmt: skip
+    return True
+
+
+_TOLD: set[Path] = set()
 
 
 def _parse_toml(text: str, source: str) -> dict[str, Any]:

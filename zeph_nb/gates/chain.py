@@ -352,11 +352,9 @@ def build_chain(
     session = Session(settings, tools=by_name, workdir=workdir, store=store, conversation_id=conversation_id)
     session.desk.approver = approver or DenyAll()
     pipeline = OutputPipeline(settings, store, conversation_id)
-    snapshotter = (
-        Snapshotter(settings, session.workdir, FileChanges(store), run=lambda: session.run_id,
-                    conversation=lambda: session.conversation_id)
-        if settings.undo.enabled else None
-    )  # fmt: skip
+    # Always there: with [undo] off it still tells provenance what each call wrote (gates/undo.py).
+    snapshotter = Snapshotter(settings, session.workdir, FileChanges(store), run=lambda: session.run_id,
+                              conversation=lambda: session.conversation_id)  # fmt: skip
 
     # The order, outermost first: a call meets these top to bottom, then the executor.
     gates: list[Callable[[Handler], Handler]] = [

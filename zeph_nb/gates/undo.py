@@ -8,13 +8,20 @@ that may write, the whole working directory (less ``[undo] exclude``), since the
 there. Commands on another machine or in a container, and commands left running in a tmux pane, are not
 followed: a row says so, and undo tells the person. A snapshot never fails the call (unless ``[undo] required``):
 what could not be kept is said in the output and later by undo.
+
+The same walk tells provenance (``security/provenance.py``) which files each call wrote, with ``[undo]`` on or off:
+a file an agent's call wrote is never taken later for the person's config or code. When the walk stopped at
+``[undo] max_files``, every file under the roots whose inode changed while the call ran (its ctime, which no
+command can set back) is recorded instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +29,7 @@ from typing import Any
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import CallContext, GateCall, Handler
+from zeph_nb.security.provenance import journal_for
 from zeph_nb.store.snapshots import FileChangeRow, FileChanges
 from zeph_nb.tools.base import ToolOutput
 from zeph_nb.tools.files.states import Capture, Snapshot, changed_paths
@@ -51,6 +59,8 @@ class Snapshotter:
         self._reader: Any = None  # the file tools' read rules, built on first use
         self.execution = settings.tools.execution
         self.workdir = os.path.realpath(workdir)
+        self.undo = self.config.enabled  # off: the walk still runs, for provenance only (no rows, no blobs)
+        self.provenance = journal_for(settings.home)
         self.changes = changes
         self.run, self.conversation = run, conversation
         self.hashes: dict[tuple[int, ...], str] = {}  # shared by every call: unchanged files are not read again
@@ -96,7 +106,8 @@ class Snapshotter:
         return path
 
     def capture(self) -> Capture:
-        return Capture(self.changes.blobs, budget=self.config.max_snapshot_bytes, max_files=self.config.max_files,
+        sink = self.changes.blobs if self.undo else None
+        return Capture(sink, budget=self.config.max_snapshot_bytes, max_files=self.config.max_files,
                        exclude=self.config.exclude, hashes=self.hashes, kept=self.kept,
                        secret=self._unreadable)  # fmt: skip
 
@@ -113,15 +124,25 @@ class Snapshotter:
                                    allow_read=files.allow_read, protected=protected)  # fmt: skip
         return not self._reader.readable(Path(path))
 
-    def record(self, ctx: CallContext, before: Snapshot, after: Snapshot) -> list[str]:
-        """Record what changed; returns notes for the output (what undo will not be able to do)."""
+    def record(
+        self, ctx: CallContext, before: Snapshot, after: Snapshot, roots: list[str], started_ns: int
+    ) -> list[str]:
+        """Record what changed (provenance always, undo rows when on); returns notes for the output (what undo
+        will not be able to do)."""
         notes: list[str] = []
         if not (before.complete and after.complete):
-            notes.append(f"not followed for undo: {before.reason or after.reason} ([undo] max_files)")
-            self.note(ctx, notes[-1])
+            self.provenance.record(changed_since(roots, started_ns), tool=ctx.tool.name, call_id=ctx.call.call_id)
+            if self.undo:
+                notes.append(f"not followed for undo: {before.reason or after.reason} ([undo] max_files)")
+                self.note(ctx, notes[-1])
+            return notes
+        changed = changed_paths(before, after)
+        written = [path for path, _, new in changed if new.kind in ("file", "symlink")]
+        self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
+        if not self.undo:
             return notes
         rows = []
-        for path, old, new in changed_paths(before, after):
+        for path, old, new in changed:
             if path in self.exclude_paths or any(path.startswith(p + os.sep) for p in self.exclude_paths):
                 continue
             note = None
@@ -134,7 +155,8 @@ class Snapshotter:
         return notes
 
     def note(self, ctx: CallContext, note: str) -> None:
-        self.changes.record([self._row(ctx, note=note)])
+        if self.undo:
+            self.changes.record([self._row(ctx, note=note)])
 
     def _row(
         self, ctx: CallContext, *, path: str | None = None, before: str | None = None, after: str | None = None,
@@ -163,8 +185,10 @@ class UndoGate:
             keeper.note(ctx, roots)
             return await self.inner.handle(gc)
         capture = keeper.capture()
-        before = await asyncio.to_thread(capture.take, roots)
-        if keeper.config.required and (before.not_kept or not before.complete):
+        # ctime has the file system's clock granularity; a second early only records a file twice, never misses one
+        started_ns = time.time_ns() - 1_000_000_000
+        before = await asyncio.to_thread(capture.take, roots, keep=keeper.undo)
+        if keeper.undo and keeper.config.required and (before.not_kept or not before.complete):
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
                             "not run: its snapshot for undo would be incomplete "
                             f"({before.reason or f'{len(before.not_kept)} files over [undo] max_snapshot_bytes'}) "
@@ -174,7 +198,26 @@ class UndoGate:
         finally:
             # Also after a failure or a Stop: a command that failed half-way may have changed files.
             after = await asyncio.shield(asyncio.to_thread(keeper.capture().take, roots, keep=False))
-            notes = keeper.record(ctx, before, after)
+            notes = await asyncio.shield(asyncio.to_thread(keeper.record, ctx, before, after, roots, started_ns))
         if notes:
             output = dataclasses.replace(output, summary=output.summary + "".join(f"\n[{n}]" for n in notes))
         return output
+
+
+def changed_since(roots: list[str], started_ns: int) -> list[str]:
+    """Every file or link under ``roots`` whose inode changed at or after ``started_ns`` (its ctime), excluded
+    folders included: what a call whose walk was cut short may have written."""
+    found: list[str] = []
+    pending = list(roots)
+    while pending:
+        path = pending.pop()
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if os.path.isdir(path) and not os.path.islink(path):
+            with contextlib.suppress(OSError):
+                pending.extend(os.path.join(path, name) for name in os.listdir(path))
+        elif info.st_ctime_ns >= started_ns:
+            found.append(path)
+    return found

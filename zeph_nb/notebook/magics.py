@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import shlex
-import sys
 from typing import TYPE_CHECKING, Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
@@ -46,7 +44,7 @@ from zeph_nb.notebook.where import banner, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
-SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp")
+SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp", "trust")
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -239,6 +237,9 @@ class ZephMagics(Magics):
             if self.kernel is not None:
                 tools.append(KernelExecutor(self.kernel))
             self.agent = Agent(settings, self._provider(options, settings), workdir=cwd, tools=tools)
+            from zeph_nb.notebook.imports import guard_kernel_imports
+
+            guard_kernel_imports(settings, self.agent.workdir)
             self._agent_key = key
             self._provider_from = provider_signature(settings)
         elif provider_name in ("auto", "anthropic", "openai", "scripted", *_named(self.agent.settings)):
@@ -365,7 +366,15 @@ class ZephMagics(Magics):
         print(f"new conversation {self.agent.clear(forget=forget)}{gone}")
 
     def _cmd_status(self, args: list[str]) -> None:
+        from zeph_nb.notebook.imports import describe_guard
+
         print_status(self.agent, self.runs, self.max_iterations, self.last_run)
+        print("\n".join(describe_guard(self.agent)))
+
+    def _cmd_trust(self, args: list[str]) -> None:
+        from zeph_nb.notebook.imports import trust
+
+        trust(args, self.agent)
 
 
 def _named(settings: Settings) -> set[str]:
@@ -380,19 +389,7 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    _installed_packages_first()
+    from zeph_nb.notebook.imports import guard_kernel_imports
+
+    guard_kernel_imports()  # first: nothing zeph-nb imports from here on may come from the notebook folder
     ipython.register_magics(ZephMagics)
-
-
-def _installed_packages_first() -> None:
-    """Move the kernel's working directory behind the installed packages on ``sys.path``.
-
-    IPython puts it first, and the agent writes files there: a folder named ``pandas/`` would run in the kernel,
-    outside any sandbox, the next time anything imports pandas. Last, the person's own modules there still
-    import; none can stand in for an installed package.
-    """
-    here = {"", ".", os.getcwd()}
-    moved = [entry for entry in sys.path if entry in here]
-    for entry in moved:
-        sys.path.remove(entry)
-    sys.path.extend(dict.fromkeys(moved))

@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from zeph_nb.config import Settings
+from zeph_nb.config import Settings, agent_wrote_config
 from zeph_nb.config.sections import FilterSettings
 from zeph_nb.output.engine import FilteredOutput, FilterEngine, producing_segments
 from zeph_nb.output.rules import GitDiff, GitLog, LoadedRules, Rule, TestSummary, load_rules, load_rules_file
@@ -50,8 +50,11 @@ def _user_rules_path(settings: Settings) -> Path | None:
     beside = (
         source.parent / "filters.toml" if source is not None and source.is_file() else settings.home / "filters.toml"
     )
-    # One that a command running right now may have created is not trusted (security/journal.py).
-    return beside if beside.is_file() and beside not in suspects(settings.home) else None
+    # One that a command running right now may have created is not trusted (security/journal.py), nor one an
+    # agent's call wrote at any time (security/provenance.py).
+    if not beside.is_file() or beside in suspects(settings.home):
+        return None
+    return None if agent_wrote_config(settings.home, beside) else beside
 
 
 @lru_cache(maxsize=8)

@@ -1,0 +1,215 @@
+"""Provenance: which files an agent's tool call wrote, kept where no tool can reach, so that what it wrote is never
+taken later for the person's own work.
+
+The OS sandbox ends with the call; the files it wrote do not. A ``zeph.toml`` a command wrote is not the person's
+policy, and a module it wrote into the notebook folder is not the person's code — however long after, in whichever
+process. So every path a tool call creates or changes is appended to ``<zeph home>/provenance.jsonl`` with the
+sha256 of what it wrote, signed with the store's key (``security/mac.py``; the zeph home is hidden in the sandbox).
+A file is *agent-written* while its content is what the last entry for its path says an agent wrote. When the
+person edits or re-saves it, the hash changes and it is theirs again; ``trust()`` (``%zeph trust <path>``) records
+that the person has seen it as it is.
+
+One file for every process: each entry is one ``write()`` of one line to a file opened with ``O_APPEND``, which
+the kernel appends whole; a reader keeps its offset and reads only what was appended since.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import stat
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Literal
+
+from zeph_nb.security.mac import RowSigner
+
+__all__ = ["JOURNAL_NAME", "Provenance", "WrittenFile", "content_hash", "journal_for"]
+
+log = logging.getLogger("zeph_nb.security")
+
+JOURNAL_NAME = "provenance.jsonl"
+_TABLE = "provenance"
+_FIELDS = ("path", "sha256", "by", "tool", "call_id", "at_ns")
+# Files past this are identified by size, mtime and inode rather than read whole: a module or a config file is far
+# smaller, and hashing a 10 GB data file a command wrote is no one's business.
+HASH_LIMIT = 64 * 1024 * 1024
+
+
+def content_hash(path: str | os.PathLike[str]) -> str | None:
+    """What identifies the regular file at ``path`` now: its sha256, or for a large one ``size:<n>:<mtime>:<ino>``;
+    None when it is not a regular file (gone, a folder, a link is judged by its target's hash)."""
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        if info.st_size > HASH_LIMIT:
+            return f"size:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class WrittenFile:
+    """One entry: ``by`` the agent (a tool call wrote it) or the person (they accepted it as it is)."""
+
+    path: str
+    sha256: str
+    by: Literal["agent", "person"]
+    tool: str
+    call_id: str
+    at_ns: int
+
+    def describe(self) -> str:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.at_ns / 1e9))
+        return f"written by the agent's {self.tool} call{f' {self.call_id}' if self.call_id else ''} at {when}"
+
+
+class Provenance:
+    """The journal in ``home``: ``record()`` what a call wrote, ``agent_written(path)`` to ask about a file now."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.path = home / JOURNAL_NAME
+        self._signer = RowSigner(home)
+        self._lock = threading.Lock()
+        self._latest: dict[str, WrittenFile] = {}
+        self._offset = 0
+        self._inode: tuple[int, int] | None = None
+        # (path, size, mtime_ns, ctime_ns, inode) -> hash: a file not changed since it was hashed is not read again
+        self._hashes: dict[tuple[str, int, int, int, int], str | None] = {}
+
+    # -- writing ------------------------------------------------------------------------------------------------
+
+    def record(self, paths: Iterable[str | os.PathLike[str]], *, tool: str, call_id: str = "") -> list[WrittenFile]:
+        """Note that ``paths`` (absolute) now hold what an agent's call wrote; a path that is not a regular file
+        (removed, a folder) is skipped. Returns the entries written."""
+        entries = []
+        for raw in paths:
+            path = os.path.abspath(raw)
+            digest = content_hash(path)
+            if digest is not None:
+                entries.append(WrittenFile(path, digest, "agent", tool, call_id, time.time_ns()))
+        self._append(entries)
+        return entries
+
+    def trust(self, path: str | os.PathLike[str]) -> WrittenFile | None:
+        """The person has seen ``path`` as it is now and accepts it as theirs; None when it is not a file."""
+        absolute = os.path.abspath(path)
+        digest = content_hash(absolute)
+        if digest is None:
+            return None
+        entry = WrittenFile(absolute, digest, "person", "trust", "", time.time_ns())
+        self._append([entry])
+        return entry
+
+    def _append(self, entries: list[WrittenFile]) -> None:
+        if not entries:
+            return
+        lines = []
+        for entry in entries:
+            fields = asdict(entry)
+            fields["mac"] = self._signer.sign(_TABLE, fields, _FIELDS)
+            lines.append(json.dumps(fields, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self.home.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            for line in lines:  # one write per line: O_APPEND keeps each whole beside other processes' lines
+                os.write(fd, line.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    # -- reading ------------------------------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        try:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            self._latest, self._offset, self._inode = {}, 0, None
+            return
+        identity = (info.st_dev, info.st_ino)
+        if identity != self._inode or info.st_size < self._offset:  # replaced or cut: read it again whole
+            self._latest, self._offset, self._inode = {}, 0, identity
+        if info.st_size == self._offset:
+            return
+        with open(self.path, "rb") as handle:
+            handle.seek(self._offset)
+            data = handle.read()
+        complete = data.rfind(b"\n") + 1  # a line still being written is read next time
+        self._offset += complete
+        for line in data[:complete].splitlines():
+            entry = self._parse(line)
+            if entry is None:
+                continue
+            known = self._latest.get(entry.path)
+            if known is None or known.at_ns <= entry.at_ns:
+                self._latest[entry.path] = entry
+
+    def _parse(self, line: bytes) -> WrittenFile | None:
+        try:
+            fields = json.loads(line)
+            entry = WrittenFile(**{name: fields[name] for name in _FIELDS})
+        except (ValueError, TypeError, KeyError):
+            return None
+        if entry.by not in ("agent", "person") or not self._signer.verify(_TABLE, fields, _FIELDS, fields.get("mac")):
+            self._signer.warn_once("provenance entry", f"{entry.path}@{entry.at_ns}")
+            return None
+        return entry
+
+    def _current_hash(self, path: str) -> str | None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        key = (path, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+        if key not in self._hashes:
+            if len(self._hashes) > 10_000:
+                self._hashes.clear()
+            self._hashes[key] = content_hash(path)
+        return self._hashes[key]
+
+    def agent_written(self, path: str | os.PathLike[str]) -> WrittenFile | None:
+        """The agent's entry when the file at ``path`` holds exactly what an agent's call wrote and the person has
+        not accepted it since; None otherwise (never written by a tool, changed since, or trusted)."""
+        absolute = os.path.abspath(path)
+        with self._lock:
+            with contextlib.suppress(OSError):
+                self._refresh()
+            entry = self._latest.get(absolute)
+            if entry is None or entry.by != "agent":
+                return None
+            return entry if self._current_hash(absolute) == entry.sha256 else None
+
+    def agent_written_under(self, roots: Iterable[str | os.PathLike[str]]) -> list[WrittenFile]:
+        """Every file under ``roots`` that still holds what an agent wrote (for ``%zeph status``)."""
+        prefixes = [os.path.join(os.path.abspath(root), "") for root in roots]
+        with self._lock:
+            with contextlib.suppress(OSError):
+                self._refresh()
+            candidates = [e for e in self._latest.values() if e.by == "agent" and e.path.startswith(tuple(prefixes))]
+        return [entry for entry in candidates if self.agent_written(entry.path) is not None]
+
+
+_JOURNALS: dict[Path, Provenance] = {}
+_JOURNALS_LOCK = threading.Lock()
+
+
+def journal_for(home: Path) -> Provenance:
+    """The one ``Provenance`` of this process for ``home`` (its index and hash cache are shared by every caller)."""
+    with _JOURNALS_LOCK:
+        key = Path(os.path.abspath(home))
+        if key not in _JOURNALS:
+            _JOURNALS[key] = Provenance(key)
+        return _JOURNALS[key]
