@@ -14,7 +14,17 @@ if TYPE_CHECKING:
     from zeph_nb.security.shell_classifier import ShellAnalysis
     from zeph_nb.tools.containment import CommandScope
 
-__all__ = ["CallContext", "CallOutcome", "GateCall", "Handler", "Trace", "rewritten"]
+__all__ = ["CallContext", "CallOutcome", "GateCall", "Handler", "RunsOnUse", "Trace", "rewritten"]
+
+
+@dataclass(frozen=True)
+class RunsOnUse:
+    """A file a call created or changed that another tool runs when the person uses it: what runs it, and the
+    change as a unified diff (agent-written text: escaped and redacted wherever it is shown)."""
+
+    path: str
+    why: str
+    diff: str
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,8 @@ class Trace:
     cached: bool = False
     processed: ProcessedOutput | None = None
     attempts: int = 0  # times the tool actually ran
+    # Files the call created or changed that other tools run when the person uses them (security/runs_on_use.py)
+    runs_on_use: tuple[RunsOnUse, ...] = ()
 
     def note(self, **facts: Any) -> None:
         for name, value in facts.items():
@@ -63,6 +75,10 @@ class Trace:
 
     def ran(self) -> None:
         self.attempts += 1
+
+    def wrote(self, found: tuple[RunsOnUse, ...]) -> None:
+        """Files another tool runs on use, written by this run of the tool (a retry adds its own)."""
+        self.runs_on_use = (*self.runs_on_use, *found)
 
 
 _EMPTY = Trace()
@@ -115,6 +131,7 @@ class CallOutcome:
     attempts: int = 0
     blocked_by: str | None = None
     waited_ms: float = 0.0
+    runs_on_use: tuple[RunsOnUse, ...] = ()  # files written that other tools run on use: told, never blocked
 
     @property
     def tool(self) -> str:

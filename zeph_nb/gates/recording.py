@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.call import CallOutcome, GateCall, Handler, rewritten
+from zeph_nb.gates.call import CallOutcome, GateCall, Handler, RunsOnUse, rewritten
+from zeph_nb.security.secrets import redact
 from zeph_nb.tools.base import ToolOutput
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ class AuditGate:
             attempts=trace.attempts,
             blocked_by=trace.blocked_by,
             waited_ms=trace.waited_ms,
+            runs_on_use=trace.runs_on_use,
         )
         self.observe(gc)
         if self.audit is None:
@@ -144,6 +146,7 @@ class AuditGate:
                 network_hosts=_network_hosts(output),
                 mcp_server=origin[0] if origin is not None else None,
                 mcp_tool=origin[1] if origin is not None else None,
+                runs_on_use=_runs_on_use(trace.runs_on_use),
             )
         )
 
@@ -176,3 +179,9 @@ def _network_hosts(output: ToolOutput) -> str | None:
     if not isinstance(network, dict):
         return None
     return json.dumps(network.get("reached", []))
+
+
+def _runs_on_use(found: tuple[RunsOnUse, ...]) -> str | None:
+    if not found:
+        return None
+    return redact(json.dumps([{"path": f.path, "why": f.why} for f in found], ensure_ascii=False))

@@ -11,15 +11,16 @@ what could not be kept is said in the output and later by undo.
 
 The same walk tells provenance (``security/provenance.py``) which files each call wrote, with ``[undo]`` on or off:
 a file an agent's call wrote is never taken later for the person's config or code. When the walk stopped at
-``[undo] max_files``, every file under the roots whose inode changed while the call ran (its ctime, which no
-command can set back) is recorded instead.
+``[undo] max_files``, the call's time window is recorded instead: every file under the roots whose inode changed
+while the call ran (its ctime, which no command can set back) counts as the agent's. It also names the files just
+written that other tools run when used (``security/runs_on_use.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
+import difflib
 import os
 import time
 from collections.abc import Callable
@@ -28,11 +29,12 @@ from typing import Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.call import CallContext, GateCall, Handler
+from zeph_nb.gates.call import CallContext, GateCall, Handler, RunsOnUse
 from zeph_nb.security.provenance import journal_for
+from zeph_nb.security.runs_on_use import runs_on_use
 from zeph_nb.store.snapshots import FileChangeRow, FileChanges
 from zeph_nb.tools.base import ToolOutput
-from zeph_nb.tools.files.states import Capture, Snapshot, changed_paths
+from zeph_nb.tools.files.states import Capture, PathState, Snapshot, changed_paths
 
 __all__ = ["FILE_WRITERS", "Snapshotter", "UndoGate"]
 
@@ -61,6 +63,7 @@ class Snapshotter:
         self.workdir = os.path.realpath(workdir)
         self.undo = self.config.enabled  # off: the walk still runs, for provenance only (no rows, no blobs)
         self.provenance = journal_for(settings.home)
+        self.marked: dict[str, tuple[RunsOnUse, ...]] = {}  # call id -> runs-on-use files, taken by the gate
         self.changes = changes
         self.run, self.conversation = run, conversation
         self.hashes: dict[tuple[int, ...], str] = {}  # shared by every call: unchanged files are not read again
@@ -131,7 +134,9 @@ class Snapshotter:
         will not be able to do)."""
         notes: list[str] = []
         if not (before.complete and after.complete):
-            self.provenance.record(changed_since(roots, started_ns), tool=ctx.tool.name, call_id=ctx.call.call_id)
+            # Too many files to tell one by one: every file whose inode changed while the call ran is the agent's.
+            self.provenance.record_window(roots, started_ns, time.time_ns(), tool=ctx.tool.name,
+                                          call_id=ctx.call.call_id)  # fmt: skip
             if self.undo:
                 notes.append(f"not followed for undo: {before.reason or after.reason} ([undo] max_files)")
                 self.note(ctx, notes[-1])
@@ -139,6 +144,7 @@ class Snapshotter:
         changed = changed_paths(before, after)
         written = [path for path, _, new in changed if new.kind in ("file", "symlink")]
         self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
+        self.mark(ctx, [(path, old) for path, old, new in changed if new.kind in ("file", "symlink")])
         if not self.undo:
             return notes
         rows = []
@@ -153,6 +159,18 @@ class Snapshotter:
             rows.append(self._row(ctx, path=path, before=old.to_json(), after=new.to_json(), note=note))
         self.changes.record(rows)
         return notes
+
+    def mark(self, ctx: CallContext, written: list[tuple[str, PathState | None]]) -> None:
+        """Name the files just written that other tools run when used (the transcript, status, audit row)."""
+        found = []
+        for path, old in written:
+            why = runs_on_use(path, self.workdir)
+            if why is not None:
+                before = self.changes.blobs.get(old.sha256) if old is not None and old.sha256 else None
+                known = old is not None and (old.kind == "absent" or before is not None)
+                found.append(RunsOnUse(path, why, change_diff(path, before if known else None, known)))
+        if found:
+            self.marked[ctx.call.call_id] = tuple(found)
 
     def note(self, ctx: CallContext, note: str) -> None:
         if self.undo:
@@ -185,8 +203,9 @@ class UndoGate:
             keeper.note(ctx, roots)
             return await self.inner.handle(gc)
         capture = keeper.capture()
-        # ctime has the file system's clock granularity; a second early only records a file twice, never misses one
-        started_ns = time.time_ns() - 1_000_000_000
+        # ctime comes from the kernel's coarse clock, up to a tick behind time_ns(): start a little early (a file
+        # changed just before the call is then recorded too, which only distrusts it)
+        started_ns = time.time_ns() - 100_000_000
         before = await asyncio.to_thread(capture.take, roots, keep=keeper.undo)
         if keeper.undo and keeper.config.required and (before.not_kept or not before.complete):
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
@@ -199,25 +218,28 @@ class UndoGate:
             # Also after a failure or a Stop: a command that failed half-way may have changed files.
             after = await asyncio.shield(asyncio.to_thread(keeper.capture().take, roots, keep=False))
             notes = await asyncio.shield(asyncio.to_thread(keeper.record, ctx, before, after, roots, started_ns))
+            gc.trace.wrote(keeper.marked.pop(ctx.call.call_id, ()))
         if notes:
             output = dataclasses.replace(output, summary=output.summary + "".join(f"\n[{n}]" for n in notes))
         return output
 
 
-def changed_since(roots: list[str], started_ns: int) -> list[str]:
-    """Every file or link under ``roots`` whose inode changed at or after ``started_ns`` (its ctime), excluded
-    folders included: what a call whose walk was cut short may have written."""
-    found: list[str] = []
-    pending = list(roots)
-    while pending:
-        path = pending.pop()
-        try:
-            info = os.lstat(path)
-        except OSError:
-            continue
-        if os.path.isdir(path) and not os.path.islink(path):
-            with contextlib.suppress(OSError):
-                pending.extend(os.path.join(path, name) for name in os.listdir(path))
-        elif info.st_ctime_ns >= started_ns:
-            found.append(path)
-    return found
+DIFF_CHARS = 8000  # per file, in the transcript: the rest is in the file itself
+
+
+def change_diff(path: str, before: bytes | None, known: bool) -> str:
+    """The change to ``path`` as a unified diff against what was there (nothing, for a new file), cut to
+    DIFF_CHARS; when what was there was not kept, the new content's head."""
+    try:
+        with open(path, "rb") as handle:
+            after = handle.read(4 * DIFF_CHARS).decode("utf-8", "replace")
+    except OSError as e:
+        return f"(cannot read it: {e.strerror})"
+    if not known:
+        return f"(what was there before was not kept; it now begins:)\n{after[:DIFF_CHARS]}"
+    old = (before or b"").decode("utf-8", "replace")
+    name = os.path.basename(path)
+    lines = difflib.unified_diff(old.splitlines(keepends=True), after.splitlines(keepends=True),
+                                 f"a/{name}", f"b/{name}")  # fmt: skip
+    text = "".join(lines)
+    return text if len(text) <= DIFF_CHARS else text[:DIFF_CHARS] + "\n[… cut; read the file for the rest]"

@@ -8,19 +8,30 @@ an agent is made (its working directory and ``[tools.shell] allowed_paths``).
 
 from __future__ import annotations
 
+import html
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zeph_nb.security.import_guard import ImportGuard, current, install
 from zeph_nb.security.provenance import journal_for
+from zeph_nb.security.secrets import redact
 
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
     from zeph_nb.config import Settings
+    from zeph_nb.gates.call import RunsOnUse
 
-__all__ = ["describe_guard", "guard_kernel_imports", "install_at_kernel_start", "trust"]
+__all__ = [
+    "after_run_html",
+    "after_run_lines",
+    "describe_guard",
+    "guard_kernel_imports",
+    "install_at_kernel_start",
+    "trust",
+    "written_to_run",
+]
 
 
 def _home() -> Path:
@@ -61,9 +72,10 @@ def install_at_kernel_start() -> None:
         print(f"zeph-nb: the import guard could not start in this kernel: {e!r}", file=sys.stderr)
 
 
-def describe_guard(agent: Agent | None) -> list[str]:
-    """``%zeph status``: the guard's state, the imports it refused, and the files the agent wrote that no one
-    has accepted yet (not config, not importable from a cell)."""
+def describe_guard(agent: Agent | None, last_run: Any = None) -> list[str]:
+    """``%zeph status``: the guard's state, the imports it refused, the files the agent wrote that no one has
+    accepted yet (not config, not importable from a cell), and what the last run wrote that runs when used."""
+    later = written_to_run(getattr(last_run, "result", None))
     settings = agent.settings if agent is not None else None
     workdir = agent.workdir if agent is not None else None
     guard = current()
@@ -78,6 +90,9 @@ def describe_guard(agent: Agent | None) -> list[str]:
         lines.append(f"agent-written: {len(written)} file(s) not accepted yet (not config, not imported by cells):")
         lines += [f"  {entry.path} ({entry.describe()})" for entry in written[-10:]]
         lines.append("  accept one after reading it: %zeph trust <path>")
+    if later:
+        lines.append("runs when used: the last run wrote files other tools run (read them first):")
+        lines += [f"  {entry.path} — {entry.why}" for entry in later]
     return lines
 
 
@@ -113,3 +128,40 @@ def _installed_packages_first() -> None:
     for entry in moved:
         sys.path.remove(entry)
     sys.path.extend(dict.fromkeys(moved))
+
+
+def written_to_run(result: Any) -> list[RunsOnUse]:
+    """The files a run created or changed that other tools run when used, each once (the last change)."""
+    found: dict[str, RunsOnUse] = {}
+    for outcome in getattr(result, "tool_calls", ()):
+        for entry in getattr(outcome, "runs_on_use", ()):
+            found[entry.path] = entry
+    return list(found.values())
+
+
+def after_run_html(result: Any) -> str:
+    """The transcript's footer: files the run wrote that run when used (with their diffs), and imports the
+    guard refused during the run. Agent-written text, so escaped and redacted."""
+    parts = []
+    written = written_to_run(result)
+    if written:
+        items = "".join(
+            f"<details><summary><code>{html.escape(redact(entry.path))}</code> — {html.escape(entry.why)}</summary>"
+            f"<pre>{html.escape(redact(entry.diff))}</pre></details>"
+            for entry in written
+        )
+        parts.append(f'<div class="zeph-extra">&#9888; this run wrote files that other tools run when you use them '
+                     f"(nothing was blocked; read them before you run those tools):{items}</div>")  # fmt: skip
+    guard = current()
+    for refusal in guard.take_new_refusals() if guard is not None else []:
+        parts.append(f'<div class="zeph-extra">&#9888; zeph-nb refused an import: '
+                     f"{html.escape(redact(refusal.describe()))}</div>")  # fmt: skip
+    return "".join(parts)
+
+
+def after_run_lines(result: Any) -> list[str]:
+    """The same for a plain-text transcript and ``%zeph status``."""
+    lines = [f"[runs when used: {entry.path} — {entry.why}]" for entry in written_to_run(result)]
+    guard = current()
+    lines += [f"[refused an import: {r.describe()}]" for r in (guard.take_new_refusals() if guard else [])]
+    return lines

@@ -369,7 +369,7 @@ class ZephMagics(Magics):
         from zeph_nb.notebook.imports import describe_guard
 
         print_status(self.agent, self.runs, self.max_iterations, self.last_run)
-        print("\n".join(describe_guard(self.agent)))
+        print("\n".join(describe_guard(self.agent, self.last_run)))
 
     def _cmd_trust(self, args: list[str]) -> None:
         from zeph_nb.notebook.imports import trust

@@ -16,6 +16,7 @@ from zeph_nb.agent.events import (
     ToolsOffered,
 )
 from zeph_nb.notebook.cards import pane_snapshot
+from zeph_nb.notebook.imports import after_run_lines
 from zeph_nb.security.secrets import redact
 
 __all__ = ["PlainTranscript"]
@@ -86,6 +87,8 @@ class PlainTranscript:
                 self._line(f"[{result.stop_reason}{': ' + result.detail if result.detail else ''}]")
                 for warning in result.warnings:
                     self._line(f"[warning: {warning}]")
+                for line in after_run_lines(result):
+                    self._line(line)
             case ApprovalRequested():
                 # The console approver asks next, on its own: the model's words that led to the call come first.
                 self._end_text()

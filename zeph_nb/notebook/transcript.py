@@ -28,6 +28,7 @@ from zeph_nb.agent.events import (
 )
 from zeph_nb.notebook import cards
 from zeph_nb.notebook.cards import STYLE, ToolCard, call_summary, elapsed
+from zeph_nb.notebook.imports import after_run_html
 from zeph_nb.notebook.render import markdown_html
 from zeph_nb.security.secrets import redact
 
@@ -165,8 +166,9 @@ class Transcript:
         # leaves out a completed run's detail, so warnings put there never showed after a normal answer.
         warned = [f'<div class="zeph-extra">&#9888; possible hallucination: {html.escape(redact(warning))}</div>'
                   for warning in getattr(result, "warnings", ())]  # fmt: skip
-        if warned:
-            self.body.children = (*self.body.children, w.HTML("".join(warned)))
+        later = after_run_html(result)  # what runs later outside the sandbox: files written, imports refused
+        if warned or later:
+            self.body.children = (*self.body.children, w.HTML("".join(warned) + later))
 
     def failed(self, error: BaseException) -> None:
         """The run raised (bad configuration, a bug): say so in the transcript, where the person is looking."""

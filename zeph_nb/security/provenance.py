@@ -36,7 +36,7 @@ log = logging.getLogger("zeph_nb.security")
 
 JOURNAL_NAME = "provenance.jsonl"
 _TABLE = "provenance"
-_FIELDS = ("path", "sha256", "by", "tool", "call_id", "at_ns")
+_FIELDS = ("path", "sha256", "by", "tool", "call_id", "at_ns", "until_ns")
 # Files past this are identified by size, mtime and inode rather than read whole: a module or a config file is far
 # smaller, and hashing a 10 GB data file a command wrote is no one's business.
 HASH_LIMIT = 64 * 1024 * 1024
@@ -62,14 +62,17 @@ def content_hash(path: str | os.PathLike[str]) -> str | None:
 
 @dataclass(frozen=True)
 class WrittenFile:
-    """One entry: ``by`` the agent (a tool call wrote it) or the person (they accepted it as it is)."""
+    """One entry: ``by`` the agent (a tool call wrote it) or the person (they accepted it as it is); or a
+    ``window``: every file under ``path`` whose inode changed (ctime) from ``at_ns`` to ``until_ns``, for a call
+    whose tree was too large to walk file by file."""
 
     path: str
     sha256: str
-    by: Literal["agent", "person"]
+    by: Literal["agent", "person", "window"]
     tool: str
     call_id: str
     at_ns: int
+    until_ns: int = 0
 
     def describe(self) -> str:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.at_ns / 1e9))
@@ -85,6 +88,7 @@ class Provenance:
         self._signer = RowSigner(home)
         self._lock = threading.Lock()
         self._latest: dict[str, WrittenFile] = {}
+        self._windows: list[WrittenFile] = []
         self._offset = 0
         self._inode: tuple[int, int] | None = None
         # (path, size, mtime_ns, ctime_ns, inode) -> hash: a file not changed since it was hashed is not read again
@@ -103,6 +107,14 @@ class Provenance:
                 entries.append(WrittenFile(path, digest, "agent", tool, call_id, time.time_ns()))
         self._append(entries)
         return entries
+
+    def record_window(
+        self, roots: Iterable[str | os.PathLike[str]], started_ns: int, ended_ns: int, *, tool: str, call_id: str = ""
+    ) -> None:  # fmt: skip
+        """Note that any file under ``roots`` whose ctime falls in the window was written by the call (no command
+        can set a ctime back); a later change by anyone moves the ctime out of it."""
+        self._append([WrittenFile(os.path.abspath(root), "", "window", tool, call_id, started_ns, ended_ns)
+                      for root in roots])  # fmt: skip
 
     def trust(self, path: str | os.PathLike[str]) -> WrittenFile | None:
         """The person has seen ``path`` as it is now and accepts it as theirs; None when it is not a file."""
@@ -137,11 +149,11 @@ class Provenance:
         try:
             info = os.stat(self.path)
         except FileNotFoundError:
-            self._latest, self._offset, self._inode = {}, 0, None
+            self._latest, self._windows, self._offset, self._inode = {}, [], 0, None
             return
         identity = (info.st_dev, info.st_ino)
         if identity != self._inode or info.st_size < self._offset:  # replaced or cut: read it again whole
-            self._latest, self._offset, self._inode = {}, 0, identity
+            self._latest, self._windows, self._offset, self._inode = {}, [], 0, identity
         if info.st_size == self._offset:
             return
         with open(self.path, "rb") as handle:
@@ -153,6 +165,9 @@ class Provenance:
             entry = self._parse(line)
             if entry is None:
                 continue
+            if entry.by == "window":
+                self._windows.append(entry)
+                continue
             known = self._latest.get(entry.path)
             if known is None or known.at_ns <= entry.at_ns:
                 self._latest[entry.path] = entry
@@ -163,7 +178,9 @@ class Provenance:
             entry = WrittenFile(**{name: fields[name] for name in _FIELDS})
         except (ValueError, TypeError, KeyError):
             return None
-        if entry.by not in ("agent", "person") or not self._signer.verify(_TABLE, fields, _FIELDS, fields.get("mac")):
+        if entry.by not in ("agent", "person", "window") or not self._signer.verify(
+            _TABLE, fields, _FIELDS, fields.get("mac")
+        ):
             self._signer.warn_once("provenance entry", f"{entry.path}@{entry.at_ns}")
             return None
         return entry
@@ -188,9 +205,21 @@ class Provenance:
             with contextlib.suppress(OSError):
                 self._refresh()
             entry = self._latest.get(absolute)
-            if entry is None or entry.by != "agent":
-                return None
-            return entry if self._current_hash(absolute) == entry.sha256 else None
+            if entry is not None and entry.sha256 == self._current_hash(absolute):
+                return entry if entry.by == "agent" else None  # as the agent wrote it, or as the person accepted it
+            return self._in_window(absolute)
+
+    def _in_window(self, path: str) -> WrittenFile | None:
+        if not self._windows:
+            return None
+        try:
+            changed = os.stat(path).st_ctime_ns
+        except OSError:
+            return None
+        for window in self._windows:
+            if path.startswith(os.path.join(window.path, "")) and window.at_ns <= changed <= window.until_ns:
+                return WrittenFile(path, "", "agent", window.tool, window.call_id, changed)
+        return None
 
     def agent_written_under(self, roots: Iterable[str | os.PathLike[str]]) -> list[WrittenFile]:
         """Every file under ``roots`` that still holds what an agent wrote (for ``%zeph status``)."""

@@ -126,6 +126,8 @@ class ToolCallRow:
     # model, made safe for model APIs and cut to 64 characters, so neither can be read back from it).
     mcp_server: str | None = None
     mcp_tool: str | None = None
+    # Files the call wrote that other tools run when used (conftest.py, Makefile, .envrc …): JSON [{path, why}]
+    runs_on_use: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

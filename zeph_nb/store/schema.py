@@ -193,6 +193,13 @@ ALTER TABLE tool_calls ADD COLUMN mcp_server VARCHAR;
 ALTER TABLE tool_calls ADD COLUMN mcp_tool VARCHAR;
 """,
     ),
+    (
+        10,
+        "m010_runs_on_use",
+        """\
+ALTER TABLE tool_calls ADD COLUMN runs_on_use VARCHAR;
+""",
+    ),
 ]
 
 
