@@ -37,9 +37,9 @@ WORKLOADS = {
         "assert zeph_nb.Agent(provider=model, approver=zeph_nb.DenyAll()).run_sync('go').stop_reason == 'completed'\n"
     ),
     "200 of the person's modules": (
-        "import sys\nsys.path.insert(0, '')\n"
-        "code = compile('for i in range(200): __import__(f\"mod{i}\")', '/tmp/ipykernel_1/2.py', 'exec')\n"  # a cell
-        "exec(code)\n"
+        "import os, sys, tempfile\nsys.path.insert(0, '')\n"
+        "cell = os.path.join(tempfile.gettempdir(), f'ipykernel_{os.getpid()}', '2.py')\n"  # how ipykernel names it
+        "exec(compile('for i in range(200): __import__(f\"mod{i}\")', cell, 'exec'))\n"
     ),
 }
 
@@ -53,7 +53,7 @@ def _sample(code: str, cwd: Path, env: dict[str, str]) -> float:
 def main() -> None:
     print("Import guard: fresh interpreters, guarded against unguarded (same run; median of "
           f"{ROUNDS}, the interpreter's own start included)")  # fmt: skip
-    with tempfile.TemporaryDirectory(dir="/var/tmp" if os.access("/var/tmp", os.W_OK) else None) as tmp:
+    with tempfile.TemporaryDirectory() as tmp:
         work, home = Path(tmp) / "work", Path(tmp) / "home"
         work.mkdir()
         for i in range(200):

@@ -10,6 +10,7 @@ import marshal
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 from zeph_nb.security.import_guard import ImportGuard
 from zeph_nb.security.provenance import Provenance
 
-CELL = "/tmp/ipykernel_4242/1234567.py"
+CELL = os.path.join(tempfile.gettempdir(), f"ipykernel_{os.getpid()}", "1234567.py")  # ipykernel's name for a cell
 
 
 @pytest.fixture
@@ -87,6 +88,17 @@ def test_importlib_import_module_is_judged_by_its_caller(world: tuple) -> None:
     assert "PLANT_RAN" not in os.environ
     scope = run_as(CELL, "import importlib\nvalue = importlib.import_module('mine_xyz').VALUE")
     assert scope["value"] == 7
+
+
+def test_only_this_kernels_cell_files_are_cells(world: tuple) -> None:
+    folder, _, _, _ = world
+    plant(folder, "named_xyz")
+    for fake in (
+        f"/elsewhere/ipykernel_{os.getpid()}/1.py",
+        os.path.join(tempfile.gettempdir(), "ipykernel_1", "1.py"),
+    ):
+        run_as(fake, "try:\n import named_xyz\nexcept ImportError:\n pass")  # installed code, as far as anyone knows
+        assert "PLANT_RAN" not in os.environ, fake
 
 
 def test_a_cell_imports_the_persons_module_and_their_module_its_sibling(world: tuple) -> None:

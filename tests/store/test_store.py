@@ -92,6 +92,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (7, "m007_filter_confidence"),
         (8, "m008_undo"),
         (9, "m009_mcp_origin"),
+        (10, "m010_runs_on_use"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

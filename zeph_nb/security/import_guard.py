@@ -33,6 +33,7 @@ import os
 import re
 import site
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -48,8 +49,13 @@ __all__ = ["ImportGuard", "Refusal", "current", "install"]
 log = logging.getLogger("zeph_nb.security")
 
 _IMPORT_MACHINERY = (os.path.dirname(importlib.__file__) + os.sep, "<frozen importlib", "<frozen zipimport")
-# Cells: IPython's "<ipython-input-3-abc>" and ipykernel's "/tmp/ipykernel_<pid>/<hash>.py".
-_CELL = re.compile(r"^<ipython-input-\d+-[0-9a-f]+>$|[/\\]ipykernel_\d+[/\\]\d+\.py$")
+# Cells: IPython's "<ipython-input-3-abc>" and ipykernel's "<tempdir>/ipykernel_<its pid>/<hash>.py" (this
+# process's: a folder of that name an agent made in its working directory is no cell).
+_CELL = re.compile(
+    r"^<ipython-input-\d+-[0-9a-f]+>$|^"
+    + re.escape(os.path.join(tempfile.gettempdir(), f"ipykernel_{os.getpid()}", ""))
+    + r"\d+\.py$"
+)
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 _INSTALLED = "installed code never imports from a folder an agent's command can write"
 
