@@ -36,6 +36,8 @@ from zeph_nb.security.protected import ProtectedPaths, inside
 
 __all__ = [
     "AFTER_SCAN_FOLDERS",
+    "ENVIRONMENT_MARKERS",
+    "ENVIRONMENT_PARTS",
     "POLICY_FILE_NAMES",
     "PROXY_SOCKET",
     "Limits",
@@ -61,6 +63,12 @@ Mode = Literal["auto", "bwrap", "off"]
 GIT_SCAN_FOLDERS = 2000
 AFTER_SCAN_FOLDERS = 20000
 POLICY_FILE_NAMES = frozenset({"zeph.toml", "filters.toml"})
+# What makes a folder a Python environment: a virtualenv's pyvenv.cfg, a conda environment's conda-meta/.
+ENVIRONMENT_MARKERS = frozenset({"pyvenv.cfg", "conda-meta"})
+# When the working directory is itself an environment (``python -m venv .``), these parts of it stay read-only
+# rather than the whole folder: what Python imports or runs at start-up (site-packages and its .pth files,
+# activation scripts, kernel specs), not the person's work beside it.
+ENVIRONMENT_PARTS = ("bin", "lib", "lib64", "include", "etc", "share", "conda-meta", "pyvenv.cfg", "Lib", "Scripts")
 # Inside a .git directory: what git runs (hooks) or obeys (config, and the files that point it at another config).
 GIT_READ_ONLY = ("hooks", "config", "config.worktree", "commondir", "info")
 
@@ -172,25 +180,28 @@ def _home_rebind(home: Path) -> list[str]:
 
 @dataclass(frozen=True)
 class TreeScan:
-    """What one walk of a writable tree found: every ``.git`` (directory, pointer file or link) and every policy
-    file (``zeph.toml``, ``filters.toml`` — a kernel started in that folder would read it), and whether the walk
-    saw the whole tree."""
+    """What one walk of a writable tree found: every ``.git`` (directory, pointer file or link), every policy file
+    (``zeph.toml``, ``filters.toml`` — a kernel started in that folder would read it), every Python environment (a
+    folder holding ``pyvenv.cfg`` or ``conda-meta/``: a ``.pth`` file written there runs in every Python started
+    from it), and whether the walk saw the whole tree."""
 
     repositories: tuple[Path, ...]
     policy_files: tuple[Path, ...]
     complete: bool
+    environments: tuple[Path, ...] = ()
 
 
 def scan_tree(root: Path, budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
     """Walk ``root`` breadth first, dot-folders included (a repository in ``.deps/lib`` is one too), never into a
-    ``.git``; each folder is asked for its ``.git`` and policy files directly, so no number of files hides one.
-    At most ``budget`` folders: the working directory's own entries are always seen first."""
+    ``.git``; each folder is asked for its ``.git``, policy files and environment markers directly, so no number of
+    files hides one. At most ``budget`` folders: the working directory's own entries are always seen first."""
     repos: list[Path] = []
     policy: list[Path] = []
+    environments: list[Path] = []
     pending = deque([root])
     while pending:
         if budget <= 0:
-            return TreeScan(tuple(repos), tuple(policy), complete=False)
+            return TreeScan(tuple(repos), tuple(policy), False, tuple(environments))
         budget -= 1
         folder = pending.popleft()
         try:
@@ -200,36 +211,49 @@ def scan_tree(root: Path, budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
                         repos.append(Path(entry.path))
                     elif entry.name in POLICY_FILE_NAMES:
                         policy.append(Path(entry.path))
-                    elif _is_folder(entry):
-                        pending.append(Path(entry.path))
+                    else:
+                        if entry.name in ENVIRONMENT_MARKERS and (not environments or environments[-1] != folder):
+                            environments.append(folder)
+                        if _is_folder(entry):
+                            pending.append(Path(entry.path))
         except OSError:
             continue
-    return TreeScan(tuple(repos), tuple(policy), complete=True)
+    return TreeScan(tuple(repos), tuple(policy), True, tuple(environments))
 
 
-# Repositories and policy files once found under a root stay known (while they exist), so a later command that
-# creates enough folders to use up the scan's budget cannot make an existing one disappear from the protected list.
-_KNOWN: dict[Path, set[Path]] = {}
+# Repositories, policy files and environments once found under a root stay known (while they exist), so a later
+# command that creates enough folders to use up the scan's budget cannot make an existing one disappear from the
+# protected list.
+_KNOWN: dict[Path, dict[Path, Literal["repository", "policy", "environment"]]] = {}
 
 
 def protected_in_trees(roots: Sequence[Path], budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
     """``scan_tree`` over ``roots``, plus whatever an earlier scan of them found that still exists."""
     repos: list[Path] = []
     policy: list[Path] = []
+    environments: list[Path] = []
     complete = True
     for root in dict.fromkeys(roots):
         # The first look at a tree in this process sees as much as the check after a command does, so what is
         # there already is known; later looks add to it, bounded.
         scan = scan_tree(root, budget if root in _KNOWN else max(budget, AFTER_SCAN_FOLDERS))
         complete = complete and scan.complete
-        known = _KNOWN.setdefault(root, set())
-        known.update(scan.repositories, scan.policy_files)
-        known.difference_update([path for path in known if not os.path.lexists(path)])
-        seen = {*scan.repositories, *scan.policy_files}
-        older = sorted(known - seen)
-        repos += [*scan.repositories, *(p for p in older if p.name == ".git")]
-        policy += [*scan.policy_files, *(p for p in older if p.name in POLICY_FILE_NAMES)]
-    return TreeScan(tuple(dict.fromkeys(repos)), tuple(dict.fromkeys(policy)), complete)
+        known = _KNOWN.setdefault(root, {})
+        known.update({**dict.fromkeys(scan.repositories, "repository"), **dict.fromkeys(scan.policy_files, "policy"),
+                      **dict.fromkeys(scan.environments, "environment")})  # fmt: skip
+        for path in [path for path in known if not os.path.lexists(path)]:
+            del known[path]
+        seen = {*scan.repositories, *scan.policy_files, *scan.environments}
+        older = sorted(path for path in known if path not in seen)
+        repos += [*scan.repositories, *(p for p in older if known[p] == "repository")]
+        policy += [*scan.policy_files, *(p for p in older if known[p] == "policy")]
+        environments += [*scan.environments, *(p for p in older if known[p] == "environment" and _is_environment(p))]
+    return TreeScan(tuple(dict.fromkeys(repos)), tuple(dict.fromkeys(policy)), complete,
+                    tuple(dict.fromkeys(environments)))  # fmt: skip
+
+
+def _is_environment(folder: Path) -> bool:
+    return any(os.path.lexists(folder / marker) for marker in ENVIRONMENT_MARKERS)
 
 
 def git_repositories(roots: Sequence[Path]) -> list[Path]:
@@ -317,7 +341,7 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     trees = spec.trees if spec.trees is not None else protected_in_trees(writable)
     for repo in trees.repositories:
         args += _git_protection(repo)
-    readonly = [*spec.protected.readonly, *trees.policy_files]
+    readonly = [*spec.protected.readonly, *trees.policy_files, *_environment_parts(trees.environments, spec, writable)]
     for path in dict.fromkeys(readonly):
         if os.path.lexists(path) and not path.is_symlink() and any(inside(path, root) for root in writable):
             args += ["--ro-bind", str(path), str(path)]
@@ -338,6 +362,20 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
              *(["--new-session"] if spec.new_session else []),
              "--cap-drop", "ALL", "--chdir", str(spec.workdir)]  # fmt: skip
     return args
+
+
+def _environment_parts(environments: Sequence[Path], spec: SandboxSpec, writable: Sequence[Path]) -> list[Path]:
+    """What of the environments found in the writable trees stays read-only, as the kernel's own does: the whole
+    of each, less those this call may write (an approved install: the environment is one of its writable roots).
+    The working directory when it is itself an environment keeps its parts read-only, not all of it; another
+    writable root that is one was made writable by the person, on purpose."""
+    parts: list[Path] = []
+    for env in environments:
+        if env == spec.workdir:
+            parts += [env / name for name in ENVIRONMENT_PARTS]
+        elif env not in writable:
+            parts.append(env)
+    return parts
 
 
 def tmp_parent() -> Path:
