@@ -72,7 +72,11 @@ def the_notebook(cells: list[str]) -> dict[str, object]:
     load, request, approve, audit = cells
     assert "%env ANTHROPIC_API_KEY=" in load and request.startswith("%%zeph\n"), cells
     load = re.sub(r"^%env ANTHROPIC_API_KEY=.*$", lambda _: STAND_IN, load, flags=re.MULTILINE)  # taken as is
-    where = "import sys, zeph_nb\nprint(sys.prefix)\nprint(zeph_nb.__file__)"
+    # The guard the wheel's .pth starts in a kernel, before the first cell (README: "What the agent wrote").
+    where = (
+        "import sys\nguard = type(sys.meta_path[0]).__name__\nimport zeph_nb\nprint(sys.prefix)\n"
+        "print(zeph_nb.__file__)\nprint(guard)"
+    )
     sources = [where, load, request, WAIT_FOR_THE_CARD, approve, WAIT_FOR_THE_ANSWER, audit]
     return {
         "cells": [{"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
@@ -135,8 +139,9 @@ def test_the_wheel_in_a_fresh_jupyterlab_runs_the_first_session(tmp_path: Path) 
     run(venv / "bin" / "python", tmp_path / "driver.py", tmp_path / "first.ipynb", tmp_path / "out.ipynb", work)
     where, _, request, card, approve, answer, audit = json.loads((tmp_path / "out.ipynb").read_text())["cells"]
 
-    prefix, module = text_of(where).split()[:2]
+    prefix, module, guard = text_of(where).split()[:3]
     assert Path(prefix) == venv and Path(module).is_relative_to(venv / "lib"), (prefix, module)  # the wheel's copy
+    assert guard == "ImportGuard", text_of(where)
     assert "waiting for approval: ['write']" in text_of(card)
     assert text_of(approve).startswith("approved: write")
     said = "summary.md now says what is here: one CSV file, nothing else."
