@@ -6,8 +6,9 @@ and not, so drift hits both alike:
   checks each spec's file;
 * a scripted agent run (``Agent.run_sync`` with a read, a grep and a bash call): zeph-nb's own imports on a first
   run, plus the provenance journal the run writes;
-* the person's modules: 200 modules in the guarded folder, imported from a cell (each judged, and compiled from
-  source since bytecode caches there are never read) — the one place the guard does work of its own.
+* per import, in one process: 200 of the person's modules in the guarded folder imported from a cell (each
+  judged, its hash checked against the journal, compiled from source since bytecode caches there are never
+  read), and 200 modules of installed code imported by installed code.
 
 The guarded folder holds a provenance journal with 20,000 entries, as an old project's would.
 """
@@ -36,11 +37,6 @@ WORKLOADS = {
         " [{'tool': 'grep', 'params': {'pattern': 'VALUE'}}], [{'tool': 'bash', 'params': {'command': 'ls'}}], 'ok'])\n"
         "assert zeph_nb.Agent(provider=model, approver=zeph_nb.DenyAll()).run_sync('go').stop_reason == 'completed'\n"
     ),
-    "200 of the person's modules": (
-        "import os, sys, tempfile\nsys.path.insert(0, '')\n"
-        "cell = os.path.join(tempfile.gettempdir(), f'ipykernel_{os.getpid()}', '2.py')\n"  # how ipykernel names it
-        "exec(compile('for i in range(200): __import__(f\"mod{i}\")', cell, 'exec'))\n"
-    ),
 }
 
 
@@ -48,6 +44,41 @@ def _sample(code: str, cwd: Path, env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, check=True, capture_output=True)
     return time.perf_counter() - start
+
+
+def _in_process(work: Path, installed: Path, home: Path) -> None:
+    """Per import, in one process: 200 of the person's modules imported from a cell, 200 modules of installed code
+    imported by installed code; each round drops them from sys.modules first, guard on and off alternately."""
+    import importlib
+
+    from zeph_nb.security.import_guard import ImportGuard
+    from zeph_nb.security.provenance import Provenance
+
+    sys.path[:0] = [str(work), str(installed)]
+    cell = os.path.join(tempfile.gettempdir(), f"ipykernel_{os.getpid()}", "1.py")
+    cases = {
+        "person's module, from a cell": compile("for i in range(200): __import__(f'mod{i}')", cell, "exec"),
+        "installed module, by a library": compile(
+            "for i in range(200): __import__(f'lib{i}')", str(installed / "library.py"), "exec"
+        ),
+    }
+    guard = ImportGuard([work], Provenance(home))
+    for label, code in cases.items():
+        times: dict[str, list[float]] = {"guarded": [], "bare": []}
+        for _ in range(ROUNDS * 3):
+            for name in ("guarded", "bare"):
+                for module in [m for m in sys.modules if m.startswith(("mod", "lib")) and m[3:].isdigit()]:
+                    del sys.modules[module]
+                importlib.invalidate_caches()
+                if name == "guarded":
+                    sys.meta_path.insert(0, guard)
+                start = time.perf_counter()
+                exec(code, {})  # noqa: S102 - the benchmark's own code
+                times[name].append(time.perf_counter() - start)
+                if name == "guarded":
+                    sys.meta_path.remove(guard)
+        g, b = statistics.median(times["guarded"]) / 200, statistics.median(times["bare"]) / 200
+        print(f"  {label:30} bare {b * 1e6:7.1f} us   guarded {g * 1e6:7.1f} us per import   ({g / b:.2f}x)")
 
 
 def main() -> None:
@@ -65,6 +96,11 @@ def main() -> None:
         other.write_text("x")
         for _ in range(200):  # 20,000 entries about one other file: what the guard reads, not what it matches
             journal.record([other] * 100, tool="bash")
+        installed = Path(tmp) / "site"
+        installed.mkdir()
+        for i in range(200):
+            (installed / f"lib{i}.py").write_text(f"VALUE = {i}\n")
+        _in_process(work, installed, home)
         env = {**os.environ, "ZEPH_HOME": str(home)}
         for label, workload in WORKLOADS.items():
             times: dict[str, list[float]] = {"guarded": [], "bare": []}
