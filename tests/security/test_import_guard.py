@@ -3,6 +3,7 @@ agent-writable folder loads, and what an agent wrote loads nowhere until the per
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -45,7 +46,7 @@ def world(tmp_path: Path) -> Iterator[tuple[Path, Path, Provenance, ImportGuard]
 
 def plant(folder: Path, name: str, body: str = "") -> Path:
     path = folder / f"{name}.py"
-    path.write_text(f"import os\nos.environ['PLANT_RAN'] = {name!r}\n{body}")
+    path.write_text(f"import os\nos.environ['PLANT_RAN'] = os.environ.get('PLANT_RAN', '') + {name + ','!r}\n{body}")
     return path
 
 
@@ -166,13 +167,64 @@ def test_a_namespace_package_does_not_reach_into_the_notebook_folder(world: tupl
     assert scope == {**scope, "got": False, "value": "real"} and "PLANT_RAN" not in os.environ
 
 
-def test_an_environment_inside_the_folder_is_installed_code(world: tuple) -> None:
-    folder, _, _, guard = world
-    env = folder / ".venv" / "lib" / "python3.11" / "site-packages"
-    env.mkdir(parents=True)
-    (folder / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    assert not guard.agent_writable(str(env / "x.py"))
-    assert guard.agent_writable(str(folder / "x.py"))
+@pytest.mark.parametrize("marker", ["pyvenv.cfg", "conda-meta"])
+def test_an_environment_marker_a_command_writes_does_not_switch_the_guard_off(world: tuple, marker: str) -> None:
+    folder, installed, _, guard = world
+    (folder / marker).mkdir() if marker == "conda-meta" else (folder / marker).write_text("")
+    plant(folder, "marked_xyz")
+    run_as(str(installed / "library.py"), "try:\n import marked_xyz\nexcept ImportError:\n pass")
+    assert "PLANT_RAN" not in os.environ and guard.agent_writable(str(folder / "marked_xyz.py"))
+
+
+def test_a_package_reached_through_a_folder_link_is_judged_by_its_files(world: tuple) -> None:
+    folder, _, journal, _ = world
+    real = folder / ".lib" / "linked_xyz"
+    real.mkdir(parents=True)
+    journal.record([plant(real, "__init__")], tool="bash")  # the walk around the command sees the real file
+    (folder / "linked_xyz").symlink_to(real)
+    with pytest.raises(ImportError, match="%zeph trust"):
+        run_as(CELL, "import linked_xyz")
+    assert "PLANT_RAN" not in os.environ
+
+
+def test_a_module_inside_an_agent_written_archive_is_refused(world: tuple) -> None:
+    import zipfile
+
+    folder, _, journal, _ = world
+    archive = folder / "deps.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zmod_xyz.py", "import os\nos.environ['PLANT_RAN'] = 'zip'\n")
+    journal.record([archive], tool="bash")
+    sys.path.append(str(archive))
+    with pytest.raises(ImportError, match="%zeph trust"):
+        run_as(CELL, "import zmod_xyz")
+    assert "PLANT_RAN" not in os.environ
+
+
+def test_imports_made_while_the_guard_opens_its_journal_are_guarded(tmp_path: Path) -> None:
+    folder, home = tmp_path / "notebook", tmp_path / "home"
+    folder.mkdir()
+    plant(folder, "dependency_xyz")
+    plant(folder, "trigger_xyz")
+
+    def opening() -> Provenance:  # what loading settings did: import a library with optional dependencies
+        importlib.import_module("json")
+        with contextlib.suppress(ImportError):
+            importlib.import_module("dependency_xyz")
+        return Provenance(home)
+
+    guard = ImportGuard([folder], opening, strict=False)
+    saved = list(sys.path)
+    sys.path.insert(0, str(folder))
+    sys.meta_path.insert(0, guard)
+    try:
+        run_as(CELL, "import trigger_xyz")  # the person's own module: the journal is opened to judge it
+    finally:
+        sys.meta_path.remove(guard)
+        sys.path[:] = saved
+        sys.modules.pop("trigger_xyz", None)
+        sys.modules.pop("dependency_xyz", None)
+    assert os.environ.get("PLANT_RAN") == "trigger_xyz,"  # the cell's import ran; the nested one did not
 
 
 def test_provenance_ignores_lines_not_signed_with_the_key(tmp_path: Path) -> None:

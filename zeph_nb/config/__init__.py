@@ -70,7 +70,7 @@ from zeph_nb.config.sections import (
 from zeph_nb.config.undo import UndoSettings
 from zeph_nb.errors import ConfigError
 from zeph_nb.security.journal import settle, suspects
-from zeph_nb.security.provenance import journal_for
+from zeph_nb.security.provenance import default_home, journal_for
 
 # The tables are this module's names too: `from zeph_nb.config import ShellSettings` keeps working.
 __all__ = [
@@ -102,7 +102,6 @@ __all__ = [
     "UndoSettings",
     "agent_wrote_config",
     "leaf_fields",
-    "zeph_home",
 ]
 
 
@@ -113,12 +112,7 @@ _ENV_NON_KEYS = frozenset({"ZEPH_HOME", "ZEPH_CONFIG"})
 
 
 def _default_home() -> Path:
-    return Path(os.environ.get("ZEPH_HOME") or Path.home() / ".zeph")
-
-
-def zeph_home() -> Path:
-    """The zeph home as every process finds it (``$ZEPH_HOME``, default ``~/.zeph``), without loading settings."""
-    return _default_home().expanduser()
+    return default_home()
 
 
 def _user_home() -> Path:
@@ -204,7 +198,7 @@ class Settings(_Section):
     def load(cls, path: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from the first config file found (see the module docstring), with ``ZEPH_*`` overrides."""
         env = os.environ if env is None else env
-        home = Path(env.get("ZEPH_HOME") or Path.home() / ".zeph").expanduser()
+        home = default_home(env)
         file = _find_config_file(path, env, home)
         data: dict[str, Any] = {}
         origins: dict[str, str] = {}

@@ -11,8 +11,8 @@ what could not be kept is said in the output and later by undo.
 
 The same walk tells provenance (``security/provenance.py``) which files each call wrote, with ``[undo]`` on or off:
 a file an agent's call wrote is never taken later for the person's config or code. When the walk stopped at
-``[undo] max_files``, the call's time window is recorded instead: every file under the roots whose inode changed
-while the call ran (its ctime, which no command can set back) counts as the agent's. It also names the files just
+``[undo] max_files``, every file under the roots whose inode changed while the call ran (its ctime, which no command
+can set back) is recorded by its content; past a million entries the time window itself is. It also names the files just
 written that other tools run when used (``security/runs_on_use.py``).
 """
 
@@ -134,9 +134,16 @@ class Snapshotter:
         will not be able to do)."""
         notes: list[str] = []
         if not (before.complete and after.complete):
-            # Too many files to tell one by one: every file whose inode changed while the call ran is the agent's.
-            self.provenance.record_window(roots, started_ns, time.time_ns(), tool=ctx.tool.name,
-                                          call_id=ctx.call.call_id)  # fmt: skip
+            # Too many files to compare: every file whose inode changed while the call ran (ctime) is the agent's,
+            # recorded by content so that a later chmod or touch (which moves the ctime on) does not clear it.
+            # Past CTIME_WALK_ENTRIES, the window itself is recorded.
+            ended_ns = time.time_ns()
+            written, complete = changed_since(roots, started_ns)
+            self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
+            if not complete:
+                self.provenance.record_window(roots, started_ns, ended_ns, tool=ctx.tool.name,
+                                              call_id=ctx.call.call_id)  # fmt: skip
+            self.mark(ctx, [(path, None) for path in written])
             if self.undo:
                 notes.append(f"not followed for undo: {before.reason or after.reason} ([undo] max_files)")
                 self.note(ctx, notes[-1])
@@ -222,6 +229,31 @@ class UndoGate:
         if notes:
             output = dataclasses.replace(output, summary=output.summary + "".join(f"\n[{n}]" for n in notes))
         return output
+
+
+CTIME_WALK_ENTRIES = 1_000_000  # about 2 s of lstat here; only when the walk around the call was cut short
+
+
+def changed_since(roots: list[str], started_ns: int, budget: int = CTIME_WALK_ENTRIES) -> tuple[list[str], bool]:
+    """The files and links under ``roots`` (excluded folders too) whose inode changed at or after ``started_ns``,
+    and whether every entry was seen within ``budget``."""
+    found: list[str] = []
+    pending = list(roots)
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    budget -= 1
+                    if budget < 0:
+                        return found, False
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.stat(follow_symlinks=False).st_ctime_ns >= started_ns:
+                        found.append(entry.path)
+        except OSError:
+            continue
+    return found, True
 
 
 DIFF_CHARS = 8000  # per file, in the transcript: the rest is in the file itself

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.security.import_guard import ImportGuard, current, install
-from zeph_nb.security.provenance import journal_for
+from zeph_nb.security.printable import one_line
+from zeph_nb.security.provenance import default_home, journal_for
 from zeph_nb.security.secrets import redact
 
 if TYPE_CHECKING:
@@ -34,12 +35,6 @@ __all__ = [
 ]
 
 
-def _home() -> Path:
-    from zeph_nb.config import zeph_home
-
-    return zeph_home()
-
-
 def guard_kernel_imports(
     settings: Settings | None = None, workdir: str | os.PathLike[str] | None = None
 ) -> ImportGuard:
@@ -53,7 +48,7 @@ def guard_kernel_imports(
         base = Path(workdir if workdir is not None else os.getcwd())
         roots += [base / Path(p).expanduser() for p in settings.tools.shell.allowed_paths]
     if settings is None:  # at %load_ext: settings (and pydantic) are loaded by the first run, not here
-        return install(roots, lambda: journal_for(_home()))
+        return install(roots, lambda: journal_for(default_home()))
     return install(roots, journal_for(settings.home))
 
 
@@ -67,7 +62,8 @@ def install_at_kernel_start() -> None:
         argv = getattr(sys, "orig_argv", sys.argv)
         if "ipykernel" not in " ".join(argv[1:4]):
             return
-        install([os.getcwd()], lambda: journal_for(_home()), strict=False)
+        # The journal's home without loading settings: their imports (pydantic …) must not run inside the guard.
+        install([os.getcwd()], lambda: journal_for(default_home()), strict=False)
     except Exception as e:
         print(f"zeph-nb: the import guard could not start in this kernel: {e!r}", file=sys.stderr)
 
@@ -83,16 +79,16 @@ def describe_guard(agent: Agent | None, last_run: Any = None) -> list[str]:
         return ["imports:      NOT guarded (the import guard is installed by %load_ext zeph_nb)"]
     lines = [f"imports:      installed code never imports from {', '.join(r.rstrip(os.sep) for r in guard.roots)}"]
     for refusal in guard.refusals()[-10:]:
-        lines.append(f"  refused {refusal.describe()}")
-    journal = journal_for(settings.home if settings is not None else _home())
+        lines.append(f"  refused {one_line(refusal.describe(), 500)}")
+    journal = journal_for(settings.home if settings is not None else default_home())
     written = journal.agent_written_under([workdir or os.getcwd()])
     if written:
         lines.append(f"agent-written: {len(written)} file(s) not accepted yet (not config, not imported by cells):")
-        lines += [f"  {entry.path} ({entry.describe()})" for entry in written[-10:]]
+        lines += [f"  {one_line(entry.path, 300)} ({entry.describe()})" for entry in written[-10:]]
         lines.append("  accept one after reading it: %zeph trust <path>")
     if later:
         lines.append("runs when used: the last run wrote files other tools run (read them first):")
-        lines += [f"  {entry.path} — {entry.why}" for entry in later]
+        lines += [f"  {one_line(entry.path, 300)} — {entry.why}" for entry in later]
     return lines
 
 
@@ -102,7 +98,7 @@ def trust(args: list[str], agent: Agent | None) -> None:
     if not args:
         print("usage: %zeph trust <path> [<path> …] — accept files an agent wrote, after reading them")
         return
-    journal = journal_for(settings.home if settings is not None else _home())
+    journal = journal_for(settings.home if settings is not None else default_home())
     for given in args:
         path = Path(given).expanduser()
         if not path.is_file():
@@ -161,7 +157,10 @@ def after_run_html(result: Any) -> str:
 
 def after_run_lines(result: Any) -> list[str]:
     """The same for a plain-text transcript and ``%zeph status``."""
-    lines = [f"[runs when used: {entry.path} — {entry.why}]" for entry in written_to_run(result)]
+    # Names an agent chose: a line break or an escape sequence in one must not forge or hide a line here.
+    lines = [f"[runs when used: {one_line(entry.path, 300)} — {entry.why}]" for entry in written_to_run(result)]
     guard = current()
-    lines += [f"[refused an import: {r.describe()}]" for r in (guard.take_new_refusals() if guard else [])]
+    lines += [
+        f"[refused an import: {one_line(r.describe(), 500)}]" for r in (guard.take_new_refusals() if guard else [])
+    ]
     return lines

@@ -5,10 +5,11 @@ notebook folder, which is on the kernel's ``sys.path``. The next library that im
 lazily — pandas reading HTML, a web tool parsing it — would run the file in the kernel, outside every sandbox, with
 the kernel's keys. So ``%load_ext zeph_nb`` puts this finder first on ``sys.meta_path``; for every import that is
 not in ``sys.modules`` yet it looks where the import system would, and when the module would come from an
-*agent-writable* folder (the working directories and allowed paths of the shell, less the environments the sandbox
-keeps read-only):
+*agent-writable* folder (the working directories and allowed paths of the shell, less the kernel's own environment,
+which the sandbox keeps read-only):
 
-* the import comes from **installed code** (a library, the standard library, zeph-nb): the folder is skipped, as if
+* the import comes from **installed code** (a library, the standard library, zeph-nb, or an import made while the
+  guard opens its journal): the folder is skipped, as if
   it were not on the path — the installed module is found if there is one, else ``ModuleNotFoundError``, as when the
   module is absent. The refusal is noted once (``refusals()``, ``%zeph status``).
 * the import comes from **the person's own code** (a cell, or a module of theirs in that folder): it goes ahead,
@@ -56,7 +57,6 @@ _CELL = re.compile(
     + re.escape(os.path.join(tempfile.gettempdir(), f"ipykernel_{os.getpid()}", ""))
     + r"\d+\.py$"
 )
-ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 _INSTALLED = "installed code never imports from a folder an agent's command can write"
 
 
@@ -144,8 +144,13 @@ class ImportGuard(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if getattr(self._local, "busy", False):  # our own look-ups below ask the other finders, not us again
-            return None
+        if getattr(self._local, "busy", False):
+            # An import made while the guard itself is deciding (opening the journal imports modules): installed
+            # code by definition, judged without asking the journal — never let through unguarded.
+            spec = _others(self, fullname, path, target)
+            if spec is None or not any(self.agent_writable(place) for place in _places(spec)):
+                return spec
+            return self._elsewhere(fullname, path, target, spec, "zeph-nb's import guard", _INSTALLED)
         self._local.busy = True
         try:
             return self._find(fullname, path, target)
@@ -211,19 +216,9 @@ class ImportGuard(importlib.abc.MetaPathFinder):
         real = os.path.join(os.path.realpath(folder), "")
         if real.startswith(self._installed):
             return False
-        root = next((r for r in self.roots if real.startswith(r)), None)
-        if root is None:
-            return False
-        # A virtualenv or conda env inside the root is read-only in the sandbox, like the kernel's own.
-        current = real.rstrip(os.sep)
-        while len(current) >= len(root.rstrip(os.sep)):
-            if any(os.path.lexists(os.path.join(current, marker)) for marker in ENVIRONMENT_MARKERS):
-                return False
-            parent = os.path.dirname(current)
-            if parent == current:
-                break
-            current = parent
-        return True
+        # No exception for a virtualenv found inside a root: a command can write a pyvenv.cfg anywhere, and only the
+        # kernel's own environment (above) is on its path anyway.
+        return any(real.startswith(root) for root in self.roots)
 
     def _person(self, importer: str | None) -> bool:
         """Whether the importing code is the person's: a cell, or a file of theirs in an agent-writable folder."""

@@ -23,14 +23,14 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
 from zeph_nb.security.mac import RowSigner
 
-__all__ = ["JOURNAL_NAME", "Provenance", "WrittenFile", "content_hash", "journal_for"]
+__all__ = ["JOURNAL_NAME", "Provenance", "WrittenFile", "content_hash", "default_home", "journal_for"]
 
 log = logging.getLogger("zeph_nb.security")
 
@@ -101,7 +101,7 @@ class Provenance:
         (removed, a folder) is skipped. Returns the entries written."""
         entries = []
         for raw in paths:
-            path = os.path.abspath(raw)
+            path = os.path.realpath(raw)  # the file, whichever link or folder link it is later imported through
             digest = content_hash(path)
             if digest is not None:
                 entries.append(WrittenFile(path, digest, "agent", tool, call_id, time.time_ns()))
@@ -113,12 +113,12 @@ class Provenance:
     ) -> None:  # fmt: skip
         """Note that any file under ``roots`` whose ctime falls in the window was written by the call (no command
         can set a ctime back); a later change by anyone moves the ctime out of it."""
-        self._append([WrittenFile(os.path.abspath(root), "", "window", tool, call_id, started_ns, ended_ns)
+        self._append([WrittenFile(os.path.realpath(root), "", "window", tool, call_id, started_ns, ended_ns)
                       for root in roots])  # fmt: skip
 
     def trust(self, path: str | os.PathLike[str]) -> WrittenFile | None:
         """The person has seen ``path`` as it is now and accepts it as theirs; None when it is not a file."""
-        absolute = os.path.abspath(path)
+        absolute = _judged(path)
         digest = content_hash(absolute)
         if digest is None:
             return None
@@ -199,8 +199,9 @@ class Provenance:
 
     def agent_written(self, path: str | os.PathLike[str]) -> WrittenFile | None:
         """The agent's entry when the file at ``path`` holds exactly what an agent's call wrote and the person has
-        not accepted it since; None otherwise (never written by a tool, changed since, or trusted)."""
-        absolute = os.path.abspath(path)
+        not accepted it since; None otherwise (never written by a tool, changed since, or trusted). A module inside
+        an archive (``deps.zip/mod.py``) is judged by the archive."""
+        absolute = _judged(path)
         with self._lock:
             with contextlib.suppress(OSError):
                 self._refresh()
@@ -223,12 +224,33 @@ class Provenance:
 
     def agent_written_under(self, roots: Iterable[str | os.PathLike[str]]) -> list[WrittenFile]:
         """Every file under ``roots`` that still holds what an agent wrote (for ``%zeph status``)."""
-        prefixes = [os.path.join(os.path.abspath(root), "") for root in roots]
+        prefixes = [os.path.join(os.path.realpath(root), "") for root in roots]
         with self._lock:
             with contextlib.suppress(OSError):
                 self._refresh()
             candidates = [e for e in self._latest.values() if e.by == "agent" and e.path.startswith(tuple(prefixes))]
         return [entry for entry in candidates if self.agent_written(entry.path) is not None]
+
+
+def _judged(path: str | os.PathLike[str]) -> str:
+    """The file that decides about ``path``: its real path, or for a path inside an archive on ``sys.path``
+    (``…/deps.zip/pkg/mod.py``, which is no file of its own) the archive."""
+    real = os.path.realpath(path)
+    current = real
+    while not os.path.lexists(current):
+        parent = os.path.dirname(current)
+        if parent == current:
+            return real
+        current = parent
+    return current if os.path.isfile(current) else real
+
+
+def default_home(environ: Mapping[str, str] | None = None) -> Path:
+    """The zeph home (``$ZEPH_HOME``, default ``~/.zeph``): the one reader of that variable, here rather than in
+    ``config`` because a kernel's import guard needs it before anything heavy may be imported (config loads
+    pydantic, whose imports would then go through a guard still opening its journal)."""
+    env = os.environ if environ is None else environ
+    return Path(env.get("ZEPH_HOME") or Path.home() / ".zeph").expanduser()
 
 
 _JOURNALS: dict[Path, Provenance] = {}
