@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+import shutil
+import stat
 from pathlib import Path
+
+from zeph_nb.security.no_links import held_folder, read_text, replace_text
 
 __all__ = ["SAFE_KEYS", "neutralize_repository"]
 
@@ -73,42 +76,71 @@ def _filter_config(text: str) -> tuple[str, list[str]]:
 
 
 def neutralize_repository(git_dir: Path) -> list[str]:
-    """Strip a new repository of what would run on the host; returns what was removed (empty: nothing)."""
+    """Strip a new repository of what would run on the host; returns what was removed (empty: nothing).
+
+    Acted on through the git dir held open, reached through no link (``no_links``): a command running meanwhile
+    that swaps ``.git``, a folder above it or ``.git/hooks`` for a link gets nothing done elsewhere (OSError), and
+    a FIFO in place of ``config`` is not read (it would block)."""
+    with held_folder(git_dir) as folder:
+        return _neutralize(folder)
+
+
+def _neutralize(folder: int) -> list[str]:
     removed: list[str] = []
     for name in ("config", "config.worktree"):
-        config = git_dir / name
-        if config.is_symlink():
-            config.unlink()
-            removed.append(f".git/{name} (a link)")
-        elif config.is_file():
-            text = config.read_text(encoding="utf-8", errors="replace")
-            cleaned, dropped = _filter_config(text)
+        kind = _kind(folder, name)
+        if kind == "link" or kind == "other":
+            os.unlink(name, dir_fd=folder)
+            removed.append(f".git/{name} ({'a link' if kind == 'link' else 'not a file'})")
+        elif kind == "file":
+            text = read_text(folder, name)
+            cleaned, dropped = _filter_config(text or "")
             if dropped:
-                config.write_text(cleaned, encoding="utf-8")
+                replace_text(folder, name, cleaned)
                 removed += [f"config key {key}" for key in dropped]
     for name in ("commondir", "gitdir"):
-        if os.path.lexists(git_dir / name):
-            (git_dir / name).unlink()
+        kind = _kind(folder, name)
+        if kind == "folder":
+            shutil.rmtree(name, dir_fd=folder)
+        elif kind is not None:
+            os.unlink(name, dir_fd=folder)
+        if kind is not None:
             removed.append(f".git/{name}")
-    hooks = git_dir / "hooks"
-    if hooks.is_symlink():
-        hooks.unlink()
-        removed.append(".git/hooks (a link)")
-    elif hooks.is_dir():
-        removed += [f"hook {hook.name}" for hook in _remove_hooks(hooks.iterdir())]
+    kind = _kind(folder, "hooks")
+    if kind == "folder":
+        hooks = os.open("hooks", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+        try:
+            removed += [f"hook {name}" for name in _remove_hooks(hooks)]
+        finally:
+            os.close(hooks)
+    elif kind is not None:
+        os.unlink("hooks", dir_fd=folder)
+        removed.append(".git/hooks (a link)" if kind == "link" else ".git/hooks (not a folder)")
     return removed
 
 
-def _remove_hooks(entries: Iterable[Path]) -> list[Path]:
-    gone = []
-    for hook in entries:
-        if hook.name.endswith(".sample") and hook.is_file() and not hook.is_symlink():
-            continue
-        if hook.is_dir() and not hook.is_symlink():
-            import shutil
+def _kind(folder: int, name: str) -> str | None:
+    try:
+        mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return "file" if stat.S_ISREG(mode) else "other"
 
-            shutil.rmtree(hook)
+
+def _remove_hooks(hooks: int) -> list[str]:
+    """Every hook but git's own ``*.sample`` files (regular files), removed by name in the held folder."""
+    gone = []
+    for name in sorted(os.listdir(hooks)):
+        kind = _kind(hooks, name)
+        if kind is None or (kind == "file" and name.endswith(".sample")):
+            continue
+        if kind == "folder":
+            shutil.rmtree(name, dir_fd=hooks)
         else:
-            hook.unlink()
-        gone.append(hook)
+            os.unlink(name, dir_fd=hooks)
+        gone.append(name)
     return gone
