@@ -341,10 +341,15 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
     trees = spec.trees if spec.trees is not None else protected_in_trees(writable)
     for repo in trees.repositories:
         args += _git_protection(repo)
-    readonly = [*spec.protected.readonly, *trees.policy_files, *_environment_parts(trees.environments, spec, writable)]
+    readonly = [*spec.protected.readonly, *trees.policy_files]
     for path in dict.fromkeys(readonly):
         if os.path.lexists(path) and not path.is_symlink() and any(inside(path, root) for root in writable):
             args += ["--ro-bind", str(path), str(path)]
+    # Environments: an environment removed since the walk (by the person, by a test's clean-up) protects nothing,
+    # and must not fail the command (bwrap refuses a --ro-bind whose source is gone).
+    for path in dict.fromkeys(_environment_parts(trees.environments, spec, writable)):
+        if os.path.lexists(path) and not path.is_symlink() and any(inside(path, root) for root in writable):
+            args += ["--ro-bind-try", str(path), str(path)]
     # Hidden last, so nothing bound above can show them again. A hidden path that holds a writable root would
     # hide the work itself; the file tools still refuse it, the sandbox leaves it.
     for path in spec.protected.hidden:
