@@ -4,11 +4,14 @@ command keeps running in its pane, to be read with capture-pane and answered wit
 
 What differs from a direct call, and why: the terminal merges stdout and stderr (the person watching sees them as a
 terminal shows them); there is no network (the proxy that grants it lives only as long as one call); there is no
-snapshot to roll back to (the command outlives the call); the command is not killed when the call ends.
+snapshot to roll back to (the command outlives the call); the command is not killed when the call ends. What it
+may not leave behind (a new repository's hooks and config, a ``zeph.toml``) is undone as it appears, by the pane
+watcher's thread (``pane_watch.py``), and what it writes is told to provenance there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
 from typing import TYPE_CHECKING
@@ -18,6 +21,7 @@ from zeph_nb.security.os_sandbox import wrap
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.containment import CommandScope, sandbox_spec
 from zeph_nb.tools.shell.host_guard import HostGuard
+from zeph_nb.tools.shell.pane_watch import READY_SECS, pane_watcher
 from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
 
 if TYPE_CHECKING:
@@ -82,6 +86,10 @@ async def in_pane(
     guard = HostGuard(executor.settings, spec)
     guard.__enter__()
     try:
+        # Its trees are watched before the command starts, and what matters is undone as it appears: nobody may
+        # look at the pane for hours (pane_watch.py).
+        watch = pane_watcher().watch(guard, call_id=call.call_id)
+        await asyncio.to_thread(watch.ready.wait, READY_SECS)
         if scope.sandboxed:
             # A tmpfs /tmp: a folder on disk would be removed when this call returns, under a command still
             # running.
@@ -93,6 +101,7 @@ async def in_pane(
         argv = ["env", "-u", "TMUX", "-u", "TMUX_PANE", *argv]
         pane = await panes.open(argv, command, workdir=executor.workdir, env=env, sandboxed=scope.sandboxed,
                                 guard=guard)  # fmt: skip
+        watch.pid = pane.pid  # when it is gone, the watcher closes the guard (no look needed)
     except BaseException:
         guard.__exit__(None, None, None)
         raise

@@ -3,6 +3,10 @@
 The sandbox makes existing policy files and git's hooks and config read-only, but it cannot stop a command from
 creating a file where there was none, or replacing a link (its target lives elsewhere). So around every command:
 what was absent and appeared, or was a link and changed, is undone; a repository that appeared is neutralized.
+
+A command in a tmux pane outlives its call: its guard is also told, from the pane watcher's thread
+(``pane_watch.py``), of each path that appeared where it matters (``undo_at``), and undoes it then. One lock keeps
+the watcher's thread and the kernel's (a look at the pane, its end) from undoing at once.
 """
 
 from __future__ import annotations
@@ -10,17 +14,21 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shutil
 import stat
+import threading
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from zeph_nb.config import Settings
+from zeph_nb.security import no_links
 from zeph_nb.security.gitguard import neutralize_repository
 from zeph_nb.security.journal import GuardJournal
 from zeph_nb.security.os_sandbox import (
     AFTER_SCAN_FOLDERS,
+    POLICY_FILE_NAMES,
     SandboxSpec,
+    TreeScan,
     git_sensitive,
     module_git_dirs,
     protected_in_trees,
@@ -45,6 +53,7 @@ class HostGuard:
     def __init__(self, settings: Settings, spec: SandboxSpec) -> None:
         self.home = settings.home
         self.writable = list(spec.writable)
+        self.protected = spec.protected
         trees = protected_in_trees(self.writable)
         self.trees = trees  # the sandbox's layout reuses this walk: one walk before a command, not two
         repos = list(trees.repositories)
@@ -62,24 +71,58 @@ class HostGuard:
         self.notes: list[str] = []
         self._journal = GuardJournal(self.home, self.absent + list(self.links))
         self._keep_journal = False
+        self._lock = threading.RLock()
+        self.closed = False
+        self.on_close: Callable[[], None] | None = None  # the pane watcher's: it lets go of this guard
 
     def __enter__(self) -> HostGuard:
         self._journal.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        try:
-            self._undo()
-        finally:
-            if not self._keep_journal:
-                self._journal.__exit__()
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            try:
+                self._undo()
+            finally:
+                if not self._keep_journal:
+                    self._journal.__exit__()
+        if self.on_close is not None:  # outside the lock: the watcher's thread may be waiting for it
+            self.on_close()
 
     def sweep(self) -> None:
         """Undo what is there to undo now, the command still running (a background command in a tmux pane is
-        checked at each look; the last check is ``__exit__``'s)."""
-        self._undo()
+        checked at each look, by the pane watcher now and then, and for good by ``__exit__``)."""
+        with self._lock:
+            if not self.closed:
+                self._undo()
 
-    def _undo(self) -> None:
+    def undo_at(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        """Undo what is at ``paths`` (just created, written or renamed into place), without walking the trees:
+        the repository a path is in or is, a policy file. Called by the pane watcher as each appears."""
+        repositories: set[Path] = set()
+        policy: set[Path] = set()
+        for raw in paths:
+            path = Path(raw)
+            if path.name in POLICY_FILE_NAMES:
+                policy.add(path)
+            if ".git" in path.parts:
+                last = len(path.parts) - 1 - path.parts[::-1].index(".git")
+                repositories.add(Path(*path.parts[: last + 1]))
+        with self._lock:
+            if not self.closed:
+                self._undo(TreeScan(tuple(sorted(repositories)), tuple(sorted(policy)), complete=True))
+
+    def take_notes(self) -> list[str]:
+        """What was undone since the last time, once (the watcher's thread adds to them)."""
+        with self._lock:
+            notes, self.notes = self.notes, []
+        return notes
+
+    def _undo(self, found: TreeScan | None = None) -> None:
+        """Undo what a command left; ``found``: only these paths (a watcher's event), else a walk of the trees."""
         removed = [path.name for path in self.absent if self._remove(path)]
         for path, target in self.links.items():
             if path.is_symlink() and os.readlink(path) == target:
@@ -91,10 +134,11 @@ class HostGuard:
                 f"zeph-nb undid {', '.join(removed)}: config files and git's hooks, config and pointers are out of "
                 "reach of tools; ask the person to change them"
             )
-        after = protected_in_trees(self.writable, AFTER_SCAN_FOLDERS)
+        after = found if found is not None else protected_in_trees(self.writable, AFTER_SCAN_FOLDERS)
         # A zeph.toml in any folder is config for a kernel started there (Jupyter starts one per notebook folder).
         # Set aside rather than deleted: one that was there before, past what the first look saw, is the person's.
-        new_policy = [path for path in after.policy_files if path not in self.policy_files and _set_aside(path)]
+        new_policy = [path for path in after.policy_files
+                      if path not in self.policy_files and os.path.lexists(path) and _set_aside(path)]  # fmt: skip
         if new_policy:
             self.notes.append(
                 f"zeph-nb set aside {', '.join(map(str, new_policy))} (renamed *.zeph-quarantined-*): config files "
@@ -136,10 +180,7 @@ class HostGuard:
             return False
         for attempt in (1, 2):
             try:
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)
-                else:
-                    path.unlink()
+                no_links.remove(path)  # never through a link a command swapped in on the way
                 break
             except OSError as e:
                 if attempt == 2:
@@ -187,7 +228,7 @@ def _relink(path: Path, target: str) -> bool:
 def _set_aside(path: Path) -> bool:
     target = path.with_name(f"{path.name}.zeph-quarantined-{int(time.time())}")
     try:
-        path.rename(target)
+        no_links.rename(path, target.name)
     except OSError as e:
         log.warning("zeph-nb: could not set aside %s: %s", path, e)
         return False

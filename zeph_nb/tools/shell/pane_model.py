@@ -27,11 +27,12 @@ class PaneState:
 
 
 class Guard(Protocol):
-    """What a pane's command may not leave behind (``HostGuard``): swept while it runs, closed when it ends."""
-
-    notes: list[str]
+    """What a pane's command may not leave behind (``HostGuard``): swept while it runs (at each look, and by the
+    pane watcher's thread as things appear), closed when it ends."""
 
     def sweep(self) -> None: ...
+
+    def take_notes(self) -> list[str]: ...
 
     def __exit__(self, *exc: object) -> None: ...
 
@@ -42,6 +43,7 @@ class Pane:
     command: str
     sandboxed: bool = True
     server: str | None = None  # another tmux server's socket (the person's own pane), None: ours
+    pid: int | None = None  # the process tmux started for it, on this machine (None: elsewhere, or unknown)
     guard: Guard | None = None
     started: float = field(default_factory=time.monotonic)
     reported: bool = False  # its end was told to the model
@@ -58,12 +60,16 @@ class Pane:
             guard.__exit__(None, None, None)  # the last sweep, and the journal let go
         else:
             guard.sweep()
-        for note in guard.notes:
+        self._collect(guard)
+
+    def _collect(self, guard: Guard) -> None:
+        for note in guard.take_notes():
             if note not in self.notes:
                 self.notes.append(note)
 
     def take_notes(self) -> list[str]:
-        notes, self.notes = self.notes, []
+        """What was undone and not yet told to the model: at the looks, and by the watcher in between."""
         if self.guard is not None:
-            self.guard.notes.clear()
+            self._collect(self.guard)
+        notes, self.notes = self.notes, []
         return notes

@@ -288,9 +288,11 @@ class TmuxPanes:
             )
         name = re.sub(r"[^\w.-]+", "-", command.split()[0] if command.split() else "cmd")[:20] or "cmd"
         extra = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
-        pane_id = (await self.tmux("new-window", "-d", "-t", f"{self.session}:", "-P", "-F", "#{pane_id}",
-                                   "-n", name, "-c", str(workdir), *extra, "--", *argv)).strip()  # fmt: skip
-        pane = Pane(pane_id, command, sandboxed=sandboxed, guard=guard)
+        shown = (await self.tmux("new-window", "-d", "-t", f"{self.session}:", "-P", "-F", "#{pane_id}:#{pane_pid}",
+                                 "-n", name, "-c", str(workdir), *extra, "--", *argv)).strip()  # fmt: skip
+        pane_id, _, pid = shown.partition(":")
+        pane = Pane(pane_id, command, sandboxed=sandboxed, guard=guard,
+                    pid=int(pid) if pid.isdigit() and self.remote is None else None)  # fmt: skip
         self.panes[pane_id] = pane
         return pane
 

@@ -1,0 +1,335 @@
+"""The pane watcher: what a background command may not leave behind is undone as it appears, not at the next look.
+
+A command in a tmux pane runs for minutes or days, and nobody may look at its pane meanwhile. The guard around it
+(``HostGuard``) undoes a planted ``.git`` with ``core.fsmonitor``, a hook or a ``zeph.toml`` — but only when it is
+asked to. So while any pane runs, one thread of the kernel keeps inotify watches on the panes' writable trees
+(``security/tree_watch.py``) and, for each path that matters the moment it appears, asks the pane's guard to undo
+it there (``HostGuard.undo_at``): a ``.git`` (folder, pointer file or link), anything written under one where git
+looks for hooks, config and pointers, a policy file. Every file the pane creates or changes is also told to
+provenance (``security/provenance.py``), as a direct call's files are by the undo gate.
+
+The thread starts with the first pane and ends when no pane runs. It walks the trees as the guard's look does
+(``HostGuard.sweep``) now and then all the same: every ``SWEEP_SECS``, every ``FALLBACK_SWEEP_SECS`` while some
+folder has no watch (the per-user limit), and at once when the kernel's event queue overflowed.
+
+What it cannot do: close the gap between a plant and its undo (measured here: about a millisecond); a process that
+reads the file inside that gap (the person's ``git status`` at that very moment) sees it. ``bench/`` and the tests
+say how long the gap is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import select
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zeph_nb.security.os_sandbox import ENVIRONMENT_PARTS, POLICY_FILE_NAMES
+from zeph_nb.security.provenance import Provenance, journal_for
+from zeph_nb.security.tree_watch import Change, TreeWatch
+from zeph_nb.tools.shell.host_guard import HostGuard
+
+__all__ = ["FALLBACK_SWEEP_SECS", "READY_SECS", "SWEEP_SECS", "PaneWatch", "PaneWatcher", "matters", "pane_watcher"]
+
+log = logging.getLogger("zeph_nb.tools")
+
+SWEEP_SECS = 10.0  # a full walk now and then, though every folder is watched
+FALLBACK_SWEEP_SECS = 1.0  # while some folder has no watch, or events were lost
+FLUSH_SECS = 0.5  # how often the files a pane wrote are told to provenance
+MAX_FILES = 20_000  # per pane; past that its writes are recorded as a time window over its trees
+READY_SECS = 2.0  # how long a pane's start waits for its watches
+# Under a git directory: where git finds what it runs or obeys (hooks, config, pointers to another git dir).
+_GIT_RUNS = frozenset({"config", "config.worktree", "hooks", "commondir", "gitdir", "info"})
+
+
+def matters(path: str) -> bool:
+    """Whether ``path`` appearing (or being written) is something a guard undoes: a ``.git``, a policy file, or
+    what git runs or obeys inside a git directory."""
+    parts = path.split(os.sep)
+    if parts[-1] in POLICY_FILE_NAMES or parts[-1] == ".git":
+        return True
+    if ".git" not in parts:
+        return False
+    last = len(parts) - 1 - parts[::-1].index(".git")
+    return any(part in _GIT_RUNS for part in parts[last + 1 :])
+
+
+@dataclass(eq=False)
+class PaneWatch:
+    """One pane's guard, what it is waiting to undo, and what its command wrote for provenance. ``ready`` is set
+    once its trees are watched; ``pid`` (set once the pane started) tells when its command is gone."""
+
+    guard: HostGuard
+    call_id: str
+    provenance: Provenance
+    roots: tuple[str, ...]
+    excluded: tuple[str, ...]
+    started_ns: int = field(default_factory=time.time_ns)
+    ready: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)
+    pid: int | None = None
+    closing: bool = False
+    to_undo: set[str] = field(default_factory=set)
+    written: set[str] = field(default_factory=set)
+    recorded: int = 0
+    window: bool = False  # too many files, or events lost: the pane's time window is recorded at its end
+
+    def holds(self, path: str) -> bool:
+        return any(_under(path, root) for root in self.roots) and not any(_under(path, x) for x in self.excluded)
+
+    def flush(self, recorder: _Recorder) -> None:
+        if self.window or not self.written:
+            self.written.clear()
+            return
+        paths, self.written = sorted(self.written), set()
+        self.recorded += len(paths)
+        recorder.put(lambda: self.provenance.record(paths, tool="bash", call_id=self.call_id))
+
+    def finish(self, recorder: _Recorder) -> None:
+        self.flush(recorder)
+        if self.window:
+            ended = time.time_ns()
+            recorder.put(lambda: self.provenance.record_window(self.roots, self.started_ns, ended, tool="bash",
+                                                               call_id=self.call_id))  # fmt: skip
+
+
+class _Recorder:
+    """Provenance's writes, on a thread of their own: hashing what a pane wrote reads its files, and a command
+    that swaps one for a FIFO at the right moment could block that read — never the undoing."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def put(self, job: Callable[[], object]) -> None:
+        self._queue.put(job)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="zeph-pane-provenance", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                job = self._queue.get(timeout=5.0)
+            except queue.Empty:
+                with self._lock:  # idle: end; put() starts another
+                    if self._queue.empty():
+                        self._thread = None
+                        return
+                continue
+            try:
+                job()
+            except OSError as e:
+                log.warning("zeph-nb: could not record what a background command wrote: %s", e)
+
+    def drain(self, timeout: float) -> bool:
+        """Wait until every job so far is done (tests, benchmarks); False when that took longer than ``timeout``."""
+        done = threading.Event()
+        self.put(done.set)
+        return done.wait(timeout)
+
+
+class PaneWatcher:
+    """One per process: ``watch(guard)`` when a pane starts (its ``__exit__`` lets go of it)."""
+
+    max_watches = 100_000  # inotify watches at most (each about 1 KB of kernel memory)
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._adding: list[PaneWatch] = []
+        self._watched: list[PaneWatch] = []
+        self._thread: threading.Thread | None = None
+        self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.recorder = _Recorder()
+        self.undone = 0  # how many times a guard was asked to undo something (for tests and benchmarks)
+        self.last_undo_ns = 0  # when the latest undo finished
+
+    def watch(self, guard: HostGuard, *, call_id: str = "") -> PaneWatch:
+        """Keep ``guard`` swept as its command's paths change. Wait on the answer's ``ready`` before the command
+        starts (what it makes is seen from then on), and set its ``pid`` once it has."""
+        roots = tuple(str(root) for root in dict.fromkeys(guard.writable))
+        watched = PaneWatch(guard, call_id, journal_for(guard.home), roots, _excluded(guard))
+        guard.on_close = lambda: self._forget(watched)
+        with self._lock:
+            self._adding.append(watched)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="zeph-pane-watcher", daemon=True)
+                self._thread.start()
+        self._wake()
+        return watched
+
+    @property
+    def running(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    def _forget(self, watched: PaneWatch) -> None:
+        """The pane ended (its guard's last sweep ran): record what it wrote, then stop watching for it."""
+        watched.closing = True
+        self._wake()
+        thread = self._thread
+        if thread is not None and thread.is_alive() and thread is not threading.current_thread():
+            watched.done.wait(1.0)
+
+    def _wake(self) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self._wake_w, b"x")
+
+    # -- the thread --------------------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            tree: TreeWatch | None = TreeWatch(self.max_watches)
+        except OSError as e:  # no inotify here: the walks alone, often
+            log.warning("zeph-nb: %s; background commands are checked by walking their folders every %g s",
+                        e, FALLBACK_SWEEP_SECS)  # fmt: skip
+            tree = None
+        state = _Timers()
+        try:
+            while self._step(tree, state):
+                pass
+        except Exception:  # the looks and the end of each pane still sweep; say it, do not take the kernel down
+            log.exception("zeph-nb: the pane watcher stopped; background commands are checked only when looked at")
+            with self._lock:
+                for watched in self._watched + self._adding:
+                    watched.ready.set()
+                    watched.done.set()
+                self._watched, self._adding, self._thread = [], [], None
+        finally:
+            if tree is not None:
+                tree.close()
+
+    def _step(self, tree: TreeWatch | None, state: _Timers) -> bool:
+        with self._lock:
+            adding, self._adding = self._adding, []
+        for watched in adding:
+            if tree is not None:
+                tree.excluded.update(watched.excluded)
+                for root in watched.roots:
+                    if root not in tree.roots:
+                        tree.add(root)  # what is there now was there before the command: nothing to report
+            else:
+                watched.window = True  # no events: what the pane wrote is its time window
+            self._watched.append(watched)
+            watched.ready.set()
+        interval = FALLBACK_SWEEP_SECS if tree is None or tree.incomplete else SWEEP_SECS
+        wait = max(0.0, min(state.flushed + FLUSH_SECS, state.swept + interval) - time.monotonic())
+        readable = [self._wake_r] if tree is None else [tree.fileno(), self._wake_r]
+        ready, _, _ = select.select(readable, [], [], wait if self._watched else 0)
+        if self._wake_r in ready:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._wake_r, 4096)
+        if tree is not None:
+            changes = tree.read(0)
+            if tree.overflowed:
+                tree.overflowed = False
+                tree.rewatch()  # folders made while events were lost get their watches
+                for watched in self._watched:
+                    watched.window = True
+                state.swept = 0.0  # and a walk, now
+            self._dispatch(changes)
+        now = time.monotonic()
+        if now - state.swept >= interval:
+            state.swept = now
+            for watched in self._watched:
+                watched.guard.sweep()
+        if now - state.flushed >= FLUSH_SECS:
+            state.flushed = now
+            for watched in self._watched:
+                watched.flush(self.recorder)
+                if watched.pid is not None and not _alive(watched.pid):
+                    watched.guard.__exit__(None, None, None)  # its last sweep now; the pane's next look says it
+        for watched in [w for w in self._watched if w.closing]:
+            watched.finish(self.recorder)
+            self._watched.remove(watched)
+            for root in watched.roots:
+                if tree is not None and not any(root in other.roots for other in self._watched):
+                    tree.remove(root)
+            watched.done.set()
+        with self._lock:
+            if not self._watched and not self._adding:
+                self._thread = None
+                return False
+        return True
+
+    def _dispatch(self, changes: list[Change]) -> None:
+        for change in changes:
+            if change.kind == "removed":
+                continue
+            important = matters(change.path)
+            for watched in self._watched:
+                if not watched.holds(change.path):
+                    continue
+                if important:
+                    watched.to_undo.add(change.path)
+                if not change.is_dir and not watched.window and _recorded(change.path):
+                    watched.written.add(change.path)
+                    if len(watched.written) + watched.recorded > MAX_FILES:
+                        watched.window = True
+        for watched in self._watched:
+            if watched.to_undo:
+                paths, watched.to_undo = sorted(watched.to_undo), set()
+                watched.guard.undo_at(paths)
+                self.undone += 1
+                self.last_undo_ns = time.monotonic_ns()
+
+
+@dataclass
+class _Timers:
+    swept: float = field(default_factory=time.monotonic)
+    flushed: float = field(default_factory=time.monotonic)
+
+
+def _excluded(guard: HostGuard) -> tuple[str, ...]:
+    """Folders inside the trees the pane's command cannot write (hidden, read-only in its sandbox) or that zeph
+    itself writes (its home): no watch, and nothing there is the command's."""
+    found = [guard.home, *guard.protected.hidden]
+    found += [path for path in guard.protected.readonly if path.is_dir() and not path.is_symlink()]  # environments
+    for env in guard.trees.environments:  # read-only in the sandbox; a working directory that is one, in parts
+        found += [env / part for part in ENVIRONMENT_PARTS] if env in guard.writable else [env]
+    home = guard.protected.home
+    if home is not None and any(_under(str(home), str(root)) for root in guard.writable):
+        with contextlib.suppress(OSError):
+            found += [Path(entry.path) for entry in os.scandir(home) if entry.name.startswith(".")]
+    return tuple(dict.fromkeys(os.path.realpath(path) for path in found))
+
+
+def _alive(pid: int) -> bool:
+    """Whether the pane's process still runs (a zombie tmux has not reaped yet has ended)."""
+    if not os.path.isdir("/proc/self"):
+        return True  # no way to tell here: the pane's next look closes its guard
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _recorded(path: str) -> bool:
+    """Whether provenance hears of a file: not git's own (objects, the index), which nothing imports."""
+    return f"{os.sep}.git{os.sep}" not in path
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+_WATCHER: PaneWatcher | None = None
+_WATCHER_LOCK = threading.Lock()
+
+
+def pane_watcher() -> PaneWatcher:
+    """The process's pane watcher (its thread runs only while a pane does)."""
+    global _WATCHER
+    with _WATCHER_LOCK:
+        if _WATCHER is None:
+            _WATCHER = PaneWatcher()
+        return _WATCHER
