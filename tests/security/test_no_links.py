@@ -80,3 +80,14 @@ def test_a_config_is_stripped_by_replacing_it(tmp_path: Path) -> None:
     config = (git / "config").read_text()
     assert "fsmonitor" not in config and "repositoryformatversion" in config
     assert sorted(p.name for p in git.iterdir() if p.name.startswith(".config")) == []  # no temporary file left
+
+
+def test_a_config_with_a_second_name_gets_one_of_its_own(tmp_path: Path) -> None:
+    # A hard link from the working tree: writes through notes.txt would change the config with no event on .git.
+    git = repo(tmp_path)
+    notes = tmp_path / "work" / "notes.txt"
+    os.link(git / "config", notes)
+    assert neutralize_repository(git) == [".git/config's other name (a hard link)"]
+    with notes.open("a") as handle:
+        handle.write("\tfsmonitor = touch x\n")
+    assert "fsmonitor" not in (git / "config").read_text() and (git / "config").stat().st_nlink == 1

@@ -101,6 +101,22 @@ def test_a_planted_fsmonitor_is_gone_while_the_pane_runs(victim: Victim, plant: 
     assert "config key core.fsmonitor" in look and ": running:" in look, look
 
 
+def test_a_config_written_through_a_hard_link_is_cut_off(victim: Victim) -> None:  # noqa: F811
+    # Writes through another name of .git/config reach no watch on the git dir: the config gets a file of its own.
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    marker = victim.base / "PWNED"
+    command = (
+        "git init -q s && ln $(printf %s s/.git/config) notes.txt && sleep 1 && "
+        f"printf '\\tfsmonitor = touch {marker}\\n' >> notes.txt; echo planted; sleep 60"
+    )
+    assert call(chain, "bash", command=command, wait=False).status == "ok"
+    config, notes = victim.work / "s" / ".git" / "config", victim.work / "notes.txt"
+    assert eventually(lambda: "fsmonitor" in text(notes))
+    assert "fsmonitor" not in text(config) and config.stat().st_ino != notes.stat().st_ino
+    host_git("status", cwd=victim.work / "s")
+    assert not marker.exists()
+
+
 def test_a_planted_hook_never_runs_for_the_persons_git(victim: Victim) -> None:  # noqa: F811
     chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
     marker = victim.base / "PWNED"

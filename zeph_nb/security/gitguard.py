@@ -95,9 +95,14 @@ def _neutralize(folder: int) -> list[str]:
         elif kind == "file":
             text = read_text(folder, name)
             cleaned, dropped = _filter_config(text or "")
-            if dropped:
-                replace_text(folder, name, cleaned)
+            # A config with another name (a hard link from the working tree) would take writes through that name,
+            # which no watch on the git dir sees: it is replaced by a file of its own.
+            linked = os.stat(name, dir_fd=folder, follow_symlinks=False).st_nlink > 1
+            if dropped or linked:
+                replace_text(folder, name, cleaned if dropped else (text or ""))
                 removed += [f"config key {key}" for key in dropped]
+                if linked:
+                    removed.append(f".git/{name}'s other name (a hard link)")
     for name in ("commondir", "gitdir"):
         kind = _kind(folder, name)
         if kind == "folder":

@@ -31,6 +31,7 @@ class _Flag(enum.IntFlag):
     """inotify's event bits (``<sys/inotify.h>``, the kernel's ABI)."""
 
     MODIFY = 0x2
+    ATTRIB = 0x4
     CLOSE_WRITE = 0x8
     MOVED_FROM = 0x40
     MOVED_TO = 0x80
@@ -46,6 +47,11 @@ class _Flag(enum.IntFlag):
     ISDIR = 0x40000000
 
 
+# A git dir's config is watched by its inode too: a hard link from the working tree would take writes that no
+# folder's watch reports (they are reported where the name used lives), and the link itself changes only its
+# inode (IN_ATTRIB, link count).
+_GIT_FILES = frozenset({"config", "config.worktree"})
+_FILE_MASK = _Flag.MODIFY | _Flag.CLOSE_WRITE | _Flag.ATTRIB | _Flag.DONT_FOLLOW
 _DIR_MASK = (
     _Flag.CREATE | _Flag.MOVED_TO | _Flag.MOVED_FROM | _Flag.CLOSE_WRITE | _Flag.MODIFY | _Flag.DELETE
     | _Flag.DELETE_SELF | _Flag.MOVE_SELF | _Flag.ONLYDIR | _Flag.DONT_FOLLOW | _Flag.EXCL_UNLINK
@@ -78,6 +84,7 @@ class TreeWatch:
         self._inotify: Any = self._lib.INotify(nonblocking=True)
         self.max_watches = max_watches
         self._paths: dict[int, str] = {}  # watch descriptor -> folder
+        self._files: dict[int, str] = {}  # watch descriptor -> a git dir's config, watched by its inode
         self._moved: dict[int, str] = {}  # rename cookie -> the folder's old path
         self.roots: list[str] = []
         self.incomplete = False  # some folder has no watch (the limit was reached): walk to be sure
@@ -145,11 +152,18 @@ class TreeWatch:
         if mask & _Flag.IGNORED:  # the folder is gone (or unmounted): its descriptor may be reused
             self._paths.pop(wd, None)
             return []
+        if wd in self._files:  # the config file itself, whichever of its names was used
+            if mask & _Flag.IGNORED:
+                self._files.pop(wd, None)
+                return []
+            return [Change(self._files[wd], "written", False)]
         folder = self._paths.get(wd)
         if folder is None or not name:
             return []
         path = os.path.join(folder, name)
         is_dir = bool(mask & _Flag.ISDIR)
+        if not is_dir and mask & (_Flag.CREATE | _Flag.MOVED_TO):
+            self._watch_file(path)
         if mask & _Flag.MOVED_FROM:
             if is_dir:
                 if len(self._moved) > 1000:  # renamed out of every watched tree: never matched
@@ -188,9 +202,27 @@ class TreeWatch:
                 continue
             for entry in _entries(folder):
                 is_dir = _is_folder(entry)
+                if not is_dir:
+                    self._watch_file(entry.path)
                 yield Change(entry.path, "created", is_dir)
                 if is_dir and not _skipped(entry.path):
                     pending.append(entry.path)
+
+    def _watch_file(self, path: str) -> None:
+        """A git dir's config gets a watch on its inode (the one now at that name; an older one's is dropped)."""
+        folder, name = os.path.split(path)
+        if name not in _GIT_FILES or ".git" not in folder.split(os.sep):
+            return
+        try:
+            wd = self._inotify.add_watch(path, _FILE_MASK)
+        except OSError:
+            return
+        for old, watched in list(self._files.items()):
+            if watched == path and old != wd:
+                self._files.pop(old)
+                with contextlib.suppress(OSError):
+                    self._inotify.rm_watch(old)
+        self._files[wd] = path
 
     def _add_watch(self, folder: str) -> bool:
         if len(self._paths) >= self.max_watches:
