@@ -10,7 +10,8 @@ provenance (``security/provenance.py``), as a direct call's files are by the und
 
 The thread starts with the first pane and ends when no pane runs. It walks the trees as the guard's look does
 (``HostGuard.sweep``) now and then all the same: every ``SWEEP_SECS``, every ``FALLBACK_SWEEP_SECS`` while some
-folder has no watch (the per-user limit), and at once when the kernel's event queue overflowed.
+folder has no watch (the per-user limit), longer apart on a tree whose walk is slow (at most about 1% of a core),
+and at once when the kernel's event queue overflowed.
 
 What it cannot do: close the gap between a plant and its undo (measured here: about a millisecond); a process that
 reads the file inside that gap (the person's ``git status`` at that very moment) sees it. ``bench/`` and the tests
@@ -220,7 +221,7 @@ class PaneWatcher:
                 watched.window = True  # no events: what the pane wrote is its time window
             self._watched.append(watched)
             watched.ready.set()
-        interval = FALLBACK_SWEEP_SECS if tree is None or tree.incomplete else SWEEP_SECS
+        interval = state.interval(tree is None or tree.incomplete)
         wait = max(0.0, min(state.flushed + FLUSH_SECS, state.swept + interval) - time.monotonic())
         readable = [self._wake_r] if tree is None else [tree.fileno(), self._wake_r]
         ready, _, _ = select.select(readable, [], [], wait if self._watched else 0)
@@ -238,9 +239,10 @@ class PaneWatcher:
             self._dispatch(changes)
         now = time.monotonic()
         if now - state.swept >= interval:
-            state.swept = now
             for watched in self._watched:
                 watched.guard.sweep()
+            state.swept = time.monotonic()
+            state.walk_secs = (state.swept - now) / max(1, len(self._watched))
         if now - state.flushed >= FLUSH_SECS:
             state.flushed = now
             for watched in self._watched:
@@ -286,6 +288,14 @@ class PaneWatcher:
 class _Timers:
     swept: float = field(default_factory=time.monotonic)
     flushed: float = field(default_factory=time.monotonic)
+    walk_secs: float = 0.0  # what the last walk of one guard's trees took
+
+    def interval(self, fallback: bool) -> float:
+        """How long between walks: ``SWEEP_SECS`` (``FALLBACK_SWEEP_SECS`` without every watch), or longer for a
+        large tree, so the walks take at most about 1% of a core (5% as the fallback)."""
+        if fallback:
+            return max(FALLBACK_SWEEP_SECS, 20 * self.walk_secs)
+        return max(SWEEP_SECS, 100 * self.walk_secs)
 
 
 def _excluded(guard: HostGuard) -> tuple[str, ...]:
