@@ -22,6 +22,17 @@ from zeph_nb.store import Store
 from zeph_nb.tools.files.executor import FileExecutor
 
 
+@pytest.fixture(autouse=True)
+def _no_import_guard_left() -> Iterator[None]:
+    """A test that loads the extension in this process (``%load_ext zeph_nb`` in an InteractiveShell) installs the
+    import guard over its own temp folder; later tests start without it."""
+    from zeph_nb.security import import_guard
+
+    yield
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, import_guard.ImportGuard)]
+    import_guard._CURRENT = None
+
+
 @pytest.fixture
 def tree(tmp_path: Path) -> Iterator[dict[str, Path]]:
     """``work/`` is the sandbox; ``outside/secret.txt`` and ``work-evil/`` (a prefix sibling) are not."""

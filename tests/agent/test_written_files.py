@@ -16,7 +16,8 @@ import pytest
 
 import zeph_nb
 from zeph_nb.config import Settings
-from zeph_nb.notebook.imports import after_run_html, after_run_lines
+from zeph_nb.notebook.written import after_run_html, after_run_lines, describe_written
+from zeph_nb.security.import_guard import install
 from zeph_nb.security.provenance import Provenance
 from zeph_nb.security.runs_on_use import runs_on_use
 from zeph_nb.store import Store
@@ -138,10 +139,15 @@ def test_files_that_run_on_use_are_named_with_their_diff_and_never_blocked(store
     strange = dataclasses.replace(result.tool_calls[0].runs_on_use[0], path=str(work / "x\n[runs when used: ok]"))
     forged = dataclasses.replace(result, tool_calls=[dataclasses.replace(result.tool_calls[0], runs_on_use=(strange,))])
     assert after_run_lines(forged) == [f"[runs when used: {work}/x\\n[runs when used: ok] — pytest imports it]"]
+    install([work], Provenance(store.home))  # what %load_ext does: the footer names modules from its journal
     footer = after_run_html(result)
     assert "conftest.py" in footer and "&lt;script&gt;" in footer and "<script>" not in footer
-    assert [line.split(" — ")[0] for line in after_run_lines(result)] == [
-        f"[runs when used: {work / 'conftest.py'}", f"[runs when used: {work / 'Makefile'}"]  # fmt: skip
+    assert "+++ b/conftest.py" in footer and "--- /dev/null" in footer  # a new file's diff, as git shows it
+    assert [line.split(" — ")[0].split(";")[0] for line in after_run_lines(result)] == [
+        f"[runs when used: {work / 'conftest.py'}", f"[runs when used: {work / 'Makefile'}",
+        f"[modules written: {work / 'conftest.py'}, {work / 'analysis.py'}"]  # fmt: skip
+    status = "\n".join(describe_written(None))
+    assert "Makefile (written by the agent's bash call at" in status and "make runs its recipes" in status
     rows = store.query("SELECT call_id, runs_on_use FROM tool_calls ORDER BY seq")
     marks = [json.loads(v) if isinstance(v, str) else None for v in rows["runs_on_use"]]
     assert [[m["path"] for m in mark] if mark else None for mark in marks] == [

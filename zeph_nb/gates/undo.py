@@ -271,7 +271,8 @@ def change_diff(path: str, before: bytes | None, known: bool) -> str:
         return f"(what was there before was not kept; it now begins:)\n{after[:DIFF_CHARS]}"
     old = (before or b"").decode("utf-8", "replace")
     name = os.path.basename(path)
-    lines = difflib.unified_diff(old.splitlines(keepends=True), after.splitlines(keepends=True),
-                                 f"a/{name}", f"b/{name}")  # fmt: skip
+    source = "/dev/null" if before is None else f"a/{name}"  # a new file, as git shows one
+    lines = difflib.unified_diff(old.splitlines(keepends=True), after.splitlines(keepends=True), source,
+                                 f"b/{name}")  # fmt: skip
     text = "".join(lines)
     return text if len(text) <= DIFF_CHARS else text[:DIFF_CHARS] + "\n[… cut; read the file for the rest]"

@@ -155,9 +155,10 @@ class ToolCard:
 
     def _render_title(self, meta: str = "") -> None:
         color, label = _BADGES[self.status]
-        line = html.escape(visible(_summary(self.tool, self.params)).replace("\n", " ⏎ "))
-        if len(line) > 160:
+        line = visible(_summary(self.tool, self.params)).replace("\n", " ⏎ ")
+        if len(line) > 160:  # cut before escaping: a cut through "&#x27;" showed the half entity
             line = line[:157] + "…"
+        line = html.escape(line)
         self.title.value = (
             f'<div class="zeph-title"><span class="zeph-tool">{html.escape(self.tool)}</span><code>{line}</code>'
             f'<span class="zeph-badge" style="background:{color}">{label}</span>'

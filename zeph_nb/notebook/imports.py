@@ -1,5 +1,5 @@
-"""The kernel's side of "nothing the agent wrote runs later": the import guard, ``%zeph trust``, and what
-``%zeph status`` says about both.
+"""The kernel's side of "nothing the agent wrote runs later": the import guard and ``%zeph trust``
+(``notebook/written.py`` tells the person what the agent wrote).
 
 The guard itself is ``security/import_guard.py``; here it is installed at ``%load_ext`` (the kernel's working
 directory, before any settings are read: loading them must not be what imports a planted module) and widened when
@@ -8,31 +8,20 @@ an agent is made (its working directory and ``[tools.shell] allowed_paths``).
 
 from __future__ import annotations
 
-import html
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from zeph_nb.security.import_guard import ImportGuard, current, install
+from zeph_nb.security.import_guard import ImportGuard, install
 from zeph_nb.security.printable import one_line
 from zeph_nb.security.provenance import default_home, journal_for
-from zeph_nb.security.secrets import redact
 
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
     from zeph_nb.config import Settings
-    from zeph_nb.gates.call import RunsOnUse
 
-__all__ = [
-    "after_run_html",
-    "after_run_lines",
-    "describe_guard",
-    "guard_kernel_imports",
-    "install_at_kernel_start",
-    "trust",
-    "written_to_run",
-]
+__all__ = ["guard_kernel_imports", "install_at_kernel_start", "trust"]
 
 
 def guard_kernel_imports(
@@ -68,48 +57,30 @@ def install_at_kernel_start() -> None:
         print(f"zeph-nb: the import guard could not start in this kernel: {e!r}", file=sys.stderr)
 
 
-def describe_guard(agent: Agent | None, last_run: Any = None) -> list[str]:
-    """``%zeph status``: the guard's state, the imports it refused, the files the agent wrote that no one has
-    accepted yet (not config, not importable from a cell), and what the last run wrote that runs when used."""
-    later = written_to_run(getattr(last_run, "result", None))
-    settings = agent.settings if agent is not None else None
-    workdir = agent.workdir if agent is not None else None
-    guard = current()
-    if guard is None:
-        return ["imports:      NOT guarded (the import guard is installed by %load_ext zeph_nb)"]
-    lines = [f"imports:      installed code never imports from {', '.join(r.rstrip(os.sep) for r in guard.roots)}"]
-    for refusal in guard.refusals()[-10:]:
-        lines.append(f"  refused {one_line(refusal.describe(), 500)}")
-    journal = journal_for(settings.home if settings is not None else default_home())
-    written = journal.agent_written_under([workdir or os.getcwd()])
-    if written:
-        lines.append(f"agent-written: {len(written)} file(s) not accepted yet (not config, not imported by cells):")
-        lines += [f"  {one_line(entry.path, 300)} ({entry.describe()})" for entry in written[-10:]]
-        lines.append("  accept one after reading it: %zeph trust <path>")
-    if later:
-        lines.append("runs when used: the last run wrote files other tools run (read them first):")
-        lines += [f"  {one_line(entry.path, 300)} — {entry.why}" for entry in later]
-    return lines
-
-
 def trust(args: list[str], agent: Agent | None) -> None:
     """``%zeph trust <path>…``: the person has read these files as they are and accepts them as theirs."""
     settings = agent.settings if agent is not None else None
-    if not args:
-        print("usage: %zeph trust <path> [<path> …] — accept files an agent wrote, after reading them")
-        return
     journal = journal_for(settings.home if settings is not None else default_home())
+    if not args:
+        waiting = journal.agent_written_under([agent.workdir if agent is not None else os.getcwd()])
+        print("usage: %zeph trust <path> [<path> …] — accept files an agent wrote, after reading them")
+        if waiting:
+            print("written by the agent and not accepted yet:")
+            for entry in waiting[-20:]:
+                print(f"  {one_line(entry.path, 300)}")
+        return
     for given in args:
         path = Path(given).expanduser()
         if not path.is_file():
-            print(f"{path}: not a file; give the path %zeph status or the refusal named")
+            print(f"{path}: no such file; give a path that %zeph status or the refusal names")
             continue
         was = journal.agent_written(path)
         journal.trust(path)
         if was is None:
-            print(f"{path}: not written by an agent as it is now; recorded as accepted anyway")
+            print(f"{path}: already yours (not written by an agent as it is now, or accepted before)")
         else:
-            print(f"{path}: accepted ({was.describe()}); it is yours now: config and imports use it")
+            print(f"{path}: accepted as it is now ({was.describe()}); if the agent changes it again, it is the "
+                  "agent's again")  # fmt: skip
 
 
 def _installed_packages_first() -> None:
@@ -124,43 +95,3 @@ def _installed_packages_first() -> None:
     for entry in moved:
         sys.path.remove(entry)
     sys.path.extend(dict.fromkeys(moved))
-
-
-def written_to_run(result: Any) -> list[RunsOnUse]:
-    """The files a run created or changed that other tools run when used, each once (the last change)."""
-    found: dict[str, RunsOnUse] = {}
-    for outcome in getattr(result, "tool_calls", ()):
-        for entry in getattr(outcome, "runs_on_use", ()):
-            found[entry.path] = entry
-    return list(found.values())
-
-
-def after_run_html(result: Any) -> str:
-    """The transcript's footer: files the run wrote that run when used (with their diffs), and imports the
-    guard refused during the run. Agent-written text, so escaped and redacted."""
-    parts = []
-    written = written_to_run(result)
-    if written:
-        items = "".join(
-            f"<details><summary><code>{html.escape(redact(entry.path))}</code> — {html.escape(entry.why)}</summary>"
-            f"<pre>{html.escape(redact(entry.diff))}</pre></details>"
-            for entry in written
-        )
-        parts.append(f'<div class="zeph-extra">&#9888; this run wrote files that other tools run when you use them '
-                     f"(nothing was blocked; read them before you run those tools):{items}</div>")  # fmt: skip
-    guard = current()
-    for refusal in guard.take_new_refusals() if guard is not None else []:
-        parts.append(f'<div class="zeph-extra">&#9888; zeph-nb refused an import: '
-                     f"{html.escape(redact(refusal.describe()))}</div>")  # fmt: skip
-    return "".join(parts)
-
-
-def after_run_lines(result: Any) -> list[str]:
-    """The same for a plain-text transcript and ``%zeph status``."""
-    # Names an agent chose: a line break or an escape sequence in one must not forge or hide a line here.
-    lines = [f"[runs when used: {one_line(entry.path, 300)} — {entry.why}]" for entry in written_to_run(result)]
-    guard = current()
-    lines += [
-        f"[refused an import: {one_line(r.describe(), 500)}]" for r in (guard.take_new_refusals() if guard else [])
-    ]
-    return lines

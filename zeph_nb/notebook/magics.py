@@ -366,10 +366,10 @@ class ZephMagics(Magics):
         print(f"new conversation {self.agent.clear(forget=forget)}{gone}")
 
     def _cmd_status(self, args: list[str]) -> None:
-        from zeph_nb.notebook.imports import describe_guard
+        from zeph_nb.notebook.written import describe_written
 
         print_status(self.agent, self.runs, self.max_iterations, self.last_run)
-        print("\n".join(describe_guard(self.agent, self.last_run)))
+        print("\n".join(describe_written(self.agent)))
 
     def _cmd_trust(self, args: list[str]) -> None:
         from zeph_nb.notebook.imports import trust

@@ -16,7 +16,7 @@ from zeph_nb.agent.events import (
     ToolsOffered,
 )
 from zeph_nb.notebook.cards import pane_snapshot
-from zeph_nb.notebook.imports import after_run_lines
+from zeph_nb.notebook.written import after_run_lines, forget_earlier_refusals
 from zeph_nb.security.secrets import redact
 
 __all__ = ["PlainTranscript"]
@@ -27,6 +27,7 @@ class PlainTranscript:
     a time, so a credential split across two streamed pieces is still seen whole."""
 
     def __init__(self, out: TextIO | None = None) -> None:
+        forget_earlier_refusals()  # the footer tells this run's refusals only
         self.out = out or sys.stdout
         self._in_text = False
         self._pending = ""

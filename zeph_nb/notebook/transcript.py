@@ -28,8 +28,8 @@ from zeph_nb.agent.events import (
 )
 from zeph_nb.notebook import cards
 from zeph_nb.notebook.cards import STYLE, ToolCard, call_summary, elapsed
-from zeph_nb.notebook.imports import after_run_html
 from zeph_nb.notebook.render import markdown_html
+from zeph_nb.notebook.written import after_run_html, forget_earlier_refusals
 from zeph_nb.security.secrets import redact
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ class Transcript:
     ) -> None:
         import ipywidgets as w
 
+        forget_earlier_refusals()  # the footer tells this run's refusals only
         self.prompt = prompt
         self.model = model
         self.approver_where = approver_where  # where an approver other than the buttons takes its answers

@@ -66,8 +66,9 @@ class Refusal:
 
     module: str
     path: str
-    importer: str
+    importer: str  # a file, or "a cell"
     reason: str
+    agent_written: bool = False  # refused because an agent wrote it (not only because of who imported it)
 
     def describe(self) -> str:
         return f"{self.module} from {self.path} (imported by {self.importer}): {self.reason}"
@@ -144,6 +145,7 @@ class ImportGuard(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
+        __tracebackhide__ = True  # IPython leaves the guard's frames out of a refused import's traceback
         if getattr(self._local, "busy", False):
             # An import made while the guard itself is deciding (opening the journal imports modules): installed
             # code by definition, judged without asking the journal — never let through unguarded.
@@ -158,6 +160,7 @@ class ImportGuard(importlib.abc.MetaPathFinder):
             self._local.busy = False
 
     def _find(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None) -> ModuleSpec | None:
+        __tracebackhide__ = True
         spec = _others(self, fullname, path, target)
         if spec is None:
             return None
@@ -173,10 +176,13 @@ class ImportGuard(importlib.abc.MetaPathFinder):
         written = provenance.agent_written(origin) if provenance is not None and origin is not None else None
         if written is not None and origin is not None:
             if not person:
-                return self._elsewhere(fullname, path, target, spec, importer, written.describe())
-            reason = (f"{written.describe()}, and you have not accepted it; read it, then run "
+                return self._elsewhere(fullname, path, target, spec, importer, written.describe(), agent=True)
+            # Without %load_ext the magic is not there yet: say so, or the advice fails as a UsageError.
+            load = "" if self.strict else "%load_ext zeph_nb, then "
+            reason = (f"{written.describe()}, and you have not accepted it; read it, then run {load}"
                       f"%zeph trust {origin} to import it")  # fmt: skip
-            self._note(Refusal(fullname, origin, importer or "?", reason))
+            # Said by the ImportError alone: the cell shows it, and a log line too would say it twice.
+            self._note(Refusal(fullname, origin, _shown(importer), reason, agent_written=True), say=False)
             raise ImportError(f"zeph-nb refused to import {fullname} from {origin}: {reason}", name=fullname,
                               path=origin)  # fmt: skip
         if isinstance(spec.loader, importlib.machinery.SourceFileLoader) and origin is not None:
@@ -185,16 +191,20 @@ class ImportGuard(importlib.abc.MetaPathFinder):
 
     def _elsewhere(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None, found: ModuleSpec,
-        importer: str | None, reason: str,
+        importer: str | None, reason: str, *, agent: bool = False,
     ) -> ModuleSpec:  # fmt: skip
         """The module as if the agent-writable folders were not on the path; ModuleNotFoundError when it is nowhere
         else."""
+        __tracebackhide__ = True
         search = list(sys.path if path is None else path)
         kept = [entry for entry in search if not self.agent_writable(entry or os.getcwd())]
         spec = importlib.machinery.PathFinder.find_spec(fullname, kept, target)
         origin = found.origin if found.has_location else None
         shown = origin or ", ".join(_places(found))
-        self._note(Refusal(fullname, shown, importer or "?", reason))
+        top = fullname.partition(".")[0]
+        advice = (f"; the library asked for {fullname}, which is not installed: install {top} if you need it, or "
+                  f"delete {shown} if you did not want it there") if spec is None else ""  # fmt: skip
+        self._note(Refusal(fullname, shown, _shown(importer), reason + advice, agent_written=agent))
         if spec is None:
             raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
         return spec
@@ -232,14 +242,15 @@ class ImportGuard(importlib.abc.MetaPathFinder):
             return False
         return self.provenance is None or self.provenance.agent_written(importer) is None
 
-    def _note(self, refusal: Refusal) -> None:
+    def _note(self, refusal: Refusal, *, say: bool = True) -> None:
         key = f"{refusal.module}\0{refusal.path}"
         with self._lock:
             if key in self._refused:
                 return
             self._refused[key] = refusal
             self._unseen.append(refusal)
-        log.warning("zeph-nb refused an import: %s", refusal.describe())
+        if say:
+            log.warning("zeph-nb refused an import: %s", refusal.describe())
 
 
 def _others(
@@ -256,6 +267,13 @@ def _others(
         if spec is not None:
             return spec  # type: ignore[no-any-return]  # finders are untyped: find_spec returns ModuleSpec | None
     return None
+
+
+def _shown(importer: str | None) -> str:
+    """Who imported, as a person reads it: a cell, or the importing file."""
+    if importer is None:
+        return "?"
+    return "a cell" if _CELL.search(importer) else importer
 
 
 def _places(spec: ModuleSpec) -> list[str]:

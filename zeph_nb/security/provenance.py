@@ -76,7 +76,7 @@ class WrittenFile:
 
     def describe(self) -> str:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.at_ns / 1e9))
-        return f"written by the agent's {self.tool} call{f' {self.call_id}' if self.call_id else ''} at {when}"
+        return f"written by the agent's {self.tool} call at {when}"  # the call's id is in the journal and audit
 
 
 class Provenance:
@@ -221,6 +221,15 @@ class Provenance:
             if path.startswith(os.path.join(window.path, "")) and window.at_ns <= changed <= window.until_ns:
                 return WrittenFile(path, "", "agent", window.tool, window.call_id, changed)
         return None
+
+    def written_by(self, call_ids: Iterable[str]) -> list[WrittenFile]:
+        """The files these calls wrote that still hold what they wrote (a run's footer)."""
+        wanted = set(call_ids)
+        with self._lock:
+            with contextlib.suppress(OSError):
+                self._refresh()
+            candidates = [e for e in self._latest.values() if e.by == "agent" and e.call_id in wanted]
+        return [entry for entry in candidates if self.agent_written(entry.path) is not None]
 
     def agent_written_under(self, roots: Iterable[str | os.PathLike[str]]) -> list[WrittenFile]:
         """Every file under ``roots`` that still holds what an agent wrote (for ``%zeph status``)."""
