@@ -45,6 +45,7 @@ __all__ = [
     "SandboxStatus",
     "TreeScan",
     "bwrap_argv",
+    "git_dir_layout",
     "git_repositories",
     "git_sensitive",
     "module_git_dirs",
@@ -193,8 +194,10 @@ class TreeScan:
 
 def scan_tree(root: Path, budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
     """Walk ``root`` breadth first, dot-folders included (a repository in ``.deps/lib`` is one too), never into a
-    ``.git``; each folder is asked for its ``.git``, policy files and environment markers directly, so no number of
-    files hides one. At most ``budget`` folders: the working directory's own entries are always seen first."""
+    ``.git``; each folder is asked for its ``.git``, policy files and environment markers directly, so no
+    number of files hides one. A folder laid out as a git directory itself (``HEAD``, ``objects/``, ``refs/``: a
+    bare repository, which git run in or below it uses with its config) is a repository too. At most ``budget``
+    folders: the working directory's own entries are always seen first."""
     repos: list[Path] = []
     policy: list[Path] = []
     environments: list[Path] = []
@@ -204,21 +207,35 @@ def scan_tree(root: Path, budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
             return TreeScan(tuple(repos), tuple(policy), False, tuple(environments))
         budget -= 1
         folder = pending.popleft()
+        children: list[Path] = []
+        names: set[str] = set()
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:
+                    names.add(entry.name)
                     if entry.name == ".git":
                         repos.append(Path(entry.path))
                     elif entry.name in POLICY_FILE_NAMES:
                         policy.append(Path(entry.path))
-                    else:
-                        if entry.name in ENVIRONMENT_MARKERS and (not environments or environments[-1] != folder):
-                            environments.append(folder)
-                        if _is_folder(entry):
-                            pending.append(Path(entry.path))
+                    elif _is_folder(entry):
+                        children.append(Path(entry.path))
         except OSError:
             continue
+        if names & ENVIRONMENT_MARKERS:
+            environments.append(folder)
+        if names >= _GIT_DIR_NAMES and git_dir_layout(folder):
+            repos.append(folder)  # and walked into all the same: a folder made to look like one hides nothing
+        pending.extend(children)
     return TreeScan(tuple(repos), tuple(policy), True, tuple(environments))
+
+
+_GIT_DIR_NAMES = frozenset({"HEAD", "objects", "refs"})
+
+
+def git_dir_layout(folder: Path) -> bool:
+    """Whether git takes ``folder`` for a git directory (as it does a bare repository it is run in or below):
+    a ``HEAD``, an ``objects/`` and a ``refs/``."""
+    return os.path.lexists(folder / "HEAD") and (folder / "objects").is_dir() and (folder / "refs").is_dir()
 
 
 # Repositories, policy files and environments once found under a root stay known (while they exist), so a later

@@ -29,6 +29,7 @@ from zeph_nb.security.os_sandbox import (
     POLICY_FILE_NAMES,
     SandboxSpec,
     TreeScan,
+    git_dir_layout,
     git_sensitive,
     module_git_dirs,
     protected_in_trees,
@@ -101,7 +102,8 @@ class HostGuard:
 
     def undo_at(self, paths: Iterable[str | os.PathLike[str]]) -> None:
         """Undo what is at ``paths`` (just created, written or renamed into place), without walking the trees:
-        the repository a path is in or is, a policy file. Called by the pane watcher as each appears."""
+        the repository a path is in or is (a ``.git``, or a folder laid out as a git directory), a policy file.
+        Called by the pane watcher as each appears."""
         repositories: set[Path] = set()
         policy: set[Path] = set()
         for raw in paths:
@@ -111,6 +113,8 @@ class HostGuard:
             if ".git" in path.parts:
                 last = len(path.parts) - 1 - path.parts[::-1].index(".git")
                 repositories.add(Path(*path.parts[: last + 1]))
+            elif git_dir_layout(path):  # a bare repository: git run in or below it obeys its config
+                repositories.add(path)
         with self._lock:
             if not self.closed:
                 self._undo(TreeScan(tuple(sorted(repositories)), tuple(sorted(policy)), complete=True))
