@@ -49,6 +49,11 @@ def eventually(check: Callable[[], bool], bound: float = BOUND_SECS) -> bool:
     return True
 
 
+def planted(victim: Victim, bound: float = BOUND_SECS) -> bool:  # noqa: F811
+    """The command's plant is complete (it touches planted.flag after it): checked without looking at the pane."""
+    return eventually(lambda: (victim.work / "planted.flag").exists(), bound)
+
+
 def host_git(*args: str, cwd: Path) -> None:
     """The person's own git, outside every sandbox."""
     env = {**os.environ, "GIT_AUTHOR_NAME": "p", "GIT_AUTHOR_EMAIL": "p@p", "GIT_COMMITTER_NAME": "p",
@@ -86,11 +91,12 @@ def test_a_planted_fsmonitor_is_gone_while_the_pane_runs(victim: Victim, plant: 
     shutil.rmtree(victim.work / ".git")  # the project is not a repository yet: a command may make it one
     chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
     marker = victim.base / "PWNED"
-    started = call(chain, "bash", command=PLANTS[plant].format(marker=marker) + "; echo planted; sleep 60",
+    started = call(chain, "bash", command=PLANTS[plant].format(marker=marker) + "; touch planted.flag; sleep 60",
                    wait=False)  # fmt: skip
     assert started.status == "ok", started.text
     repo = victim.work / WHERE[plant]
     config = repo / ".git" / "config"
+    assert planted(victim)
     # Nobody looks at the pane: the repository appears, and its fsmonitor is gone soon after, the command running.
     assert eventually(lambda: "[core]" in text(config) and "fsmonitor" not in text(config)), text(config)
     for _ in range(3):
@@ -101,17 +107,51 @@ def test_a_planted_fsmonitor_is_gone_while_the_pane_runs(victim: Victim, plant: 
     assert "config key core.fsmonitor" in look and ": running:" in look, look
 
 
+BARE = (
+    "git init -q --bare {where} && git --git-dir={where} config core.bare false && "
+    "git --git-dir={where} config core.worktree {worktree} && "
+    "git --git-dir={where} config core.fsmonitor 'touch {marker}'"
+)
+
+
+@pytest.mark.parametrize("wait", [False, True], ids=["in a pane", "a direct call"])
+def test_a_folder_laid_out_as_a_git_dir_is_a_repository_too(victim: Victim, wait: bool) -> None:  # noqa: F811
+    # git run in or below a folder with HEAD, objects/ and refs/ takes it for a bare repository and obeys its config:
+    # planted at the project's root (not a repository yet), every git status in the project would run it.
+    shutil.rmtree(victim.work / ".git")
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    marker = victim.base / "PWNED"
+    command = BARE.format(where=".", worktree=".", marker=marker) + " && " + BARE.format(where="w", worktree="..",
+                                                                                         marker=marker)  # fmt: skip
+    outcome = call(
+        chain,
+        "bash",
+        command=command + ("; touch planted.flag; sleep 60" if not wait else "; touch planted.flag"),
+        wait=wait,
+    )
+    assert outcome.status == "ok", outcome.text
+    assert planted(victim)
+    for folder in (victim.work, victim.work / "w"):
+        config = folder / "config"
+        assert eventually(lambda: "[core]" in text(config) and "fsmonitor" not in text(config)), text(config)  # noqa: B023
+        assert "worktree" not in text(config)
+        host_git("status", cwd=folder)
+    (victim.work / "sub").mkdir()
+    host_git("status", cwd=victim.work / "sub")
+    assert not marker.exists()
+
+
 def test_a_config_written_through_a_hard_link_is_cut_off(victim: Victim) -> None:  # noqa: F811
     # Writes through another name of .git/config reach no watch on the git dir: the config gets a file of its own.
     chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
     marker = victim.base / "PWNED"
     command = (
         "git init -q s && ln $(printf %s s/.git/config) notes.txt && sleep 1 && "
-        f"printf '\\tfsmonitor = touch {marker}\\n' >> notes.txt; echo planted; sleep 60"
+        f"printf '\\tfsmonitor = touch {marker}\\n' >> notes.txt; touch planted.flag; sleep 60"
     )
     assert call(chain, "bash", command=command, wait=False).status == "ok"
     config, notes = victim.work / "s" / ".git" / "config", victim.work / "notes.txt"
-    assert eventually(lambda: "fsmonitor" in text(notes))
+    assert planted(victim) and "fsmonitor" in text(notes)
     assert "fsmonitor" not in text(config) and config.stat().st_ino != notes.stat().st_ino
     host_git("status", cwd=victim.work / "s")
     assert not marker.exists()
@@ -124,7 +164,7 @@ def test_a_planted_hook_never_runs_for_the_persons_git(victim: Victim) -> None: 
     command = (
         f"git init -q h && {hook} > $(printf %s h/.git/hooks/pre-commit); {hook} > $(printf %s h/.git/hooks/post-"
         "checkout); chmod +x $(printf %s h/.git/hooks/pre-commit h/.git/hooks/post-checkout); "
-        f"{hook} > $(printf %s .git/hooks/post-checkout); echo planted; sleep 60"
+        f"{hook} > $(printf %s .git/hooks/post-checkout); touch planted.flag; sleep 60"
     )
     assert call(chain, "bash", command=command, wait=False).status == "ok"
     hooks = victim.work / "h" / ".git" / "hooks"
@@ -133,7 +173,7 @@ def test_a_planted_hook_never_runs_for_the_persons_git(victim: Victim) -> None: 
         names = [p.name for p in hooks.iterdir() if not p.name.endswith(".sample")] if hooks.is_dir() else ["?"]
         return not names and not (victim.work / ".git" / "hooks" / "post-checkout").exists()
 
-    assert eventually(planted_gone)
+    assert planted(victim) and eventually(planted_gone)
     host_git("commit", "-q", "--allow-empty", "-m", "x", cwd=victim.work / "h")
     host_git("checkout", "-q", "-b", "other", cwd=victim.work / "h")
     host_git("commit", "-q", "--allow-empty", "-m", "x", cwd=victim.work)
@@ -144,9 +184,9 @@ def test_a_planted_hook_never_runs_for_the_persons_git(victim: Victim) -> None: 
 def test_a_zeph_toml_is_never_config_for_a_new_kernel(victim: Victim) -> None:  # noqa: F811
     chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
     command = "mkdir -p nb/deep && printf '[tools.shell]\\nsandbox = \"off\"\\n' > $(printf %s nb/deep/zeph.toml)"
-    assert call(chain, "bash", command=command + "; echo planted; sleep 60", wait=False).status == "ok"
+    assert call(chain, "bash", command=command + "; touch planted.flag; sleep 60", wait=False).status == "ok"
     folder = victim.work / "nb" / "deep"
-    assert eventually(lambda: folder.is_dir() and not (folder / "zeph.toml").exists())
+    assert planted(victim) and eventually(lambda: not (folder / "zeph.toml").exists())
     load = [sys.executable, "-c", "import zeph_nb; print(zeph_nb.Settings.load().tools.shell.sandbox)"]
 
     def loaded() -> str:
@@ -180,7 +220,10 @@ def test_a_pth_file_in_a_project_venv_is_refused_in_a_pane(victim: Victim) -> No
 
 def test_what_a_pane_writes_is_told_to_provenance(victim: Victim) -> None:  # noqa: F811
     chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
-    assert call(chain, "bash", command="echo 'print(1)' > tool.py; echo planted; sleep 60", wait=False).status == "ok"
+    assert (
+        call(chain, "bash", command="echo 'print(1)' > tool.py; touch planted.flag; sleep 60", wait=False).status
+        == "ok"
+    )
     written = victim.work / "tool.py"
     assert eventually(lambda: journal_for(victim.zeph).agent_written(written) is not None)
     entry = journal_for(victim.zeph).agent_written(written)
@@ -193,9 +236,29 @@ def test_without_watches_left_the_walks_still_undo_it(victim: Victim, monkeypatc
     chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
     marker = victim.base / "PWNED"
     command = f"mkdir -p a/b && sleep 0.5 && git init -q a/b && {FSMONITOR.format(repo='a/b', marker=marker)}"
-    assert call(chain, "bash", command=command + "; echo planted; sleep 60", wait=False).status == "ok"
+    assert call(chain, "bash", command=command + "; touch planted.flag; sleep 60", wait=False).status == "ok"
     config = victim.work / "a" / "b" / ".git" / "config"
+    assert planted(victim)
     assert eventually(lambda: "[core]" in text(config) and "fsmonitor" not in text(config)), text(config)
+
+
+def test_more_folders_than_any_walk_budget_and_no_watches_hide_nothing(
+    victim: Victim,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The attack: use up the user's inotify watches (here: a limit of one), make more folders than the guard's
+    # bounded walk visits (20,000), and plant in the folder a breadth-first walk reaches last.
+    assert eventually(lambda: not pane_watcher().running)
+    monkeypatch.setattr(pane_watcher(), "max_watches", 1)
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    marker = victim.base / "PWNED"
+    make = "python3 -c \"import os; [os.makedirs(f'm/{i // 150}/{i % 150}') for i in range(21000)]\""
+    last = "m/139/149/z/y"
+    command = f"{make} && mkdir -p {last} && git init -q {last} && {FSMONITOR.format(repo=last, marker=marker)}"
+    assert call(chain, "bash", command=command + "; touch planted.flag; sleep 120", wait=False).status == "ok"
+    config = victim.work / last / ".git" / "config"
+    assert planted(victim, bound=60)
+    assert eventually(lambda: "[core]" in text(config) and "fsmonitor" not in text(config), bound=60), text(config)
 
 
 def test_a_pane_that_ended_unseen_is_closed_and_the_watcher_stops(victim: Victim) -> None:  # noqa: F811

@@ -13,7 +13,6 @@ Inside a git directory the object store, refs and logs are not watched: many fol
 from __future__ import annotations
 
 import contextlib
-import enum
 import errno
 import importlib
 import os
@@ -27,8 +26,9 @@ __all__ = ["Change", "TreeWatch"]
 Kind = Literal["created", "written", "moved", "removed"]
 
 
-class _Flag(enum.IntFlag):
-    """inotify's event bits (``<sys/inotify.h>``, the kernel's ABI)."""
+class _Flag:
+    """inotify's event bits (``<sys/inotify.h>``, the kernel's ABI); plain ints: an ``IntFlag``'s ``&`` cost most
+    of the time spent on each event."""
 
     MODIFY = 0x2
     ATTRIB = 0x4
@@ -119,10 +119,11 @@ class TreeWatch:
                     self._inotify.rm_watch(wd)
 
     def rewatch(self) -> list[Change]:
-        """Walk every root again (after an overflow): watches for folders missed, and everything as ``created``."""
+        """Walk every root again (after an overflow): watches for folders missed (nothing is reported: the caller
+        walks for what matters itself)."""
         changes: list[Change] = []
         for root in list(self.roots):
-            changes += self._watch_tree(root)
+            changes += self._watch_tree(root, report=False)
         return changes
 
     def read(self, timeout: float | None = 0) -> list[Change]:
@@ -192,9 +193,9 @@ class TreeWatch:
             if path == old or path.startswith(old + os.sep):
                 self._paths[wd] = new + path[len(old) :]
 
-    def _watch_tree(self, root: str) -> Iterator[Change]:
+    def _watch_tree(self, root: str, *, report: bool = True) -> Iterator[Change]:
         """Add a watch to ``root`` and each folder under it before listing it, so nothing made meanwhile is
-        missed; yields every entry found."""
+        missed; yields every entry found (``report``)."""
         pending = [root]
         while pending:
             folder = pending.pop()
@@ -204,7 +205,8 @@ class TreeWatch:
                 is_dir = _is_folder(entry)
                 if not is_dir:
                     self._watch_file(entry.path)
-                yield Change(entry.path, "created", is_dir)
+                if report:
+                    yield Change(entry.path, "created", is_dir)
                 if is_dir and not _skipped(entry.path):
                     pending.append(entry.path)
 

@@ -5,7 +5,8 @@ A command in a tmux pane runs for minutes or days, and nobody may look at its pa
 asked to. So while any pane runs, one thread of the kernel keeps inotify watches on the panes' writable trees
 (``security/tree_watch.py``) and, for each path that matters the moment it appears, asks the pane's guard to undo
 it there (``HostGuard.undo_at``): a ``.git`` (folder, pointer file or link), anything written under one where git
-looks for hooks, config and pointers, a policy file. Every file the pane creates or changes is also told to
+looks for hooks, config and pointers, a folder laid out as a git directory (a bare repository: git run in or
+below it obeys its config), a policy file. Every file the pane creates or changes is also told to
 provenance (``security/provenance.py``), as a direct call's files are by the undo gate.
 
 The thread starts with the first pane and ends when no pane runs. It walks the trees as the guard's look does
@@ -25,13 +26,14 @@ import logging
 import os
 import queue
 import select
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from zeph_nb.security.os_sandbox import ENVIRONMENT_PARTS, POLICY_FILE_NAMES
+from zeph_nb.security.os_sandbox import ENVIRONMENT_PARTS, POLICY_FILE_NAMES, git_dir_layout, scan_tree
 from zeph_nb.security.provenance import Provenance, journal_for
 from zeph_nb.security.tree_watch import Change, TreeWatch
 from zeph_nb.tools.shell.host_guard import HostGuard
@@ -49,16 +51,26 @@ READY_SECS = 2.0  # how long a pane's start waits for its watches
 _GIT_RUNS = frozenset({"config", "config.worktree", "hooks", "commondir", "gitdir", "info"})
 
 
-def matters(path: str) -> bool:
-    """Whether ``path`` appearing (or being written) is something a guard undoes: a ``.git``, a policy file, or
-    what git runs or obeys inside a git directory."""
+# What makes a folder a git directory to git, and what git runs or obeys in one: written in a folder that is laid
+# out as one (a bare repository, which git run in or below it uses), they matter too.
+_GIT_DIR_ENTRIES = frozenset({"HEAD", "objects", "refs", *_GIT_RUNS})
+
+
+def matters(path: str) -> list[str]:
+    """What a guard must look at when ``path`` appears or is written (empty: nothing): the path itself when it is a
+    ``.git``, a policy file, or what git runs or obeys inside a ``.git``; the folder it is in when that folder is
+    laid out as a git directory (or the one above, for a hook)."""
     parts = path.split(os.sep)
     if parts[-1] in POLICY_FILE_NAMES or parts[-1] == ".git":
-        return True
-    if ".git" not in parts:
-        return False
-    last = len(parts) - 1 - parts[::-1].index(".git")
-    return any(part in _GIT_RUNS for part in parts[last + 1 :])
+        return [path]
+    if ".git" in parts:
+        last = len(parts) - 1 - parts[::-1].index(".git")
+        return [path] if any(part in _GIT_RUNS for part in parts[last + 1 :]) else []
+    folder = os.path.dirname(path)
+    candidates = [folder] if parts[-1] in _GIT_DIR_ENTRIES else []
+    if len(parts) > 2 and parts[-2] in ("hooks", "info"):
+        candidates.append(os.path.dirname(folder))
+    return [c for c in candidates if git_dir_layout(Path(c))]
 
 
 @dataclass(eq=False)
@@ -239,8 +251,11 @@ class PaneWatcher:
             self._dispatch(changes)
         now = time.monotonic()
         if now - state.swept >= interval:
-            for watched in self._watched:
-                watched.guard.sweep()
+            if tree is None or tree.incomplete:
+                self._walk_whole()
+            else:
+                for watched in self._watched:
+                    watched.guard.sweep()
             state.swept = time.monotonic()
             state.walk_secs = (state.swept - now) / max(1, len(self._watched))
         if now - state.flushed >= FLUSH_SECS:
@@ -262,6 +277,22 @@ class PaneWatcher:
                 return False
         return True
 
+    def _walk_whole(self) -> None:
+        """Without a watch on every folder, the guard's walk (bounded: 20,000 folders) could be outrun by a command
+        that makes more folders than that and plants in the last: walk every folder, the interval stretched so
+        the walks take about 5% of a core, and hand each guard what it found."""
+        roots = dict.fromkeys(root for watched in self._watched for root in watched.roots)
+        found: list[str] = []
+        for root in roots:
+            scan = scan_tree(Path(root), budget=sys.maxsize)
+            found += [str(path) for path in (*scan.repositories, *scan.policy_files)]
+        for watched in self._watched:
+            # Only what changed since the pane started: a walk with no bound also reaches what the person had, past
+            # what the guard's own first look saw, and that is theirs.
+            since = watched.started_ns - 50_000_000  # file times tick coarsely (a few ms behind the clock)
+            mine = [path for path in found if watched.holds(path) and _changed_since(path, since)]
+            watched.guard.undo_at(mine)
+
     def _dispatch(self, changes: list[Change]) -> None:
         for change in changes:
             if change.kind == "removed":
@@ -270,8 +301,7 @@ class PaneWatcher:
             for watched in self._watched:
                 if not watched.holds(change.path):
                     continue
-                if important:
-                    watched.to_undo.add(change.path)
+                watched.to_undo.update(important)
                 if not change.is_dir and not watched.window and _recorded(change.path):
                     watched.written.add(change.path)
                     if len(watched.written) + watched.recorded > MAX_FILES:
@@ -310,6 +340,19 @@ def _excluded(guard: HostGuard) -> tuple[str, ...]:
         with contextlib.suppress(OSError):
             found += [Path(entry.path) for entry in os.scandir(home) if entry.name.startswith(".")]
     return tuple(dict.fromkeys(os.path.realpath(path) for path in found))
+
+
+def _changed_since(path: str, since_ns: int) -> bool:
+    """Whether a policy file, a ``.git`` pointer, or what git runs in a git dir (its config, hooks and pointers)
+    changed at or after ``since_ns`` (ctime: no command can set it back)."""
+    candidates = [path]
+    if os.path.isdir(path) and not os.path.islink(path):
+        candidates = [os.path.join(path, name) for name in ("config", "config.worktree", "commondir", "hooks")]
+    for candidate in candidates:
+        with contextlib.suppress(OSError):
+            if os.lstat(candidate).st_ctime_ns >= since_ns:
+                return True
+    return False
 
 
 def _alive(pid: int) -> bool:
