@@ -15,6 +15,7 @@ The guarded folder holds a provenance journal with 20,000 entries, as an old pro
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -81,6 +82,51 @@ def _in_process(work: Path, installed: Path, home: Path) -> None:
         print(f"  {label:30} bare {b * 1e6:7.1f} us   guarded {g * 1e6:7.1f} us per import   ({g / b:.2f}x)")
 
 
+def _provenance_curves(tmp: Path) -> None:
+    """How provenance's costs grow: reading a journal of N entries (a new kernel's first judged import) against
+    json-decoding the same lines; the ctime walk after a call whose tree was too large to compare, against
+    ``os.walk`` with an lstat per file over the same tree."""
+    from zeph_nb.gates.undo import changed_since
+    from zeph_nb.security.provenance import Provenance
+
+    print("  provenance journal, first lookup in a new process vs json.loads of its lines:")
+    target = tmp / "target.py"
+    target.write_text("x = 1\n")
+    for entries in (1_000, 10_000, 100_000):
+        home = tmp / f"home-{entries}"
+        Provenance(home).record([target] * entries, tool="bash")
+        raw = (home / "provenance.jsonl").read_bytes()
+        start = time.perf_counter()
+        [json.loads(line) for line in raw.splitlines()]
+        floor = time.perf_counter() - start
+        start = time.perf_counter()
+        Provenance(home).agent_written(target)
+        took = time.perf_counter() - start
+        start = time.perf_counter()
+        Provenance(home).agent_written(target)  # the next process: the first rewrote the journal smaller
+        then = time.perf_counter() - start
+        print(f"    {entries:>7,} entries   json.loads {floor * 1000:7.1f} ms   first lookup {took * 1000:7.1f} ms "
+              f"({took / floor:.1f}x)   the next process's {then * 1000:5.1f} ms")  # fmt: skip
+    print("  ctime walk after a cut-short call vs os.walk + lstat of the same tree:")
+    for files in (10_000, 100_000):
+        root = tmp / f"tree-{files}"
+        for d in range(files // 100):
+            folder = root / f"d{d}"
+            folder.mkdir(parents=True)
+            for f in range(100):
+                (folder / f"f{f}").write_bytes(b"")
+        start = time.perf_counter()
+        for where, _, names in os.walk(root):
+            for name in names:
+                os.lstat(os.path.join(where, name))
+        floor = time.perf_counter() - start
+        start = time.perf_counter()
+        changed_since([str(root)], time.time_ns())
+        took = time.perf_counter() - start
+        print(f"    {files:>7,} files     os.walk {floor * 1000:7.1f} ms   ctime walk {took * 1000:7.1f} ms   "
+              f"({took / floor:.2f}x)")  # fmt: skip
+
+
 def main() -> None:
     print("Import guard: fresh interpreters, guarded against unguarded (same run; median of "
           f"{ROUNDS}, the interpreter's own start included)")  # fmt: skip
@@ -101,6 +147,7 @@ def main() -> None:
         for i in range(200):
             (installed / f"lib{i}.py").write_text(f"VALUE = {i}\n")
         _in_process(work, installed, home)
+        _provenance_curves(Path(tmp))
         env = {**os.environ, "ZEPH_HOME": str(home)}
         for label, workload in WORKLOADS.items():
             times: dict[str, list[float]] = {"guarded": [], "bare": []}

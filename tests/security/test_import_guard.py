@@ -257,6 +257,31 @@ def test_provenance_is_shared_by_processes_appending_at_once(tmp_path: Path) -> 
     assert all(journal.agent_written(f) is not None for f in files)
 
 
+def test_the_journal_is_rewritten_smaller_while_others_append_and_nothing_is_lost(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    files = [tmp_path / f"w{i}.py" for i in range(3)]
+    for i, f in enumerate(files):
+        f.write_text(f"# {i}\n")
+    writer = ("import sys; from pathlib import Path; from zeph_nb.security.provenance import Provenance\n"
+              "j = Provenance(Path(sys.argv[1]))\n"
+              "for n in range(3000): j.record([sys.argv[2]], tool='bash', call_id=str(n))")  # fmt: skip
+    reader = ("import sys, time; from pathlib import Path; from zeph_nb.security import provenance\n"
+              "from zeph_nb.security.provenance import Provenance\n"
+              "provenance.COMPACT_AT = 1000  # rewrite often: the race is the point\n"
+              "end = time.monotonic() + 600\n"
+              "while time.monotonic() < end and not Path(sys.argv[2]).exists():\n"
+              "    Provenance(Path(sys.argv[1])).agent_written(sys.argv[3])\n")  # fmt: skip
+    done = tmp_path / "writers-done"
+    readers = [subprocess.Popen([sys.executable, "-c", reader, str(home), str(done), str(files[0])]) for _ in range(2)]
+    writers = [subprocess.Popen([sys.executable, "-c", writer, str(home), str(f)]) for f in files]
+    assert [p.wait(timeout=600) for p in writers] == [0] * 3
+    done.touch()
+    assert [p.wait(timeout=600) for p in readers] == [0] * 2
+    journal = Provenance(home)
+    assert [journal.agent_written(f).call_id for f in files] == ["2999"] * 3  # type: ignore[union-attr]
+    assert len((home / "provenance.jsonl").read_text().splitlines()) < 9_000  # rewritten at least once
+
+
 def test_an_agent_written_zeph_toml_is_not_config_in_a_new_process(tmp_path: Path) -> None:
     home, work = tmp_path / "home", tmp_path / "work"
     work.mkdir()
