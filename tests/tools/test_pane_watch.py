@@ -261,6 +261,26 @@ def test_more_folders_than_any_walk_budget_and_no_watches_hide_nothing(
     assert eventually(lambda: "[core]" in text(config) and "fsmonitor" not in text(config), bound=60), text(config)
 
 
+def test_a_command_that_keeps_planting_is_stopped(victim: Victim) -> None:  # noqa: F811
+    # Each plant is undone in a millisecond or so; planting again and again in a tight loop would keep one live a
+    # share of the time. The command is stopped after a few.
+    chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
+    marker = victim.base / "PWNED"
+    plant = f"printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > w/cfg && mv w/cfg $(printf %s w/.git/config)"
+    command = f"git init -q w; for i in $(seq 100000); do {plant}; done; sleep 60"
+    assert call(chain, "bash", command=command, wait=False).status == "ok"
+    shown = ""
+
+    def stopped() -> bool:
+        nonlocal shown
+        shown = call(chain, "capture-pane").text
+        return "ended by signal 9" in shown
+
+    assert eventually(stopped), shown
+    assert "zeph-nb stopped this command" in shown
+    assert "fsmonitor" not in text(victim.work / "w" / ".git" / "config")
+
+
 def test_a_pane_that_ended_unseen_is_closed_and_the_watcher_stops(victim: Victim) -> None:  # noqa: F811
     chain = chain_for(victim, approver=AutoApprove(), toml=TMUX)
     marker = victim.base / "PWNED"

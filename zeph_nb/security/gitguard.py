@@ -9,6 +9,7 @@ keys ``git init`` and ``git clone`` write, and no hooks but git's own ``*.sample
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from zeph_nb.security.no_links import held_folder, read_text, replace_text
 
-__all__ = ["SAFE_KEYS", "neutralize_repository"]
+__all__ = ["SAFE_KEYS", "neutralize_repository", "runs_when_used"]
 
 # section.key globs (lower case; a subsection is written as *) that git writes itself on init or clone.
 SAFE_KEYS = (
@@ -37,6 +38,17 @@ SAFE_KEYS = (
     "user.name",
     "user.email",
 )
+# Config keys (section.key globs, lower case) whose value git runs as a command, or that point git at other
+# config, hooks or a work tree: never written by a tool that sets up a repository the ordinary way. Not what is
+# stripped (that is everything outside SAFE_KEYS); what says a command planted something to run.
+RUNNING_KEYS = (
+    "core.fsmonitor", "core.hookspath", "core.pager", "core.editor", "core.sshcommand", "core.gitproxy",
+    "core.askpass", "core.worktree", "alias.*", "pager.*", "include.path", "includeif.*.path", "filter.*.*",
+    "diff.external", "diff.*.textconv", "diff.*.command", "merge.*.driver", "credential.helper",
+    "credential.*.helper", "sequence.editor", "gpg.program", "gpg.*.program", "uploadpack.packobjectshook",
+    "difftool.*.cmd", "mergetool.*.cmd", "remote.*.uploadpack", "remote.*.receivepack", "web.browser",
+    "browser.*.cmd", "man.*.cmd", "sendemail.sendmailcmd", "sendemail.*.sendmailcmd",
+)  # fmt: skip
 _SECTION = re.compile(r'^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*$')
 _KEY = re.compile(r"^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=.*)?$")
 
@@ -73,6 +85,18 @@ def _filter_config(text: str) -> tuple[str, list[str]]:
             sub = f".{section[1]}" if section[1] is not None else ""
             removed.append(f"{section[0]}{sub}.{key.group(1)}")
     return ("\n".join(kept) + "\n" if kept else ""), removed
+
+
+def runs_when_used(removed: str) -> bool:
+    """Whether one of ``neutralize_repository``'s answers was something git would run or obey later: a hook, a
+    pointer or link, or a key in ``RUNNING_KEYS`` (``submodule.x.url`` from a clone is not)."""
+    if not removed.startswith("config key "):
+        return True
+    parts = removed.removeprefix("config key ").lower().split(".")
+    if len(parts) < 2:
+        return True  # not a key git writes at all
+    name = f"{parts[0]}.*.{parts[-1]}" if len(parts) > 2 else f"{parts[0]}.{parts[-1]}"
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in RUNNING_KEYS)
 
 
 def neutralize_repository(git_dir: Path) -> list[str]:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.security import no_links
-from zeph_nb.security.gitguard import neutralize_repository
+from zeph_nb.security.gitguard import neutralize_repository, runs_when_used
 from zeph_nb.security.journal import GuardJournal
 from zeph_nb.security.os_sandbox import (
     AFTER_SCAN_FOLDERS,
@@ -74,6 +74,9 @@ class HostGuard:
         self._keep_journal = False
         self._lock = threading.RLock()
         self.closed = False
+        # What a command planted that would run or be obeyed later (a hook, a pointer, a policy file, a config key
+        # that runs a command): the pane watcher stops a command that keeps planting (pane_watch.py).
+        self.plants = 0
         self.on_close: Callable[[], None] | None = None  # the pane watcher's: it lets go of this guard
 
     def __enter__(self) -> HostGuard:
@@ -119,6 +122,10 @@ class HostGuard:
             if not self.closed:
                 self._undo(TreeScan(tuple(sorted(repositories)), tuple(sorted(policy)), complete=True))
 
+    def add_note(self, note: str) -> None:
+        with self._lock:
+            self.notes.append(note)
+
     def take_notes(self) -> list[str]:
         """What was undone since the last time, once (the watcher's thread adds to them)."""
         with self._lock:
@@ -128,11 +135,13 @@ class HostGuard:
     def _undo(self, found: TreeScan | None = None) -> None:
         """Undo what a command left; ``found``: only these paths (a watcher's event), else a walk of the trees."""
         removed = [path.name for path in self.absent if self._remove(path)]
+        self.plants += len(removed)
         for path, target in self.links.items():
             if path.is_symlink() and os.readlink(path) == target:
                 continue
             if (not os.path.lexists(path) or self._remove(path)) and _relink(path, target):
                 removed.append(f"{path.name} (put back as the link it was)")
+                self.plants += 1
         if removed:
             self.notes.append(
                 f"zeph-nb undid {', '.join(removed)}: config files and git's hooks, config and pointers are out of "
@@ -143,6 +152,7 @@ class HostGuard:
         # Set aside rather than deleted: one that was there before, past what the first look saw, is the person's.
         new_policy = [path for path in after.policy_files
                       if path not in self.policy_files and os.path.lexists(path) and _set_aside(path)]  # fmt: skip
+        self.plants += len(new_policy)
         if new_policy:
             self.notes.append(
                 f"zeph-nb set aside {', '.join(map(str, new_policy))} (renamed *.zeph-quarantined-*): config files "
@@ -162,6 +172,7 @@ class HostGuard:
             if repo.is_symlink() or not repo.is_dir():
                 # A new pointer ("gitdir: elsewhere") would send the person's git to a config a command wrote.
                 if self._remove(repo):
+                    self.plants += 1
                     self.notes.append(f"zeph-nb removed {repo}: a .git pointer a command wrote")
                 continue
             try:
@@ -171,8 +182,11 @@ class HostGuard:
                 try:
                     stripped = neutralize_repository(repo)
                 except OSError as e:
+                    if not os.path.lexists(repo):
+                        continue  # renamed away meanwhile: where it went is looked at on its own
                     self._keep_journal = True
                     stripped = [f"NOT cleaned ({e}); do not run git in {repo.parent} before looking at it"]
+            self.plants += sum(1 for what in stripped if runs_when_used(what))
             if stripped:
                 self.notes.append(
                     f"zeph-nb removed from the new repository {repo}: {', '.join(stripped)} "

@@ -14,9 +14,10 @@ The thread starts with the first pane and ends when no pane runs. It walks the t
 folder has no watch (the per-user limit), longer apart on a tree whose walk is slow (at most about 1% of a core),
 and at once when the kernel's event queue overflowed.
 
-What it cannot do: close the gap between a plant and its undo (measured here: about a millisecond); a process that
-reads the file inside that gap (the person's ``git status`` at that very moment) sees it. ``bench/`` and the tests
-say how long the gap is.
+What it cannot do: close the gap between a plant and its undo (measured here: 1.5 ms median, p99 about 5 ms); a
+process that reads the file inside that gap (the person's ``git status`` at that very moment) sees it. A command
+that plants again and again to widen that gap is stopped after ``STOP_AFTER_PLANTS`` plants. ``bench/
+pane_watch_bench.py`` measures the gap.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import logging
 import os
 import queue
 import select
+import signal
 import sys
 import threading
 import time
@@ -47,6 +49,7 @@ FALLBACK_SWEEP_SECS = 1.0  # while some folder has no watch, or events were lost
 FLUSH_SECS = 0.5  # how often the files a pane wrote are told to provenance
 MAX_FILES = 20_000  # per pane; past that its writes are recorded as a time window over its trees
 READY_SECS = 2.0  # how long a pane's start waits for its watches
+STOP_AFTER_PLANTS = 5  # a pane whose command planted what runs this often is stopped
 # Under a git directory: where git finds what it runs or obeys (hooks, config, pointers to another git dir).
 _GIT_RUNS = frozenset({"config", "config.worktree", "hooks", "commondir", "gitdir", "info"})
 
@@ -88,6 +91,7 @@ class PaneWatch:
     done: threading.Event = field(default_factory=threading.Event)
     pid: int | None = None
     closing: bool = False
+    stopped: bool = False  # killed for planting again and again
     to_undo: set[str] = field(default_factory=set)
     written: set[str] = field(default_factory=set)
     recorded: int = 0
@@ -256,6 +260,8 @@ class PaneWatcher:
             else:
                 for watched in self._watched:
                     watched.guard.sweep()
+            for watched in self._watched:
+                _stop_if_planting(watched)
             state.swept = time.monotonic()
             state.walk_secs = (state.swept - now) / max(1, len(self._watched))
         if now - state.flushed >= FLUSH_SECS:
@@ -312,6 +318,7 @@ class PaneWatcher:
                 watched.guard.undo_at(paths)
                 self.undone += 1
                 self.last_undo_ns = time.monotonic_ns()
+                _stop_if_planting(watched)
 
 
 @dataclass
@@ -340,6 +347,24 @@ def _excluded(guard: HostGuard) -> tuple[str, ...]:
         with contextlib.suppress(OSError):
             found += [Path(entry.path) for entry in os.scandir(home) if entry.name.startswith(".")]
     return tuple(dict.fromkeys(os.path.realpath(path) for path in found))
+
+
+def _stop_if_planting(watched: PaneWatch) -> None:
+    """Undoing takes about a millisecond, and a command that plants again and again in a tight loop keeps its
+    plant live for a share of the time (measured: a host git status every 10 ms ran a re-planted fsmonitor 1 time
+    in 4). No ordinary command plants something that runs even once; one that has done so ``STOP_AFTER_PLANTS``
+    times is stopped, and the model is told why."""
+    if watched.stopped or watched.pid is None or watched.guard.plants < STOP_AFTER_PLANTS:
+        return
+    watched.stopped = True
+    with contextlib.suppress(OSError):
+        # The pane's process is bwrap's parent (or bwrap): the whole sandbox dies with it (--die-with-parent).
+        os.kill(watched.pid, signal.SIGKILL)
+    watched.guard.add_note(
+        f"zeph-nb stopped this command: it planted what would run outside the sandbox {watched.guard.plants} times "
+        "(hooks, pointers, config that runs commands, policy files), each undone; do not retry it"
+    )
+    log.warning("zeph-nb: stopped a background command that kept planting what would run outside the sandbox")
 
 
 def _changed_since(path: str, since_ns: int) -> bool:
