@@ -26,13 +26,24 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from zeph_nb.security.protected import ProtectedPaths, inside
+from zeph_nb.security.tree_scan import (
+    AFTER_SCAN_FOLDERS,
+    ENVIRONMENT_MARKERS,
+    POLICY_FILE_NAMES,
+    TreeScan,
+    git_dir_layout,
+    git_repositories,
+    git_sensitive,
+    module_git_dirs,
+    protected_in_trees,
+    scan_tree,
+)
 
 __all__ = [
     "AFTER_SCAN_FOLDERS",
@@ -59,19 +70,10 @@ __all__ = [
 # Where the network proxy's socket appears inside the sandbox (a private /tmp, so nothing else is there).
 PROXY_SOCKET = "/tmp/.zeph-proxy.sock"  # noqa: S108 - inside the sandbox's own tmpfs
 Mode = Literal["auto", "bwrap", "off"]
-# How many folders of a writable tree the walk before each command visits, looking for git repositories and
-# policy files to keep read-only (about 5 ms for 2,000 folders); the check after the command sees more.
-GIT_SCAN_FOLDERS = 2000
-AFTER_SCAN_FOLDERS = 20000
-POLICY_FILE_NAMES = frozenset({"zeph.toml", "filters.toml"})
-# What makes a folder a Python environment: a virtualenv's pyvenv.cfg, a conda environment's conda-meta/.
-ENVIRONMENT_MARKERS = frozenset({"pyvenv.cfg", "conda-meta"})
 # When the working directory is itself an environment (``python -m venv .``), these parts of it stay read-only
 # rather than the whole folder: what Python imports or runs at start-up (site-packages and its .pth files,
 # activation scripts, kernel specs), not the person's work beside it.
 ENVIRONMENT_PARTS = ("bin", "lib", "lib64", "include", "etc", "share", "conda-meta", "pyvenv.cfg", "Lib", "Scripts")
-# Inside a .git directory: what git runs (hooks) or obeys (config, and the files that point it at another config).
-GIT_READ_ONLY = ("hooks", "config", "config.worktree", "commondir", "info")
 
 
 @dataclass(frozen=True)
@@ -177,147 +179,6 @@ def _home_rebind(home: Path) -> list[str]:
             continue  # a link's target is covered by whatever covers it
         args += ["--bind", entry.path, entry.path]
     return args
-
-
-@dataclass(frozen=True)
-class TreeScan:
-    """What one walk of a writable tree found: every ``.git`` (directory, pointer file or link), every policy file
-    (``zeph.toml``, ``filters.toml`` — a kernel started in that folder would read it), every Python environment (a
-    folder holding ``pyvenv.cfg`` or ``conda-meta/``: a ``.pth`` file written there runs in every Python started
-    from it), and whether the walk saw the whole tree."""
-
-    repositories: tuple[Path, ...]
-    policy_files: tuple[Path, ...]
-    complete: bool
-    environments: tuple[Path, ...] = ()
-
-
-def scan_tree(root: Path, budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
-    """Walk ``root`` breadth first, dot-folders included (a repository in ``.deps/lib`` is one too), never into a
-    ``.git``; each folder is asked for its ``.git``, policy files and environment markers directly, so no
-    number of files hides one. A folder laid out as a git directory itself (``HEAD``, ``objects/``, ``refs/``: a
-    bare repository, which git run in or below it uses with its config) is a repository too. At most ``budget``
-    folders: the working directory's own entries are always seen first."""
-    repos: list[Path] = []
-    policy: list[Path] = []
-    environments: list[Path] = []
-    pending = deque([root])
-    while pending:
-        if budget <= 0:
-            return TreeScan(tuple(repos), tuple(policy), False, tuple(environments))
-        budget -= 1
-        folder = pending.popleft()
-        children: list[Path] = []
-        names: set[str] = set()
-        try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    names.add(entry.name)
-                    if entry.name == ".git":
-                        repos.append(Path(entry.path))
-                    elif entry.name in POLICY_FILE_NAMES:
-                        policy.append(Path(entry.path))
-                    elif _is_folder(entry):
-                        children.append(Path(entry.path))
-        except OSError:
-            continue
-        if names & ENVIRONMENT_MARKERS:
-            environments.append(folder)
-        if names >= _GIT_DIR_NAMES and git_dir_layout(folder):
-            repos.append(folder)  # and walked into all the same: a folder made to look like one hides nothing
-        pending.extend(children)
-    return TreeScan(tuple(repos), tuple(policy), True, tuple(environments))
-
-
-_GIT_DIR_NAMES = frozenset({"HEAD", "objects", "refs"})
-
-
-def git_dir_layout(folder: Path) -> bool:
-    """Whether git takes ``folder`` for a git directory (as it does a bare repository it is run in or below):
-    a ``HEAD``, an ``objects/`` and a ``refs/``."""
-    return os.path.lexists(folder / "HEAD") and (folder / "objects").is_dir() and (folder / "refs").is_dir()
-
-
-# Repositories, policy files and environments once found under a root stay known (while they exist), so a later
-# command that creates enough folders to use up the scan's budget cannot make an existing one disappear from the
-# protected list.
-_KNOWN: dict[Path, dict[Path, Literal["repository", "policy", "environment"]]] = {}
-
-
-def protected_in_trees(roots: Sequence[Path], budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
-    """``scan_tree`` over ``roots``, plus whatever an earlier scan of them found that still exists."""
-    repos: list[Path] = []
-    policy: list[Path] = []
-    environments: list[Path] = []
-    complete = True
-    for root in dict.fromkeys(roots):
-        # The first look at a tree in this process sees as much as the check after a command does, so what is
-        # there already is known; later looks add to it, bounded.
-        scan = scan_tree(root, budget if root in _KNOWN else max(budget, AFTER_SCAN_FOLDERS))
-        complete = complete and scan.complete
-        known = _KNOWN.setdefault(root, {})
-        known.update({**dict.fromkeys(scan.repositories, "repository"), **dict.fromkeys(scan.policy_files, "policy"),
-                      **dict.fromkeys(scan.environments, "environment")})  # fmt: skip
-        for path in [path for path in known if not os.path.lexists(path)]:
-            del known[path]
-        seen = {*scan.repositories, *scan.policy_files, *scan.environments}
-        older = sorted(path for path in known if path not in seen)
-        repos += [*scan.repositories, *(p for p in older if known[p] == "repository")]
-        policy += [*scan.policy_files, *(p for p in older if known[p] == "policy")]
-        environments += [*scan.environments, *(p for p in older if known[p] == "environment" and _is_environment(p))]
-    return TreeScan(tuple(dict.fromkeys(repos)), tuple(dict.fromkeys(policy)), complete,
-                    tuple(dict.fromkeys(environments)))  # fmt: skip
-
-
-def _is_environment(folder: Path) -> bool:
-    return any(os.path.lexists(folder / marker) for marker in ENVIRONMENT_MARKERS)
-
-
-def git_repositories(roots: Sequence[Path]) -> list[Path]:
-    """Every ``.git`` the sandbox protects under ``roots``."""
-    return list(protected_in_trees(roots).repositories)
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
-
-
-def module_git_dirs(repo: Path) -> list[Path]:
-    """The git dirs of a repository's submodules (``.git/modules/…``, names with slashes and nested ones too)."""
-    found: list[Path] = []
-    pending = [repo / "modules"]
-    while pending and len(found) < GIT_SCAN_FOLDERS:
-        folder = pending.pop()
-        try:
-            entries = [Path(e.path) for e in os.scandir(folder) if _is_folder(e)]
-        except OSError:
-            continue
-        for entry in entries:
-            if (entry / "HEAD").exists():  # a submodule's git dir; its own submodules live below it
-                found.append(entry)
-                pending.append(entry / "modules")
-            else:
-                pending.append(entry)  # a submodule named with slashes: modules/libs/foo
-    return found
-
-
-def git_sensitive(repo: Path) -> list[Path]:
-    """What git on the host runs or obeys in a repository: in its own git dir, in each submodule's (nested in
-    ``modules/``, at any depth) and in each linked worktree's admin dir (``worktrees/<name>/``). Existing ones are
-    bound read-only; absent ones, if a command creates them, are removed after it."""
-    found = [repo / name for name in GIT_READ_ONLY]
-    for module in module_git_dirs(repo):
-        found += [module / name for name in GIT_READ_ONLY]
-    try:
-        worktrees = [Path(e.path) for e in os.scandir(repo / "worktrees") if _is_folder(e)]
-    except OSError:
-        worktrees = []
-    for admin in worktrees:
-        found += [admin / name for name in ("commondir", "config.worktree", "gitdir", "hooks", "config")]
-    return found
 
 
 def _git_protection(repo: Path) -> list[str]:
