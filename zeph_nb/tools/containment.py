@@ -20,12 +20,12 @@ from pathlib import Path
 from zeph_nb.config import Settings
 from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
 from zeph_nb.security.netproxy import NetworkProxy
-from zeph_nb.security.os_sandbox import ENVIRONMENT_MARKERS, Limits, SandboxSpec, SandboxStatus, probe
+from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, probe
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
-from zeph_nb.security.shell_rules import SimpleCommand
 from zeph_nb.security.sockets import socket_folders
 from zeph_nb.tools.base import ToolArgs, ToolOutput
+from zeph_nb.tools.install_target import installer_environment
 from zeph_nb.tools.shell.path_scope import OutsidePath, path_report
 
 __all__ = [
@@ -255,54 +255,6 @@ def scope_of(
         settings, work, analysis.paths, protected, private_tmp=scope.sandboxed, cd_dirs=analysis.cd_dirs
     )
     return dataclasses.replace(scope, outside=report.outside, refusal=report.refusal)
-
-
-# uv commands that sync the project's environment (``.venv`` beside pyproject.toml) before they do anything else.
-_UV_PROJECT = frozenset({"sync", "add", "remove", "run", "venv"})
-_ENV_OPTIONS = frozenset({"--python", "-p", "--prefix"})  # uv pip --python/-p, conda -p/--prefix, pip --python
-
-
-def installer_environment(analysis: ShellAnalysis, workdir: Path) -> Path | None:
-    """The environment an installer in this command line writes, when the line names one: the environment of the
-    installer's own path (``.venv/bin/pip install``, ``env/bin/python -m pip install``), of ``--python``/``-p``/
-    ``--prefix``, of an ``activate`` script sourced first, or a uv project's ``.venv``. None: the installer is the
-    kernel's (or writes no environment). Environments in the working directory are read-only in the sandbox; an
-    approved install gets the one it names writable, as the kernel's own."""
-    bases = [workdir, *(Path(os.path.normpath(workdir / cd)) for cd in analysis.cd_dirs)]
-    activated: list[str] = []
-    for command in analysis.commands:
-        if command.name in ("source", ".") and len(command.argv) > 1 and command.argv[1].endswith("/activate"):
-            activated.append(command.argv[1])
-            continue
-        words = [arg for arg in command.argv[1:] if not arg.startswith("-")]
-        uv_project = command.name == "uv" and bool(words) and words[0] in _UV_PROJECT
-        if escalation_of(command).environment is None and not uv_project:
-            continue
-        for candidate in [*_named_environments(command), *activated, *([".venv"] if uv_project else [])]:
-            for base in bases:
-                found = _environment_of(base / os.path.expanduser(candidate))
-                if found is not None:
-                    return found
-    return None
-
-
-def _named_environments(command: SimpleCommand) -> list[str]:
-    named = [command.written] if "/" in command.written else []
-    args = list(command.argv[1:])
-    for i, arg in enumerate(args):
-        option, _, value = arg.partition("=")
-        if option in _ENV_OPTIONS:
-            named.append(value if value else (args[i + 1] if i + 1 < len(args) else ""))
-    return [name for name in named if name]
-
-
-def _environment_of(path: Path) -> Path | None:
-    """The environment ``path`` is in (the nearest folder up holding ``pyvenv.cfg`` or ``conda-meta``), or None."""
-    folder = Path(os.path.normpath(path))  # as written: .venv/bin/python is a link to the system's python
-    for candidate in (folder, *folder.parents):
-        if any(os.path.lexists(candidate / marker) for marker in ENVIRONMENT_MARKERS):
-            return Path(os.path.realpath(candidate))
-    return None
 
 
 def _kernel_prefixes(settings: Settings) -> set[Path]:

@@ -25,18 +25,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import queue
 import select
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from zeph_nb.security.os_sandbox import ENVIRONMENT_PARTS, POLICY_FILE_NAMES, git_dir_layout, scan_tree
-from zeph_nb.security.provenance import Provenance, journal_for
+from zeph_nb.security.provenance import BackgroundRecorder, Provenance, journal_for
 from zeph_nb.security.tree_watch import Change, TreeWatch
 from zeph_nb.tools.shell.host_guard import HostGuard
 
@@ -100,7 +98,7 @@ class PaneWatch:
     def holds(self, path: str) -> bool:
         return any(_under(path, root) for root in self.roots) and not any(_under(path, x) for x in self.excluded)
 
-    def flush(self, recorder: _Recorder) -> None:
+    def flush(self, recorder: BackgroundRecorder) -> None:
         if self.window or not self.written:
             self.written.clear()
             return
@@ -108,50 +106,12 @@ class PaneWatch:
         self.recorded += len(paths)
         recorder.put(lambda: self.provenance.record(paths, tool="bash", call_id=self.call_id))
 
-    def finish(self, recorder: _Recorder) -> None:
+    def finish(self, recorder: BackgroundRecorder) -> None:
         self.flush(recorder)
         if self.window:
             ended = time.time_ns()
             recorder.put(lambda: self.provenance.record_window(self.roots, self.started_ns, ended, tool="bash",
                                                                call_id=self.call_id))  # fmt: skip
-
-
-class _Recorder:
-    """Provenance's writes, on a thread of their own: hashing what a pane wrote reads its files, and a command
-    that swaps one for a FIFO at the right moment could block that read — never the undoing."""
-
-    def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def put(self, job: Callable[[], object]) -> None:
-        self._queue.put(job)
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="zeph-pane-provenance", daemon=True)
-                self._thread.start()
-
-    def _run(self) -> None:
-        while True:
-            try:
-                job = self._queue.get(timeout=5.0)
-            except queue.Empty:
-                with self._lock:  # idle: end; put() starts another
-                    if self._queue.empty():
-                        self._thread = None
-                        return
-                continue
-            try:
-                job()
-            except OSError as e:
-                log.warning("zeph-nb: could not record what a background command wrote: %s", e)
-
-    def drain(self, timeout: float) -> bool:
-        """Wait until every job so far is done (tests, benchmarks); False when that took longer than ``timeout``."""
-        done = threading.Event()
-        self.put(done.set)
-        return done.wait(timeout)
 
 
 class PaneWatcher:
@@ -165,7 +125,7 @@ class PaneWatcher:
         self._watched: list[PaneWatch] = []
         self._thread: threading.Thread | None = None
         self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        self.recorder = _Recorder()
+        self.recorder = BackgroundRecorder()
         self.undone = 0  # how many times a guard was asked to undo something (for tests and benchmarks)
         self.last_undo_ns = 0  # when the latest undo finished
 
