@@ -79,6 +79,7 @@ def test_every_file_a_command_writes_is_agent_written_afterwards(store: Store, t
     work = tmp_path / "work"
     work.mkdir()
     (work / "mine.py").write_text("VALUE = 1\n")
+    time.sleep(0.1)  # before the call, by more than the clock's tick the scan allows for
     command = "mkdir -p pkg/__pycache__ && echo x > lxml.py && echo y > pkg/__init__.py"
     result = run(store, work, command, toml=f"[undo]\nenabled = {str(undo).lower()}\n")
     assert result.tool_calls[0].status == "ok"
@@ -113,6 +114,43 @@ def test_a_file_stays_agent_written_after_a_chmod_moves_its_ctime(store: Store, 
     run(store, work, "echo x > helpers.py", toml=toml)  # the walk is cut short: found by ctime
     run(store, work, "mv many node_modules && chmod 644 helpers.py", toml=toml)  # the ctime moves on
     assert Provenance(store.home).agent_written(work / "helpers.py") is not None
+
+
+@needs_bwrap
+@pytest.mark.parametrize(
+    ("commands", "imported"),
+    [
+        # Commands the classifier takes for read-only that write all the same: the scan after the call is not
+        # the classifier's to skip.
+        (["printf 'x = 1\\n' | sort -o storemagic.py"], "storemagic.py"),
+        (["printf 'x = 1\\n' | uniq - sneaky.py"], "sneaky.py"),
+        # A package in a folder the undo walk skips, reached through a link.
+        (["mkdir -p node_modules/pkg && echo 'x = 1' > node_modules/pkg/__init__.py && ln -s node_modules/pkg pkg"],
+         "pkg/__init__.py"),
+        # A link first, dangling, to a file in a skipped folder; the file in a later call.
+        (["mkdir -p node_modules && ln -s node_modules/util.js helpers.py", "echo 'x = 1' > node_modules/util.js"],
+         "helpers.py"),
+    ],
+)  # fmt: skip
+def test_what_a_command_writes_is_recorded_however_it_writes_it(
+    store: Store, tmp_path: Path, commands: list[str], imported: str
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    result = run(store, work, *commands)
+    assert [c.status for c in result.tool_calls] == ["ok"] * len(commands), [c.text for c in result.tool_calls]
+    assert Provenance(store.home).agent_written(work / imported) is not None
+
+
+@needs_bwrap
+def test_a_pth_in_a_venv_the_command_made_is_recorded_and_named(store: Store, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    site = "venv/lib/python3.11/site-packages"
+    result = run(store, work, f"mkdir -p {site} && touch venv/pyvenv.cfg && echo 'import os' > {site}/zz.pth")
+    assert result.tool_calls[0].status == "ok", result.tool_calls[0].text
+    assert Provenance(store.home).agent_written(work / site / "zz.pth") is not None
+    assert [Path(e.path).name for e in result.tool_calls[0].runs_on_use] == ["zz.pth"]
 
 
 def test_the_file_tools_writes_are_agent_written(store: Store, tmp_path: Path) -> None:

@@ -91,6 +91,19 @@ def test_importlib_import_module_is_judged_by_its_caller(world: tuple) -> None:
     assert scope["value"] == 7
 
 
+def test_an_agent_written_module_outside_the_roots_is_refused(world: tuple, tmp_path: Path) -> None:
+    _, _, journal, _ = world
+    project = tmp_path / "project"  # another kernel's agent wrote here; this one reaches it by PYTHONPATH
+    project.mkdir()
+    journal.record([plant(project, "projlib_xyz")], tool="bash")
+    sys.path.append(str(project))
+    with pytest.raises(ImportError, match="%zeph trust"):
+        run_as(CELL, "import projlib_xyz")
+    (project / "mine_xyz.py").write_text("VALUE = 3\n")  # the person's own, there too: imports
+    assert run_as(CELL, "import mine_xyz\nvalue = mine_xyz.VALUE")["value"] == 3
+    assert "PLANT_RAN" not in os.environ
+
+
 def test_only_this_kernels_cell_files_are_cells(world: tuple) -> None:
     folder, _, _, _ = world
     plant(folder, "named_xyz")

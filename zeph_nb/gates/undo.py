@@ -9,11 +9,12 @@ there. Commands on another machine or in a container, and commands left running 
 followed: a row says so, and undo tells the person. A snapshot never fails the call (unless ``[undo] required``):
 what could not be kept is said in the output and later by undo.
 
-The same walk tells provenance (``security/provenance.py``) which files each call wrote, with ``[undo]`` on or off:
-a file an agent's call wrote is never taken later for the person's config or code. When the walk stopped at
-``[undo] max_files``, every file under the roots whose inode changed while the call ran (its ctime, which no command
-can set back) is recorded by its content; past a million entries the time window itself is. It also names the files just
-written that other tools run when used (``security/runs_on_use.py``).
+Provenance (``security/provenance.py``) hears of every file each call wrote, with ``[undo]`` on or off: a file an
+agent's call wrote is never taken later for the person's config or code. The file tools' files come from this
+walk; a local command's from a scan after it (``scan_after``) of every file under its trees whose inode changed
+while it ran (its ctime, which no command can set back) — excluded folders included, whatever the classifier
+thought the command does — recorded by content; past a million entries the time window itself is. It also names
+the files just written that other tools run when used (``security/runs_on_use.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import CallContext, GateCall, Handler, RunsOnUse
 from zeph_nb.security.provenance import journal_for
 from zeph_nb.security.runs_on_use import runs_on_use
+from zeph_nb.security.tree_scan import protected_in_trees
 from zeph_nb.store.snapshots import FileChangeRow, FileChanges
 from zeph_nb.tools.base import ToolOutput
 from zeph_nb.tools.files.states import Capture, PathState, Snapshot, changed_paths
@@ -64,12 +66,51 @@ class Snapshotter:
         self.undo = self.config.enabled  # off: the walk still runs, for provenance only (no rows, no blobs)
         self.provenance = journal_for(settings.home)
         self.marked: dict[str, tuple[RunsOnUse, ...]] = {}  # call id -> runs-on-use files, taken by the gate
+        self.seen: dict[str, int] = {}  # path -> the ctime the last scan recorded it at
         self.changes = changes
         self.run, self.conversation = run, conversation
         self.hashes: dict[tuple[int, ...], str] = {}  # shared by every call: unchanged files are not read again
         self.kept: set[str] = set()  # blobs this session has kept (a blob is never removed while it runs)
         home = str(changes.store.path.parent)
         self.exclude_paths = {home} if home.startswith(self.workdir + os.sep) else set()
+
+    def scanned(self, ctx: CallContext) -> tuple[list[str], set[str]] | None:
+        """For a local command run in the foreground: the trees provenance scans after it, whatever the classifier
+        thought the command does (``sort -o``, ``uniq in out`` write too), and the environments to skip there
+        (read-only in the sandbox: the kernel's own and those that existed before the call). None otherwise."""
+        if ctx.tool.name != "bash" or self.execution.backend in ("ssh", "container"):
+            return None
+        if ctx.call.params.get("wait", True) is not True:
+            return None  # a tmux pane: its watcher records what it writes (tools/shell/pane_watch.py)
+        shell = self.settings.tools.shell
+        roots = [self.workdir, *(os.path.realpath(os.path.join(self.workdir, os.path.expanduser(p)))
+                                 for p in shell.allowed_paths)]  # fmt: skip
+        skip = {os.path.realpath(p) for p in (self.settings.python_prefix, self.settings.conda_prefix) if p}
+        skip |= {str(env) for env in protected_in_trees([Path(r) for r in roots]).environments}
+        return [r for r in dict.fromkeys(roots) if os.path.isdir(r)], skip
+
+    def scan_after(self, ctx: CallContext, scanned: tuple[list[str], set[str]], started_ns: int) -> None:
+        """Provenance for a local command: every file under its trees whose inode changed while it ran, excluded
+        folders and links' targets included, recorded by content; past the scan's budget, the time window."""
+        roots, skip = scanned
+        ended_ns = time.time_ns()
+        found, complete = changed_since(roots, started_ns, skip=skip)
+        written = []
+        for path in found:  # a file the call before this one wrote, within the clock's slack, is not this call's
+            try:
+                changed = os.lstat(path).st_ctime_ns
+            except OSError:
+                continue
+            if self.seen.get(path) != changed:
+                self.seen[path] = changed
+                written.append(path)
+        if len(self.seen) > 100_000:
+            self.seen.clear()
+        self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
+        if not complete:
+            self.provenance.record_window(roots, started_ns, ended_ns, tool=ctx.tool.name, call_id=ctx.call.call_id)
+        marked = {entry.path for entry in self.marked.get(ctx.call.call_id, ())}
+        self.mark(ctx, [(path, None) for path in written if path not in marked], add=True)
 
     def roots(self, ctx: CallContext) -> list[str] | str | None:
         """The paths to snapshot; None: the call changes no files here; a string: why it is not followed."""
@@ -127,30 +168,19 @@ class Snapshotter:
                                    allow_read=files.allow_read, protected=protected)  # fmt: skip
         return not self._reader.readable(Path(path))
 
-    def record(
-        self, ctx: CallContext, before: Snapshot, after: Snapshot, roots: list[str], started_ns: int
-    ) -> list[str]:
+    def record(self, ctx: CallContext, before: Snapshot, after: Snapshot) -> list[str]:
         """Record what changed (provenance always, undo rows when on); returns notes for the output (what undo
         will not be able to do)."""
         notes: list[str] = []
         if not (before.complete and after.complete):
-            # Too many files to compare: every file whose inode changed while the call ran (ctime) is the agent's,
-            # recorded by content so that a later chmod or touch (which moves the ctime on) does not clear it.
-            # Past CTIME_WALK_ENTRIES, the window itself is recorded.
-            ended_ns = time.time_ns()
-            written, complete = changed_since(roots, started_ns)
-            self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
-            if not complete:
-                self.provenance.record_window(roots, started_ns, ended_ns, tool=ctx.tool.name,
-                                              call_id=ctx.call.call_id)  # fmt: skip
-            self.mark(ctx, [(path, None) for path in written])
             if self.undo:
                 notes.append(f"not followed for undo: {before.reason or after.reason} ([undo] max_files)")
                 self.note(ctx, notes[-1])
             return notes
         changed = changed_paths(before, after)
-        written = [path for path, _, new in changed if new.kind in ("file", "symlink")]
-        self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
+        if ctx.tool.name != "bash":  # a command's files are recorded by scan_after, which sees more than the walk
+            written = [path for path, _, new in changed if new.kind in ("file", "symlink")]
+            self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
         self.mark(ctx, [(path, old) for path, old, new in changed if new.kind in ("file", "symlink")])
         if not self.undo:
             return notes
@@ -167,7 +197,7 @@ class Snapshotter:
         self.changes.record(rows)
         return notes
 
-    def mark(self, ctx: CallContext, written: list[tuple[str, PathState | None]]) -> None:
+    def mark(self, ctx: CallContext, written: list[tuple[str, PathState | None]], *, add: bool = False) -> None:
         """Name the files just written that other tools run when used (the transcript, status, audit row)."""
         found = []
         for path, old in written:
@@ -177,7 +207,8 @@ class Snapshotter:
                 known = old is not None and (old.kind == "absent" or before is not None)
                 found.append(RunsOnUse(path, why, change_diff(path, before if known else None, known)))
         if found:
-            self.marked[ctx.call.call_id] = tuple(found)
+            earlier = self.marked.get(ctx.call.call_id, ()) if add else ()
+            self.marked[ctx.call.call_id] = (*earlier, *found)
 
     def note(self, ctx: CallContext, note: str) -> None:
         if self.undo:
@@ -204,15 +235,21 @@ class UndoGate:
         if keeper is None or ctx is None:
             return await self.inner.handle(gc)
         roots = keeper.roots(ctx)
-        if roots is None:
-            return await self.inner.handle(gc)
-        if isinstance(roots, str):
-            keeper.note(ctx, roots)
-            return await self.inner.handle(gc)
+        scanned = keeper.scanned(ctx)
+        # ctime comes from the kernel's coarse clock, up to a tick (4-10 ms) behind time_ns(): start a little early
+        # (a file the person changed just before the call is then recorded too, which only distrusts it)
+        started_ns = time.time_ns() - 20_000_000
+        if roots is None or isinstance(roots, str):
+            if isinstance(roots, str):
+                keeper.note(ctx, roots)
+            if scanned is None:
+                return await self.inner.handle(gc)
+            try:
+                return await self.inner.handle(gc)
+            finally:
+                await asyncio.shield(asyncio.to_thread(keeper.scan_after, ctx, scanned, started_ns))
+                gc.trace.wrote(keeper.marked.pop(ctx.call.call_id, ()))
         capture = keeper.capture()
-        # ctime comes from the kernel's coarse clock, up to a tick behind time_ns(): start a little early (a file
-        # changed just before the call is then recorded too, which only distrusts it)
-        started_ns = time.time_ns() - 100_000_000
         before = await asyncio.to_thread(capture.take, roots, keep=keeper.undo)
         if keeper.undo and keeper.config.required and (before.not_kept or not before.complete):
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
@@ -224,7 +261,9 @@ class UndoGate:
         finally:
             # Also after a failure or a Stop: a command that failed half-way may have changed files.
             after = await asyncio.shield(asyncio.to_thread(keeper.capture().take, roots, keep=False))
-            notes = await asyncio.shield(asyncio.to_thread(keeper.record, ctx, before, after, roots, started_ns))
+            notes = await asyncio.shield(asyncio.to_thread(keeper.record, ctx, before, after))
+            if scanned is not None:
+                await asyncio.shield(asyncio.to_thread(keeper.scan_after, ctx, scanned, started_ns))
             gc.trace.wrote(keeper.marked.pop(ctx.call.call_id, ()))
         if notes:
             output = dataclasses.replace(output, summary=output.summary + "".join(f"\n[{n}]" for n in notes))
@@ -234,11 +273,17 @@ class UndoGate:
 CTIME_WALK_ENTRIES = 1_000_000  # about 2 s of lstat here; only when the walk around the call was cut short
 
 
-def changed_since(roots: list[str], started_ns: int, budget: int = CTIME_WALK_ENTRIES) -> tuple[list[str], bool]:
-    """The files and links under ``roots`` (excluded folders too) whose inode changed at or after ``started_ns``,
-    and whether every entry was seen within ``budget``."""
+def changed_since(
+    roots: list[str],
+    started_ns: int,
+    budget: int = CTIME_WALK_ENTRIES,
+    *,
+    skip: set[str] | frozenset[str] = frozenset(),
+) -> tuple[list[str], bool]:
+    """The files and links under ``roots`` (excluded folders too, not the folders in ``skip``) whose inode changed
+    at or after ``started_ns``, and whether every entry was seen within ``budget``."""
     found: list[str] = []
-    pending = list(roots)
+    pending = [root for root in roots if root not in skip]
     while pending:
         folder = pending.pop()
         try:
@@ -248,7 +293,8 @@ def changed_since(roots: list[str], started_ns: int, budget: int = CTIME_WALK_EN
                     if budget < 0:
                         return found, False
                     if entry.is_dir(follow_symlinks=False):
-                        pending.append(entry.path)
+                        if entry.path not in skip:
+                            pending.append(entry.path)
                     elif entry.stat(follow_symlinks=False).st_ctime_ns >= started_ns:
                         found.append(entry.path)
         except OSError:

@@ -97,6 +97,7 @@ class ImportGuard(importlib.abc.MetaPathFinder):
         self._refused: dict[str, Refusal] = {}
         self._unseen: list[Refusal] = []
         self._writable: dict[str, bool] = {}
+        self._installed_folders: dict[str, bool] = {}
         self._local = threading.local()
         self._lock = threading.Lock()
         # Never agent-writable, even inside a root: the interpreter's own environments (the sandbox keeps them
@@ -166,7 +167,7 @@ class ImportGuard(importlib.abc.MetaPathFinder):
             return None
         places = _places(spec)
         if not any(self.agent_writable(place) for place in places):
-            return spec
+            return self._outside_roots(fullname, spec)
         importer = _importer(sys._getframe(1))
         person = self._person(importer)
         if not person and self.strict:
@@ -188,6 +189,34 @@ class ImportGuard(importlib.abc.MetaPathFinder):
         if isinstance(spec.loader, importlib.machinery.SourceFileLoader) and origin is not None:
             spec.loader = _SourceOnlyLoader(fullname, origin)
         return spec
+
+    def _outside_roots(self, fullname: str, spec: ModuleSpec) -> ModuleSpec:
+        """A module from outside the roots (a folder on ``PYTHONPATH``, an editable project, the working directory
+        of an agent of another kernel) is refused too when provenance says an agent wrote it; installed code's
+        own folders are never looked up."""
+        __tracebackhide__ = True
+        origin = spec.origin if spec.has_location else None
+        if origin is None or self._installed_place(origin) or self.provenance is None:
+            return spec
+        written = self.provenance.agent_written(origin)
+        if written is None:
+            return spec
+        importer = _shown(_importer(sys._getframe(1)))
+        load = "" if self.strict else "%load_ext zeph_nb, then "
+        reason = (f"{written.describe()}, and you have not accepted it; read it, then run {load}%zeph trust {origin} "
+                  "to import it")  # fmt: skip
+        self._note(Refusal(fullname, origin, importer, reason, agent_written=True), say=importer != "a cell")
+        raise ImportError(f"zeph-nb refused to import {fullname} from {origin}: {reason}", name=fullname, path=origin)
+
+    def _installed_place(self, origin: str) -> bool:
+        folder = os.path.dirname(origin)
+        known = self._installed_folders.get(folder)
+        if known is None:
+            known = os.path.join(os.path.realpath(folder), "").startswith(self._installed)
+            if len(self._installed_folders) > 4096:
+                self._installed_folders.clear()
+            self._installed_folders[folder] = known
+        return known
 
     def _elsewhere(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None, found: ModuleSpec,

@@ -23,17 +23,26 @@ import hashlib
 import json
 import logging
 import os
+import queue
 import stat
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
 from zeph_nb.security.mac import RowSigner
 
-__all__ = ["JOURNAL_NAME", "Provenance", "WrittenFile", "content_hash", "default_home", "journal_for"]
+__all__ = [
+    "JOURNAL_NAME",
+    "BackgroundRecorder",
+    "Provenance",
+    "WrittenFile",
+    "content_hash",
+    "default_home",
+    "journal_for",
+]
 
 log = logging.getLogger("zeph_nb.security")
 
@@ -49,19 +58,25 @@ HASH_LIMIT = 64 * 1024 * 1024
 
 def content_hash(path: str | os.PathLike[str]) -> str | None:
     """What identifies the regular file at ``path`` now: its sha256, or for a large one ``size:<n>:<mtime>:<ino>``;
-    None when it is not a regular file (gone, a folder, a link is judged by its target's hash)."""
+    None when it is not a regular file (gone, a folder; a link is judged by its target's hash). Opened without
+    blocking and judged by what was opened: a command that swaps the file for a FIFO cannot stall the reader."""
     try:
-        info = os.stat(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return None
         if info.st_size > HASH_LIMIT:
             return f"size:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
         digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
     except OSError:
         return None
+    finally:
+        os.close(fd)
     return digest.hexdigest()
 
 
@@ -300,6 +315,44 @@ def default_home(environ: Mapping[str, str] | None = None) -> Path:
     pydantic, whose imports would then go through a guard still opening its journal)."""
     env = os.environ if environ is None else environ
     return Path(env.get("ZEPH_HOME") or Path.home() / ".zeph").expanduser()
+
+
+class BackgroundRecorder:
+    """Provenance's writes on a thread of their own, for a watcher that must not wait: hashing what a background
+    command wrote reads its files (up to HASH_LIMIT each) — never in the way of undoing what it planted."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def put(self, job: Callable[[], object]) -> None:
+        self._queue.put(job)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="zeph-pane-provenance", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                job = self._queue.get(timeout=5.0)
+            except queue.Empty:
+                with self._lock:  # idle: end; put() starts another
+                    if self._queue.empty():
+                        self._thread = None
+                        return
+                continue
+            try:
+                job()
+            except OSError as e:
+                log.warning("zeph-nb: could not record what a background command wrote: %s", e)
+
+    def drain(self, timeout: float) -> bool:
+        """Wait until every job so far is done (tests, benchmarks); False when that took longer than ``timeout``."""
+        done = threading.Event()
+        self.put(done.set)
+        return done.wait(timeout)
 
 
 _JOURNALS: dict[Path, Provenance] = {}
