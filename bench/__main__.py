@@ -7,7 +7,9 @@ from bench import (
     filter_bench,
     gates_bench,
     grep_bench,
+    import_guard_bench,
     inbox_bench,
+    pane_watch_bench,
     sandbox_bench,
     secrets_bench,
     shell_policy_bench,
@@ -24,3 +26,5 @@ if __name__ == "__main__":
     shell_policy_bench.main()
     secrets_bench.main()
     tool_filter_bench.main()
+    import_guard_bench.main()
+    pane_watch_bench.main()
