@@ -13,7 +13,7 @@ Provenance (``security/provenance.py``) hears of every file each call wrote, wit
 agent's call wrote is never taken later for the person's config or code. The file tools' files come from this
 walk; a local command's from a scan after it (``scan_after``) of every file under its trees whose inode changed
 while it ran (its ctime, which no command can set back) — excluded folders included, whatever the classifier
-thought the command does — recorded by content; past a million entries the time window itself is. It also names
+thought the command does — recorded by content; past CTIME_WALK_ENTRIES the time window itself is. It also names
 the files just written that other tools run when used (``security/runs_on_use.py``).
 """
 
@@ -270,7 +270,8 @@ class UndoGate:
         return output
 
 
-CTIME_WALK_ENTRIES = 1_000_000  # about 2 s of lstat here; only when the walk around the call was cut short
+# Entries the scan after a local command looks at (about 4 µs each here); past it, the call's time window is recorded.
+CTIME_WALK_ENTRIES = 200_000
 
 
 def changed_since(
@@ -293,7 +294,8 @@ def changed_since(
                     if budget < 0:
                         return found, False
                     if entry.is_dir(follow_symlinks=False):
-                        if entry.path not in skip:
+                        # git's object store: content git itself addresses by hash, nothing runs or imports it
+                        if entry.path not in skip and not (entry.name == "objects" and folder.endswith("/.git")):
                             pending.append(entry.path)
                     elif entry.stat(follow_symlinks=False).st_ctime_ns >= started_ns:
                         found.append(entry.path)
