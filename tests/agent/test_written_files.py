@@ -89,13 +89,19 @@ def test_every_file_a_command_writes_is_agent_written_afterwards(store: Store, t
     assert journal.agent_written(work / "mine.py") is None
 
 
-@needs_bwrap
-def test_a_walk_cut_short_still_records_what_changed(store: Store, tmp_path: Path) -> None:
+def crowded(tmp_path: Path) -> Path:
+    """A working directory with more entries than ``[undo] max_files = 10``, all older than the next call."""
     work = tmp_path / "work"
     (work / "many").mkdir(parents=True)
     for i in range(30):
         (work / "many" / f"f{i}").write_text("")
     time.sleep(0.3)  # older than the call's start, by more than the clock's tick it allows for
+    return work
+
+
+@needs_bwrap
+def test_a_walk_cut_short_still_records_what_changed(store: Store, tmp_path: Path) -> None:
+    work = crowded(tmp_path)
     result = run(store, work, "echo x > html5lib.py", toml="[undo]\nmax_files = 10\n")
     assert result.tool_calls[0].status == "ok"
     assert Provenance(store.home).agent_written(work / "html5lib.py") is not None
@@ -106,10 +112,7 @@ def test_a_walk_cut_short_still_records_what_changed(store: Store, tmp_path: Pat
 
 @needs_bwrap
 def test_a_file_stays_agent_written_after_a_chmod_moves_its_ctime(store: Store, tmp_path: Path) -> None:
-    work = tmp_path / "work"
-    (work / "many").mkdir(parents=True)
-    for i in range(30):
-        (work / "many" / f"f{i}").write_text("")
+    work = crowded(tmp_path)
     toml = "[undo]\nmax_files = 10\n"
     run(store, work, "echo x > helpers.py", toml=toml)  # the walk is cut short: found by ctime
     run(store, work, "mv many node_modules && chmod 644 helpers.py", toml=toml)  # the ctime moves on
