@@ -99,11 +99,14 @@ VALUES: dict[str, frozenset[str]] = {
     "diff": frozenset({"-U", "--unified", "-C", "--context", "-I", "--ignore-matching-lines", "--label", "-x",
                        "--exclude", "-W", "--width"}),
 }  # fmt: skip
-# --name=VALUE options whose value is a file or folder (other --name=/x values, a --grep=/api, are not paths).
-_PATH_OPTION = re.compile(
-    r"^--?[\w-]*(file|dir|directory|path|output|out|log|config|conf|root|prefix|target|dest|destination|template|"
+# --name=VALUE options whose value is a file or folder (other --name=/x values, a --grep=/api, are not paths): an
+# option spelled -name or --name (as `$` reads, a final newline may follow) that holds one of these words. Two
+# checks, not `^--?[\w-]*(file|…)[\w-]*$`, which tried every place a word occurs and read on from each.
+_OPTION_SPELLING = re.compile(r"-[\w-]*\n?\Z")
+_PATH_OPTION_WORD = re.compile(
+    r"file|dir|directory|path|output|out|log|config|conf|root|prefix|target|dest|destination|template|"
     r"basetemp|junitxml|junit-xml|report|cache|tmp|home|exec-path|git-dir|work-tree|cwd|input|from|rcfile|"
-    r"settings|include|load)[\w-]*$"
+    r"settings|include|load"
 )
 _OUTPUT_OPTION = re.compile(r"^--?(output|output-file|output-directory|out|log-file|logfile|dest|destination|target|"
                             r"prefix|root|basetemp|junitxml|junit-xml|report-log|html|cov-report|directory-prefix|"
@@ -151,9 +154,13 @@ def _option_path(arg: str, name: str) -> PathUse | None:
     if not arg.startswith("-") or "=" not in arg:
         return None
     option, value = arg.split("=", 1)
-    if not value or not _path_word(value) or not _PATH_OPTION.match(option):
+    if not value or not _path_word(value) or not _path_option(option):
         return None
     return use(value, "write" if _OUTPUT_OPTION.match(option) else "read", name)
+
+
+def _path_option(option: str) -> bool:
+    return bool(_OPTION_SPELLING.match(option)) and bool(_PATH_OPTION_WORD.search(option))
 
 
 def _attached(arg: str, name: str) -> PathUse | None:
