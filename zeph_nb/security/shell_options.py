@@ -12,6 +12,7 @@ it only when the rule's pattern spells the option out (``allow "git -c color.ui=
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -253,6 +254,8 @@ RISKY_ENV = (
     "SSL_CERT_*", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GCONV_PATH", "LOCPATH", "MALLOC_*", "GLIBC_TUNABLES",
 )  # fmt: skip
 _ENV_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH
+# Compiled once: compiling the 70 patterns for every assignment cost 0.4 ms each (a line of x=1; took seconds).
+_RISKY_ENV = fnmatch.compile(list(RISKY_ENV), flags=_ENV_FLAGS & ~fnmatch.IGNORECASE)
 
 
 def family(name: str) -> str:
@@ -269,7 +272,7 @@ def env_riders(assignments: Sequence[str]) -> list[Rider]:
     found = []
     for word in assignments:
         name = word.split("=", 1)[0]
-        if fnmatch.fnmatch(name, list(RISKY_ENV), flags=_ENV_FLAGS & ~fnmatch.IGNORECASE):
+        if _RISKY_ENV.match(name):
             found.append(Rider(name, (word,), f"{name} in the environment changes what runs"))
     return found
 
@@ -337,6 +340,9 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
             words = after
         else:
             words = list(args)
+        # Built at the first `config` met, not at each one: the operands after each word, and the last --add.
+        operands_from: list[list[str]] | None = None
+        last_add = -1
         for i, arg in enumerate(words):
             if arg == "--" and risk.option.startswith("-"):
                 break
@@ -345,13 +351,16 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
             if not _spelled(arg, risk.option, abbreviations=True):
                 continue
             if risk.only_if:
-                operands = _operands(words[i + 1 :], _CONFIG_VALUES)
+                if operands_from is None:
+                    operands_from = _first_operands(words, _CONFIG_VALUES)
+                    last_add = max((j for j, w in enumerate(words) if w in ("--add", "--replace-all")), default=-1)
+                operands = operands_from[i + 1]
                 if operands[:1] and operands[0] in ("set", "unset", "get", "edit", "list"):  # git 2.46's verbs
                     operands = operands[1:]
                 key = operands[0].lower() if operands else ""
-                if not fnmatch.fnmatch(key, risk.only_if, flags=_ENV_FLAGS | fnmatch.SPLIT):
+                if not _matcher(risk.only_if).match(key):
                     continue
-                writes = len(operands) >= 2 or any(w in ("--add", "--replace-all") for w in words[i + 1 :])
+                writes = len(operands) >= 2 or last_add > i
                 if not writes:
                     continue
                 found.append(Rider(risk.option, (arg, *operands[:2]), risk.why))
@@ -367,15 +376,23 @@ def riders_of(name: str, args: Sequence[str]) -> list[Rider]:
 _CONFIG_VALUES = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
 
 
-def _operands(words: Sequence[str], values: frozenset[str]) -> list[str]:
-    """The words that are not options nor an option's value."""
-    found, i = [], 0
-    while i < len(words):
+def _first_operands(words: Sequence[str], values: frozenset[str]) -> list[list[str]]:
+    """For each position in ``words``, the first three words from there on that are not options nor an option's
+    value (all a `config` needs: verb, key, value). Built from the end in one pass, where reading them again after
+    each `config` made `git config -f config -f config …` quadratic."""
+    table: list[list[str]] = [[] for _ in range(len(words) + 2)]
+    for i in range(len(words) - 1, -1, -1):
         word = words[i]
         if word in values:
-            i += 2
-            continue
-        if not word.startswith("-"):
-            found.append(word)
-        i += 1
-    return found
+            table[i] = table[i + 2]
+        elif not word.startswith("-"):
+            table[i] = [word, *table[i + 1][:2]]
+        else:
+            table[i] = table[i + 1]
+    return table
+
+
+@functools.lru_cache(maxsize=64)
+def _matcher(pattern: str) -> fnmatch.WcMatcher[str]:
+    """A ``config`` key glob, compiled once (it names some 40 keys)."""
+    return fnmatch.compile(pattern, flags=_ENV_FLAGS | fnmatch.SPLIT)
