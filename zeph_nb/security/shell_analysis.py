@@ -35,6 +35,13 @@ class ShellAnalysis:
     # What the line sets them to, when it is plain text (x=/etc/hosts, for f in a b): None when unknown.
     values: dict[str, list[str] | None] = field(default_factory=dict)
     cd_dirs: list[str] = field(default_factory=list)  # where cd and pushd go, as written
+    # How many times the line's variable values were read or set: a script whose reading leaves it unchanged reads
+    # alike wherever it is read again (the classifier reads such a script once).
+    value_uses: int = field(default=0, repr=False, compare=False)
+    # The reasons and riders already recorded, beside their lists: recording one costs the same on a line with
+    # 20,000 of them as on a line with one (a scan of the list made such a line take seconds).
+    _reason_set: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+    _rider_sets: dict[str | None, set[Rider]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def resolve(self, use: PathUse) -> list[PathUse]:
         """A path word with variables the line set to plain text, filled in (every combination, up to 16); a word
@@ -45,6 +52,7 @@ class ShellAnalysis:
         if not names or re.search(r"\$(?![{A-Za-z_])", use.word):
             return [use]
         words = [use.word]
+        self.value_uses += 1
         for name in dict.fromkeys(names):
             choices = ["."] if name == "PWD" else self.values.get(name)
             if not choices:
@@ -57,13 +65,31 @@ class ShellAnalysis:
     def all_riders(self) -> list[Rider]:
         return [*self.line_riders, *(r for found in self.riders.values() for r in found)]
 
+    def set_value(self, name: str, value: list[str] | None) -> None:
+        """What the line sets variable ``name`` to (None: not known before it runs)."""
+        self.values[name] = value
+        self.value_uses += 1
+
     def ride(self, command: SimpleCommand | None, found: list[Rider]) -> None:
         """Record risky options (of ``command``, or of the whole line when None): they ask."""
+        text = None if command is None or not found else command.text  # the text of a long command: once
         for rider in found:
-            where = self.line_riders if command is None else self.riders.setdefault(command.text, [])
-            if rider not in where:
-                where.append(rider)
+            self._add_rider(text, rider)
             self.raise_to("confirm", f"risky option {rider.describe()}")
+
+    def merge_riders(self, other: ShellAnalysis) -> None:
+        """Add the risky options ``other`` found (a function's body) that this analysis does not have yet."""
+        for text, found in other.riders.items():
+            for rider in found:
+                self._add_rider(text, rider)
+        for rider in other.line_riders:
+            self._add_rider(None, rider)
+
+    def _add_rider(self, text: str | None, rider: Rider) -> None:
+        seen = self._rider_sets.setdefault(text, set())
+        if rider not in seen:
+            seen.add(rider)
+            (self.line_riders if text is None else self.riders.setdefault(text, [])).append(rider)
 
     @property
     def may_write(self) -> bool:
@@ -76,7 +102,8 @@ class ShellAnalysis:
         return any(not reads_only(command) for command in self.commands)
 
     def raise_to(self, verdict: Verdict, reason: str) -> None:
-        if reason not in self.reasons:
+        if reason not in self._reason_set:
+            self._reason_set.add(reason)
             self.reasons.append(reason)
         if _RANK[verdict] > _RANK[self.verdict]:
             self.verdict = verdict

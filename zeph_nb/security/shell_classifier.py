@@ -44,7 +44,6 @@ from zeph_nb.security.shell_rules import (
 from zeph_nb.security.shell_scripts import script_riders
 from zeph_nb.security.shell_words import (
     ARITHMETIC,
-    DEFINED_NAMES,
     DYNAMIC,
     HARMLESS_VARIABLES,
     INTERPRETER,
@@ -53,6 +52,7 @@ from zeph_nb.security.shell_words import (
     SHELLS,
     WRAPPERS,
     decode_ansi_c,
+    defined_names,
     heredocs_of,
     inline_script,
     parameter_name,
@@ -122,7 +122,7 @@ class ShellClassifier(Payloads):
             analysis.raise_to("confirm", "the command contains a NUL byte")
             return
         script = decode_ansi_c(script)  # $'\x63url' is curl to bash; bashlex would read it as a variable
-        for match in DEFINED_NAMES.finditer(script):
+        for match in defined_names(script):
             named = match.group(1) or match.group(2) or ""
             listed = [w for w in (match.group(3) or "").split() if not w.startswith("-")]
             analysis.defined.update(n for n in [named, *listed] if n)
@@ -176,13 +176,15 @@ class ShellClassifier(Payloads):
             fed = self._command(node, analysis, depth, stage)
         elif kind == "pipeline":
             stages = [part for part in node.parts if part.kind != "pipe"]
+            # `echo 'sudo …' | sh`, `cat <<EOF | bash`: what earlier stages print is the script of every later shell.
+            # A script whose reading neither reads nor sets the line's variables reads the same every time, so it is
+            # read once; the others again at each shell (in stage order, as ever), since their values may differ.
+            printed: list[str] = []
             for index, part in enumerate(stages):
                 fed = self._node(part, analysis, depth, stage=index)
                 if fed and index > 0:
-                    # `echo 'sudo …' | sh`, `cat <<EOF | bash`: what earlier stages print is the script.
-                    for earlier in stages[:index]:
-                        for script in printed_text(earlier):
-                            self._script(script, analysis, depth + 1)
+                    printed = [script for script in printed if self._reads_values(script, analysis, depth + 1)]
+                printed.extend(printed_text(part))
         elif kind == "function":
             self._function(node, analysis, depth)
         elif kind in ("commandsubstitution", "processsubstitution"):
@@ -204,6 +206,12 @@ class ShellClassifier(Payloads):
             for child in children:
                 fed = self._node(child, analysis, depth, stage) or fed
         return fed
+
+    def _reads_values(self, script: str, analysis: ShellAnalysis, depth: int) -> bool:
+        """Read ``script``; whether its reading read or set the line's variables."""
+        uses = analysis.value_uses
+        self._script(script, analysis, depth)
+        return analysis.value_uses != uses
 
     def _parameter(self, node: Any, analysis: ShellAnalysis) -> None:
         name = parameter_name(str(getattr(node, "value", "")))
@@ -236,7 +244,7 @@ class ShellClassifier(Payloads):
             if part.kind == "assignment" and "=" in part.word:
                 name, value = part.word.split("=", 1)
                 known = not any(p.kind in DYNAMIC for p in parts(part)) and not name.endswith("+")
-                analysis.values[name] = [value] if known else None
+                analysis.set_value(name, [value] if known else None)
         heredocs: list[str] = []
         feeds_stdin = stage > 0  # a later stage of a pipeline reads the previous one's output
         for part in node.parts:
@@ -304,7 +312,8 @@ class ShellClassifier(Payloads):
             if not argv or not argv[0]:
                 return ""
         env_risks = env_riders(env or [])
-        prefix = tuple(word for word in env or [] if any(word in r.evidence for r in env_risks))
+        shown = {word for rider in env_risks for word in rider.evidence}
+        prefix = tuple(word for word in env or [] if word in shown)
         command = SimpleCommand((command_name(argv[0]), *argv[1:]), prefix, program_path(argv[0]), argv[0])
         analysis.commands.append(command)
         name, args = command.name, list(command.argv[1:])

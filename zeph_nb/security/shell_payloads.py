@@ -9,55 +9,94 @@ sees ``rm -rf /``.
 
 from __future__ import annotations
 
+import bisect
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from zeph_nb.security.shell_analysis import ShellAnalysis
 from zeph_nb.security.shell_options import env_riders
-from zeph_nb.security.shell_words import DYNAMIC, SHELL_CALL, STRING_LITERAL, inline_script, parts
+from zeph_nb.security.shell_words import DYNAMIC, SHELL_CALL, inline_script, parts
 
 __all__ = ["Payloads"]
 
 
+_ESCAPES = re.compile(r"\\[^\n]|[\"']|\\")
+_QUOTE = re.compile(r"[\"']")
+
+
 def _literals(text: str) -> list[str]:
-    return [m.group(1) if m.group(1) is not None else m.group(2) for m in STRING_LITERAL.finditer(text)]
+    """The contents of the string literals in ``text`` as ``STRING_LITERAL.finditer`` finds them ("…" or '…',
+    backslash escapes kept as written), without its cost: it scanned an unclosed literal again from every quote
+    inside it, which took seconds on a line of escaped quotes.
+
+    Every scan from a quote pairs a backslash with the next character the same way (runs of backslashes pair from
+    their start), so one pass finds the quotes no backslash escapes, and the backslashes that end every literal open
+    before them (one before a newline, or at the end)."""
+    free: dict[str, list[int]] = {'"': [], "'": []}
+    stops: list[int] = []
+    for match in _ESCAPES.finditer(text):
+        part = match.group()
+        if part in free:
+            free[part].append(match.start())
+        elif part == "\\":
+            stops.append(match.start())
+    found: list[str] = []
+    start = _QUOTE.search(text)
+    while start is not None:
+        i = start.start()
+        closes = free[text[i]]
+        at = bisect.bisect_right(closes, i)
+        end = closes[at] if at < len(closes) else len(text)
+        stop = bisect.bisect_right(stops, i)
+        if end < len(text) and (stop == len(stops) or end < stops[stop]):
+            found.append(text[i + 1 : end])
+            i = end
+        start = _QUOTE.search(text, i + 1)
+    return found
 
 
-def _shell_calls(code: str) -> list[str]:
+def _closing_parens(code: str) -> dict[int, int]:
+    """Where each ``(`` of ``code`` closes, counting every parenthesis (an unclosed one is not listed)."""
+    closes: dict[int, int] = {}
+    opened: list[int] = []
+    for match in re.finditer(r"[()]", code):
+        if match.group() == "(":
+            opened.append(match.start())
+        elif opened:
+            closes[opened.pop()] = match.start()
+    return closes
+
+
+def _shell_calls(code: str) -> Iterator[str]:
     """The command lines an interpreter's code hands to a shell or exec: the string literals in the arguments of
     each call (``os.system('…')``; ``subprocess.run(['sudo', 'id'])`` is read as ``sudo id``), and the text between
     backticks. Literals elsewhere (``print('sudo is needed')``) are text, not commands."""
-    commands: list[str] = []
+    closes = _closing_parens(code)
     for match in SHELL_CALL.finditer(code):
         if match.group(0) == "`":
             end = code.find("`", match.end())
             if end > match.end():
-                commands.append(code[match.end() : end])
+                yield code[match.end() : end]
             continue
-        start = match.end() - 1 if match.group(0).endswith("(") else code.find("(", match.end())
-        if start < 0 or start - match.end() > 24:  # subprocess.check_output( is the farthest a name runs on
+        # subprocess.check_output( is the farthest a name runs on: 24 characters to its parenthesis.
+        start = match.end() - 1 if match.group(0).endswith("(") else code.find("(", match.end(), match.end() + 25)
+        if start < 0:
             continue
-        depth, end = 0, len(code)
-        for i in range(start, len(code)):
-            depth += {"(": 1, ")": -1}.get(code[i], 0)
-            if depth == 0:
-                end = i
-                break
-        inside = code[start + 1 : end]
+        inside = code[start + 1 : closes.get(start, len(code))]
         literals = [text for text in _literals(inside) if text and text.strip()]
         if inside.lstrip().startswith(("[", "(")) and literals:  # an argv list: one command
-            commands.append(" ".join(shlex.quote(text) for text in literals))
+            yield " ".join(shlex.quote(text) for text in literals)
         else:
-            commands.extend(literals)
-    return commands
+            yield from literals
 
 
 class Payloads:
     # The classifier's own readers, which every payload goes back to (declared here for the type checker).
     _argv: Callable[..., str]
     _script: Callable[[str, ShellAnalysis, int], None]
+    _reads_values: Callable[[str, ShellAnalysis, int], bool]
     _node: Callable[..., bool]
 
     def _blocked_with(self, analysis: ShellAnalysis, depth: int, *, argv: list[str] | None = None,
@@ -75,7 +114,7 @@ class Payloads:
         cut = next((i for i, a in enumerate(rest) if a.startswith(":::")), len(rest))
         template, inputs = " ".join(rest[:cut]), [a for a in rest[cut + 1 :] if not a.startswith(":::")]
         self._script(template, analysis, depth + 1)
-        for value in inputs if "{}" in template else []:
+        for value in dict.fromkeys(inputs) if "{}" in template else []:
             self._blocked_with(analysis, depth, script=template.replace("{}", shlex.quote(value)))
 
     def _env(self, args: list[str], analysis: ShellAnalysis, depth: int, dynamic: frozenset[str] | set[str]) -> None:
@@ -116,8 +155,10 @@ class Payloads:
         if code is None or not SHELL_CALL.search(code):
             return
         analysis.raise_to("confirm", f"{name} code that starts other programs")
+        once: set[str] = set()  # read already, and read alike every time (see ShellAnalysis.value_uses)
         for command in _shell_calls(code):
-            self._script(command, analysis, depth + 1)
+            if command not in once and not self._reads_values(command, analysis, depth + 1):
+                once.add(command)
 
     def _find(self, args: list[str], analysis: ShellAnalysis, depth: int) -> None:
         # The payload's verdict is the command's: `find / -exec rm -rf {} +` is `rm -rf /` for each start point.
@@ -132,7 +173,7 @@ class Payloads:
                 payload = args[i + 1 : end]
                 self._argv(payload, analysis, depth + 1)
                 if "{}" in payload and args[i] in ("-exec", "-ok"):
-                    for root in roots:
+                    for root in dict.fromkeys(roots):
                         self._blocked_with(analysis, depth, argv=[root if word == "{}" else word for word in payload])
                 i = end
             elif args[i] == "-delete":
@@ -145,16 +186,18 @@ class Payloads:
         inner = ShellAnalysis(defined=analysis.defined)
         for part in body:
             self._node(part, inner, depth + 1)
+        self._merge_function(name, inner, analysis)
+
+    @staticmethod
+    def _merge_function(name: str, inner: ShellAnalysis, analysis: ShellAnalysis) -> None:
         # `/usr/bin/git` inside a function named git runs the program, not the function: no recursion.
         if name and any(c.written == name for c in inner.commands):
             analysis.raise_to("block", f"blocked: function {name!r} calls itself (fork bomb pattern)")
         for reason in inner.reasons:
-            analysis.raise_to(inner.verdict if reason in inner.block_reasons else "confirm", reason)
+            analysis.raise_to(inner.verdict if reason.startswith("blocked:") else "confirm", reason)
         analysis.commands.extend(inner.commands)
         # What the body does is what calling the function does: its risky options, paths and line changes count.
-        for text, found in inner.riders.items():
-            analysis.riders.setdefault(text, []).extend(r for r in found if r not in analysis.riders.get(text, []))
-        analysis.line_riders.extend(r for r in inner.line_riders if r not in analysis.line_riders)
+        analysis.merge_riders(inner)
         analysis.paths.extend(inner.paths)
         analysis.writes_by_redirect = analysis.writes_by_redirect or inner.writes_by_redirect
 
@@ -172,4 +215,4 @@ class Payloads:
                 break
             assert values is not None
             values.append(part.word)
-        analysis.values[words[1].word] = values
+        analysis.set_value(words[1].word, values)

@@ -6,6 +6,7 @@ Helpers of ``shell_classifier``; pure functions of text and bashlex nodes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from zeph_nb.security.shell_rules import command_name
@@ -23,6 +24,7 @@ __all__ = [
     "STRING_LITERAL",
     "WRAPPERS",
     "decode_ansi_c",
+    "defined_names",
     "heredocs_of",
     "inline_script",
     "parameter_name",
@@ -44,6 +46,27 @@ DEFINED_NAMES = re.compile(
     r"(?:^|[\s;&|(])(?:([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=|(?:for|select)\s+([A-Za-z_]\w*)\b)"
     r"|\b(?:read|local|declare|typeset|mapfile|readarray|getopts\s+\S+)((?:\s+-\w+)*(?:\s+[A-Za-z_]\w*)+)"
 )
+
+
+def defined_names(script: str) -> Iterator[re.Match[str]]:
+    """``DEFINED_NAMES.finditer(script)``, in time linear in the script.
+
+    From each ``name[`` the pattern scans to the next ``]``; where that ``]`` is not followed by ``=`` or ``+=`` it
+    finds nothing, and ``echo a[ a[ a[ …`` scanned the rest of the line from every one. Such a ``[`` is replaced by
+    a NUL first, which every part of the pattern reads as it reads ``[`` except the subscript it cannot open: the
+    same names, found at once."""
+    if "[" not in script:
+        return DEFINED_NAMES.finditer(script)
+    text = list(script)
+    close = -1  # the `]` after the brackets met so far (len(script): none), found once for all of them
+    for match in re.finditer(r"\[", script):
+        if match.start() > close:
+            found = script.find("]", match.start() + 1)
+            close = found if found >= 0 else len(script)
+        if not script.startswith(("=", "+="), close + 1):
+            text[match.start()] = "\x00"
+    return DEFINED_NAMES.finditer("".join(text))
+
 
 DYNAMIC = frozenset({"parameter", "commandsubstitution", "processsubstitution"})
 # Builtins that change what later commands of the same line run.
