@@ -12,8 +12,9 @@ Verdicts, worst wins:
   writes to raw disks, fork bombs, the network clients when ``allow_network = false``, and the legacy
   ``blocked_commands``). Checked first, and also inside substitutions: blocked anywhere means blocked.
 * ``confirm`` — what the classifier cannot see through (substitutions, here-strings, ``eval``, an expansion in
-  command position, piping into a shell, a command it cannot parse) and destructive commands (``rm -rf``,
-  ``git push --force``, ``DROP TABLE`` …), plus the legacy ``confirm_patterns``.
+  command position, piping into a shell, a command it cannot parse, a line too long or complex to read within its
+  budget: ``shell_budget``) and destructive commands (``rm -rf``, ``git push --force``, ``DROP TABLE`` …), plus the
+  legacy ``confirm_patterns``.
 * ``allow`` — everything else.
 """
 
@@ -28,6 +29,7 @@ from wcmatch import fnmatch
 
 from zeph_nb.security.shell_analysis import ShellAnalysis, Verdict
 from zeph_nb.security.shell_args import path_uses, redirect_use
+from zeph_nb.security.shell_budget import Budget, OverBudget
 from zeph_nb.security.shell_options import RISKS, Rider, env_riders, family, riders_of
 from zeph_nb.security.shell_payloads import Payloads
 from zeph_nb.security.shell_rules import (
@@ -37,6 +39,7 @@ from zeph_nb.security.shell_rules import (
     blocked_reasons,
     command_name,
     destructive_reason,
+    names_blocked,
     not_allowed,
     short_flags,
     syntax_pattern,
@@ -47,7 +50,6 @@ from zeph_nb.security.shell_words import (
     DYNAMIC,
     HARMLESS_VARIABLES,
     INTERPRETER,
-    KEYWORDS,
     LINE_CHANGERS,
     SHELLS,
     WRAPPERS,
@@ -57,7 +59,6 @@ from zeph_nb.security.shell_words import (
     inline_script,
     parameter_name,
     parts,
-    printed_text,
     program_path,
     skip_options,
     wrapped_script,
@@ -85,6 +86,7 @@ class ShellClassifier(Payloads):
         self.confirm_syntax = [p.strip().lower() for p in patterns if syntax_pattern(p)]
         self.confirm_commands = [CommandEntry(p, phrases=True) for p in patterns if not syntax_pattern(p)]
         self._source = ""
+        self._budget: Budget | None = None  # the deadline of the analysis under way
         # What the verdicts depend on: two classifiers with the same key analyze every line alike, so one's
         # analysis can stand for the other's (the gates' parse is handed to the shell executor with it).
         self.key = repr((shell.allow_network, tuple(shell.blocked_commands), tuple(patterns),
@@ -102,7 +104,17 @@ class ShellClassifier(Payloads):
         for pattern in self.confirm_syntax:
             if pattern in unquoted:
                 analysis.raise_to("confirm", f"matches confirm pattern {pattern!r}")
-        self._script(command, analysis, depth=0)
+        outer, self._budget = self._budget, Budget.start()
+        try:
+            self._script(command, analysis, depth=0)
+        except OverBudget as stop:
+            # What was found stays (a block stays a block); what was not read cannot be vouched for by any rule,
+            # and the names of the commands in it still meet the blocklist.
+            analysis.parsed = False
+            analysis.raise_to("confirm", stop.reason)
+            self._lexical_fallback(decode_ansi_c(command), analysis)
+        finally:
+            self._budget = outer
         for simple in analysis.commands:
             for entry in self.confirm_commands:
                 if entry.matches(simple):
@@ -114,7 +126,13 @@ class ShellClassifier(Payloads):
 
     # -- parsing -------------------------------------------------------------------------------------------
 
+    def _spend(self) -> None:
+        """Stop the analysis (``OverBudget``) once its time is up."""
+        if self._budget is not None:
+            self._budget.check()
+
     def _script(self, script: str, analysis: ShellAnalysis, depth: int) -> None:
+        self._spend()
         if depth > MAX_DEPTH:
             analysis.raise_to("confirm", "commands nested too deeply to inspect")
             return
@@ -123,6 +141,7 @@ class ShellClassifier(Payloads):
             return
         script = decode_ansi_c(script)  # $'\x63url' is curl to bash; bashlex would read it as a variable
         for match in defined_names(script):
+            self._spend()
             named = match.group(1) or match.group(2) or ""
             listed = [w for w in (match.group(3) or "").split() if not w.startswith("-")]
             analysis.defined.update(n for n in [named, *listed] if n)
@@ -136,6 +155,8 @@ class ShellClassifier(Payloads):
                     why = "arithmetic that reads variables, whose values no rule can see"
                     analysis.ride(None, [Rider(match.group(0), (match.group(0),), why)])
             script = ARITHMETIC.sub("0", script)
+        if self._budget is not None:
+            self._budget.admit(script)  # bashlex cannot be stopped once it starts: refuse what it cannot parse in time
         try:
             trees = bashlex.parse(script)
         except Exception as e:  # bashlex raises ParsingError, NotImplementedError and assorted internal errors
@@ -151,40 +172,19 @@ class ShellClassifier(Payloads):
             self._source = outer
 
     def _lexical_fallback(self, script: str, analysis: ShellAnalysis) -> None:
-        """When bashlex gives up (``case`` blocks, ``[[ ]]``, odd syntax), still refuse a blocked command: the first
-        word of each segment between separators, after keywords (``do echo sudo`` is echo's argument, not sudo)."""
-        for segment in re.split(r"[;&|()`{}\n]+|\$\(", script):
-            words = segment.split()
-            while words and words[0] in KEYWORDS:
-                words = words[1:]
-            if not words:
-                continue
-            word = words[0].strip("'\"\\$")
-            if word:
-                command = SimpleCommand((command_name(word),))
-                for reason in blocked_reasons(command, allow_network=self.allow_network, name_only=True):
-                    analysis.raise_to("block", reason)
-                for entry in self.legacy_blocked:
-                    if not entry.flags and not entry.operands and entry.matches(command):
-                        analysis.raise_to("block", f"blocked: matches blocked_commands entry {entry.entry!r}")
+        """A line not read in full still meets the blocklist, by the names of its commands."""
+        for reason in names_blocked(script, allow_network=self.allow_network, legacy=self.legacy_blocked):
+            analysis.raise_to("block", reason)
 
     def _node(self, node: Any, analysis: ShellAnalysis, depth: int, stage: int = 0) -> bool:
         """Examine a node; True when it is a shell or interpreter that runs its standard input as code."""
+        self._spend()
         kind = node.kind
         fed = False
         if kind == "command":
             fed = self._command(node, analysis, depth, stage)
         elif kind == "pipeline":
-            stages = [part for part in node.parts if part.kind != "pipe"]
-            # `echo 'sudo …' | sh`, `cat <<EOF | bash`: what earlier stages print is the script of every later shell.
-            # A script whose reading neither reads nor sets the line's variables reads the same every time, so it is
-            # read once; the others again at each shell (in stage order, as ever), since their values may differ.
-            printed: list[str] = []
-            for index, part in enumerate(stages):
-                fed = self._node(part, analysis, depth, stage=index)
-                if fed and index > 0:
-                    printed = [script for script in printed if self._reads_values(script, analysis, depth + 1)]
-                printed.extend(printed_text(part))
+            fed = self._pipeline(node, analysis, depth)
         elif kind == "function":
             self._function(node, analysis, depth)
         elif kind in ("commandsubstitution", "processsubstitution"):
@@ -206,12 +206,6 @@ class ShellClassifier(Payloads):
             for child in children:
                 fed = self._node(child, analysis, depth, stage) or fed
         return fed
-
-    def _reads_values(self, script: str, analysis: ShellAnalysis, depth: int) -> bool:
-        """Read ``script``; whether its reading read or set the line's variables."""
-        uses = analysis.value_uses
-        self._script(script, analysis, depth)
-        return analysis.value_uses != uses
 
     def _parameter(self, node: Any, analysis: ShellAnalysis) -> None:
         name = parameter_name(str(getattr(node, "value", "")))
@@ -298,6 +292,7 @@ class ShellClassifier(Payloads):
     ) -> str:
         """Examine one argv (``env``: the assignments in front of it; ``dynamic``: its words that come from an
         expansion or a glob); returns the effective command name (after brace expansion)."""
+        self._spend()
         if depth > MAX_DEPTH:
             analysis.raise_to("confirm", "commands nested too deeply to inspect")
             return ""

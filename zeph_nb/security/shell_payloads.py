@@ -17,6 +17,7 @@ from typing import Any
 
 from zeph_nb.security.shell_analysis import ShellAnalysis
 from zeph_nb.security.shell_options import env_riders
+from zeph_nb.security.shell_rules import command_name
 from zeph_nb.security.shell_words import DYNAMIC, SHELL_CALL, inline_script, parts
 
 __all__ = ["Payloads"]
@@ -69,12 +70,14 @@ def _closing_parens(code: str) -> dict[int, int]:
     return closes
 
 
-def _shell_calls(code: str) -> Iterator[str]:
+def _shell_calls(code: str, check: Callable[[], None]) -> Iterator[str]:
     """The command lines an interpreter's code hands to a shell or exec: the string literals in the arguments of
     each call (``os.system('…')``; ``subprocess.run(['sudo', 'id'])`` is read as ``sudo id``), and the text between
-    backticks. Literals elsewhere (``print('sudo is needed')``) are text, not commands."""
+    backticks. Literals elsewhere (``print('sudo is needed')``) are text, not commands. ``check`` is called before
+    each call is read: nested calls each read what the inner ones hold again, so the budget is looked at between."""
     closes = _closing_parens(code)
     for match in SHELL_CALL.finditer(code):
+        check()
         if match.group(0) == "`":
             end = code.find("`", match.end())
             if end > match.end():
@@ -92,23 +95,62 @@ def _shell_calls(code: str) -> Iterator[str]:
             yield from literals
 
 
+def printed_text(node: Any) -> list[str]:
+    """What a pipeline stage evidently prints: heredoc bodies, and the arguments of echo/printf."""
+    texts: list[str] = []
+    for child in [node, *parts(node)]:
+        if getattr(child, "kind", "") == "heredoc":
+            texts.append(child.value.rsplit("\n", 1)[0])
+    if getattr(node, "kind", "") == "command":
+        words = [p.word for p in node.parts if p.kind == "word"]
+        if words and command_name(words[0]) in ("echo", "printf"):
+            texts.append(" ".join(w for w in words[1:] if not w.startswith("-")))
+        for part in node.parts:
+            if part.kind == "redirect" and getattr(part, "heredoc", None) is not None:
+                texts.append(part.heredoc.value.rsplit("\n", 1)[0])
+    return texts
+
+
 class Payloads:
     # The classifier's own readers, which every payload goes back to (declared here for the type checker).
     _argv: Callable[..., str]
     _script: Callable[[str, ShellAnalysis, int], None]
-    _reads_values: Callable[[str, ShellAnalysis, int], bool]
+    _spend: Callable[[], None]
     _node: Callable[..., bool]
 
     def _blocked_with(self, analysis: ShellAnalysis, depth: int, *, argv: list[str] | None = None,
                       script: str | None = None) -> None:  # fmt: skip
         """Judge a payload with its target filled in; only a block counts (the payload itself was judged)."""
         shadow = ShellAnalysis()
-        if argv is not None:
-            self._argv(argv, shadow, depth + 1)
-        else:
-            self._script(script or "", shadow, depth + 1)
-        for reason in shadow.block_reasons:
-            analysis.raise_to("block", reason)
+        try:
+            if argv is not None:
+                self._argv(argv, shadow, depth + 1)
+            else:
+                self._script(script or "", shadow, depth + 1)
+        finally:  # a block found before the analysis ran out of time is still a block
+            for reason in shadow.block_reasons:
+                analysis.raise_to("block", reason)
+
+    def _pipeline(self, node: Any, analysis: ShellAnalysis, depth: int) -> bool:
+        """A pipeline's stages; True when its last one runs its standard input as code."""
+        stages = [part for part in node.parts if part.kind != "pipe"]
+        # `echo 'sudo …' | sh`, `cat <<EOF | bash`: what earlier stages print is the script of every later shell.
+        # A script whose reading neither reads nor sets the line's variables reads the same every time, so it is
+        # read once; the others again at each shell (in stage order, as ever), since their values may differ.
+        printed: list[str] = []
+        fed = False
+        for index, part in enumerate(stages):
+            fed = self._node(part, analysis, depth, stage=index)
+            if fed and index > 0:
+                printed = [script for script in printed if self._reads_values(script, analysis, depth + 1)]
+            printed.extend(printed_text(part))
+        return fed
+
+    def _reads_values(self, script: str, analysis: ShellAnalysis, depth: int) -> bool:
+        """Read ``script``; whether its reading read or set the line's variables."""
+        uses = analysis.value_uses
+        self._script(script, analysis, depth)
+        return analysis.value_uses != uses
 
     def _parallel(self, rest: list[str], analysis: ShellAnalysis, depth: int) -> None:
         cut = next((i for i, a in enumerate(rest) if a.startswith(":::")), len(rest))
@@ -156,7 +198,7 @@ class Payloads:
             return
         analysis.raise_to("confirm", f"{name} code that starts other programs")
         once: set[str] = set()  # read already, and read alike every time (see ShellAnalysis.value_uses)
-        for command in _shell_calls(code):
+        for command in _shell_calls(code, self._spend):
             if command not in once and not self._reads_values(command, analysis, depth + 1):
                 once.add(command)
 
@@ -184,9 +226,11 @@ class Payloads:
         name = node.parts[0].word if node.parts and node.parts[0].kind == "word" else ""
         body = [part for part in node.parts[1:] if part.kind not in ("reservedword",)]
         inner = ShellAnalysis(defined=analysis.defined)
-        for part in body:
-            self._node(part, inner, depth + 1)
-        self._merge_function(name, inner, analysis)
+        try:
+            for part in body:
+                self._node(part, inner, depth + 1)
+        finally:  # what the body was found to do counts, even when the analysis ran out of time in it
+            self._merge_function(name, inner, analysis)
 
     @staticmethod
     def _merge_function(name: str, inner: ShellAnalysis, analysis: ShellAnalysis) -> None:

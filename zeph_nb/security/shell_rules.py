@@ -20,11 +20,13 @@ from zeph_nb.security.shell_options import subcommand
 __all__ = [
     "ALWAYS_ALLOWED",
     "CRITICAL_TARGETS",
+    "KEYWORDS",
     "CommandEntry",
     "SimpleCommand",
     "blocked_reasons",
     "command_name",
     "destructive_reason",
+    "names_blocked",
     "normal_target",
     "not_allowed",
     "operands",
@@ -229,6 +231,31 @@ def blocked_reasons(
     for rule in legacy:
         if rule.matches(command):
             reasons.append(f"blocked: matches blocked_commands entry {rule.entry!r}")
+    return reasons
+
+
+# Reserved words: what follows one is the command (``do sudo``), or its argument (``do echo sudo``).
+KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in", "case",
+                      "esac", "time", "!", "function", "select", "coproc", "{", "}", "[[", "]]"})  # fmt: skip
+
+
+def names_blocked(script: str, *, allow_network: bool, legacy: Sequence[CommandEntry] = ()) -> list[str]:
+    """Why the blocklist refuses a line that was not read in full (bashlex gave up on ``case`` blocks, ``[[ ]]`` or
+    odd syntax, or the analysis ran out of its budget), by names alone: the first word of each segment between
+    separators, after keywords (``do echo sudo`` is echo's argument, not sudo)."""
+    reasons: list[str] = []
+    for segment in re.split(r"[;&|()`{}\n]+|\$\(", script):
+        words = segment.split()
+        while words and words[0] in KEYWORDS:
+            words = words[1:]
+        if not words:
+            continue
+        word = words[0].strip("'\"\\$")
+        if word:
+            command = SimpleCommand((command_name(word),))
+            reasons.extend(blocked_reasons(command, allow_network=allow_network, name_only=True))
+            reasons.extend(f"blocked: matches blocked_commands entry {entry.entry!r}" for entry in legacy
+                           if not entry.flags and not entry.operands and entry.matches(command))  # fmt: skip
     return reasons
 
 

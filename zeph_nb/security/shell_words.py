@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from zeph_nb.security.shell_rules import command_name
+from zeph_nb.security.shell_rules import KEYWORDS
 
 __all__ = [
     "ARITHMETIC",
@@ -29,7 +29,6 @@ __all__ = [
     "inline_script",
     "parameter_name",
     "parts",
-    "printed_text",
     "program_path",
     "skip_options",
     "wrapped_script",
@@ -79,8 +78,6 @@ LINE_CHANGERS = {
 # $((…)) with one level of nested parentheses inside.
 ARITHMETIC = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
 
-KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in", "case",
-                      "esac", "time", "!", "function", "select", "coproc", "{", "}", "[[", "]]"})  # fmt: skip
 # Where the system's programs live: a command word under these is the program its name says.
 _SYSTEM_BIN = ("/usr/", "/bin/", "/sbin/", "/opt/", "/nix/", "/snap/")
 
@@ -335,22 +332,6 @@ def heredocs_of(node: Any, source: str) -> list[tuple[str, bool]]:
             delimiter = source[start:end]
             found.append((heredoc.value.rsplit("\n", 1)[0], any(q in delimiter for q in "'\"\\")))
     return found
-
-
-def printed_text(node: Any) -> list[str]:
-    """What a pipeline stage evidently prints: heredoc bodies, and the arguments of echo/printf."""
-    texts: list[str] = []
-    for child in [node, *parts(node)]:
-        if getattr(child, "kind", "") == "heredoc":
-            texts.append(child.value.rsplit("\n", 1)[0])
-    if getattr(node, "kind", "") == "command":
-        words = [p.word for p in node.parts if p.kind == "word"]
-        if words and command_name(words[0]) in ("echo", "printf"):
-            texts.append(" ".join(w for w in words[1:] if not w.startswith("-")))
-        for part in node.parts:
-            if part.kind == "redirect" and getattr(part, "heredoc", None) is not None:
-                texts.append(part.heredoc.value.rsplit("\n", 1)[0])
-    return texts
 
 
 def parts(word: Any) -> list[Any]:
