@@ -12,6 +12,7 @@ from bench import (
     pane_watch_bench,
     sandbox_bench,
     secrets_bench,
+    shell_cost_bench,
     shell_policy_bench,
     tool_filter_bench,
 )
@@ -24,6 +25,7 @@ if __name__ == "__main__":
     inbox_bench.main()
     sandbox_bench.main()
     shell_policy_bench.main()
+    shell_cost_bench.main([])
     secrets_bench.main()
     tool_filter_bench.main()
     import_guard_bench.main()
