@@ -7,13 +7,12 @@ undoes a plant in about a millisecond (``bench/pane_watch_bench.py``).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,22 +21,14 @@ from tests.security.test_containment import SANDBOX, Victim, call, chain_for, vi
 from zeph_nb.gates.approval import AutoApprove
 from zeph_nb.security.provenance import journal_for
 from zeph_nb.tools.shell.pane_watch import pane_watcher
-from zeph_nb.tools.shell.panes import TmuxPanes
 
 pytestmark = [
+    pytest.mark.usefixtures("fresh_tmux_server"),
     pytest.mark.skipif(shutil.which("tmux") is None and os.environ.get("CI") != "true", reason="no tmux here"),
     pytest.mark.skipif(not SANDBOX.active and os.environ.get("CI") != "true", reason=f"no sandbox: {SANDBOX.reason}"),
 ]
 TMUX = '[tools.execution]\nbackend = "tmux"\n'
 BOUND_SECS = 10.0
-
-
-@pytest.fixture(autouse=True)
-def fresh_server() -> Iterator[None]:
-    yield
-    for panes in list(TmuxPanes._instances):
-        asyncio.run(panes.close())
-    TmuxPanes._instances.clear()
 
 
 def eventually(check: Callable[[], bool], bound: float = BOUND_SECS) -> bool:

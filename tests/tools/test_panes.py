@@ -11,7 +11,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,19 +27,13 @@ from zeph_nb.tools.shell.pane_tools import KEY_PATTERN
 from zeph_nb.tools.shell.panes import TmuxPanes
 from zeph_nb.tools.toolsets import BUILTIN
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None and os.environ.get("CI") != "true", reason="tmux is not installed here"
-)
+pytestmark = [
+    pytest.mark.usefixtures("fresh_tmux_server"),
+    pytest.mark.skipif(
+        shutil.which("tmux") is None and os.environ.get("CI") != "true", reason="tmux is not installed here"
+    ),
+]
 TMUX = '[tools.execution]\nbackend = "tmux"\n'
-
-
-@pytest.fixture(autouse=True)
-def fresh_server() -> Iterator[None]:
-    """Each test gets the kernel's server afresh: no panes of another test to pick as "the latest"."""
-    yield
-    for panes in list(TmuxPanes._instances):
-        asyncio.run(panes.close())
-    TmuxPanes._instances.clear()
 
 
 def shell(workdir: Path) -> Any:
