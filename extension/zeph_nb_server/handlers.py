@@ -87,7 +87,8 @@ def _sandbox(settings: Settings) -> dict[str, Any]:
     from zeph_nb.tools.containment import sandbox_status
 
     status = sandbox_status(settings)
-    return {"active": status.active, "kind": status.kind, "description": status.describe()}
+    return {"active": status.active, "kind": status.kind, "description": status.describe(), "cause": status.cause,
+            "reason": status.reason, "fix": status.fix}  # fmt: skip
 
 
 def _reader(settings: Settings) -> Any:

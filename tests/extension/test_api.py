@@ -127,7 +127,8 @@ def test_the_dashboards_read_is_the_other_endpoints_in_one(server: Server, inbox
     from zeph_nb.security.os_sandbox import probe
 
     here = probe("auto")
-    assert data["sandbox"] == {"active": here.active, "kind": here.kind, "description": here.describe()}
+    assert data["sandbox"] == {"active": here.active, "kind": here.kind, "description": here.describe(),
+                               "cause": here.cause, "reason": here.reason, "fix": here.fix}  # fmt: skip
     status, body, _ = get(server, "dashboard?limit=0")
     assert status == 400 and "limit must be between" in json.loads(body)["message"]
 

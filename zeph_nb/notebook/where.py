@@ -41,7 +41,10 @@ def banner(settings: Settings) -> str | None:
     from zeph_nb.tools.containment import sandbox_status
 
     status = sandbox_status(settings)
-    return None if status.active else f"{status.describe()}. Commands that may change anything ask first."
+    if status.active:
+        return None
+    fix = f" To fix: {status.fix}." if status.fix else ""
+    return f"{status.describe()}. Commands that may change anything ask first.{fix}"
 
 
 def describe_where(settings: Settings) -> str | None:

@@ -7,7 +7,9 @@ Inside, by default (``bwrap_argv`` writes it once):
   home directory itself is writable, its dot-entries stay read-only (``~/.bashrc``, ``~/.config`` …) and so does
   every policy file and git's hooks and config;
 * empty: credential stores, the zeph home, Jupyter's runtime and config dirs (``ProtectedPaths.hidden``); a private
-  ``/tmp`` and ``/run`` (no Docker, D-Bus or agent sockets); a minimal ``/dev``; a ``/proc`` of its own;
+  ``/tmp`` and ``/run`` (no Docker, D-Bus or agent sockets); a minimal ``/dev``; a ``/proc`` of its own; what of
+  the real ``/tmp`` the command needs to run (the kernel's environment, the tool's executable, the working
+  directory, a home there) is shown in the private one at the same path, read-only (``shown_from_tmp``);
 * a PID namespace of its own: the kernel's processes are invisible, and when the command returns every process it
   started (``nohup``, ``setsid``, ``&``) dies with the namespace; ``--die-with-parent`` covers a killed kernel;
 * no network namespace shared with the host: only loopback, and — for a call granted the network — one Unix
@@ -21,17 +23,16 @@ Inside, by default (``bwrap_argv`` writes it once):
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import shutil
-import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from zeph_nb.security.protected import ProtectedPaths, inside
+from zeph_nb.security.sandbox_probe import Mode, SandboxStatus, probe
 from zeph_nb.security.tree_scan import (
     AFTER_SCAN_FOLDERS,
     ENVIRONMENT_MARKERS,
@@ -52,6 +53,7 @@ __all__ = [
     "POLICY_FILE_NAMES",
     "PROXY_SOCKET",
     "Limits",
+    "Mode",
     "SandboxSpec",
     "SandboxStatus",
     "TreeScan",
@@ -64,65 +66,17 @@ __all__ = [
     "probe",
     "protected_in_trees",
     "scan_tree",
+    "shown_from_tmp",
     "wrap",
 ]
 
 # Where the network proxy's socket appears inside the sandbox (a private /tmp, so nothing else is there).
 PROXY_SOCKET = "/tmp/.zeph-proxy.sock"  # noqa: S108 - inside the sandbox's own tmpfs
-Mode = Literal["auto", "bwrap", "off"]
+_TMP = Path("/tmp")  # noqa: S108 - the path every sandbox replaces with a private folder
 # When the working directory is itself an environment (``python -m venv .``), these parts of it stay read-only
 # rather than the whole folder: what Python imports or runs at start-up (site-packages and its .pth files,
 # activation scripts, kernel specs), not the person's work beside it.
 ENVIRONMENT_PARTS = ("bin", "lib", "lib64", "include", "etc", "share", "conda-meta", "pyvenv.cfg", "Lib", "Scripts")
-
-
-@dataclass(frozen=True)
-class SandboxStatus:
-    """Whether commands are contained here, and in words why (or why not)."""
-
-    kind: Literal["bwrap", "none"]
-    reason: str
-    bwrap: str | None = None
-    prlimit: str | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.kind == "bwrap"
-
-    def describe(self) -> str:
-        if self.active:
-            return "shell commands run in an OS sandbox (bubblewrap)"
-        return f"shell commands are NOT sandboxed on this machine: {self.reason}"
-
-
-def _try_bwrap(bwrap: str) -> str | None:
-    """None when bwrap can build the sandbox we need here, else what went wrong."""
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net",
-            "--die-with-parent", "--cap-drop", "ALL", "--", "true"]  # fmt: skip
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"bwrap could not run ({e})"
-    if done.returncode != 0:
-        detail = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit code {done.returncode}"
-        return f"bwrap cannot create namespaces here ({detail}); user namespaces may be disabled"
-    return None
-
-
-@functools.lru_cache(maxsize=8)
-def probe(mode: Mode = "auto") -> SandboxStatus:
-    """What ``mode`` gives on this machine; the probe (one bwrap run, ~10 ms) is made once per process."""
-    if mode == "off":
-        return SandboxStatus("none", 'the sandbox is turned off (tools.shell.sandbox = "off")')
-    if os.uname().sysname != "Linux":
-        return SandboxStatus("none", f"the OS sandbox needs Linux; this is {os.uname().sysname}")
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return SandboxStatus("none", "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)")
-    problem = _try_bwrap(bwrap)
-    if problem is not None:
-        return SandboxStatus("none", problem)
-    return SandboxStatus("bwrap", "bubblewrap works here", bwrap=bwrap, prlimit=shutil.which("prlimit"))
 
 
 @dataclass(frozen=True)
@@ -197,14 +151,59 @@ def _git_protection(repo: Path) -> list[str]:
     return args
 
 
-def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap") -> list[str]:
-    """The bubblewrap part of the command line (everything before the command itself)."""
+def _environment_root(path: Path) -> Path:
+    """The Python or conda environment ``path`` is in (its folder with ``pyvenv.cfg`` or ``conda-meta``), else
+    the folder a program needs beside it: ``…/bin/tool`` needs ``…/`` (its ``lib``), another file its folder."""
+    for folder in (path, *path.parents):
+        if folder == _TMP:
+            break
+        if any((folder / marker).exists() for marker in ENVIRONMENT_MARKERS):
+            return folder
+    if path.is_dir():
+        return path
+    return path.parent.parent if path.parent.name == "bin" and path.parent.parent != _TMP else path.parent
+
+
+def shown_from_tmp(spec: SandboxSpec, executables: Sequence[str] = ()) -> list[Path]:
+    """What under the real ``/tmp`` a command must still see in its private one: the kernel's interpreter and
+    environment, the folders on ``PATH``, the executables it is started with (a checker, an MCP server's Python)
+    and their environments, the working directory and allowed paths, and the home. Each is shown read-only at the
+    same path (the writable ones are bound read-write over it); the rest of ``/tmp`` — other people's files and
+    sockets, the other calls' private folders — stays out of sight. A clone, a conda env or a ``$HOME`` under
+    ``/tmp`` (containers, shared machines) would otherwise vanish: ``execvp …/.venv/bin/ruff: No such file``."""
+    candidates: list[str | Path] = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.executable,
+                  os.environ.get("VIRTUAL_ENV", ""), os.environ.get("CONDA_PREFIX", ""),
+                  *os.environ.get("PATH", "").split(os.pathsep), *spec.writable, spec.workdir]  # fmt: skip
+    if spec.protected.home is not None:
+        candidates.append(spec.protected.home)
+    for name in executables:
+        found = shutil.which(name) if os.sep not in name else name
+        if found:
+            candidates.append(found)
+    hidden_parent = tmp_parent()
+    shown: list[Path] = []
+    for candidate in candidates:
+        if not candidate or not os.path.isabs(candidate):
+            continue
+        real = Path(os.path.realpath(candidate))
+        if real == _TMP or not inside(real, _TMP) or inside(real, hidden_parent) or not real.exists():
+            continue
+        shown.append(_environment_root(real))
+    shown = sorted(set(shown), key=lambda p: len(p.parts))
+    return [p for i, p in enumerate(shown) if not any(inside(p, outer) for outer in shown[:i])]
+
+
+def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap", executables: Sequence[str] = ()) -> list[str]:
+    """The bubblewrap part of the command line (everything before the command itself); ``executables``: what the
+    command is started with, shown in the private ``/tmp`` when it lives under the real one."""
     # A private /tmp, on disk (a tmpfs is memory, and a command could fill it past every limit), and an empty,
     # read-only /run: no sockets of Docker, D-Bus or an SSH agent.
     tmp = ["--bind", str(spec.tmp_dir), "/tmp"] if spec.tmp_dir is not None else ["--tmpfs", "/tmp"]  # noqa: S108
     others = spec.tmp_dir.parent if spec.tmp_dir is not None else tmp_parent()
     if others.is_dir():
         tmp += ["--tmpfs", str(others)]  # the other calls' private /tmp folders, from a tmpfs /tmp too
+    for path in shown_from_tmp(spec, executables):
+        tmp += ["--ro-bind-try", str(path), str(path)]  # gone since (a test's clean-up): nothing to show
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *tmp, "--tmpfs", "/run",
             "--remount-ro", "/run"]  # fmt: skip
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
@@ -286,4 +285,4 @@ def wrap(command: Sequence[str], spec: SandboxSpec, status: SandboxStatus) -> li
         raise RuntimeError("wrap() needs a working sandbox; check probe() first")
     limits = spec.limits.prlimit_args()
     head = [status.prlimit, *limits, "--"] if status.prlimit and limits else []
-    return [*head, *bwrap_argv(spec, status.bwrap), "--", *command]
+    return [*head, *bwrap_argv(spec, status.bwrap, command[:1]), "--", *command]

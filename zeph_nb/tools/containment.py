@@ -314,7 +314,8 @@ def describe_sandbox(settings: Settings, workdir: str | os.PathLike[str]) -> str
     """One sentence for ``%zeph status``, the transcript and the dashboard: is the shell contained, and how."""
     status = sandbox_status(settings)
     if not status.active:
-        return f"{status.describe()}; every command that may change anything asks first"
+        fix = f"; to fix: {status.fix}" if status.fix else ""
+        return f"{status.describe()}; every command that may change anything asks first{fix}"
     shell = settings.tools.shell
     writable = ", ".join([os.fspath(workdir), *shell.allowed_paths])
     network = "no network unless a call is approved" if shell.allow_network else "never any network"

@@ -284,6 +284,11 @@ async function refresh() {
     badge.textContent = sandbox.active ? "shell sandbox available (bubblewrap)" : "no shell sandbox on this machine";
     badge.title = `${sandbox.description}. The Sandbox column says how each command ran.`;
     badge.classList.toggle("off", !sandbox.active);
+    // Why not and what fixes it, in words a person can act on (text only: it quotes bubblewrap's own message).
+    const why = document.getElementById("sandbox-why");
+    why.hidden = sandbox.active;
+    why.textContent = sandbox.active ? "" : `Shell commands are not sandboxed: ${sandbox.reason}. Every command `
+      + `that may change anything asks first.${sandbox.fix ? ` To fix: ${sandbox.fix}.` : ""}`;
     drawInbox(approvals.pending, approvals.recent);
     addOptions(form.elements.namedItem("tool"), aggregates.by_tool.map((r) => r.tool), state.tools);
     addOptions(form.elements.namedItem("category"), aggregates.by_category.map((r) => r.category).filter((c) => c !== "none"), state.categories);
