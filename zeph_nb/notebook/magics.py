@@ -176,7 +176,8 @@ class ZephMagics(Magics):
         if self.kernel is not None:
             self.kernel.new_run(None)  # the cell runs until the end: proposals ride on its reply
 
-        return agent.run_sync(prompt, on_event=PlainTranscript().handle, max_iterations=max_iterations)
+        transcript = PlainTranscript(warning=banner(agent.settings))  # the same first line the widget shows
+        return agent.run_sync(prompt, on_event=transcript.handle, max_iterations=max_iterations)
 
     # -- the agent -----------------------------------------------------------------------------------------
 

@@ -26,9 +26,11 @@ class PlainTranscript:
     """Everything written is redacted (it ends up in the saved notebook); the model's text is written a whole line at
     a time, so a credential split across two streamed pieces is still seen whole."""
 
-    def __init__(self, out: TextIO | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, warning: str | None = None) -> None:
         forget_earlier_refusals()  # the footer tells this run's refusals only
         self.out = out or sys.stdout
+        if warning:  # e.g. that commands are not sandboxed here, why, and the fix: before anything else
+            self._write(f"⚠ {warning}\n")
         self._in_text = False
         self._pending = ""
         self._retry_shown = 0

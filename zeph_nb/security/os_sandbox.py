@@ -285,4 +285,7 @@ def wrap(command: Sequence[str], spec: SandboxSpec, status: SandboxStatus) -> li
         raise RuntimeError("wrap() needs a working sandbox; check probe() first")
     limits = spec.limits.prlimit_args()
     head = [status.prlimit, *limits, "--"] if status.prlimit and limits else []
-    return [*head, *bwrap_argv(spec, status.bwrap, command[:1]), "--", *command]
+    # What it is started with, and the files it is given by absolute path (an MCP server's script), are shown
+    # when they live under the real /tmp.
+    started_with = [command[0], *(arg for arg in command[1:] if os.path.isabs(arg) and os.path.exists(arg))]
+    return [*head, *bwrap_argv(spec, status.bwrap, started_with), "--", *command]

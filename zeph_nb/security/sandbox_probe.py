@@ -36,14 +36,15 @@ Mode = Literal["auto", "bwrap", "off"]
 Cause = Literal["works", "off", "not-linux", "no-bwrap", "seccomp", "user-namespaces", "proc", "network", "bwrap"]
 
 _RESTART = "then restart the kernel"
+# The fixes are one clause each ("; " would split them across lines in %zeph status).
 _CONTAINER_FIX = (
     "run the container with a seccomp profile that allows new namespaces (docker/podman run --security-opt "
-    "seccomp=unconfined; Kubernetes: securityContext.seccompProfile.type: Unconfined), or install zeph-nb where "
+    "seccomp=unconfined, in Kubernetes securityContext.seccompProfile.type: Unconfined), or install zeph-nb where "
     "commands can be sandboxed"
 )
 _PROC_FIX = (
-    "let the container mount its own /proc (docker run --security-opt systempaths=unconfined; podman run "
-    "--security-opt unmask=ALL; Kubernetes: securityContext.procMount: Unmasked)"
+    "let the container mount its own /proc (docker run --security-opt systempaths=unconfined, podman run "
+    "--security-opt unmask=ALL, in Kubernetes securityContext.procMount: Unmasked)"
 )
 
 
@@ -130,8 +131,8 @@ def _no_namespaces(message: str) -> SandboxStatus:
         return _none("seccomp", "a seccomp filter on this process refuses new namespaces, as a container's default "
                      f"security profile does {said}", _CONTAINER_FIX)  # fmt: skip
     return _none("user-namespaces", f"bubblewrap cannot create namespaces here {said}",
-                 "allow user namespaces for this user (or run Jupyter where they are allowed); `bwrap --ro-bind / / "
-                 "true` shows the error")  # fmt: skip
+                 "allow user namespaces for this user (or run Jupyter where they are allowed), and `bwrap "
+                 "--ro-bind / / true` shows the error")  # fmt: skip
 
 
 def _none(cause: Cause, reason: str, fix: str) -> SandboxStatus:
@@ -162,7 +163,7 @@ def _diagnose(bwrap: str) -> SandboxStatus:
     # Every step worked apart but not together (a race with a limit that has passed): say so, do not guess.
     return _none(
         "bwrap",
-        "bubblewrap failed once and then worked; the check is made once per kernel",
+        "bubblewrap failed once and then worked (the check is made once per kernel)",
         f"nothing, probably: {_RESTART}",
     )
 
@@ -180,7 +181,7 @@ def _probe(mode: Mode) -> SandboxStatus:
     if mode == "off":
         return SandboxStatus("none", 'the sandbox is turned off (tools.shell.sandbox = "off")', cause="off")
     if os.uname().sysname != "Linux":
-        return _none("not-linux", f"the OS sandbox needs Linux; this is {os.uname().sysname}",
+        return _none("not-linux", f"the OS sandbox needs Linux, and this is {os.uname().sysname}",
                      "run Jupyter on Linux (a container or a VM) to sandbox commands")  # fmt: skip
     bwrap = shutil.which("bwrap")
     if bwrap is None:
