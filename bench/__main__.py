@@ -11,6 +11,7 @@ from bench import (
     inbox_bench,
     pane_watch_bench,
     sandbox_bench,
+    sandbox_probe_bench,
     secrets_bench,
     shell_cost_bench,
     shell_policy_bench,
@@ -24,6 +25,7 @@ if __name__ == "__main__":
     gates_bench.main()
     inbox_bench.main()
     sandbox_bench.main()
+    sandbox_probe_bench.main()
     shell_policy_bench.main()
     shell_cost_bench.main([])
     secrets_bench.main()
