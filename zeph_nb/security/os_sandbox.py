@@ -166,12 +166,13 @@ def _environment_root(path: Path) -> Path:
 
 
 def shown_from_tmp(spec: SandboxSpec, executables: Sequence[str] = ()) -> list[Path]:
-    """What under the real ``/tmp`` a command must still see in its private one: the kernel's interpreter and
-    environment, the folders on ``PATH``, the executables it is started with (a checker, an MCP server's Python)
-    and their environments, the working directory and allowed paths, and the home. Each is shown read-only at the
-    same path (the writable ones are bound read-write over it); the rest of ``/tmp`` — other people's files and
-    sockets, the other calls' private folders — stays out of sight. A clone, a conda env or a ``$HOME`` under
-    ``/tmp`` (containers, shared machines) would otherwise vanish: ``execvp …/.venv/bin/ruff: No such file``."""
+    """What under the real ``/tmp`` a command must still see in its private one: the kernel's interpreter, its
+    environment and the folders it imports from, the folders on ``PATH``, the executables the command is started
+    with (a checker, an MCP server's Python and script) and their environments, the working directory, allowed
+    paths and home. Each is shown read-only at the same path (the writable ones are bound read-write over it); the
+    rest of ``/tmp`` — other people's files and sockets, the other calls' private folders — stays out of sight.
+    A clone, a conda env or a ``$HOME`` under ``/tmp`` (containers, shared machines) would otherwise vanish:
+    ``execvp …/.venv/bin/ruff: No such file``."""
     candidates: list[str | Path] = [*spec.writable, spec.workdir]
     if spec.protected.home is not None:
         candidates.append(spec.protected.home)
@@ -180,18 +181,19 @@ def shown_from_tmp(spec: SandboxSpec, executables: Sequence[str] = ()) -> list[P
         if found:
             candidates.append(found)
     env = os.environ
-    shown = {*_kernel_parts(env.get("PATH", ""), env.get("VIRTUAL_ENV", ""), env.get("CONDA_PREFIX", "")),
-             *_under_tmp(candidates)}  # fmt: skip
+    kernel = (env.get("PATH", ""), env.get("VIRTUAL_ENV", ""), env.get("CONDA_PREFIX", ""), tuple(sys.path))
+    shown = {*_kernel_parts(*kernel), *_under_tmp(candidates)}
     ordered = sorted(shown, key=lambda p: len(p.parts))
     return [p for i, p in enumerate(ordered) if not any(inside(p, outer) for outer in ordered[:i])]
 
 
 @functools.lru_cache(maxsize=16)
-def _kernel_parts(path: str, virtual_env: str, conda_prefix: str) -> tuple[Path, ...]:
-    """The kernel's own part of ``shown_from_tmp``: its interpreter's environments and ``PATH``, resolved once
-    per value of those variables (0.4 ms a call otherwise, measured: bench/sandbox_probe_bench.py)."""
+def _kernel_parts(path: str, virtual_env: str, conda_prefix: str, imports: tuple[str, ...]) -> tuple[Path, ...]:
+    """The kernel's own part of ``shown_from_tmp``: its interpreter's environments, ``PATH``, and the folders it
+    imports from (an editable install's source tree, which a ``python`` in the same environment imports too),
+    resolved once per value of those (0.4 ms a call otherwise, measured: bench/sandbox_probe_bench.py)."""
     return tuple(_under_tmp([sys.prefix, sys.base_prefix, sys.exec_prefix, sys.executable, virtual_env,
-                             conda_prefix, *path.split(os.pathsep)]))  # fmt: skip
+                             conda_prefix, *path.split(os.pathsep), *imports]))  # fmt: skip
 
 
 def _under_tmp(candidates: Sequence[str | Path]) -> list[Path]:
