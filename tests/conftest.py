@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,8 +90,11 @@ class JupyterProcess:
 
 
 @contextmanager
-def _running_jupyter(app: str, *, base: Path, zeph_home: Path, cwd: Path, args: list[str]) -> Iterator[JupyterProcess]:
-    """A real `jupyter <app>` on loopback with a fresh token, HOME and zeph home; stopped afterwards."""
+def _running_jupyter(
+    app: str, *, base: Path, zeph_home: Path, cwd: Path, args: list[str], inside: Sequence[str] = ()
+) -> Iterator[JupyterProcess]:
+    """A real `jupyter <app>` on loopback with a fresh token, HOME and zeph home; stopped afterwards. ``inside``:
+    a command that runs it (e.g. tests/security/container_jail.py, as a container would)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
@@ -102,8 +105,8 @@ def _running_jupyter(app: str, *, base: Path, zeph_home: Path, cwd: Path, args: 
         "HOME": str(base),
         "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
     }
-    command = [str(Path(sys.executable).parent / "jupyter"), app, "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-               f"--IdentityProvider.token={token}", *args]  # fmt: skip
+    command = [*inside, str(Path(sys.executable).parent / "jupyter"), app, "--no-browser", f"--port={port}",
+               "--ip=127.0.0.1", f"--IdentityProvider.token={token}", *args]  # fmt: skip
     if os.getuid() == 0:
         command.append("--allow-root")
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd)

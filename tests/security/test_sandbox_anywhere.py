@@ -14,8 +14,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,3 +221,22 @@ def test_a_kernel_in_such_a_container_asks_instead_and_says_why(tmp_path: Path) 
     assert "NOT sandboxed" in run and "seccomp filter" in run  # the banner, before anything else
     assert "denied (confirmation_required)" in run and "[completed]" in run  # asked (no one to say yes): not run
     assert not (work / "made.txt").exists()
+
+
+def test_the_dashboard_of_a_server_in_such_a_container_says_why_and_the_fix(
+    tmp_path: Path, running_jupyter: Any
+) -> None:
+    home = tmp_path / "zeph-home"
+    jail = [sys.executable, str(JAIL), "--"]
+    args = [f"--ServerApp.root_dir={tmp_path}"]
+    with running_jupyter("server", base=tmp_path, zeph_home=home, cwd=tmp_path, args=args, inside=jail) as jp:
+        headers = {"Authorization": f"token {jp.token}"}
+        request = urllib.request.Request(f"{jp.url}/zeph/api/dashboard", headers=headers)  # noqa: S310 - loopback
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - loopback
+            sandbox = json.loads(response.read())["sandbox"]
+        page = urllib.request.Request(f"{jp.url}/zeph/", headers=headers)  # noqa: S310 - loopback
+        with urllib.request.urlopen(page, timeout=30) as response:  # noqa: S310 - loopback
+            html = response.read().decode()
+    assert sandbox["active"] is False and sandbox["cause"] == "seccomp"
+    assert "seccomp filter" in sandbox["reason"] and "seccomp=unconfined" in sandbox["fix"]
+    assert 'id="sandbox-why"' in html  # where the page writes the reason and the fix (dashboard.js)
