@@ -240,3 +240,21 @@ def test_the_dashboard_of_a_server_in_such_a_container_says_why_and_the_fix(
     assert sandbox["active"] is False and sandbox["cause"] == "seccomp"
     assert "seccomp filter" in sandbox["reason"] and "seccomp=unconfined" in sandbox["fix"]
     assert 'id="sandbox-why"' in html  # where the page writes the reason and the fix (dashboard.js)
+
+
+def test_a_command_line_naming_a_folder_under_tmp_does_not_make_it_appear(under_tmp: Path) -> None:
+    """Only the program and what the configuration names are shown: a model's command line that is itself a path
+    to someone else's script under /tmp finds nothing there."""
+    from zeph_nb.security.os_sandbox import wrap
+
+    work, elsewhere = under_tmp / "work", under_tmp / "someone-else"
+    work.mkdir()
+    elsewhere.mkdir()
+    script = elsewhere / "run.sh"
+    script.write_text("#!/bin/sh\necho RAN FROM ELSEWHERE\n")
+    script.chmod(0o755)
+    spec = SandboxSpec(work, (work,), ProtectedPaths())
+    done = subprocess.run(wrap(["bash", "-c", str(script)], spec, probe()), capture_output=True, text=True, timeout=60)
+    assert "RAN FROM ELSEWHERE" not in done.stdout and "No such file" in done.stderr
+    shown = wrap(["bash", "-c", "true"], spec, probe(), configured=[str(script)])
+    assert str(elsewhere) in shown  # what a configuration names (an MCP server's script) is shown

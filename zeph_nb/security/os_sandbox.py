@@ -295,13 +295,14 @@ def private_tmp() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def wrap(command: Sequence[str], spec: SandboxSpec, status: SandboxStatus) -> list[str]:
-    """``command`` (an argv) as it runs in the sandbox: ``prlimit … -- bwrap … -- command``."""
+def wrap(command: Sequence[str], spec: SandboxSpec, status: SandboxStatus, configured: Sequence[str] = ()) -> list[str]:
+    """``command`` (an argv) as it runs in the sandbox: ``prlimit … -- bwrap … -- command``. ``configured``: files
+    the person's configuration starts it with (an MCP server's script), shown when they live under /tmp."""
     if not status.active or status.bwrap is None:
         raise RuntimeError("wrap() needs a working sandbox; check probe() first")
     limits = spec.limits.prlimit_args()
     head = [status.prlimit, *limits, "--"] if status.prlimit and limits else []
-    # What it is started with, and the files it is given by absolute path (an MCP server's script), are shown
-    # when they live under the real /tmp.
-    started_with = [command[0], *(arg for arg in command[1:] if os.path.isabs(arg) and os.path.exists(arg))]
+    # Only the program and what the configuration names, never the other arguments: a model's command line that
+    # is itself a path under /tmp must not make another user's folder there appear.
+    started_with = [command[0], *(path for path in configured if os.path.isabs(path) and os.path.exists(path))]
     return [*head, *bwrap_argv(spec, status.bwrap, started_with), "--", *command]

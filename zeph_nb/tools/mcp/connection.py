@@ -236,7 +236,7 @@ class McpConnection:
         extra = tuple(Path(os.path.realpath(Path(self.workdir, os.path.expanduser(p)))) for p in self.server.paths)
         spec = dataclasses.replace(spec, writable=(*spec.writable, *extra), tmp_dir=Path(tmp),
                                    share_network=self.server.network)  # fmt: skip
-        return wrap(argv, spec, status)
+        return wrap(argv, spec, status, configured=self.server.args)
 
 
 def _innermost(error: BaseException) -> BaseException:
