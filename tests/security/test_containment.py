@@ -410,6 +410,43 @@ def test_resource_limits_are_in_force(victim: Victim) -> None:
     assert outcome.text.split() == ["300", str(2 * 1024 * 1024 // 1024), str(4096 * 1024)]
 
 
+LIMITS_UNDER_LOWER_HARD_LIMITS = """
+import asyncio
+from pathlib import Path
+from zeph_nb.config import Settings
+from zeph_nb.gates.approval import DenyAll
+from zeph_nb.gates.chain import build_chain
+from zeph_nb.store.store import Store
+from zeph_nb.tools.base import ToolCall
+
+settings = Settings.load()
+store = Store(settings)
+try:
+    chain = build_chain(settings, workdir=Path.cwd(), approver=DenyAll(), store=store)
+    outcome = asyncio.run(chain.execute(ToolCall("bash", {"command": "ulimit -u; ulimit -f; ulimit -v"})))
+finally:
+    store.close()
+print(outcome.status)
+print(outcome.text)
+"""
+
+
+def test_limits_above_the_hard_limits_the_kernel_already_has_are_lowered_not_failed(victim: Victim) -> None:
+    # An ordinary user cannot raise a hard limit (nor can root without CAP_SYS_RESOURCE), so settings above the
+    # machine's `ulimit -H…` made prlimit, and with it every command, fail. The kernel runs under lower hard
+    # limits here (a child process: a hard limit, once lowered, stays lowered) and the command runs within them.
+    (victim.work / "zeph.toml").write_text(
+        "[tools.shell]\nmax_processes = 4096\nmax_file_size_mb = 2048\nmax_memory_mb = 8192\n"
+    )
+    prlimit = shutil.which("prlimit")
+    assert prlimit, "prlimit (util-linux) is what the sandbox applies the limits with"
+    lowered = [f"--nproc={2000}:{2000}", f"--fsize={1024**3}:{1024**3}", f"--as={4 * 1024**3}:{4 * 1024**3}"]
+    run = subprocess.run([prlimit, *lowered, sys.executable, "-c", LIMITS_UNDER_LOWER_HARD_LIMITS],
+                         capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.split() == ["ok", "2000", str(1024**3 // 1024), str(4 * 1024**3 // 1024)], run.stdout
+
+
 def test_a_write_bomb_hits_the_file_size_limit(victim: Victim) -> None:
     (victim.work / "zeph.toml").write_text("[tools.shell]\nmax_file_size_mb = 1\n")
     outcome = call(chain_for(victim), "bash", command="head -c 5000000 /dev/zero > big; ls -l big")

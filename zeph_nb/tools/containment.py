@@ -12,6 +12,7 @@ import logging
 import os
 import pwd
 import re
+import resource
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -292,7 +293,11 @@ def sandbox_spec(
     memory = shell.max_memory_mb
     if memory is None:
         memory = _physical_memory() // 2 // _MB
-    limits = Limits(shell.max_processes, shell.max_file_size_mb * _MB, memory * _MB)
+    limits = Limits(
+        _within_hard_limit(resource.RLIMIT_NPROC, shell.max_processes),
+        _within_hard_limit(resource.RLIMIT_FSIZE, shell.max_file_size_mb * _MB),
+        _within_hard_limit(resource.RLIMIT_AS, memory * _MB),
+    )
     protected = protected_paths(settings, work)
     # The kernel's own environment may live inside the working directory (./.venv): a .pth file or a module
     # written there runs in the kernel, outside the sandbox. Read-only unless this call was granted it.
@@ -301,6 +306,17 @@ def sandbox_spec(
         protected, readonly=(*protected.readonly, *(Path(os.path.realpath(p)) for p in prefixes))
     )
     return SandboxSpec(work, tuple(writable), protected, network_socket, limits)
+
+
+def _within_hard_limit(kind: int, wanted: int) -> int:
+    """``wanted`` (0: none), or the hard limit the kernel already has when that is lower. An ordinary user cannot
+    raise a hard limit (nor can root without CAP_SYS_RESOURCE): prlimit would fail, and with it every command, on a
+    machine whose ``ulimit -Hu`` or ``-Hv`` is below the setting (shared machines, clusters). The lower limit is in
+    force inside the sandbox either way."""
+    hard = resource.getrlimit(kind)[1]
+    if not wanted or hard == resource.RLIM_INFINITY or hard >= wanted:
+        return wanted
+    return hard  # 0 (no prlimit for it): the inherited hard limit of 0 stays in force
 
 
 def _physical_memory() -> int:
