@@ -117,6 +117,7 @@ def test_binder_apt_packages_are_installed_here() -> None:
 _JAILED_CELLS = [
     "%load_ext zeph_nb\n%zeph status",
     """\
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -134,7 +135,9 @@ print("stop:", result.stop_reason)
 for call in result.tool_calls:
     print("call:", call.call.params["command"], "|", call.status, call.decision, call.approved_by, "|", call.reason)
     print("model read:", call.text)
-print("written:", (work / "note.txt").exists())""",
+print("written:", (work / "note.txt").exists())
+%cd -q /
+shutil.rmtree(work)""",
 ]
 
 
