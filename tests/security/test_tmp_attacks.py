@@ -3,7 +3,7 @@ model would try them: links planted in the working directory, configured paths t
 directly in /tmp, a kernel restarted after the model's files changed.
 
 Every scenario is built under the real /tmp (pytest's tmp_path follows TMPDIR) and run through bubblewrap or
-the real agent. The tests marked xfail are open findings: they pass once the product is fixed.
+the real agent. Each held or was fixed in the product (issue 41's review); each failed before its fix.
 """
 
 from __future__ import annotations
@@ -121,7 +121,6 @@ def test_an_allowed_path_that_exists_cannot_be_swapped_for_a_link(lab: dict[str,
 # -- findings ----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a file directly in /tmp widens to /tmp itself (_environment_root)")
 def test_a_configured_file_directly_in_tmp_does_not_show_all_of_tmp(lab: dict[str, Path]) -> None:
     """An MCP server started with /tmp/server.py (or a zip on sys.path, a checker in /tmp): its "environment" is
     its folder, /tmp, and the whole real /tmp is bound in, live, for as long as the server runs."""
@@ -132,7 +131,6 @@ def test_a_configured_file_directly_in_tmp_does_not_show_all_of_tmp(lab: dict[st
     assert SECRET not in done.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a zip on sys.path directly in /tmp shows all of /tmp")
 def test_a_zip_on_sys_path_directly_in_tmp_does_not_show_all_of_tmp(
     lab: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,9 +138,6 @@ def test_a_zip_on_sys_path_directly_in_tmp_does_not_show_all_of_tmp(
     assert Path("/tmp") not in shown_from_tmp(SandboxSpec(lab["work"], (lab["work"],)))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="finding: a configured MCP path in the work is followed through the model's link"
-)
 def test_a_link_the_model_plants_at_a_configured_mcp_path_does_not_show_its_target(lab: dict[str, Path]) -> None:
     """The server's entry names a file in the working directory that does not exist yet. The model makes it a link
     to a file directly in /tmp, crashes the server, and the restarted server sees all of the real /tmp: its
@@ -160,7 +155,6 @@ def test_a_link_the_model_plants_at_a_configured_mcp_path_does_not_show_its_targ
     assert SECRET not in out[-1][1], out
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a sys.path entry in the work is followed through the model's link")
 def test_a_link_at_a_sys_path_entry_in_the_work_does_not_show_its_target_after_a_restart(
     lab: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -177,7 +171,6 @@ def test_a_link_at_a_sys_path_entry_in_the_work_does_not_show_its_target_after_a
     assert SECRET not in done.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a missing allowed path is resolved through the model's link")
 def test_a_missing_allowed_path_planted_as_a_link_is_not_made_writable(lab: dict[str, Path]) -> None:
     """``allowed_paths = ["data"]`` before data/ exists: the model makes data a link to any folder (here another
     one in /tmp; ~/.ipython/profile_default/startup works the same and runs in the next kernel), and the next call
@@ -191,7 +184,6 @@ def test_a_missing_allowed_path_planted_as_a_link_is_not_made_writable(lab: dict
     assert not (victim / "planted").exists() and SECRET not in out[1][1], out
 
 
-@pytest.mark.xfail(strict=True, reason="finding: the probe takes bwrap from a relative PATH entry (the work)")
 def test_the_probe_never_takes_a_bwrap_from_the_working_directory(
     lab: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -206,7 +198,6 @@ def test_the_probe_never_takes_a_bwrap_from_the_working_directory(
     assert status.bwrap is None or (os.path.isabs(status.bwrap) and not Path(status.bwrap).samefile(fake))
 
 
-@pytest.mark.xfail(strict=True, reason="finding: an MCP server's /tmp is a tmpfs (memory), not its folder on disk")
 def test_an_mcp_servers_tmp_is_its_folder_on_disk(lab: dict[str, Path]) -> None:
     """connection.py gives a folder in /tmp; bwrap_argv hides its parent (all of /tmp) with a tmpfs after binding
     it, so what the server writes to /tmp takes memory, beyond the address-space limit."""

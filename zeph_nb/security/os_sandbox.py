@@ -162,7 +162,10 @@ def _environment_root(path: Path) -> Path:
             return folder
     if path.is_dir():
         return path
-    return path.parent.parent if path.parent.name == "bin" and path.parent.parent != _TMP else path.parent
+    if path.parent.name == "bin" and path.parent.parent != _TMP:
+        return path.parent.parent
+    # Never /tmp itself: a file directly in it (a server's script, a zip on sys.path) is shown alone.
+    return path.parent if path.parent != _TMP else path
 
 
 def shown_from_tmp(spec: SandboxSpec, executables: Sequence[str] = ()) -> list[Path]:
@@ -173,6 +176,7 @@ def shown_from_tmp(spec: SandboxSpec, executables: Sequence[str] = ()) -> list[P
     rest of ``/tmp`` — other people's files and sockets, the other calls' private folders — stays out of sight.
     A clone, a conda env or a ``$HOME`` under ``/tmp`` (containers, shared machines) would otherwise vanish:
     ``execvp …/.venv/bin/ruff: No such file``."""
+    writable = tuple(spec.writable)
     candidates: list[str | Path] = [*spec.writable, spec.workdir]
     if spec.protected.home is not None:
         candidates.append(spec.protected.home)
@@ -182,25 +186,34 @@ def shown_from_tmp(spec: SandboxSpec, executables: Sequence[str] = ()) -> list[P
             candidates.append(found)
     env = os.environ
     kernel = (env.get("PATH", ""), env.get("VIRTUAL_ENV", ""), env.get("CONDA_PREFIX", ""), tuple(sys.path))
-    shown = {*_kernel_parts(*kernel), *_under_tmp(candidates)}
+    shown = {*_kernel_parts(*kernel, writable), *_under_tmp(candidates, writable)}
     ordered = sorted(shown, key=lambda p: len(p.parts))
     return [p for i, p in enumerate(ordered) if not any(inside(p, outer) for outer in ordered[:i])]
 
 
 @functools.lru_cache(maxsize=16)
-def _kernel_parts(path: str, virtual_env: str, conda_prefix: str, imports: tuple[str, ...]) -> tuple[Path, ...]:
+def _kernel_parts(
+    path: str, virtual_env: str, conda_prefix: str, imports: tuple[str, ...], writable: tuple[Path, ...]
+) -> tuple[Path, ...]:
     """The kernel's own part of ``shown_from_tmp``: its interpreter's environments, ``PATH``, and the folders it
     imports from (an editable install's source tree, which a ``python`` in the same environment imports too),
     resolved once per value of those (0.4 ms a call otherwise, measured: bench/sandbox_probe_bench.py)."""
     return tuple(_under_tmp([sys.prefix, sys.base_prefix, sys.exec_prefix, sys.executable, virtual_env,
-                             conda_prefix, *path.split(os.pathsep), *imports]))  # fmt: skip
+                             conda_prefix, *path.split(os.pathsep), *imports], writable))  # fmt: skip
 
 
-def _under_tmp(candidates: Sequence[str | Path]) -> list[Path]:
+def _under_tmp(candidates: Sequence[str | Path], writable: Sequence[Path]) -> list[Path]:
+    """The candidates under the real /tmp, each widened to what it needs. A candidate named through a writable
+    folder is never followed: what it is now may be the model's link (``src`` → another user's folder in /tmp),
+    and what really is there is shown through the writable folder already. The writable folders themselves count
+    as they are (canonical, resolved before the call)."""
     hidden_parent = tmp_parent()
     shown: list[Path] = []
     for candidate in candidates:
         if not candidate or not os.path.isabs(candidate):
+            continue
+        literal = Path(os.path.normpath(candidate))
+        if literal not in writable and any(inside(literal, root) for root in writable):
             continue
         real = Path(os.path.realpath(candidate))
         if real == _TMP or not inside(real, _TMP) or inside(real, hidden_parent) or not real.exists():
@@ -215,7 +228,9 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap", executables: Sequence[st
     # A private /tmp, on disk (a tmpfs is memory, and a command could fill it past every limit), and an empty,
     # read-only /run: no sockets of Docker, D-Bus or an SSH agent.
     tmp = ["--bind", str(spec.tmp_dir), "/tmp"] if spec.tmp_dir is not None else ["--tmpfs", "/tmp"]  # noqa: S108
-    others = spec.tmp_dir.parent if spec.tmp_dir is not None else tmp_parent()
+    # The other calls' private folders. Not the parent of this call's own folder: an MCP server's is in /tmp, and a
+    # tmpfs over all of /tmp would put what it writes in memory.
+    others = tmp_parent()
     if others.is_dir():
         tmp += ["--tmpfs", str(others)]  # the other calls' private /tmp folders, from a tmpfs /tmp too
     for path in shown_from_tmp(spec, executables):

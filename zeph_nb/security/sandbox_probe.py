@@ -75,13 +75,15 @@ class SandboxStatus:
         return f"{self.describe()}. To fix: {self.fix}" if self.fix and not self.active else self.describe()
 
 
+_TMP = "/tmp"  # noqa: S108 - a tmpfs inside the sandbox, as every command's own /tmp
 # Every command's namespaces and options, in the order the steps below take them apart.
 _STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("namespaces", ("--ro-bind", "/", "/")),
     ("proc", ("--dev", "/dev", "--proc", "/proc", "--unshare-pid")),
     ("network", ("--unshare-net",)),
-    ("options", ("--die-with-parent", "--cap-drop", "ALL")),
-)
+    ("options", ("--die-with-parent", "--cap-drop", "ALL", "--unshare-ipc", "--new-session",
+                 "--tmpfs", _TMP, "--tmpfs", "/run", "--remount-ro", "/run")),
+)  # fmt: skip
 
 
 def _run(bwrap: str, options: Sequence[str]) -> str | None:
@@ -183,10 +185,23 @@ def _probe(mode: Mode) -> SandboxStatus:
     if os.uname().sysname != "Linux":
         return _none("not-linux", f"the OS sandbox needs Linux, and this is {os.uname().sysname}",
                      "run Jupyter on Linux (a container or a VM) to sandbox commands")  # fmt: skip
-    bwrap = shutil.which("bwrap")
+    bwrap = _system_program("bwrap")
     if bwrap is None:
         return _none("no-bwrap", "bubblewrap is not installed",
                      f"sudo apt-get install bubblewrap (Fedora: dnf install bubblewrap), {_RESTART}")  # fmt: skip
     if _run(bwrap, [option for _, extra in _STEPS for option in extra]) is not None:
         return _diagnose(bwrap)
-    return SandboxStatus("bwrap", "bubblewrap works here", bwrap=bwrap, prlimit=shutil.which("prlimit"))
+    return SandboxStatus("bwrap", "bubblewrap works here", bwrap=bwrap, prlimit=_system_program("prlimit"))
+
+
+# Where the system's programs are, looked in first.
+_SYSTEM_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin")
+
+
+def _system_program(name: str) -> str | None:
+    """``name`` from the system's folders, else from the absolute entries of ``PATH``. Never from an empty or
+    relative entry (``PATH=$EXTRA:$PATH`` with EXTRA unset is the working directory): a ``./bwrap`` the model left
+    there would be the sandbox of every later kernel, and one that drops its options runs everything unconfined."""
+    absolute = [entry for entry in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(entry)]
+    found = shutil.which(name, path=os.pathsep.join([*_SYSTEM_DIRS, *absolute]))
+    return found if found is not None and os.path.isabs(found) else None

@@ -225,7 +225,7 @@ class McpConnection:
 
         from zeph_nb.errors import ConfigError
         from zeph_nb.security.os_sandbox import wrap
-        from zeph_nb.tools.containment import sandbox_spec, sandbox_status
+        from zeph_nb.tools.containment import linked_writable, sandbox_spec, sandbox_status
 
         status = sandbox_status(self.settings)
         if not status.active:
@@ -233,7 +233,9 @@ class McpConnection:
                               "sandbox = false in its [[mcp.servers]] entry to run it without")  # fmt: skip
         spec = sandbox_spec(self.settings, self.workdir)
         # Relative paths are under the working directory, where the server runs (as [tools.shell] allowed_paths).
-        extra = tuple(Path(os.path.realpath(Path(self.workdir, os.path.expanduser(p)))) for p in self.server.paths)
+        # Never through a link in the working directory the model may have made (linked_writable says why).
+        named = [Path(self.workdir, os.path.expanduser(p)) for p in self.server.paths]
+        extra = tuple(linked_writable(Path(os.path.realpath(self.workdir)), named))
         spec = dataclasses.replace(spec, writable=(*spec.writable, *extra), tmp_dir=Path(tmp),
                                    share_network=self.server.network)  # fmt: skip
         return wrap(argv, spec, status, configured=self.server.args)
