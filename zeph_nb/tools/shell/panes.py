@@ -26,6 +26,7 @@ import re
 import shlex
 import shutil
 import signal as sig
+import socket
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -249,13 +250,26 @@ class TmuxPanes:
         """Stop the server and every command in it."""
         if self._may_exist():
             await self.tmux("kill-server", check=False)
-            for _ in range(100 if self.remote is None else 0):  # the server removes its socket as it goes
-                if not self.socket.exists():
+            for _ in range(100 if self.remote is None else 0):  # a new server must not meet the old one
+                if not self._serving():
                     break
                 await asyncio.sleep(0.02)
         self._close_guards()
         self.panes.clear()
         self._started = False
+
+    def _serving(self) -> bool:
+        """Whether a server still answers on the socket. tmux (3.3a) leaves the socket file behind when it exits,
+        so the file says nothing; a connection refused says the server has stopped listening, as it exits."""
+        with socket.socket(socket.AF_UNIX) as probe:
+            probe.setblocking(False)
+            try:
+                probe.connect(str(self.socket))
+            except BlockingIOError:  # its backlog is full: it is there
+                return True
+            except OSError:  # refused, or no file: nothing answers there
+                return False
+        return True
 
     def _close_guards(self) -> None:
         """Every pane's last check (the server is gone, or the kernel is exiting)."""
