@@ -211,8 +211,12 @@ def test_a_run_that_ends_while_another_cell_runs_freezes_in_its_own_cell(lab: La
     # The snapshot is sent as a child of the cell running when the run ends (so nbclient keeps it too): the page
     # must still put it in the %%zeph cell's output, by display id, and nowhere else.
     turns = [[{"tool": "bash", "params": {"command": "sleep 2"}}], "Slept for you."]
+    # The second cell runs until the test has seen the snapshot and lets it end (60 s at most, if it never does).
+    release = lab.root / "later.release"
+    second_cell = (f"import asyncio, pathlib\nfor _ in range(600):\n    if pathlib.Path({str(release)!r}).exists():\n"
+                   "        break\n    await asyncio.sleep(0.1)\nprint('second cell done')")  # fmt: skip
     write_notebook(lab.root / "later.ipynb", SETUP.format(turns=turns), "%%zeph --provider model\nSleep a little",
-                   "import asyncio\nawait asyncio.sleep(30)\nprint('second cell done')")  # fmt: skip
+                   second_cell)  # fmt: skip
     page = open_and_run(browser, f"{lab.url}/lab/tree/later.ipynb?reset&token={lab.token}")
     cells = page.locator(".jp-Notebook .jp-Cell")
     approve = transcript(page).get_by_role("button", name="Approve")  # the lab's zeph.toml asks for every bash
@@ -221,6 +225,7 @@ def test_a_run_that_ends_while_another_cell_runs_freezes_in_its_own_cell(lab: La
     cells.nth(1).locator(".zeph-snapshot").get_by_text("Slept for you.").wait_for(timeout=60_000)
     second = cells.nth(2).locator(".jp-OutputArea")
     assert second.get_by_text("second cell done").count() == 0  # it froze while the second cell ran
+    release.touch()
     second.get_by_text("second cell done").wait_for(timeout=60_000)
     assert second.locator(".zeph-snapshot, .zeph-run").count() == 0
     page.close()
