@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -201,3 +203,86 @@ def _function_registry() -> Iterator[None]:
     yield
     functions._REGISTRY.clear()
     functions._REGISTRY.update(kept)
+
+
+# -- slow builds, from the start of the session --------------------------------------------------------------------
+
+# Steps that take a minute of CPU and wait on nothing the session does (a wheel built and pip-installed into a
+# fresh virtualenv, Binder's environment) start when the session does, each in a process of its own at the lowest
+# CPU priority: they use what the other tests leave idle, and each other's waits. A test module offers
+# ``background_build(folder)`` (run in that process; it raises when a step fails); a test that needs it is marked
+# ``@pytest.mark.background_build`` and gets its folder from ``background_builds.wait(__name__)``. Nothing starts
+# when no test that needs it is selected.
+BUILD_BOUND_SECS = 2400.0  # a bound that tells a hang, from when a test waits (before, the build runs niced)
+_BUILD = """\
+import importlib.util, os, sys
+from pathlib import Path
+os.nice(19)
+spec = importlib.util.spec_from_file_location(sys.argv[1], sys.argv[2])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+module.background_build(Path(sys.argv[3]))
+"""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "background_build: the test waits on its module's background_build(folder)")
+
+
+@dataclass
+class BackgroundBuild:
+    folder: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def wait(self) -> Path:
+        """The build's folder once it is done; the test fails with the build's output when it failed."""
+        with contextlib.suppress(OSError):  # awaited now: its usual priority back, where that is allowed
+            os.setpriority(os.PRIO_PGRP, self.process.pid, 0)
+        try:
+            code = self.process.wait(timeout=BUILD_BOUND_SECS)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            code = None
+        if code != 0:
+            output = self.log.read_text(errors="replace")[-8000:]
+            pytest.fail(f"the background build in {self.folder} ended with {code}:\n{output}", pytrace=False)
+        return self.folder
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+class BackgroundBuilds:
+    def __init__(self) -> None:
+        self.builds: dict[str, BackgroundBuild] = {}
+
+    def start(self, module: Any, folder: Path) -> None:
+        log = folder.parent / f"{folder.name}.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen([sys.executable, "-c", _BUILD, module.__name__, module.__file__, str(folder)],
+                                       cwd=Path(__file__).parent.parent, stdin=subprocess.DEVNULL, stdout=out,
+                                       stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+        self.builds[module.__name__] = BackgroundBuild(folder, process, log)
+
+    def wait(self, module: str) -> Path:
+        build = self.builds.get(module)
+        assert build is not None, f"no background build of {module}: mark the test @pytest.mark.background_build"
+        return build.wait()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def background_builds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    builds = BackgroundBuilds()
+    modules = {item.module.__name__: item.module for item in request.session.items
+               if item.get_closest_marker("background_build") is not None}  # fmt: skip
+    for name, module in modules.items():
+        builds.start(module, tmp_path_factory.mktemp(name.rpartition(".")[2]))
+    try:
+        yield builds
+    finally:
+        for build in builds.builds.values():
+            build.stop()

@@ -7,6 +7,9 @@ what the README's "In your own environment" promises is checked (the server exte
 widget front ends present), and the cells of its "A first session" run in a kernel of that environment: the key
 line is the one line replaced (by the scripted model, as the tutorials do offline), and the approval is
 ``%zeph approve`` — the README's own alternative to the button — sent once the card asks.
+
+The build and the installs take a minute of CPU and wait on nothing the other tests do: tests/conftest.py starts
+them (``background_build``) with the session, and the test waits for them.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).parent.parent
 README = ROOT / "README.md"
@@ -100,44 +106,57 @@ def test_the_readme_first_session_has_the_cells_the_test_runs() -> None:
     assert [cell.splitlines()[0] for cell in cells] == ["%load_ext zeph_nb", "%%zeph", "%zeph approve", "%zeph audit"]
 
 
-def test_the_wheel_in_a_fresh_jupyterlab_runs_the_first_session(tmp_path: Path) -> None:
-    venv, home, work = tmp_path / "venv", tmp_path / "home", tmp_path / "work"
-    home.mkdir()
-    work.mkdir()
-    (work / "sales.csv").write_text("month,revenue\n1,100\n")
+def environment(folder: Path) -> dict[str, str]:
+    """The person's environment: the fresh virtualenv first on PATH, a HOME and zeph home of its own."""
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("ZEPH_", "JUPYTER", "VIRTUAL_ENV", "PYTHON"))},
-        "HOME": str(home),  # no IPython profile loads the magics: the first cell has to
-        "ZEPH_HOME": str(tmp_path / "zeph-home"),
-        "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
+        "HOME": str(folder / "home"),  # no IPython profile loads the magics: the first cell has to
+        "ZEPH_HOME": str(folder / "zeph-home"),
+        "PATH": f"{folder / 'venv' / 'bin'}:{os.environ['PATH']}",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
     }
     env.pop("ANTHROPIC_API_KEY", None)
+    return env
 
-    def run(*argv: str | Path, timeout: float = 120) -> str:
-        done = subprocess.run([str(a) for a in argv], cwd=tmp_path, env=env, check=False, timeout=timeout,
-                              capture_output=True, text=True)  # fmt: skip
-        assert done.returncode == 0, f"{argv}: {done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-        return re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)  # jupyter colours "enabled" and "OK"
 
-    run(sys.executable, "-m", "build", "--outdir", tmp_path / "dist", ROOT, timeout=300)  # what `make dist` runs
-    wheel = next((tmp_path / "dist").glob("zeph_nb-*.whl"))
-    run(sys.executable, "-m", "venv", venv)
-    run(venv / "bin" / "pip", "install", "--quiet", "jupyterlab", timeout=900)  # the person's own JupyterLab
-    run(venv / "bin" / "pip", "install", "--quiet", wheel, timeout=900)  # the README's line
+def run(folder: Path, *argv: str | Path, timeout: float | None = 120) -> str:
+    done = subprocess.run([str(a) for a in argv], cwd=folder, env=environment(folder), check=False, timeout=timeout,
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, f"{argv}: {done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)  # jupyter colours "enabled" and "OK"
 
-    extensions = run(venv / "bin" / "jupyter", "server", "extension", "list")
+
+def background_build(folder: Path) -> None:
+    """The wheel, and the person's JupyterLab with the wheel installed into it. Run from the start of the session,
+    niced, by tests/conftest.py (no step has a bound of its own: the test waits for all of them, bounded)."""
+    venv = folder / "venv"
+    (folder / "home").mkdir()
+    run(folder, sys.executable, "-m", "build", "--outdir", folder / "dist", ROOT, timeout=None)  # `make dist`
+    wheel = next((folder / "dist").glob("zeph_nb-*.whl"))
+    run(folder, sys.executable, "-m", "venv", venv, timeout=None)
+    run(folder, venv / "bin" / "pip", "install", "--quiet", "jupyterlab", timeout=None)  # the person's own JupyterLab
+    run(folder, venv / "bin" / "pip", "install", "--quiet", wheel, timeout=None)  # the README's line
+
+
+@pytest.mark.background_build
+def test_the_wheel_in_a_fresh_jupyterlab_runs_the_first_session(background_builds: Any) -> None:
+    folder = background_builds.wait(__name__)
+    venv, work = folder / "venv", folder / "work"
+    work.mkdir()
+    (work / "sales.csv").write_text("month,revenue\n1,100\n")
+
+    extensions = run(folder, venv / "bin" / "jupyter", "server", "extension", "list")
     assert re.search(r"zeph_nb_server\s+enabled", extensions) and re.search(r"zeph_nb_server\s+\S*\s*OK", extensions)
     config = venv / "etc" / "jupyter" / "jupyter_server_config.d" / "zeph_nb_server.json"
     assert json.loads(config.read_text())["ServerApp"]["jpserver_extensions"] == {"zeph_nb_server": True}
-    front_ends = run(venv / "bin" / "jupyter", "labextension", "list")
+    front_ends = run(folder, venv / "bin" / "jupyter", "labextension", "list")
     assert re.search(r"@jupyter-widgets/jupyterlab-manager \S+ enabled", front_ends), front_ends
     assert re.search(r"anywidget \S+ enabled", front_ends), front_ends
 
-    (tmp_path / "first.ipynb").write_text(json.dumps(the_notebook(first_session())))
-    (tmp_path / "driver.py").write_text(DRIVER)
-    run(venv / "bin" / "python", tmp_path / "driver.py", tmp_path / "first.ipynb", tmp_path / "out.ipynb", work)
-    where, _, request, card, approve, answer, audit = json.loads((tmp_path / "out.ipynb").read_text())["cells"]
+    (folder / "first.ipynb").write_text(json.dumps(the_notebook(first_session())))
+    (folder / "driver.py").write_text(DRIVER)
+    run(folder, venv / "bin" / "python", folder / "driver.py", folder / "first.ipynb", folder / "out.ipynb", work)
+    where, _, request, card, approve, answer, audit = json.loads((folder / "out.ipynb").read_text())["cells"]
 
     prefix, module, guard = text_of(where).split()[:3]
     assert Path(prefix) == venv and Path(module).is_relative_to(venv / "lib"), (prefix, module)  # the wheel's copy
