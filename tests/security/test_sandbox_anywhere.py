@@ -130,13 +130,16 @@ def test_only_what_a_command_needs_from_tmp_is_shown_and_read_only(under_tmp: Pa
     assert status.bwrap is not None
     argv = bwrap_argv(spec, status.bwrap, [str(venv / "bin" / "ruff")])
     probe_line = (f"cat {under_tmp}/neighbour-secret; cat {home}/.ssh/id_rsa; {venv}/bin/ruff --version; "
-                  f"touch {venv}/planted; echo w > {work}/w.txt; ls /tmp")  # fmt: skip
+                  f"touch {venv}/planted; echo w > {work}/w.txt; echo LISTING; ls -A /tmp")  # fmt: skip
     done = subprocess.run([*argv, "--", "bash", "-c", probe_line], capture_output=True, text=True, timeout=60)
     assert "another process" not in done.stdout and "SECRET KEY" not in done.stdout
     assert "ruff " in done.stdout
     assert "Read-only file system" in done.stderr and not (venv / "planted").exists()
     assert (work / "w.txt").read_text() == "w\n"
-    assert done.stdout.split()[-1] == under_tmp.name  # /tmp itself holds only the way to what is shown
+    # /tmp itself holds only the ways to what is shown (here, and the checkout's when it is under /tmp too)
+    listing = set(done.stdout.split("LISTING", 1)[1].split())
+    ways = {path.relative_to("/tmp").parts[0] for path in shown_from_tmp(spec, [str(venv / "bin" / "ruff")])}
+    assert under_tmp.name in listing and listing <= ways | {".cache"}, (listing, ways)
 
 
 PROBE = """
@@ -258,3 +261,20 @@ def test_a_command_line_naming_a_folder_under_tmp_does_not_make_it_appear(under_
     assert "RAN FROM ELSEWHERE" not in done.stdout and "No such file" in done.stderr
     shown = wrap(["bash", "-c", "true"], spec, probe(), configured=[str(script)])
     assert str(elsewhere) in shown  # what a configuration names (an MCP server's script) is shown
+
+
+def test_a_home_under_tmp_is_the_machines_not_the_commands_own_tmp(under_tmp: Path) -> None:
+    """A path in the sandbox's private /tmp is the command's own; one in a real folder the sandbox shows there (a
+    home under /tmp) is outside the working directory and asks like any other."""
+    from zeph_nb.config import Settings
+    from zeph_nb.security.shell_args import PathUse
+    from zeph_nb.tools.shell.path_scope import path_report
+
+    work, home = under_tmp / "work", under_tmp / "home"
+    work.mkdir()
+    home.mkdir()
+    (home / ".bashrc").write_text("alias ll='ls -l'\n")
+    settings = Settings().model_copy(update={"user_home": home})
+    uses = [PathUse("~/.bashrc", "read", "cat"), PathUse("/tmp/scratch.txt", "write", ">")]
+    report = path_report(settings, work, uses, ProtectedPaths(home=home))
+    assert [found.path for found in report.outside] == [home / ".bashrc"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import shutil
 import sys
@@ -62,6 +63,7 @@ __all__ = [
     "git_dir_layout",
     "git_repositories",
     "git_sensitive",
+    "linked_writable",
     "module_git_dirs",
     "private_tmp",
     "probe",
@@ -73,6 +75,7 @@ __all__ = [
 
 # Where the network proxy's socket appears inside the sandbox (a private /tmp, so nothing else is there).
 PROXY_SOCKET = "/tmp/.zeph-proxy.sock"  # noqa: S108 - inside the sandbox's own tmpfs
+log = logging.getLogger("zeph_nb.sandbox")
 _TMP = Path("/tmp")  # noqa: S108 - the path every sandbox replaces with a private folder
 # When the working directory is itself an environment (``python -m venv .``), these parts of it stay read-only
 # rather than the whole folder: what Python imports or runs at start-up (site-packages and its .pth files,
@@ -289,6 +292,36 @@ def _environment_parts(environments: Sequence[Path], spec: SandboxSpec, writable
         elif env not in writable:
             parts.append(env)
     return parts
+
+
+def linked_writable(work: Path, paths: Sequence[Path]) -> list[Path]:
+    """``paths`` (folders the configuration makes writable) resolved, leaving out any reached through a link inside
+    a folder commands may write: ``allowed_paths = ["data"]`` before ``data/`` exists lets the model make ``data``
+    a link (to ``~/.ipython/profile_default/startup``, to another user's folder in /tmp), and the next call would
+    get the link's target read-write. Such an entry is not writable until the link is gone."""
+    roots = [work]
+    for path in paths:
+        literal = Path(os.path.normpath(path))
+        linked = _link_on_the_way(literal, roots)
+        if linked is not None:
+            log.warning("%s is not writable for commands: %s is a link in a folder they can write (the model may "
+                        "have made it); remove it, or name the folder itself", path, linked)  # fmt: skip
+            continue
+        roots.append(Path(os.path.realpath(literal)))
+    return roots[1:]
+
+
+def _link_on_the_way(path: Path, roots: Sequence[Path]) -> Path | None:
+    """The first link on the way to ``path`` below one of ``roots``, if any."""
+    for root in roots:
+        if path == root or not inside(path, root):
+            continue
+        current = root
+        for part in path.relative_to(root).parts:
+            current = current / part
+            if current.is_symlink():
+                return current
+    return None
 
 
 def tmp_parent() -> Path:

@@ -21,8 +21,8 @@ from pathlib import Path
 from zeph_nb.config import Settings
 from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
 from zeph_nb.security.netproxy import NetworkProxy
-from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, probe
-from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, inside, system_secrets
+from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, linked_writable, probe
+from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
 from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.security.sockets import socket_folders
 from zeph_nb.tools.base import ToolArgs, ToolOutput
@@ -34,7 +34,6 @@ __all__ = [
     "command_scope",
     "describe_sandbox",
     "environment_prefix",
-    "linked_writable",
     "protected_paths",
     "sandbox_hints",
     "sandbox_spec",
@@ -133,36 +132,6 @@ def _account_home() -> Path | None:
         return Path(pwd.getpwuid(os.getuid()).pw_dir)
     except (KeyError, OSError):
         return None
-
-
-def linked_writable(work: Path, paths: Sequence[Path]) -> list[Path]:
-    """``paths`` (folders the configuration makes writable) resolved, leaving out any reached through a link inside
-    a folder commands may write: ``allowed_paths = ["data"]`` before ``data/`` exists lets the model make ``data``
-    a link (to ``~/.ipython/profile_default/startup``, to another user's folder in /tmp), and the next call would
-    get the link's target read-write. Such an entry is not writable until the link is gone."""
-    roots = [work]
-    for path in paths:
-        literal = Path(os.path.normpath(path))
-        linked = _link_on_the_way(literal, roots)
-        if linked is not None:
-            log.warning("%s is not writable for commands: %s is a link in a folder they can write (the model may "
-                        "have made it); remove it, or name the folder itself", path, linked)  # fmt: skip
-            continue
-        roots.append(Path(os.path.realpath(literal)))
-    return roots[1:]
-
-
-def _link_on_the_way(path: Path, roots: Sequence[Path]) -> Path | None:
-    """The first link on the way to ``path`` below one of ``roots``, if any."""
-    for root in roots:
-        if path == root or not inside(path, root):
-            continue
-        current = root
-        for part in path.relative_to(root).parts:
-            current = current / part
-            if current.is_symlink():
-                return current
-    return None
 
 
 def _under(workdir: Path, path: str) -> Path:

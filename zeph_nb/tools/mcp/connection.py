@@ -224,8 +224,8 @@ class McpConnection:
         from pathlib import Path
 
         from zeph_nb.errors import ConfigError
-        from zeph_nb.security.os_sandbox import wrap
-        from zeph_nb.tools.containment import linked_writable, sandbox_spec, sandbox_status
+        from zeph_nb.security.os_sandbox import linked_writable, wrap
+        from zeph_nb.tools.containment import sandbox_spec, sandbox_status
 
         status = sandbox_status(self.settings)
         if not status.active:

@@ -6,7 +6,8 @@ every link expanded) and sorts them:
 
 * inside the working directory or an ``allowed_paths`` entry: fine;
 * read from a system location a command needs in order to run (``/usr``, ``/bin``, ``/lib``, ``/etc/ssl``, the
-  kernel's Python environment), or ``/tmp`` when the command runs in the sandbox (its /tmp is its own, empty), or
+  kernel's Python environment), or ``/tmp`` when the command runs in the sandbox (its /tmp is its own, but for
+  the real folders the sandbox shows there: a home or an environment under /tmp is the machine's), or
   ``/dev/null`` and friends: fine;
 * a protected path (credentials, zeph's state, config and dot-files for writes) or one ``[tools.file] deny_read``
   names: refused, like the file tools refuse it;
@@ -29,6 +30,7 @@ from wcmatch import glob
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError
+from zeph_nb.security.os_sandbox import SandboxSpec, shown_from_tmp
 from zeph_nb.security.paths import Sandbox, canonicalize
 from zeph_nb.security.protected import ProtectedPaths, inside
 from zeph_nb.security.shell_args import PathUse
@@ -165,6 +167,11 @@ def path_report(
             bases.append(canonicalize(_expand(folder, settings.user_home), work))
         except ToolError:
             continue
+    # Of /tmp, the sandbox shows some real folders (the kernel's environment, the home, when they are there): a path
+    # in one of those is the machine's, not the command's own.
+    shown = (
+        shown_from_tmp(SandboxSpec(work, tuple(roots), ProtectedPaths(home=settings.user_home))) if private_tmp else []
+    )
     outside: list[OutsidePath] = []
     for use in uses:
         if use.unknown:
@@ -173,7 +180,7 @@ def path_report(
                 outside.append(unknown)
             continue
         for candidate in _candidates(_expand(use.word, settings.user_home), bases):
-            refusal = _sort(candidate, use, roots, readers, reader, protected, private_tmp, broad, outside)
+            refusal = _sort(candidate, use, roots, readers, reader, protected, private_tmp, shown, broad, outside)
             if refusal is not None:
                 return PathReport(refusal=refusal)
     if len(outside) > _MAX_SHOWN:  # a card of 200 lines hides more than it shows: the rest as one line, asked about
@@ -195,6 +202,7 @@ def _sort(
     reader: Sandbox,
     protected: ProtectedPaths,
     private_tmp: bool,
+    shown: Sequence[Path],
     broad: Sequence[Path],
     outside: list[OutsidePath],
 ) -> tuple[str, str] | None:
@@ -215,7 +223,9 @@ def _sort(
             reader.check_readable(path, use.word)
         except ToolError as e:
             return ("tools.file.deny_read", str(e))
-    if any(inside(path, root) for root in roots) or (private_tmp and inside(path, Path("/tmp"))):  # noqa: S108
+    if any(inside(path, root) for root in roots):
+        return None
+    if private_tmp and inside(path, Path("/tmp")) and not any(inside(path, real) for real in shown):  # noqa: S108
         return None
     if use.mode != "write" and any(inside(path, root) for root in readers):
         return None
