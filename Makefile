@@ -18,8 +18,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# Both run with the venv's bin first on PATH, so a command the agent runs (the tutorials'
+# `pytest`) finds the venv's tools on any machine, not whatever else is on PATH (or nothing).
+ACTIVATED := PATH="$(CURDIR)/$(BIN):$$PATH"
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
+	$(ACTIVATED) $(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
 test: lint types unit
 
@@ -41,7 +45,7 @@ sandbox-check:
 	  exit 1; fi
 
 unit: $(STAMP) sandbox-check
-	ZEPH_HOME=$$(mktemp -d) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
+	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
 
 # Re-execute the tutorials and store their outputs (what nbval then holds them to).
 notebooks: $(STAMP)

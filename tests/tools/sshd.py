@@ -15,9 +15,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["SSHD", "Sshd", "sshd_server"]
+__all__ = ["SSHD", "Sshd", "no_login_shell", "sshd_server"]
 
 SSHD = next((p for p in ("/usr/sbin/sshd", shutil.which("sshd")) if p and os.path.exists(p)), None)
+
+
+def no_login_shell() -> str | None:
+    """Why sshd cannot run commands as the user running the tests, if it cannot: it runs them with the account's
+    login shell, and a system account's (``nobody``) is ``nologin``."""
+    import pwd
+
+    shell = pwd.getpwuid(os.getuid()).pw_shell
+    if os.path.basename(shell) in ("nologin", "false"):
+        return f"sshd runs commands with the account's login shell, and {getpass.getuser()}'s is {shell}"
+    return None
 
 
 @dataclass(frozen=True)

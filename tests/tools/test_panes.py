@@ -376,8 +376,10 @@ def test_the_persons_own_pane_is_reached_only_by_name_and_always_asks(
     from zeph_nb.gates import ScriptedApprover, build_chain
 
     socket = tmp_path / "person.sock"
+    # A person's terminal has a shell to run `cat` with (tmux runs it with $SHELL, else the account's login shell,
+    # which for a system account running the tests is nologin).
     sp.run(["tmux", "-S", str(socket), "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", "cat"],
-           check=True)  # fmt: skip
+           check=True, env={**os.environ, "SHELL": "/bin/sh"})  # fmt: skip
     try:
         pane_id = sp.run(["tmux", "-S", str(socket), "display-message", "-p", "#{pane_id}"], capture_output=True,
                          text=True, check=True).stdout.strip()  # fmt: skip

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sshd import SSHD, Sshd, sshd_server
+from sshd import SSHD, Sshd, no_login_shell, sshd_server
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolErrorCategory
@@ -23,10 +23,14 @@ from zeph_nb.tools.execution import backend_for, close_backends
 from zeph_nb.tools.execution.ssh import SshBackend, parse_destination
 from zeph_nb.tools.shell.panes import TmuxPanes
 
-pytestmark = pytest.mark.skipif(
-    (SSHD is None or shutil.which("ssh") is None) and os.environ.get("CI") != "true",
-    reason="openssh-server is not installed here",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        (SSHD is None or shutil.which("ssh") is None) and os.environ.get("CI") != "true",
+        reason="openssh-server is not installed here",
+    ),
+    # Not even in CI: an account without a login shell is what it is, not a package to install.
+    pytest.mark.skipif(no_login_shell() is not None, reason=no_login_shell() or ""),
+]
 
 
 @pytest.fixture(scope="module")
