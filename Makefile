@@ -49,7 +49,7 @@ unit: $(STAMP) sandbox-check
 
 # Re-execute the tutorials and store their outputs (what nbval then holds them to).
 notebooks: $(STAMP)
-	$(BIN)/python notebooks/refresh.py
+	$(ACTIVATED) $(BIN)/python notebooks/refresh.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
