@@ -33,28 +33,37 @@ class Binder(NamedTuple):
     env: dict[str, str]
 
 
-@pytest.fixture(scope="module")
-def binder(tmp_path_factory: pytest.TempPathFactory) -> Binder:
-    """The environment repo2docker would build, once for this module's tests."""
-    tmp_path = tmp_path_factory.mktemp("binder")
-    venv = tmp_path / "venv"
-    home = tmp_path / "home"
-    home.mkdir()
+def environment(folder: Path) -> dict[str, str]:
+    """The build's and the notebooks' environment: the Binder virtualenv first on PATH, a HOME of its own."""
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("ZEPH_", "JUPYTER", "VIRTUAL_ENV", "PYTHON"))},
-        "HOME": str(home),
-        "ZEPH_HOME": str(tmp_path / "zeph-home"),
-        "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
+        "HOME": str(folder / "home"),
+        "ZEPH_HOME": str(folder / "zeph-home"),
+        "PATH": f"{folder / 'venv' / 'bin'}:{os.environ['PATH']}",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
     }
     env.pop("ANTHROPIC_API_KEY", None)
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    return env
+
+
+def background_build(folder: Path) -> None:
+    """The environment repo2docker would build. Run from the start of the session, niced, by tests/conftest.py (no
+    step has a bound of its own: the tests wait for all of them, bounded)."""
+    venv, env = folder / "venv", environment(folder)
+    (folder / "home").mkdir()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "-r", "binder/requirements.txt"], cwd=ROOT,
-                   env=env, check=True, timeout=900, capture_output=True)  # fmt: skip
-    subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], cwd=ROOT, env=env, check=True, timeout=120)
-    config = next(home.glob(".ipython/profile_default/ipython_kernel_config.py"))
+                   env=env, check=True, capture_output=True)  # fmt: skip
+    subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], cwd=ROOT, env=env, check=True)
+
+
+@pytest.fixture(scope="module")
+def binder(background_builds: Any) -> Binder:
+    """The environment repo2docker would build, once for this module's tests (built from the session's start)."""
+    folder = background_builds.wait(__name__)
+    config = next((folder / "home").glob(".ipython/profile_default/ipython_kernel_config.py"))
     assert "zeph_nb" in config.read_text()
-    return Binder(venv, env)
+    return Binder(folder / "venv", environment(folder))
 
 
 def _execute(binder: Binder, notebooks: list[Path], out: Path, *, jail: bool = False, **env: str) -> None:
@@ -87,6 +96,7 @@ def _assert_quickstart_completed(text: str) -> None:
     assert "completed - I wrote shopping.txt (1 line); deleting notes/ was refused by policy." in text
 
 
+@pytest.mark.background_build
 def test_binder_environment_runs_the_quickstart(binder: Binder, tmp_path: Path) -> None:
     _execute(binder, [ROOT / "notebooks" / "00_quickstart.ipynb"], tmp_path)
     _assert_quickstart_completed("\n".join(_outputs(tmp_path / "00_quickstart.ipynb")))
@@ -143,6 +153,7 @@ shutil.rmtree(work)""",
 
 @pytest.mark.skipif(not probe().active, reason="needs bubblewrap working here, so that the jail is what stops it")
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "aarch64"), reason="the jail's filter knows these two")
+@pytest.mark.background_build
 def test_binder_environment_without_namespaces(binder: Binder, tmp_path: Path) -> None:
     """In a container whose seccomp profile refuses namespaces, the product says so first and still works."""
     status = tmp_path / "jailed_status.ipynb"
