@@ -170,3 +170,25 @@ def test_the_inbox_card_shows_hidden_characters_and_the_whole_command(dashboard:
     card.locator(".result", has_text="Denied by").wait_for(timeout=10_000)
     finished(run, dashboard, "bidi")
     page.close()
+
+
+def test_a_server_whose_sandbox_is_refused_shows_why_and_the_fix(
+    tmp_path: Path, running_jupyter: Any, browser: Any
+) -> None:
+    """The server runs in a container that refuses new namespaces (tests/security/container_jail.py): the page
+    says in words, not only in a tooltip, that commands are not sandboxed, why, and what fixes it."""
+    jail = [sys.executable, str(Path(__file__).parent.parent / "security" / "container_jail.py"), "--"]
+    args = [f"--ServerApp.root_dir={tmp_path}"]
+    with running_jupyter("server", base=tmp_path, zeph_home=tmp_path / "zeph-home", cwd=tmp_path, args=args,
+                         inside=jail) as jp:  # fmt: skip
+        page = browser.new_page()
+        page.goto(f"{jp.url}/zeph/?token={jp.token}")
+        why = page.locator("#sandbox-why")
+        why.wait_for(state="visible", timeout=30_000)
+        text = why.inner_text()
+        badge = page.locator("#sandbox").inner_text()
+        shot(page, "sandbox-refused")
+        page.close()
+    assert badge == "no shell sandbox on this machine"
+    assert "not sandboxed" in text and "seccomp filter" in text and "asks first" in text
+    assert "To fix: run the container with a seccomp profile" in text
