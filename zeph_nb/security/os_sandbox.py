@@ -295,33 +295,23 @@ def _environment_parts(environments: Sequence[Path], spec: SandboxSpec, writable
 
 
 def linked_writable(work: Path, paths: Sequence[Path]) -> list[Path]:
-    """``paths`` (folders the configuration makes writable) resolved, leaving out any reached through a link inside
-    a folder commands may write: ``allowed_paths = ["data"]`` before ``data/`` exists lets the model make ``data``
-    a link (to ``~/.ipython/profile_default/startup``, to another user's folder in /tmp), and the next call would
-    get the link's target read-write. Such an entry is not writable until the link is gone."""
+    """``paths`` (folders the configuration makes writable) resolved, leaving out any that a link inside a folder
+    commands may write leads out of it: ``allowed_paths = ["data"]`` before ``data/`` exists lets the model make
+    ``data`` a link (to ``~/.ipython/profile_default/startup``, to another user's folder in /tmp), and the next
+    call would get the link's target read-write. Judged on the resolved path itself — the one bound — so a link
+    swapped in while this runs (a pane still running) is judged too. Such an entry is not writable until the link
+    is gone."""
     roots = [work]
     for path in paths:
         literal = Path(os.path.normpath(path))
-        linked = _link_on_the_way(literal, roots)
-        if linked is not None:
-            log.warning("%s is not writable for commands: %s is a link in a folder they can write (the model may "
-                        "have made it); remove it, or name the folder itself", path, linked)  # fmt: skip
+        real = Path(os.path.realpath(literal))
+        left = next((root for root in roots if inside(literal, root) and not inside(real, root)), None)
+        if left is not None:
+            log.warning("%s is not writable for commands: a link leads it out of %s, which commands can write (the "
+                        "model may have made it); remove the link, or name the folder itself", path, left)  # fmt: skip
             continue
-        roots.append(Path(os.path.realpath(literal)))
+        roots.append(real)
     return roots[1:]
-
-
-def _link_on_the_way(path: Path, roots: Sequence[Path]) -> Path | None:
-    """The first link on the way to ``path`` below one of ``roots``, if any."""
-    for root in roots:
-        if path == root or not inside(path, root):
-            continue
-        current = root
-        for part in path.relative_to(root).parts:
-            current = current / part
-            if current.is_symlink():
-                return current
-    return None
 
 
 def tmp_parent() -> Path:
