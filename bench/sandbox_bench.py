@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from zeph_nb.config import Settings
-from zeph_nb.security.escalations import Escalation
 from zeph_nb.security.os_sandbox import probe
+from zeph_nb.shell.escalations import Escalation
 from zeph_nb.tools.containment import command_scope
 from zeph_nb.tools.shell.executor import ShellExecutor
 

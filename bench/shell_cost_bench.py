@@ -15,9 +15,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from zeph_nb.config import Settings
-from zeph_nb.security import shell_budget
-from zeph_nb.security.shell_classifier import ShellClassifier
+from zeph_nb.shell import ShellClassifier
+from zeph_nb.shell import budget as shell_budget
 
 SIZES = (1_000, 5_000, 20_000, 50_000, 99_000)
 ORDINARY = "git status && pytest -q tests/ | tail -20"
@@ -52,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     if "--no-budget" in args:
         shell_budget.MAX_PARSE_TOKENS = shell_budget.MAX_PIPES = shell_budget.MAX_NESTING = 10**9
         shell_budget.BUDGET_SECONDS = 10.0**6
-    classifier = ShellClassifier(Settings())
+    classifier = ShellClassifier()
     per_char = _seconds(lambda: [classifier.analyze(ORDINARY) for _ in range(200)], rounds=5) / (200 * len(ORDINARY))
     limits = (f"budget {shell_budget.BUDGET_SECONDS:g} s, {shell_budget.MAX_PARSE_TOKENS:,} tokens, "
               f"{shell_budget.MAX_PIPES:,} pipes")  # fmt: skip

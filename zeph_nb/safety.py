@@ -17,8 +17,8 @@ from zeph_nb.security.env import scrub_env
 from zeph_nb.security.os_sandbox import SandboxStatus, probe
 from zeph_nb.security.paths import resolve_sandboxed
 from zeph_nb.security.secrets import SecretFinding, redact, scan_secrets
-from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier, Verdict
 from zeph_nb.security.urls import ValidatedURL, validate_url
+from zeph_nb.shell import ShellAnalysis, ShellClassifier, Verdict
 
 __all__ = [
     "SandboxStatus",
@@ -37,12 +37,23 @@ __all__ = [
 
 def analyze_shell(command: str, settings: Settings | None = None) -> ShellAnalysis:
     """The verdict with its reasons and the simple commands found (nested ones included)."""
-    return ShellClassifier(settings or Settings()).analyze(command)
+    return _classifier(settings).analyze(command)
 
 
 def classify_shell(command: str, settings: Settings | None = None) -> Verdict:
     """``"allow"``, ``"confirm"`` or ``"block"`` for a shell command under ``settings`` (defaults if None)."""
-    return ShellClassifier(settings or Settings()).classify(command)
+    return _classifier(settings).classify(command)
+
+
+def _classifier(settings: Settings | None) -> ShellClassifier:
+    # The same translation as zeph_nb.tools.containment.shell_classifier, which this layer sits below.
+    shell = (settings or Settings()).tools.shell
+    return ShellClassifier(
+        allow_network=shell.allow_network,
+        blocked_commands=shell.blocked_commands,
+        confirm_patterns=shell.confirm_patterns,
+        allowed_commands=shell.allowed_commands,
+    )
 
 
 def sandbox_status(settings: Settings | None = None) -> SandboxStatus:

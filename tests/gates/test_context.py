@@ -12,7 +12,7 @@ from zeph_nb.config import Settings
 from zeph_nb.gates import build_chain
 from zeph_nb.gates.call import Trace
 from zeph_nb.gates.policy import PolicyDecision
-from zeph_nb.security.shell_classifier import ShellClassifier
+from zeph_nb.shell import ShellClassifier
 from zeph_nb.store import Store
 from zeph_nb.tools import base
 from zeph_nb.tools.base import ToolCall

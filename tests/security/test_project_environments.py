@@ -16,8 +16,7 @@ import pytest
 from tests.security.test_containment import SANDBOX, Victim, call, chain_for, victim  # noqa: F401
 from zeph_nb.config import Settings
 from zeph_nb.security.os_sandbox import scan_tree
-from zeph_nb.security.shell_classifier import ShellClassifier
-from zeph_nb.tools.containment import scope_of
+from zeph_nb.tools.containment import scope_of, shell_classifier
 from zeph_nb.tools.shell.executor import ShellExecutor
 
 pytestmark = pytest.mark.skipif(
@@ -75,7 +74,7 @@ def test_an_approved_install_gets_the_environment_it_names(tmp_path: Path, comma
     site = make_venv(venv)
     (venv / "bin" / "pip").write_text("#!/bin/sh\n")
     settings = Settings()
-    scope = scope_of(settings, None, ShellClassifier(settings).analyze(command), tmp_path)
+    scope = scope_of(settings, None, shell_classifier(settings).analyze(command), tmp_path)
     assert scope.environment == venv
     assert f"this command can install into the environment ({venv})" in scope.extras
     # What the approval gives: that environment writable for the call (here without the network, which an install
@@ -89,6 +88,6 @@ def test_an_approved_install_gets_the_environment_it_names(tmp_path: Path, comma
 def test_a_plain_install_still_names_the_kernels_environment(tmp_path: Path) -> None:
     make_venv(tmp_path / ".venv")
     settings = Settings()
-    scope = scope_of(settings, None, ShellClassifier(settings).analyze("pip install six"), tmp_path)
+    scope = scope_of(settings, None, shell_classifier(settings).analyze("pip install six"), tmp_path)
     assert scope.environment == settings.python_prefix
     assert f"this command can install into the kernel's environment ({settings.python_prefix})" in scope.extras

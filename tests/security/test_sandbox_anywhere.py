@@ -267,7 +267,7 @@ def test_a_home_under_tmp_is_the_machines_not_the_commands_own_tmp(under_tmp: Pa
     """A path in the sandbox's private /tmp is the command's own; one in a real folder the sandbox shows there (a
     home under /tmp) is outside the working directory and asks like any other."""
     from zeph_nb.config import Settings
-    from zeph_nb.security.shell_args import PathUse
+    from zeph_nb.shell import PathUse
     from zeph_nb.tools.shell.path_scope import path_report
 
     work, home = under_tmp / "work", under_tmp / "home"

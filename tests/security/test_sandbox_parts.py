@@ -12,19 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from zeph_nb.config import Settings
 from zeph_nb.errors import SandboxViolation
-from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
 from zeph_nb.security.netproxy import NetworkProxy, host_allowed
 from zeph_nb.security.os_sandbox import Limits, SandboxSpec, bwrap_argv
 from zeph_nb.security.protected import ProtectedPaths
-from zeph_nb.security.shell_classifier import ShellClassifier
+from zeph_nb.shell import ShellClassifier
+from zeph_nb.shell.escalations import ANY_HOST, Escalation, escalation_of, merge
 
 PYPI = ("pypi.org", "files.pythonhosted.org")
 
 
 def needs(command: str) -> Escalation:
-    return merge(escalation_of(c) for c in ShellClassifier(Settings()).analyze(command).commands)
+    return merge(escalation_of(c) for c in ShellClassifier().analyze(command).commands)
 
 
 @pytest.mark.parametrize(

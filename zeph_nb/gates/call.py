@@ -11,7 +11,7 @@ from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput
 if TYPE_CHECKING:
     from zeph_nb.gates.policy import PolicyDecision, Subjects
     from zeph_nb.output.pipeline import ProcessedOutput
-    from zeph_nb.security.shell_classifier import ShellAnalysis
+    from zeph_nb.shell import ShellAnalysis
     from zeph_nb.tools.containment import CommandScope
 
 __all__ = ["CallContext", "CallOutcome", "GateCall", "Handler", "RunsOnUse", "Trace", "rewritten"]

@@ -55,13 +55,13 @@ from zeph_nb.gates.wrappers import (
 )
 from zeph_nb.output.pipeline import OutputPipeline
 from zeph_nb.security.secrets import compile_extra, redact_params
-from zeph_nb.security.shell_classifier import ShellClassifier
 from zeph_nb.store.audit_log import AuditLog
 from zeph_nb.store.snapshots import FileChanges
 from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, validate_params
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
+from zeph_nb.tools.containment import shell_classifier
 from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.overflow import OverflowExecutor
 from zeph_nb.tools.toolsets import installed_toolsets, toolsets_from, turned_off
@@ -111,7 +111,7 @@ class Session:
         self.permissions.defs = self.tools
         # What an approval card may read to show a write's diff: the file tools' own sandbox and read rules.
         self.preview_sandbox = file_sandbox(settings, Path(self.workdir))
-        self.classifier = ShellClassifier(settings)
+        self.classifier = shell_classifier(settings)
         self.conversation_id = conversation_id
         self.run_id = new_run_id()  # one %%zeph cell's run; calls made outside a run share the session's first
         self.quota = Quota(config.max_tool_calls_per_session)

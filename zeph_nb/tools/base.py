@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from zeph_nb.errors import ToolError, ToolErrorCategory, ToolErrorFeedback
 
 if TYPE_CHECKING:
-    from zeph_nb.security.shell_classifier import ShellAnalysis
+    from zeph_nb.shell import ShellAnalysis
 
 __all__ = [
     "BINARY_HINT",

@@ -1,8 +1,9 @@
-"""Containment from the settings: which paths are protected, and what one command gets when it runs.
+"""Containment from the settings: which paths are protected, what one command gets when it runs, and the shell
+classifier that reads the command.
 
-The security layer holds the mechanisms (``ProtectedPaths``, ``bwrap_argv``, ``NetworkProxy``) and knows nothing of
-the settings; this module is where the two meet, so the file tools, the shell, the diagnostics tool and the
-policy all compute the same answer.
+The security and shell layers hold the mechanisms (``ProtectedPaths``, ``bwrap_argv``, ``NetworkProxy``,
+``ShellClassifier``) and know nothing of the settings; this module is where the two meet, so the file tools, the
+shell, the diagnostics tool and the policy all compute the same answer.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zeph_nb.config import Settings
-from zeph_nb.security.escalations import ANY_HOST, Escalation, escalation_of, merge
 from zeph_nb.security.netproxy import NetworkProxy
 from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, linked_writable, probe
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
-from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.security.sockets import socket_folders
+from zeph_nb.shell import ShellAnalysis, ShellClassifier
+from zeph_nb.shell.escalations import ANY_HOST, Escalation, escalation_of, merge
 from zeph_nb.tools.base import ToolArgs, ToolOutput
 from zeph_nb.tools.install_target import installer_environment
 from zeph_nb.tools.shell.path_scope import OutsidePath, path_report
@@ -39,10 +40,22 @@ __all__ = [
     "sandbox_spec",
     "sandbox_status",
     "scope_of",
+    "shell_classifier",
 ]
 
 _MB = 1024 * 1024
 log = logging.getLogger("zeph_nb.tools")
+
+
+def shell_classifier(settings: Settings) -> ShellClassifier:
+    """The classifier under ``[tools.shell]``, the one the gates and the shell tools share (by its ``key``)."""
+    shell = settings.tools.shell
+    return ShellClassifier(
+        allow_network=shell.allow_network,
+        blocked_commands=shell.blocked_commands,
+        confirm_patterns=shell.confirm_patterns,
+        allowed_commands=shell.allowed_commands,
+    )
 
 
 def sandbox_status(settings: Settings) -> SandboxStatus:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from zeph_nb.security.escalations import escalation_of
-from zeph_nb.security.shell_analysis import ShellAnalysis
-from zeph_nb.security.shell_rules import SimpleCommand
 from zeph_nb.security.tree_scan import ENVIRONMENT_MARKERS
+from zeph_nb.shell import ShellAnalysis, SimpleCommand
+from zeph_nb.shell.escalations import escalation_of
 
 __all__ = ["installer_environment"]
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 __all__ = ["plain_reason"]
 
-# What each destructive command does (keys: the classifier's words after "destructive: ", security/shell_rules.py).
+# What each destructive command does (keys: the classifier's words after "destructive: ", shell/rules.py).
 DESTRUCTIVE = {
     "rm -r/-f": "`rm -r`/`rm -f` deletes files and whole folders without asking; nothing can bring them back",
     "shred": "`shred` overwrites files so they can never be recovered",

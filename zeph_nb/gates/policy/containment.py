@@ -25,7 +25,7 @@ from zeph_nb.gates.policy import PolicyDecision, Rule, exact_pattern
 from zeph_nb.security.netproxy import host_allowed
 from zeph_nb.security.protected import ProtectedPaths
 from zeph_nb.security.secrets import scan_secrets
-from zeph_nb.security.shell_classifier import ShellAnalysis
+from zeph_nb.shell import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.containment import CommandScope
 from zeph_nb.tools.shell.path_scope import PATH_GRANT, grant_patterns

@@ -33,7 +33,7 @@ from typing import Any, Literal
 from wcmatch import fnmatch, glob
 
 from zeph_nb.config import Settings
-from zeph_nb.security.shell_options import Rider
+from zeph_nb.shell import Rider
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.shell.path_scope import PATH_GRANT
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from zeph_nb.gates.policy import Subjects, arguments_json
 from zeph_nb.security.paths import canonicalize
-from zeph_nb.security.shell_classifier import ShellAnalysis
 from zeph_nb.security.urls import normalize_url
+from zeph_nb.shell import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 
 __all__ = ["subjects_of"]

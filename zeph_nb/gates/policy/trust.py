@@ -23,7 +23,7 @@ from typing import Literal
 
 from zeph_nb.config import AnomalySettings
 from zeph_nb.gates.policy import PolicyDecision, TrustLevel
-from zeph_nb.security.shell_classifier import ShellAnalysis
+from zeph_nb.shell import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
 
 __all__ = ["AnomalyDetector", "TrustState", "default_decision"]

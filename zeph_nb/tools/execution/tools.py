@@ -21,9 +21,9 @@ from wcmatch import glob
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.security.shell_classifier import ShellClassifier
 from zeph_nb.tools.base import BINARY_HINT, SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput
 from zeph_nb.tools.composite import CompositeExecutor
+from zeph_nb.tools.containment import shell_classifier
 from zeph_nb.tools.execution.backend import MAX_FILE_BYTES, CommandBackend
 from zeph_nb.tools.files.args import FILE_TOOLS, EditArgs, ReadArgs, WriteArgs
 from zeph_nb.tools.shell.background import report_pane
@@ -81,7 +81,7 @@ class RemoteShellExecutor(SingleToolExecutor):
         self.settings, self.backend, self.panes = settings, backend, panes
         if panes is not None:
             self.tool = REMOTE_BASH_TMUX
-        self.classifier = ShellClassifier(settings)
+        self.classifier = shell_classifier(settings)
 
     def requires_confirmation(self, call: ToolCall) -> bool:
         return True  # nothing contains a remote command but the far side: see contain_remote in the policy

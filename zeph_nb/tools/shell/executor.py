@@ -29,13 +29,20 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security import relay
 from zeph_nb.security.env import scrub_env
-from zeph_nb.security.escalations import merge
 from zeph_nb.security.netproxy import NetworkProxy
 from zeph_nb.security.os_sandbox import PROXY_SOCKET, SandboxSpec, private_tmp, wrap
-from zeph_nb.security.shell_classifier import ShellAnalysis, ShellClassifier
 from zeph_nb.security.urls import Resolver
+from zeph_nb.shell import ShellAnalysis
+from zeph_nb.shell.escalations import merge
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
-from zeph_nb.tools.containment import CommandScope, command_scope, sandbox_hints, sandbox_spec, scope_of
+from zeph_nb.tools.containment import (
+    CommandScope,
+    command_scope,
+    sandbox_hints,
+    sandbox_spec,
+    scope_of,
+    shell_classifier,
+)
 from zeph_nb.tools.shell.background import in_pane
 from zeph_nb.tools.shell.host_guard import HostGuard
 from zeph_nb.tools.shell.panes import TmuxPanes
@@ -146,7 +153,7 @@ class ShellExecutor(SingleToolExecutor):
         self.resolve = resolve  # DNS for the network proxy (tests inject one)
         self.shell = self.settings.tools.shell
         self.workdir = Path(workdir) if workdir is not None else Path.cwd()
-        self.classifier = ShellClassifier(self.settings)
+        self.classifier = shell_classifier(self.settings)
         base_env = dict(os.environ) if env is None else dict(env)
         self.env = scrub_env(base_env, scrub=self.shell.scrub_env, keep=self.shell.keep_env)
 

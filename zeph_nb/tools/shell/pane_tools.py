@@ -28,8 +28,8 @@ from pydantic import AfterValidator, Field, StringConstraints
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.security.shell_classifier import ShellClassifier
 from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, checked_args
+from zeph_nb.tools.containment import shell_classifier
 from zeph_nb.tools.shell.background import pane_text, tail_of
 from zeph_nb.tools.shell.panes import MAX_CAPTURE_CHARS, TmuxPanes
 
@@ -116,7 +116,7 @@ class PaneExecutor:
 
     def __init__(self, settings: Settings, panes: TmuxPanes) -> None:
         self.panes = panes
-        self.classifier = ShellClassifier(settings)
+        self.classifier = shell_classifier(settings)
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return (CAPTURE_PANE, SEND_KEYS)

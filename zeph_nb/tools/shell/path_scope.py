@@ -33,7 +33,7 @@ from zeph_nb.errors import ToolError
 from zeph_nb.security.os_sandbox import SandboxSpec, shown_from_tmp
 from zeph_nb.security.paths import Sandbox, canonicalize
 from zeph_nb.security.protected import ProtectedPaths, inside
-from zeph_nb.security.shell_args import PathUse
+from zeph_nb.shell import PathUse
 
 __all__ = ["PATH_GRANT", "OutsidePath", "PathReport", "grant_patterns", "path_report", "system_read_roots"]
 

@@ -1,6 +1,6 @@
 """Per-command rules of the shell classifier: what is blocked, what is destructive, what only reads.
 
-Pure functions of one ``SimpleCommand`` (name and arguments, quotes removed); ``shell_classifier`` finds the
+Pure functions of one ``SimpleCommand`` (name and arguments, quotes removed); ``classifier`` finds the
 commands in a parsed command line and applies these to each.
 """
 
@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 from wcmatch import fnmatch
 
-from zeph_nb.security.shell_options import subcommand
+from zeph_nb.shell.options import subcommand
 
 __all__ = [
     "ALWAYS_ALLOWED",
+    "CONFIRM_PATTERNS",
     "CRITICAL_TARGETS",
     "KEYWORDS",
     "CommandEntry",
@@ -161,6 +162,12 @@ class CommandEntry:
         present = {normal_target(a).lower() for a in operands(args)}
         wanted = {normal_target(o) for o in self.operands}
         return self.flags <= short_flags(args) and wanted <= present
+
+
+# The default of [tools.shell] confirm_patterns (tests/shell pins it to the settings' default): this package knows
+# nothing of the settings; the callers pass their values to ShellClassifier.
+CONFIRM_PATTERNS = ("rm ", "git push -f", "git push --force", "drop table", "drop database", "truncate ", "$(", "`",
+                    "<(", ">(", "<<<", "eval ")  # fmt: skip
 
 
 def syntax_pattern(entry: str) -> bool:

@@ -13,7 +13,7 @@ Verdicts, worst wins:
   ``blocked_commands``). Checked first, and also inside substitutions: blocked anywhere means blocked.
 * ``confirm`` — what the classifier cannot see through (substitutions, here-strings, ``eval``, an expansion in
   command position, piping into a shell, a command it cannot parse, a line too long or complex to read within its
-  budget: ``shell_budget``) and destructive commands (``rm -rf``, ``git push --force``, ``DROP TABLE`` …), plus the
+  budget: ``budget``) and destructive commands (``rm -rf``, ``git push --force``, ``DROP TABLE`` …), plus the
   legacy ``confirm_patterns``.
 * ``allow`` — everything else.
 """
@@ -21,18 +21,20 @@ Verdicts, worst wins:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import bashlex
 import bracex
 from wcmatch import fnmatch
 
-from zeph_nb.security.shell_analysis import ShellAnalysis, Verdict
-from zeph_nb.security.shell_args import path_uses, redirect_use
-from zeph_nb.security.shell_budget import Budget, OverBudget
-from zeph_nb.security.shell_options import RISKS, Rider, env_riders, family, riders_of
-from zeph_nb.security.shell_payloads import Payloads
-from zeph_nb.security.shell_rules import (
+from zeph_nb.shell import payloads
+from zeph_nb.shell.analysis import ShellAnalysis, Verdict
+from zeph_nb.shell.args import path_uses, redirect_use
+from zeph_nb.shell.budget import Budget, OverBudget
+from zeph_nb.shell.options import RISKS, Rider, env_riders, family, riders_of
+from zeph_nb.shell.rules import (
+    CONFIRM_PATTERNS,
     RAW_DISK,
     CommandEntry,
     SimpleCommand,
@@ -44,8 +46,8 @@ from zeph_nb.security.shell_rules import (
     short_flags,
     syntax_pattern,
 )
-from zeph_nb.security.shell_scripts import script_riders
-from zeph_nb.security.shell_words import (
+from zeph_nb.shell.scripts import script_riders
+from zeph_nb.shell.words import (
     ARITHMETIC,
     DYNAMIC,
     HARMLESS_VARIABLES,
@@ -64,33 +66,36 @@ from zeph_nb.security.shell_words import (
     wrapped_script,
 )
 
-if TYPE_CHECKING:  # the security layer sits below config: settings are passed in, never read here
-    from zeph_nb.config import Settings
-
 __all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict"]
 
 MAX_DEPTH = 8
 
 
-class ShellClassifier(Payloads):
-    """Classifies commands under one configuration (``[tools.shell]``)."""
+class ShellClassifier:
+    """Classifies commands under one configuration: the values of ``[tools.shell]`` of the same names (each defaults
+    to the settings' default)."""
 
-    def __init__(self, settings: Settings) -> None:
-        shell = settings.tools.shell
-        self.allow_network = shell.allow_network
-        self.legacy_blocked = [CommandEntry(entry) for entry in shell.blocked_commands if entry.strip()]
-        # [tools.shell] allowed_commands: when set, the only command words that may run (and the moves that do
-        # nothing but move around or end). Anything else, and a line nobody could parse, is blocked.
-        self.allowed = [CommandEntry(entry) for entry in shell.allowed_commands if entry.strip()]
-        patterns = [p for p in shell.confirm_patterns if p.strip()]
+    def __init__(
+        self,
+        *,
+        allow_network: bool = True,
+        blocked_commands: Sequence[str] = (),
+        confirm_patterns: Sequence[str] = CONFIRM_PATTERNS,
+        allowed_commands: Sequence[str] = (),
+    ) -> None:
+        self.allow_network = allow_network
+        self.legacy_blocked = [CommandEntry(entry) for entry in blocked_commands if entry.strip()]
+        # allowed_commands: when set, the only command words that may run (and the moves that do nothing but move
+        # around or end). Anything else, and a line nobody could parse, is blocked.
+        self.allowed = [CommandEntry(entry) for entry in allowed_commands if entry.strip()]
+        patterns = [p for p in confirm_patterns if p.strip()]
         self.confirm_syntax = [p.strip().lower() for p in patterns if syntax_pattern(p)]
         self.confirm_commands = [CommandEntry(p, phrases=True) for p in patterns if not syntax_pattern(p)]
         self._source = ""
         self._budget: Budget | None = None  # the deadline of the analysis under way
         # What the verdicts depend on: two classifiers with the same key analyze every line alike, so one's
         # analysis can stand for the other's (the gates' parse is handed to the shell executor with it).
-        self.key = repr((shell.allow_network, tuple(shell.blocked_commands), tuple(patterns),
-                         tuple(shell.allowed_commands)))  # fmt: skip
+        self.key = repr((allow_network, tuple(blocked_commands), tuple(patterns), tuple(allowed_commands)))
 
     def classify(self, command: str) -> Verdict:
         return self.analyze(command).verdict
@@ -184,9 +189,9 @@ class ShellClassifier(Payloads):
         if kind == "command":
             fed = self._command(node, analysis, depth, stage)
         elif kind == "pipeline":
-            fed = self._pipeline(node, analysis, depth)
+            fed = payloads.read_pipeline(node, analysis, depth, read_node=self._node, read_script=self._script)
         elif kind == "function":
-            self._function(node, analysis, depth)
+            payloads.read_function(node, analysis, depth, read_node=self._node)
         elif kind in ("commandsubstitution", "processsubstitution"):
             form = "$(…) or backticks" if kind == "commandsubstitution" else "<(…) or >(…)"
             analysis.raise_to("confirm", f"uses {form}, whose output the classifier cannot see")
@@ -200,7 +205,7 @@ class ShellClassifier(Payloads):
                 self._node(part, analysis, depth)
         else:  # list, compound, if, for, while, until, reservedword, operator, parameter, tilde, heredoc
             if kind == "for":
-                self._loop_values(node, analysis)
+                payloads.loop_values(node, analysis)
             # `{ …; } > f`, `while …; done < f`: a compound command's redirections are its own
             children = [*getattr(node, "parts", []), *getattr(node, "list", []), *getattr(node, "redirects", [])]
             for child in children:
@@ -324,7 +329,7 @@ class ShellClassifier(Payloads):
         if destructive:
             analysis.raise_to("confirm", destructive)
         if name == "env":
-            self._env(args, analysis, depth, dynamic)
+            payloads.read_env(args, analysis, depth, dynamic, read_argv=self._argv, read_script=self._script)
         elif name in LINE_CHANGERS and (name == "alias" or short_flags(args) & {"-p", "-f"}):
             analysis.ride(None, [Rider(name, (name, *args[:2]), LINE_CHANGERS[name])])
             for value in args:  # alias ls='rm -rf ~': the alias's text runs later
@@ -348,7 +353,7 @@ class ShellClassifier(Payloads):
             if name == "xargs" and rest:
                 analysis.commands.append(SimpleCommand(("xargs-input",)))
             if name == "parallel":  # parallel 'rm -rf {}' ::: /  — the template is a command line
-                self._parallel(rest, analysis, depth)
+                payloads.read_parallel(rest, analysis, depth, read_script=self._script)
                 return name
             self._argv(rest, analysis, depth + 1, dynamic=dynamic)
         elif name == "watch":
@@ -364,9 +369,9 @@ class ShellClassifier(Payloads):
             if script is not None:
                 self._script(script, analysis, depth + 1)
         elif INTERPRETER.match(name):
-            self._interpreter(name, args, analysis, depth)
+            payloads.read_interpreter(name, args, analysis, depth, read_script=self._script, spend=self._spend)
         elif name == "find":
-            self._find(args, analysis, depth)
+            payloads.read_find(args, analysis, depth, read_argv=self._argv)
         return name
 
     def _risks(

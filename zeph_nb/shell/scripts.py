@@ -11,7 +11,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from zeph_nb.security.shell_options import Rider, family
+from zeph_nb.shell.options import Rider, family
 
 __all__ = ["script_riders"]
 

@@ -19,9 +19,9 @@ import pytest
 from zeph_nb.config import Settings
 from zeph_nb.gates.chain import Session
 from zeph_nb.safety import analyze_shell, classify_shell
-from zeph_nb.security import shell_budget
-from zeph_nb.security.shell_budget import TOO_COMPLEX, parse_size
-from zeph_nb.security.shell_classifier import ShellClassifier
+from zeph_nb.shell import ShellClassifier
+from zeph_nb.shell import budget as shell_budget
+from zeph_nb.shell.budget import TOO_COMPLEX, parse_size
 from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.builtin import builtin_executor
 
@@ -221,7 +221,7 @@ def work_of(monkeypatch: pytest.MonkeyPatch, line: str) -> int:
 
     monkeypatch.setattr(bashlex, "parse", parse_counted)
     try:
-        ShellClassifier(Settings()).analyze(line)
+        ShellClassifier().analyze(line)
     finally:
         monkeypatch.undo()
     return count[0]
@@ -252,7 +252,7 @@ def test_the_work_grows_with_the_line_not_its_square(monkeypatch: pytest.MonkeyP
 
 CHILD = """
 from zeph_nb.safety import analyze_shell
-from zeph_nb.security import shell_budget
+from zeph_nb.shell import budget as shell_budget
 
 # The lines measured in issue 40 (8.4 s and 5.9 s of kernel CPU): refused by size before bashlex reads them.
 for line in ("ls;" * 33_000, "a|" * 16_000 + "a", "ls;" * 33_000 + "sudo id"):

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zeph_nb.security.shell_rules import NETWORK, SimpleCommand
+from zeph_nb.shell.rules import NETWORK, SimpleCommand
 
 __all__ = ["ANY_HOST", "Escalation", "escalation_of", "merge"]
 

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from zeph_nb.security.shell_args import PathUse
-from zeph_nb.security.shell_options import Rider
-from zeph_nb.security.shell_rules import SimpleCommand, reads_only
+from zeph_nb.shell.args import PathUse
+from zeph_nb.shell.options import Rider
+from zeph_nb.shell.rules import SimpleCommand, reads_only
 
 __all__ = ["ShellAnalysis", "Verdict"]
 

@@ -1,6 +1,6 @@
 """Reading shell words the way bash will: ANSI-C strings, wrappers and their options, inline scripts, expansions.
 
-Helpers of ``shell_classifier``; pure functions of text and bashlex nodes.
+Helpers of ``classifier``; pure functions of text and bashlex nodes.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from zeph_nb.security.shell_rules import KEYWORDS
+from zeph_nb.shell.rules import KEYWORDS
 
 __all__ = [
     "ARITHMETIC",

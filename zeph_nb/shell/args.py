@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from zeph_nb.security.shell_options import family, subcommand
-from zeph_nb.security.shell_rules import SimpleCommand
+from zeph_nb.shell.options import family, subcommand
+from zeph_nb.shell.rules import SimpleCommand
 
 __all__ = ["PathUse", "path_uses", "redirect_use"]
 
