@@ -1,21 +1,27 @@
 """The package's imports point one way: every module imports only its own layer and the layers below it, as the
 README's "Layout" section lists them, and no runtime import goes in a circle.
 
-Every ``import`` counts, at module level or inside a function (a lazy import is still a dependency); only those
-under ``if TYPE_CHECKING:`` do not, since they never run. Third-party front-end libraries (IPython, ipywidgets,
-jupyter_server) are imported only by the notebook layer.
+Every ``import`` counts, at module level, inside a function (a lazy import is still a dependency) or under
+``if TYPE_CHECKING:`` (a name a signature uses is a dependency of the design, though it never runs): a module that
+needs a type from above its floor, or from a module that needs it back, is in the wrong place. Third-party
+front-end libraries (IPython, ipywidgets, jupyter_server) are imported only by the notebook layer, at run time.
+
+No line cap: a module above ``REVIEW_LINES`` is listed in the test's output for a reviewer to ask whether it holds
+more than one concept, and nothing fails for it.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "zeph_nb"
 FRONT_END = ("IPython", "ipywidgets", "jupyter_server", "ipykernel")
+REVIEW_LINES = 600
 
 
 def layers() -> list[list[str]]:
@@ -34,11 +40,12 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports(path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
-    """(module imported, line) for every import that runs, resolved to a module of the package or a top name."""
+def imports(path: Path, known: dict[str, Path], *, typing: bool = True) -> Iterator[tuple[str, int]]:
+    """(module imported, line) for every import, resolved to a module of the package or a top name; ``typing``
+    False leaves out those under ``if TYPE_CHECKING:`` (what runs)."""
     tree = ast.parse(path.read_text())
     guards = [node for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)]
-    typing_only = {id(n) for guard in guards for n in ast.walk(guard)}
+    typing_only = {id(n) for guard in guards for n in ast.walk(guard)} if not typing else set()
     for node in ast.walk(tree):
         if id(node) in typing_only:
             continue
@@ -77,6 +84,7 @@ def test_nothing_imports_upward() -> None:
         for target, line in imports(path, known):
             if target.startswith("zeph_nb") and layer_of(target, table) > mine:
                 upward.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+        for target, line in imports(path, known, typing=False):
             if target.split(".")[0] in FRONT_END and not name.startswith("zeph_nb.notebook"):
                 upward.append(f"{path.relative_to(ROOT)}:{line} imports {target} (only notebook/ may)")
     assert upward == []
@@ -106,6 +114,9 @@ def test_no_import_goes_in_a_circle() -> None:
         visit(name, [])
 
 
-def test_no_module_is_over_400_lines() -> None:
-    long = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 400}
-    assert long == {}
+def test_modules_over_the_review_size_are_named() -> None:
+    """Not a cap: a long module that holds one concept reads better than two halves. It is named for review."""
+    long = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > REVIEW_LINES}  # fmt: skip
+    for name, lines in sorted(long.items()):
+        warnings.warn(f"{name} has {lines} lines (review above {REVIEW_LINES}): one concept, or two?", stacklevel=1)

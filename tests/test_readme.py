@@ -52,6 +52,12 @@ def test_example_runs(
         tools = namespace["tools"]
         out = asyncio.run(tools.execute(zeph_nb.ToolCall("echo", {"text": "hi"})))  # type: ignore[attr-defined]
         assert out.summary == "hi"
+    stamp = namespace.get("Stamp")
+    if isinstance(stamp, type):  # the tool-spec example: its one registration, driven through a real agent run
+        provider = zeph_nb.ScriptedProvider([[{"tool": "stamp", "params": {"path": "log.txt", "text": "hi"}}], "ok"])
+        agent = zeph_nb.Agent(provider=provider, approver=zeph_nb.AutoApprove(), tools=[stamp()])
+        (call,) = agent.run_sync("stamp it").tool_calls
+        assert call.status == "ok" and (tmp_path / "log.txt").read_text() == "hi\n", call.text
     filtered = namespace.get("out")
     if isinstance(filtered, zeph_nb.filters.FilteredOutput):  # the filter example says what it prints; check it
         assert filtered.text == "=" * 20 + " 300 passed in 0.52s " + "=" * 20  # the line as pytest wrote it

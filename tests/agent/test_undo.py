@@ -170,14 +170,17 @@ def test_a_later_run_is_undone_by_default_and_an_earlier_one_by_its_id(store: St
 
 
 def test_remote_runs_are_said_not_to_be_followed(store: Store, work: Path) -> None:
-    from zeph_nb.gates.call import CallContext
+    from zeph_nb.gates.call import Prepared
     from zeph_nb.gates.undo import Snapshotter
     from zeph_nb.tools.base import ToolCall
 
     settings = Settings.from_toml('[tools.execution]\nbackend = "ssh"\nssh = "me@gpu"\n')
     keeper = Snapshotter(settings, work, FileChanges(store), run=lambda: "r1", conversation=lambda: "c")
-    chain = zeph_nb.Agent(Settings(), zeph_nb.ScriptedProvider([]), workdir=work, store=store).chain
-    ctx: CallContext = chain.session.context(ToolCall("write", {"path": "x", "content": "y"}))
+    # The remote toolset's write (nothing connects before a call runs): its spec says it acts over there.
+    remote = settings.model_copy(update={"home": store.home})
+    chain = zeph_nb.Agent(remote, zeph_nb.ScriptedProvider([]), workdir=work, store=store).chain
+    ctx: Prepared = chain.session.prepare(ToolCall("write", {"path": "x", "content": "y"}))
+    assert ctx.tool.remote
     assert keeper.roots(ctx) == "remote: on me@gpu (ssh)"
     keeper.note(ctx, "remote: on me@gpu (ssh)")
     text = "\n".join(describe_plan(prepare_undo(store, "r1")))

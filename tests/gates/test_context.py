@@ -36,7 +36,7 @@ async def test_a_bash_call_is_validated_once_and_parsed_once(
     settings = Settings().model_copy(update={"home": store.home})
     chain = build_chain(settings, workdir=tmp_path, store=store)
     parses = counting(monkeypatch, ShellClassifier, "analyze")
-    import zeph_nb.gates.chain as chain_module
+    import zeph_nb.gates.prepare as chain_module
 
     validations = counting(monkeypatch, chain_module, "validate_params")
     again = counting(monkeypatch, base, "validate_params")

@@ -39,7 +39,7 @@ def decide(
     """The decision the gate chain's policy gate would take, without running anything."""
     settings = Settings.from_toml(toml + f'\n[tools]\ntrust_level = "{trust}"\n' if "[tools]" not in toml else toml)
     session = Session(settings, tools=TOOLS, workdir=workdir, store=None, conversation_id="t")
-    ctx = session.context(ToolCall(tool, params))  # validated, parsed and its subjects read, as the chain does
+    ctx = session.prepare(ToolCall(tool, params))  # validated, parsed and its subjects read, as the chain does
     if grants is not None:
         session.permissions.grants.rules = lambda: grants  # type: ignore[method-assign]
     return session.permissions.decide(ctx, wants_confirmation=EXECUTOR.requires_confirmation(ctx.call))

@@ -12,20 +12,24 @@ from zeph_nb.gates import AutoApprove, ScriptedApprover, build_chain
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.kernel import KernelExecutor
-from zeph_nb.tools.toolsets import ENABLED_FLAGS, turned_off
+from zeph_nb.tools.toolsets import turned_off
+
+FLAGS = sorted(name for name in type(Settings().tools).model_fields if name.endswith("_enabled"))
 
 
 def settings_of(toml: str, store: Store) -> Settings:
     return Settings.from_toml(toml).model_copy(update={"home": store.home})
 
 
-def test_every_flag_names_tools_that_exist(tmp_path: Path, store: Store) -> None:
+def by_flag(tmp_path: Path, store: Store) -> dict[str, set[str]]:
+    """Every built-in tool (tmux's and the kernel's too), by the ``enabled_by`` trait of its spec."""
     settings = settings_of('[tools.execution]\nbackend = "tmux"\n', store)
     kernel = KernelExecutor(object())  # type: ignore[arg-type]  # only its definitions are read
     chain = build_chain(settings, workdir=tmp_path, store=store, tools=[kernel])
-    offered = {tool.name for tool in chain.tool_definitions()}
-    named = {name for names in ENABLED_FLAGS.values() for name in names}
-    assert named <= offered, named - offered  # a renamed tool must not leave its flag turning nothing off
+    found: dict[str, set[str]] = {}
+    for tool in chain.tool_definitions():
+        found.setdefault(tool.enabled_by, set()).add(tool.name)
+    return found
 
 
 async def test_a_tool_turned_off_is_not_offered_and_a_call_to_it_names_the_setting(
@@ -44,23 +48,24 @@ async def test_a_tool_turned_off_is_not_offered_and_a_call_to_it_names_the_setti
     assert turned_off(Settings()) == {}
 
 
-def test_every_enabled_key_of_tools_has_its_tools() -> None:
-    flags = {name for name in type(Settings().tools).model_fields if name.endswith("_enabled")}
-    assert flags == set(ENABLED_FLAGS)  # a new [tools] *_enabled key must say which tools it turns off
+def test_every_enabled_key_of_tools_has_its_tools(tmp_path: Path, store: Store) -> None:
+    # A new [tools] *_enabled key must be some tool's enabled_by, and a spec's enabled_by must be a key.
+    assert set(by_flag(tmp_path, store)) - {""} == set(FLAGS)
 
 
-@pytest.mark.parametrize("flag", sorted(ENABLED_FLAGS))
+@pytest.mark.parametrize("flag", FLAGS)
 async def test_each_enabled_key_set_false_leaves_out_its_tools_and_only_them(
     flag: str, tmp_path: Path, store: Store
 ) -> None:
+    flags = by_flag(tmp_path, store)
     toml = f'[tools]\n{flag} = false\n[tools.execution]\nbackend = "tmux"\n'  # tmux: capture-pane, send-keys
     kernel = KernelExecutor(object())  # type: ignore[arg-type]  # only its definitions are read
     chain = build_chain(settings_of(toml, store), workdir=tmp_path, store=store, approver=AutoApprove(),
                         tools=[kernel])  # fmt: skip
     offered = {tool.name for tool in chain.tool_definitions()}
-    others = {name for other, names in ENABLED_FLAGS.items() if other != flag for name in names}
-    assert offered.isdisjoint(ENABLED_FLAGS[flag]) and others <= offered
-    refused = await chain.execute(ToolCall(ENABLED_FLAGS[flag][0], {}))
+    others = {name for other, names in flags.items() if other != flag for name in names}
+    assert offered.isdisjoint(flags[flag]) and others <= offered
+    refused = await chain.execute(ToolCall(sorted(flags[flag])[0], {}))
     assert refused.category is ToolErrorCategory.TOOL_NOT_FOUND
     assert f"[tools] {flag} = false" in refused.text, refused.text
 

@@ -12,11 +12,13 @@ import pytest
 import zeph_nb
 from zeph_nb.agent import RunResult
 from zeph_nb.config import Settings
-from zeph_nb.gates.approval import ApprovalRequest
+from zeph_nb.gates import build_chain
+from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.notebook import cards
 from zeph_nb.notebook.cards import ToolCard, elapsed
 from zeph_nb.notebook.transcript import Transcript
 from zeph_nb.store import Store
+from zeph_nb.tools import ToolCall
 
 
 class Clock:
@@ -156,16 +158,31 @@ def test_a_completed_runs_hallucination_warnings_show_under_its_reply(tmp_path: 
     ("tool", "params", "says"),
     [
         ("bash", {"command": "rm -rf scratch"}, "This will run:"),
-        ("write", {"path": "summary.md"}, "This will write:"),
+        ("write", {"path": "summary.md", "content": "x"}, "This will write:"),
         ("delete_path", {"path": "old"}, "This will delete:"),
         ("fetch", {"url": "https://a.example"}, "This will fetch:"),
     ],
 )
-def test_the_card_says_what_the_call_will_do_to_its_subject(tool: str, params: dict[str, str], says: str) -> None:
-    """A write's card read "This will run: /work/summary.md", as if the path were a program."""
-    subject = next(iter(params.values()))
+async def test_the_card_says_what_the_call_will_do_to_its_subject(
+    tool: str, params: dict[str, str], says: str, tmp_path: Path
+) -> None:
+    """A write's card read "This will run: /work/summary.md", as if the path were a program. The words are the
+    tool spec's own (``verb``), carried by the request the approval gate makes."""
+    asked: list[ApprovalRequest] = []
+
+    class Refuse:
+        async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
+            asked.append(request)
+            return ApprovalDecision.deny("tester")
+
+    settings = Settings().model_copy(update={"home": tmp_path / "home"})
+    store = Store(settings, flusher=False)
+    chain = build_chain(settings, workdir=tmp_path, store=store, approver=Refuse())
+    await chain.execute(ToolCall(tool, params))
+    store.close()
+    (request,) = asked
     card = ToolCard(tool, params)
-    card.ask(ApprovalRequest("c1", tool, params, (subject,), tool, "asks"), lambda choice: None)
+    card.ask(request, lambda choice: None)
     shown = card.ask_box.children[0].value
     assert f"<b>Needs your approval.</b> {says}<pre>" in shown
 

@@ -14,6 +14,7 @@ from zeph_nb.output.sanitize import without_escapes
 from zeph_nb.store import AuditLog, AuditRecord, Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.overflow import OverflowExecutor
+from zeph_nb.tools.shell.executor import BASH
 
 GH = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
 
@@ -34,7 +35,7 @@ def pytest_run(store: Store, passed: int, extra: str = "") -> ProcessedOutput:
         + f"\n{extra}{'=' * 30} {passed} passed in 1.00s {'=' * 30}\n"
     )
     call = ToolCall("bash", {"command": "pytest -v"})
-    return OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+    return OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0), BASH)
 
 
 def _word(i: int) -> str:
@@ -63,7 +64,9 @@ def test_file_contents_are_never_filtered(store: Store) -> None:
 
 def test_secrets_are_redacted_and_the_model_is_told(store: Store) -> None:
     call = ToolCall("bash", {"command": "env"})
-    out = OutputPipeline(settings(), store, "c").process(call, ToolOutput("bash", f"GITHUB_TOKEN={GH}\nHOME=/root\n"))
+    out = OutputPipeline(settings(), store, "c").process(
+        call, ToolOutput("bash", f"GITHUB_TOKEN={GH}\nHOME=/root\n"), BASH
+    )
     assert GH not in out.text
     assert "GITHUB_TOKEN=[REDACTED:github_token]" in out.text
     assert "1 secret-looking value(s) (github_token) were in this output; they are redacted" in out.text
@@ -76,7 +79,7 @@ def test_a_value_named_only_on_a_dropped_line_is_redacted_where_a_kept_line_repe
     raw = ("To github.com:x/y.git\nremote: DB_PASSWORD=Zq8vLm2Rt7Xw\nremote: warning: login as Zq8vLm2Rt7Xw refused\n"
            " ! [rejected] main -> main\n")  # fmt: skip
     call = ToolCall("bash", {"command": "git push"})
-    out = OutputPipeline(settings(), store, "c").process(call, ToolOutput("bash", raw, exit_code=1))
+    out = OutputPipeline(settings(), store, "c").process(call, ToolOutput("bash", raw, exit_code=1), BASH)
     assert "remote: warning: login as [REDACTED:assigned_secret] refused" in out.text
     assert "Zq8vLm2Rt7Xw" not in out.text
     assert "2 secret-looking value(s) (assigned_secret) were in this output, 1 of them in lines the filter left" in (
@@ -97,7 +100,7 @@ async def test_overflow_goes_to_the_store_and_reads_back(store: Store) -> None:
     # 20,000 lines that do not repeat one another (numbers alone would: the generic filter reads them as one kind)
     big = "".join(f"line {i:06d} {_word(i)}\n" for i in range(20_000))
     call = ToolCall("bash", {"command": "my-generator"})
-    out = OutputPipeline(settings(threshold=10_000), store, "conv-1").process(call, ToolOutput("bash", big))
+    out = OutputPipeline(settings(threshold=10_000), store, "conv-1").process(call, ToolOutput("bash", big), BASH)
     assert out.overflow_id is not None and out.overflow_id in out.text
     assert out.text.startswith("line 000000 aaaa") and out.text.rstrip().endswith("line 019999 fpdb")
     assert len(out.text) < 10_000
@@ -159,7 +162,7 @@ def test_own_credential_formats_are_redacted_for_the_model_and_in_the_store(tmp_
     config = Settings.from_toml(toml).model_copy(update={"home": tmp_path})
     own = "ACME-" + "0123456789abcdef01234567"
     call = ToolCall("bash", {"command": f"deploy --key {own[5:]}"})
-    out = OutputPipeline(config, None, "c").process(call, ToolOutput("bash", f"using {own}\n"))
+    out = OutputPipeline(config, None, "c").process(call, ToolOutput("bash", f"using {own}\n"), BASH)
     assert own[5:] not in out.text and "ACME-[REDACTED:custom]" in out.text
     store = Store(config, flusher=False)
     store.append("conversations", {"id": "c1", "title": f"deploy with {own}"})
@@ -171,7 +174,7 @@ def test_own_credential_formats_are_redacted_for_the_model_and_in_the_store(tmp_
 def test_turning_the_scanner_off_shows_the_model_but_never_stores(tmp_path: Path) -> None:
     config = Settings.from_toml("[tools.filters.security]\nenabled = false\n").model_copy(update={"home": tmp_path})
     call = ToolCall("bash", {"command": "env"})
-    assert GH in OutputPipeline(config, None, "c").process(call, ToolOutput("bash", f"T={GH}\n")).text
+    assert GH in OutputPipeline(config, None, "c").process(call, ToolOutput("bash", f"T={GH}\n"), BASH).text
     store = Store(config, flusher=False)
     store.append("conversations", {"id": "c1", "title": f"T={GH}"})
     spooled = "".join(p.read_text() for p in store.spool_dir.rglob("*") if p.is_file())
@@ -211,13 +214,17 @@ def test_bytes_that_are_not_text_reach_the_model_as_what_they_are(store: Store) 
     data = bytes(range(256)) * 4 + b"PK\x03\x04"
     call = ToolCall("bash", {"command": "cat bytes.bin"})
     raw = data.decode("utf-8", errors="replace")
-    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0))
+    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", raw, exit_code=0), BASH)
     assert "[binary output: " in out.text and "\x00" not in out.text and "\ufffd" not in out.text
     assert out.filtered is not None and out.filtered.rule == "binary" and out.overflow_id is not None
     assert store.get_overflow(out.overflow_id, "conv") == without_escapes(raw)  # the bytes as decoded, to read
     # Text with a stray NUL or a few undecodable bytes is text.
     text = "résumé naïve\n" * 20 + "\x00\ufffd"
-    assert OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", text)).text.startswith("résumé")
+    assert (
+        OutputPipeline(settings(), store, "conv")
+        .process(call, ToolOutput("bash", text), BASH)
+        .text.startswith("résumé")
+    )
 
 
 def test_a_binary_blob_does_not_take_the_text_around_it(store: Store) -> None:
@@ -227,7 +234,7 @@ def test_a_binary_blob_does_not_take_the_text_around_it(store: Store) -> None:
     raw = "\n".join(["collected 3 items", "tests/t.py::test_a FAILED", blob, "E   auth bypass: Permission denied",
                      "=== 1 failed, 2 passed in 0.10s ===", "[exit code: 1]"])  # fmt: skip
     out = OutputPipeline(settings(), store, "conv").process(ToolCall("bash", {"command": "python run.py"}),
-                                                             ToolOutput("bash", raw, exit_code=1))  # fmt: skip
+                                                             ToolOutput("bash", raw, exit_code=1), BASH)  # fmt: skip
     for line in ("tests/t.py::test_a FAILED", "E   auth bypass: Permission denied", "1 failed", "[exit code: 1]"):
         assert line in out.text
     assert "[binary output: 1 line, 220 characters" in out.text and "\x01" not in out.text
@@ -238,7 +245,7 @@ def test_the_escapes_stripped_before_the_filter_count_as_saved(store: Store) -> 
     # from 172 to 29 for a coloured pytest run, as if the model would have read the output without them.
     green = "".join(f"\x1b[32mtests/t.py::test_{i} PASSED\x1b[0m\n" for i in range(40)) + "= 40 passed in 0.1s =\n"
     call = ToolCall("bash", {"command": "pytest -v"})
-    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", green, exit_code=0))
+    out = OutputPipeline(settings(), store, "conv").process(call, ToolOutput("bash", green, exit_code=0), BASH)
     assert out.filtered is not None and out.raw_chars == len(green)
     assert out.tokens_saved == round((len(green) - out.filtered.filtered_chars) / 2.8)
     assert out.tokens_saved > out.filtered.tokens_saved  # the filter alone saw the text without the escapes

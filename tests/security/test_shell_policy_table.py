@@ -526,11 +526,11 @@ def decide(world: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
 
     def one(column: str, command: str) -> str:
         session = sessions[column]
-        ctx = session.context(ToolCall("bash", {"command": command}))
+        ctx = session.prepare(ToolCall("bash", {"command": command}))
         assert ctx.analysis is not None
         if ctx.analysis.verdict == "block":
             return "B"
-        decision, _ = session.permissions.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
+        decision = session.permissions.decide_call(ctx, wants_confirmation=ctx.analysis.verdict != "allow")
         return {"allow": "A", "ask": "Q", "deny": "B"}[decision.action]
 
     return one
@@ -554,8 +554,8 @@ def test_the_table_is_large_and_has_no_duplicates() -> None:
 
 def _decision(world: Path, toml: str, command: str, *, wants: bool = False) -> PolicyDecision:
     session = Session(Settings.from_toml(toml), tools=TOOLS, workdir=world / "work", store=None, conversation_id="t")
-    ctx = session.context(ToolCall("bash", {"command": command}))
-    decision, _ = session.permissions.decide_call(ctx, wants_confirmation=wants)
+    ctx = session.prepare(ToolCall("bash", {"command": command}))
+    decision = session.permissions.decide_call(ctx, wants_confirmation=wants)
     return decision
 
 

@@ -188,7 +188,7 @@ def test_an_allow_rule_cannot_vouch_for_a_line_nobody_finished_reading(
     session = Session(settings, tools=TOOLS, workdir=tmp_path, store=None, conversation_id="t")
 
     def decide(line: str) -> str:
-        ctx = session.context(ToolCall("bash", {"command": line}))
+        ctx = session.prepare(ToolCall("bash", {"command": line}))
         return session.permissions.decide(ctx, wants_confirmation=False).action
 
     line = "ls -la; " * 200

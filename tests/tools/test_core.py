@@ -131,7 +131,7 @@ def test_composite_asks_the_owner_about_confirmation() -> None:
 def test_registry_catalog_and_schemas() -> None:
     registry = ToolRegistry([ECHO, *FILE_TOOLS])
     assert registry.names[:3] == ["echo", "read", "write"] and "grep" in registry and len(registry) == 11
-    with pytest.raises(ValueError, match="already registered"):
+    with pytest.raises(ConfigError, match="two toolsets define a tool named"):
         registry.register(ECHO)
     catalog = registry.render_catalog()
     assert "## echo\nSay something back.\n- text (string, required): What to say back" in catalog

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, Field
 
 import zeph_nb
+from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError
 from zeph_nb.tools.function_toolset import result_text
 from zeph_nb.tools.functions import FunctionTool, pick, registered_tools, unregister
@@ -100,8 +102,6 @@ def _gen(n: int) -> Any:
         (lambda: zeph_nb.tool(_json), "'json' cannot be used"),
         (lambda: zeph_nb.tool("ok"), "name='ok'"),
         (lambda: zeph_nb.tool(timeout=0)(_ok), "timeout must be a positive number"),
-        (lambda: zeph_nb.tool(name="bash")(_ok), "'bash' is the name of a built-in tool"),
-        (lambda: zeph_nb.tool(name="read_overflow")(_ok), "built-in tool"),
     ],
 )
 def test_what_a_model_could_not_call_is_refused_at_decoration(define: Callable[[], Any], says: str) -> None:
@@ -199,3 +199,17 @@ def test_return_values_read_as_text_json_or_repr(value: Any, text: str) -> None:
 def test_a_long_result_is_cut_with_a_note() -> None:
     text = result_text("x" * 100, limit=10)
     assert text.startswith("x" * 10 + "\n[cut: the function returned 100 characters; the first 10 are kept]")
+
+
+def test_a_function_named_like_a_built_in_is_refused_when_the_agent_registers_it(tmp_path: Path) -> None:
+    """One registry takes every tool: a name a built-in has is refused there, with the fix, not looked up in a list
+    of built-in names at decoration."""
+    taken = zeph_nb.tool(name="bash")(_ok)
+    try:
+        with pytest.raises(
+            ConfigError, match=r"named 'bash' .*give yours another name, e.g. @zeph_nb.tool\(name='my_bash'\)"
+        ):
+            zeph_nb.Agent(Settings().model_copy(update={"home": tmp_path / "home"}), zeph_nb.ScriptedProvider(["ok"]),
+                          workdir=tmp_path, tools=[taken])  # fmt: skip
+    finally:
+        zeph_nb.tools.unregister("bash")

@@ -23,14 +23,12 @@ __all__ = ["AgentChecks", "PolicyRule", "PolicySettings", "UtilitySettings", "an
 
 MAX_RULES = 256  # the reference's cap: a policy file cannot make the check slow
 MAX_POLICY_FILE_BYTES = 256 * 1024
-# The reference's examples call its shell tool "shell"; here it is bash (a deny written for one must not miss it).
-_ALIASES = {"bash": ("shell",)}
 
 
-def names_tool(pattern: str, tool: str) -> bool:
-    """Whether a rule's ``tool`` glob names ``tool`` (case-insensitive; "shell" also names bash)."""
-    tool = tool.strip().lower()
-    names = (tool, *_ALIASES.get(tool, ()))
+def names_tool(pattern: str, tool: str, *aliases: str) -> bool:
+    """Whether a rule's ``tool`` glob names ``tool`` or one of its ``aliases`` (``ToolDef.aliases``: the reference's
+    examples call bash "shell", and a deny written for one must not miss it); case-insensitive."""
+    names = tuple(name.strip().lower() for name in (tool, *aliases))
     return any(fnmatch.fnmatch(name, pattern.strip(), flags=fnmatch.IGNORECASE | fnmatch.BRACE) for name in names)
 
 
@@ -79,13 +77,15 @@ class PolicySettings(_Section):
     rules: list[PolicyRule] = Field(default_factory=list, max_length=MAX_RULES)
     """effect (allow or deny), tool glob, paths, args_match; any matching deny wins"""
 
-    def denied_paths(self, tool: str) -> list[str]:
+    def denied_paths(self, tool: str, *aliases: str) -> list[str]:
         """The path globs of the deny rules that refuse ``tool`` whatever its arguments (no ``args_match``), as
         written; none when the policy is off. The file tools add them to ``[tools.file] deny_read``: a rule that
         denies reading ``secret/**`` must also hold when grep, find_path or copy_path walk a folder holding it."""
         if not self.enabled:
             return []
-        chosen = (r for r in self.rules if r.effect == "deny" and r.args_match is None and names_tool(r.tool, tool))
+        chosen = (
+            r for r in self.rules if r.effect == "deny" and r.args_match is None and names_tool(r.tool, tool, *aliases)
+        )
         return list(dict.fromkeys(path for rule in chosen for path in rule.paths))
 
     @model_validator(mode="before")

@@ -12,9 +12,9 @@ if TYPE_CHECKING:
     from zeph_nb.gates.policy import PolicyDecision, Subjects
     from zeph_nb.output.pipeline import ProcessedOutput
     from zeph_nb.shell import ShellAnalysis
-    from zeph_nb.tools.containment import CommandScope
+    from zeph_nb.tools.scope import CommandScope
 
-__all__ = ["CallContext", "CallOutcome", "GateCall", "Handler", "RunsOnUse", "Trace", "rewritten"]
+__all__ = ["CallOutcome", "GateCall", "Handler", "Prepared", "RunsOnUse", "Trace", "rewritten"]
 
 
 @dataclass(frozen=True)
@@ -28,15 +28,17 @@ class RunsOnUse:
 
 
 @dataclass(frozen=True)
-class CallContext:
-    """What the gates know about a call once it is known to be well-formed, built once (the context gate) and
-    never changed: the tool, the validated arguments, a command line parsed once, and what the call touches."""
+class Prepared:
+    """A call once it is known to be well-formed, prepared once (``gates/prepare.py``) and never changed: the tool,
+    the validated arguments, a command line parsed, what the call touches and, for a command, what it gets (its
+    scope). Every gate reads it; the executor runs it as it is, without parsing or scoping it again."""
 
     call: ToolCall
     tool: ToolDef
     args: ToolArgs
     subjects: Subjects
     analysis: ShellAnalysis | None = None  # a command line's parse, for every gate (and never parsed again)
+    scope: CommandScope | None = None  # a command's sandbox, network and environment (and never scoped again)
 
 
 _WRITTEN_ONCE = ("decision", "verdict", "utility", "scope", "opened", "approved_by", "waited_ms", "blocked_by",
@@ -89,7 +91,8 @@ class GateCall:
     """One call on its way through the gates: the call as the model sent it, its context once built, the trace."""
 
     call: ToolCall
-    ctx: CallContext | None = None
+    tool: ToolDef | None = None  # the tool it names, once known (before its arguments are validated)
+    ctx: Prepared | None = None
     trace: Trace = field(default_factory=Trace)
     outcome: CallOutcome | None = None
 

@@ -25,19 +25,20 @@ from pathlib import Path
 from typing import Any
 
 from zeph_nb.config import Settings
-from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
+from zeph_nb.errors import ConfigError
 from zeph_nb.gates.adversarial import AdversarialGate, Judge
 from zeph_nb.gates.approval import ApprovalRequest, Approver, DenyAll
 from zeph_nb.gates.approval.desk import ApprovalDesk
 from zeph_nb.gates.approval.preview import change_preview
 from zeph_nb.gates.cache import ResultCache
-from zeph_nb.gates.call import CallContext, CallOutcome, GateCall, Handler
+from zeph_nb.gates.call import CallOutcome, GateCall, Handler, Prepared
 from zeph_nb.gates.enforcer import PolicyEnforcerGate
 from zeph_nb.gates.events import GateEvent
 from zeph_nb.gates.policy.grants import Grant
 from zeph_nb.gates.policy.permissions import Permissions
 from zeph_nb.gates.policy.quota import Quota
-from zeph_nb.gates.policy.subjects import canonical_workdir, subjects_of
+from zeph_nb.gates.policy.subjects import canonical_workdir
+from zeph_nb.gates.prepare import PrepareGate, Preparer
 from zeph_nb.gates.recording import AuditGate
 from zeph_nb.gates.undo import Snapshotter, UndoGate
 from zeph_nb.gates.utility import UtilityGate, UtilityScorer
@@ -46,7 +47,6 @@ from zeph_nb.gates.wrappers import (
     AskedWith,
     BlocklistGate,
     CacheGate,
-    ContextGate,
     ExecutorGate,
     OutputGate,
     PolicyGate,
@@ -58,7 +58,7 @@ from zeph_nb.security.secrets import compile_extra, redact_params
 from zeph_nb.store.audit_log import AuditLog
 from zeph_nb.store.snapshots import FileChanges
 from zeph_nb.store.store import Store
-from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, validate_params
+from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor
 from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.containment import shell_classifier
@@ -102,6 +102,7 @@ class Session:
         workdir: str | os.PathLike[str] | None,
         store: Store | None,
         conversation_id: str,
+        turned_off: Mapping[str, str] | None = None,
     ) -> None:
         config = settings.tools
         self.settings = settings
@@ -112,6 +113,8 @@ class Session:
         # What an approval card may read to show a write's diff: the file tools' own sandbox and read rules.
         self.preview_sandbox = file_sandbox(settings, Path(self.workdir))
         self.classifier = shell_classifier(settings)
+        self.preparer = Preparer(settings, tools=self.tools, classifier=self.classifier, workdir=self.workdir,
+                                 turned_off=dict(turned_off or {}), visible=self.permissions.visible_names)  # fmt: skip
         self.conversation_id = conversation_id
         self.run_id = new_run_id()  # one %%zeph cell's run; calls made outside a run share the session's first
         self.quota = Quota(config.max_tool_calls_per_session)
@@ -127,6 +130,7 @@ class Session:
         self.tools = dict(tools) if self.settings.tools.enabled else {}
         self.permissions.tools = tuple(self.tools)
         self.permissions.defs = self.tools
+        self.preparer.tools = self.tools
 
     def notify(self, event: GateEvent) -> None:
         """Tell every listener (a front-end, the agent's event stream); a failing listener never fails a call."""
@@ -145,26 +149,9 @@ class Session:
             conversation=lambda: self.conversation_id,
         )
 
-    def context(self, call: ToolCall) -> CallContext:
-        """The call's context, built once: the tool (unknown: TOOL_NOT_FOUND), its arguments validated, a command
-        line parsed (the only parse of it on the way to the executor), and its subjects."""
-        tool = self.tools.get(call.tool_id)
-        off = turned_off(self.settings) if tool is None else {}
-        if call.tool_id in off:
-            raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND,
-                            f"the {call.tool_id} tool is turned off ({off[call.tool_id]}); use another tool or ask "
-                            "the person to turn it on")  # fmt: skip
-        if tool is None:
-            names = ", ".join(self.permissions.visible_names()) or "none"
-            raise ToolError(
-                ToolErrorCategory.TOOL_NOT_FOUND, f"unknown tool {call.tool_id!r}; available tools: {names}"
-            )
-        args = validate_params(tool, call.params)
-        analysis = None
-        if tool.subject_kind == "command" and tool.subject:
-            analysis = self.classifier.analyze(str(call.params.get(tool.subject[0])))
-        subjects = subjects_of(tool, call.params, workdir=self.workdir, analysis=analysis)
-        return CallContext(call, tool, args, subjects, analysis)
+    def prepare(self, call: ToolCall) -> Prepared:
+        """``call`` prepared once, as the chain's first gates do (``gates/prepare.py``)."""
+        return self.preparer.prepare(call)
 
     def observe(self, gc: GateCall) -> None:
         """Feed a finished call to the anomaly detector and the dependency graph."""
@@ -346,10 +333,14 @@ def build_chain(
     if not any(t.name == "read_overflow" for toolset in toolsets for t in toolset.tool_definitions()):
         overflow = OverflowExecutor(store, conversation_id)
         toolsets.append(overflow)
-    hidden = turned_off(settings)
+    # One registry of every tool offered (a name two toolsets take raises here); those the settings turn off by
+    # their ``enabled_by`` flag or ``[tools] disabled`` are hidden, and a call to one names the setting.
+    offered = CompositeExecutor(toolsets).check_names()
+    hidden = turned_off(settings, offered)
     executor = toolsets[0] if len(toolsets) == 1 and not hidden else CompositeExecutor(toolsets, hidden=hidden)
     by_name = {tool.name: tool for tool in executor.tool_definitions()}
-    session = Session(settings, tools=by_name, workdir=workdir, store=store, conversation_id=conversation_id)
+    session = Session(settings, tools=by_name, workdir=workdir, store=store, conversation_id=conversation_id,
+                      turned_off=hidden)  # fmt: skip
     session.desk.approver = approver or DenyAll()
     pipeline = OutputPipeline(settings, store, conversation_id)
     # Always there: with [undo] off it still tells provenance what each call wrote (gates/undo.py).
@@ -367,7 +358,7 @@ def build_chain(
         ),
         lambda inner: OutputGate(inner, pipeline),
         lambda inner: QuotaGate(inner, session.quota),
-        lambda inner: ContextGate(inner, session.context),
+        lambda inner: PrepareGate(inner, session.preparer),
         lambda inner: BlocklistGate(inner),
         lambda inner: PolicyEnforcerGate(inner, session.permissions.declarative),
         lambda inner: PolicyGate(inner, session.permissions, executor.requires_confirmation),
@@ -386,7 +377,7 @@ def build_chain(
         lambda inner: RetryGate(inner, settings.tools.retry, sleep=sleep),
         lambda inner: UndoGate(inner, snapshotter),
     ]
-    head: Handler = ExecutorGate(executor, session.classifier.key)
+    head: Handler = ExecutorGate(executor)
     for wrap in reversed(gates):
         head = wrap(head)
     return GateChain(session, head, executor=executor, pipeline=pipeline, store=store, overflow=overflow)

@@ -20,12 +20,10 @@ from zeph_nb.tools.base import ToolOutput
 
 __all__ = ["PolicyEnforcerGate"]
 
-# The file tools that act on everything under a folder: a deny rule naming a path inside it is touched too, though
-# the call names only the folder (delete_path of data/ removes data/keep/, which a rule may protect). The ones
-# that only read are refused only for rules that do not deny read as well: those join the file tools' deny_read,
+# A tool that acts on everything under a folder (``ToolDef.walks``) touches a path a deny rule names inside it,
+# though the call names only the folder (delete_path of data/ removes data/keep/, which a rule may protect). One
+# that only reads is refused only for rules that do not deny read as well: those join the file tools' deny_read,
 # which hides what they name from the walk while the rest of the folder is searched as asked.
-TREE_TOOLS = {"delete_path": False, "move_path": False, "copy_path": False, "grep": True, "find_path": True,
-              "list_directory": True}  # fmt: skip
 MAX_WALKED = 20_000  # entries checked under a folder; a larger tree is refused rather than half checked
 
 
@@ -58,13 +56,14 @@ class PolicyEnforcerGate:
             return await self.inner.handle(gc)
         written = [use.word for use in ctx.analysis.paths] if ctx.analysis is not None else []
         paths = call_paths(ctx.tool.subject_kind, ctx.subjects.values, written, self.policy.workdir)
-        verdict = self.policy.decide(ctx.tool.name, paths, ctx.subjects.arguments)
+        verdict = self.policy.decide(ctx.tool, paths, ctx.subjects.arguments)
         trace = verdict.trace if verdict.effect == "deny" else None
-        tree = ctx.tool.name in TREE_TOOLS
-        rules = self.policy.path_denials(ctx.tool.name, besides_read=TREE_TOOLS[ctx.tool.name]) if tree else []
+        tree = bool(ctx.tool.walks)
+        rules = self.policy.path_denials(ctx.tool, besides_read=ctx.tool.walks == "reads") if tree else []
         if trace is None and rules:
-            # copy_path's and move_path's destination must not exist: only their source can hold anything.
-            folders = paths[:1] if ctx.tool.name in ("copy_path", "move_path") else paths
+            # A destination must not exist yet (copy_path, move_path): only the other paths can hold anything.
+            named = zip(ctx.tool.subject, paths, strict=False)
+            folders = [path for name, path in named if name != "destination"] if len(paths) > 1 else paths
             trace = await asyncio.to_thread(denied_inside, rules, folders)
         if trace is not None:
             decision = PolicyDecision("deny", "tools.policy", trace)

@@ -24,7 +24,6 @@ __all__ = ["KILLED", "NOT_RUN", "AuditGate"]
 # statuses are 0-255 and a signalled process shows as minus its signal (-9), never -1.
 NOT_RUN = -1
 KILLED = 128 + 9
-SHELL_TOOLS = frozenset({"bash"})
 
 log = logging.getLogger("zeph_nb.gates")
 
@@ -160,9 +159,7 @@ def _reason(decision: Any, *notes: str | None) -> str | None:
 
 def _runs_commands(gc: GateCall) -> bool:
     """Whether the call is a shell call (bash, here or on a remote backend), known even when it failed validation."""
-    if gc.ctx is not None:
-        return gc.ctx.tool.subject_kind == "command" and gc.ctx.tool.name in SHELL_TOOLS
-    return gc.call.tool_id in SHELL_TOOLS
+    return gc.tool is not None and gc.tool.runs_commands
 
 
 def _sandbox_label(gc: GateCall, output: ToolOutput) -> str | None:

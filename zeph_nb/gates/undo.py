@@ -30,7 +30,7 @@ from typing import Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.call import CallContext, GateCall, Handler, RunsOnUse
+from zeph_nb.gates.call import GateCall, Handler, Prepared, RunsOnUse
 from zeph_nb.security.provenance import journal_for
 from zeph_nb.security.runs_on_use import runs_on_use
 from zeph_nb.security.tree_scan import protected_in_trees
@@ -38,17 +38,7 @@ from zeph_nb.store.snapshots import FileChangeRow, FileChanges
 from zeph_nb.tools.base import ToolOutput
 from zeph_nb.tools.files.states import Capture, PathState, Snapshot, changed_paths
 
-__all__ = ["FILE_WRITERS", "Snapshotter", "UndoGate"]
-
-# The file tools that change the tree, and which of their arguments name what they change.
-FILE_WRITERS: dict[str, tuple[str, ...]] = {
-    "write": ("path",),
-    "edit": ("path",),
-    "create_directory": ("path",),
-    "delete_path": ("path",),
-    "move_path": ("source", "destination"),
-    "copy_path": ("destination",),
-}
+__all__ = ["Snapshotter", "UndoGate"]
 
 
 class Snapshotter:
@@ -74,11 +64,11 @@ class Snapshotter:
         home = str(changes.store.path.parent)
         self.exclude_paths = {home} if home.startswith(self.workdir + os.sep) else set()
 
-    def scanned(self, ctx: CallContext) -> tuple[list[str], set[str]] | None:
+    def scanned(self, ctx: Prepared) -> tuple[list[str], set[str]] | None:
         """For a local command run in the foreground: the trees provenance scans after it, whatever the classifier
         thought the command does (``sort -o``, ``uniq in out`` write too), and the environments to skip there
         (read-only in the sandbox: the kernel's own and those that existed before the call). None otherwise."""
-        if ctx.tool.name != "bash" or self.execution.backend in ("ssh", "container"):
+        if not ctx.tool.runs_commands or ctx.tool.remote:
             return None
         if ctx.call.params.get("wait", True) is not True:
             return None  # a tmux pane: its watcher records what it writes (tools/shell/pane_watch.py)
@@ -89,7 +79,7 @@ class Snapshotter:
         skip |= {str(env) for env in protected_in_trees([Path(r) for r in roots]).environments}
         return [r for r in dict.fromkeys(roots) if os.path.isdir(r)], skip
 
-    def scan_after(self, ctx: CallContext, scanned: tuple[list[str], set[str]], started_ns: int) -> None:
+    def scan_after(self, ctx: Prepared, scanned: tuple[list[str], set[str]], started_ns: int) -> None:
         """Provenance for a local command: every file under its trees whose inode changed while it ran, excluded
         folders and links' targets included, recorded by content; past the scan's budget, the time window."""
         roots, skip = scanned
@@ -112,24 +102,22 @@ class Snapshotter:
         marked = {entry.path for entry in self.marked.get(ctx.call.call_id, ())}
         self.mark(ctx, [(path, None) for path in written if path not in marked], add=True)
 
-    def roots(self, ctx: CallContext) -> list[str] | str | None:
+    def roots(self, ctx: Prepared) -> list[str] | str | None:
         """The paths to snapshot; None: the call changes no files here; a string: why it is not followed."""
-        name, params = ctx.tool.name, ctx.call.params
-        remote = self.execution.backend in ("ssh", "container")
-        if name == "bash":
-            if remote:
-                return f"remote: runs on {self.execution.ssh or self.execution.container} ({self.execution.backend})"
+        tool, params = ctx.tool, ctx.call.params
+        if not (tool.runs_commands or tool.writes):
+            return None
+        if tool.remote:
+            where = f"{self.execution.ssh or self.execution.container} ({self.execution.backend})"
+            return f"remote: runs on {where}" if tool.runs_commands else f"remote: on {where}"
+        if tool.runs_commands:
             if params.get("wait", True) is not True:
                 return "a background command in a tmux pane: what it changes later is not followed"
             if ctx.analysis is not None and not ctx.analysis.may_write:
                 return None
             return [self.workdir]
-        if name not in FILE_WRITERS:
-            return None
-        if remote:
-            return f"remote: on {self.execution.ssh or self.execution.container} ({self.execution.backend})"
         roots = []
-        for key in FILE_WRITERS[name]:
+        for key in tool.writes:
             value = params.get(key)
             if isinstance(value, str):
                 root = self._root(value)
@@ -168,7 +156,7 @@ class Snapshotter:
                                    allow_read=files.allow_read, protected=protected)  # fmt: skip
         return not self._reader.readable(Path(path))
 
-    def record(self, ctx: CallContext, before: Snapshot, after: Snapshot) -> list[str]:
+    def record(self, ctx: Prepared, before: Snapshot, after: Snapshot) -> list[str]:
         """Record what changed (provenance always, undo rows when on); returns notes for the output (what undo
         will not be able to do)."""
         notes: list[str] = []
@@ -178,7 +166,7 @@ class Snapshotter:
                 self.note(ctx, notes[-1])
             return notes
         changed = changed_paths(before, after)
-        if ctx.tool.name != "bash":  # a command's files are recorded by scan_after, which sees more than the walk
+        if not ctx.tool.runs_commands:  # a command's files are recorded by scan_after, which sees more than the walk
             written = [path for path, _, new in changed if new.kind in ("file", "symlink")]
             self.provenance.record(written, tool=ctx.tool.name, call_id=ctx.call.call_id)
         self.mark(ctx, [(path, old) for path, old, new in changed if new.kind in ("file", "symlink")])
@@ -197,7 +185,7 @@ class Snapshotter:
         self.changes.record(rows)
         return notes
 
-    def mark(self, ctx: CallContext, written: list[tuple[str, PathState | None]], *, add: bool = False) -> None:
+    def mark(self, ctx: Prepared, written: list[tuple[str, PathState | None]], *, add: bool = False) -> None:
         """Name the files just written that other tools run when used (the transcript, status, audit row)."""
         found = []
         for path, old in written:
@@ -210,12 +198,12 @@ class Snapshotter:
             earlier = self.marked.get(ctx.call.call_id, ()) if add else ()
             self.marked[ctx.call.call_id] = (*earlier, *found)
 
-    def note(self, ctx: CallContext, note: str) -> None:
+    def note(self, ctx: Prepared, note: str) -> None:
         if self.undo:
             self.changes.record([self._row(ctx, note=note)])
 
     def _row(
-        self, ctx: CallContext, *, path: str | None = None, before: str | None = None, after: str | None = None,
+        self, ctx: Prepared, *, path: str | None = None, before: str | None = None, after: str | None = None,
         note: str | None = None,
     ) -> FileChangeRow:  # fmt: skip
         return FileChangeRow(run_id=self.run(), conversation_id=self.conversation(), call_id=ctx.call.call_id,

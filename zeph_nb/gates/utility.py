@@ -4,8 +4,8 @@ model (with the result), the approval card, the audit row's reason and the trans
 
 score = gain_weight * gain - cost_weight * cost - redundancy_weight * repeat + uncertainty_bonus * exploration
 
-- gain: what the tool tends to bring, by tool (the reference's table: 0.75 for diagnostics and the file tools that
-  change one thing, 0.65 for searches, 0.6 for bash, 0.55 for read and write, 0.5 for any other tool);
+- gain: what the tool tends to bring, its ``utility`` trait (the reference's values: 0.75 for diagnostics and the
+  file tools that change one thing, 0.65 for searches, 0.6 for bash, 0.55 for read and write, 0.5 for any other);
 - cost: the share of ``[agent] context_budget_tokens`` the conversation already uses (the agent says it each
   round; 0 with no budget);
 - repeat: 1 when the same tool was called with the same arguments earlier in the run, else 0;
@@ -21,20 +21,14 @@ from dataclasses import dataclass, field
 
 from zeph_nb.config import Settings
 from zeph_nb.gates.call import GateCall, Handler
-from zeph_nb.tools.base import ToolOutput
+from zeph_nb.tools.base import ToolDef, ToolOutput
 
 __all__ = ["UtilityGate", "UtilityScorer", "gain_of"]
 
-_GAINS = {
-    **dict.fromkeys(("diagnostics", "edit", "create_directory", "delete_path", "move_path", "copy_path"), 0.75),
-    **dict.fromkeys(("grep", "find_path", "list_directory"), 0.65),
-    "bash": 0.6,
-    **dict.fromkeys(("read", "write"), 0.55),
-}
 
-
-def gain_of(tool: str) -> float:
-    return _GAINS.get(tool, 0.5)
+def gain_of(tool: ToolDef) -> float:
+    """What a successful call of ``tool`` is worth to the task (its ``utility`` trait)."""
+    return tool.utility
 
 
 @dataclass
@@ -50,12 +44,12 @@ class UtilityScorer:
         self.calls = 0
         self.seen.clear()
 
-    def warning(self, tool: str, arguments: object) -> str | None:
+    def warning(self, tool: ToolDef, arguments: object) -> str | None:
         """Score one call (and remember it); a warning when the score is under the threshold, else None."""
         config = self.settings.tools.utility
-        if not config.enabled or tool in config.exempt_tools:
+        if not config.enabled or tool.name in config.exempt_tools:
             return None
-        key = tool + "\0" + json.dumps(arguments, sort_keys=True, default=str)
+        key = tool.name + "\0" + json.dumps(arguments, sort_keys=True, default=str)
         repeat = 1.0 if key in self.seen else 0.0
         self.seen.add(key)
         exploration = max(0.0, 1.0 - self.calls / 10)
@@ -83,7 +77,7 @@ class UtilityGate:
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         if gc.ctx is not None:
-            warning = self.scorer.warning(gc.ctx.tool.name, gc.call.params)
+            warning = self.scorer.warning(gc.ctx.tool, gc.call.params)
             if warning is not None:
                 gc.trace.note(utility=warning)
         return await self.inner.handle(gc)

@@ -2,7 +2,7 @@
 ``chain.py`` (``build_chain``), not here.
 
 A gate either refuses (raises a ToolError, which the output gate turns into the value the model reads) or passes
-the call on and returns what came back. Gates after the context gate read the call's frozen ``CallContext``
+the call on and returns what came back. Gates after the context gate read the call's frozen ``Prepared``
 (validated arguments, a command line parsed once, its subjects); what a gate learns goes into the call's
 append-only ``Trace``, which the recorder (``recording.py``) turns into the outcome and the audit row.
 """
@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest
-from zeph_nb.gates.call import CallContext, GateCall, Handler, Trace, rewritten
+from zeph_nb.gates.call import GateCall, Handler, Prepared, Trace, rewritten
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.gates.policy.containment import web_host
 from zeph_nb.store.store import utc_now
-from zeph_nb.tools.base import ToolCall, ToolExecutor, ToolOutput
+from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
 
 if TYPE_CHECKING:
     from zeph_nb.config import RetrySettings
@@ -43,7 +43,6 @@ __all__ = [
     "AskedWith",
     "BlocklistGate",
     "CacheGate",
-    "ContextGate",
     "ExecutorGate",
     "OutputGate",
     "PolicyGate",
@@ -72,7 +71,7 @@ def refuse(
     return ToolError(category, message)
 
 
-def _ctx(gc: GateCall) -> CallContext:
+def _ctx(gc: GateCall) -> Prepared:
     assert gc.ctx is not None, "a gate after the context gate ran before it: the order in build_chain is wrong"
     return gc.ctx
 
@@ -94,7 +93,7 @@ class OutputGate:
             output = ToolOutput.from_error(gc.call, error)
         if output.error is not None and gc.trace.attempts > 1:  # the retry gate ran it again: the model is told
             output = dataclasses.replace(output, error=dataclasses.replace(output.error, retried=True))
-        gc.trace.note(processed=self.pipeline.process(gc.call, output))
+        gc.trace.note(processed=self.pipeline.process(gc.call, output, gc.tool))
         return output
 
 
@@ -113,18 +112,6 @@ class QuotaGate:
                 f"quota_blocked: this conversation has used all {quota.limit} tool calls it may make "
                 "(tools.max_tool_calls_per_session); the call did not run. Answer with what you have.",
             )
-        return await self.inner.handle(gc)
-
-
-class ContextGate:
-    """Builds the call's context once: the tool it names (unknown: TOOL_NOT_FOUND), its arguments validated, a
-    command line parsed, its subjects read (``Session.context`` in chain.py)."""
-
-    def __init__(self, inner: Handler, build: Callable[[ToolCall], CallContext]) -> None:
-        self.inner, self.build = inner, build
-
-    async def handle(self, gc: GateCall) -> ToolOutput:
-        gc.ctx = self.build(gc.call)
         return await self.inner.handle(gc)
 
 
@@ -167,10 +154,10 @@ class PolicyGate:
         wants = ctx.analysis.verdict != "allow" if ctx.analysis is not None else self.confirms(ctx.call)
         if not wants and ctx.analysis is not None and tool.own_confirmation:
             wants = self.confirms(ctx.call)
-        decision, scope = self.permissions.decide_call(ctx, wants_confirmation=wants)
+        decision = self.permissions.decide_call(ctx, wants_confirmation=wants)
         gc.trace.note(decision=decision)
-        if scope is not None:
-            gc.trace.note(scope=scope, opened=tuple(str(folder) for folder in scope.opened))
+        if ctx.scope is not None:
+            gc.trace.note(scope=ctx.scope, opened=tuple(str(folder) for folder in ctx.scope.opened))
         if decision.action == "deny":
             message = f"{decision.reason}. Do not retry this call; choose another way or ask the user."
             raise refuse(gc.trace, "policy", decision, ToolErrorCategory.POLICY_BLOCKED, message)
@@ -183,7 +170,7 @@ class AskedWith:
     write's diff, the conversation it belongs to."""
 
     redact: Callable[[Mapping[str, Any]], dict[str, Any]]
-    preview: Callable[[str, Mapping[str, Any]], str]
+    preview: Callable[[ToolDef, Mapping[str, Any]], str]
     conversation: Callable[[], str]
 
 
@@ -226,7 +213,9 @@ class ApprovalGate:
                 *(note for note in (gc.trace.verdict, gc.trace.utility, rewritten(gc.call)) if note),
             ),
             remedy=decision.remedy,
-            preview=self.shown.preview(ctx.tool.name, gc.call.params),
+            preview=self.shown.preview(ctx.tool, gc.call.params),
+            verb=ctx.tool.verb,
+            explained=ctx.tool.explain(ctx.subjects.values) if ctx.tool.explain is not None else "",
             conversation_id=self.shown.conversation(),
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
             expires_at=utc_now() + timedelta(seconds=self.timeout),
@@ -325,19 +314,17 @@ class RetryGate:
 
 
 class ExecutorGate:
-    """The end of the chain: the composite executor runs the tool, given what the gates already worked out (the
-    validated arguments, a command line's parse) so it does neither again. ``parser_key`` is the key of the
-    classifier that made the parse."""
+    """The end of the chain: the composite executor runs the prepared call (``Prepared.call`` carries the validated
+    arguments, a command line's parse and its scope), so it works out none of them again."""
 
-    def __init__(self, executor: ToolExecutor, parser_key: str) -> None:
-        self.executor, self.parser_key = executor, parser_key
+    def __init__(self, executor: ToolExecutor) -> None:
+        self.executor = executor
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         ctx = _ctx(gc)
         gc.trace.ran()
-        analysis = (self.parser_key, ctx.analysis) if ctx.analysis is not None else None
         # Only the gates say which folders a call opens; whatever the call came with is replaced.
-        call = dataclasses.replace(gc.call, opened_paths=gc.trace.opened, args=ctx.args, analysis=analysis)
+        call = dataclasses.replace(ctx.call, opened_paths=gc.trace.opened)
         output = await self.executor.execute(call)
         if output is None:  # the registry knew the tool, but no executor took it: a wiring bug, said plainly
             raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"no executor runs {gc.call.tool_id!r}")

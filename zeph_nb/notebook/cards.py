@@ -116,17 +116,6 @@ def _raw_text(raw: Mapping[str, object], summary: str) -> str:
     return "\n".join([*fields, *texts])
 
 
-# What the approval card says before the call's subject: a command runs, but a file tool's path does not.
-_WILL = {
-    "write": "This will write:",
-    "edit": "This will change:",
-    "delete_path": "This will delete:",
-    "create_directory": "This will create:",
-    "fetch": "This will fetch:",
-    "web_scrape": "This will fetch:",
-}
-
-
 def _summary(tool: str, params: Any) -> str:
     """The one line a person needs: the command, the path, the URL — else the arguments. Redacted: what a widget
     shows is kept in the saved notebook."""
@@ -191,7 +180,7 @@ class ToolCard:
             if code.count("\n") > 14 or len(code) > 1200:  # the box scrolls: say so above it, so nothing is missed
                 shown = f'<div class="zeph-extra">{html.escape(longer)}</div>{shown}'
         prompt = w.HTML(
-            f'<div class="zeph-ask"><b>Needs your approval.</b> {_WILL.get(request.tool, "This will run:")}'
+            f'<div class="zeph-ask"><b>Needs your approval.</b> {html.escape(request.verb or "This will run:")}'
             f"{shown}{extras}{change}"
             f"<b>Why it asks:</b> {_code_spans(html.escape(request.why))}"
             # The rules' own words, for whoever tunes the configuration (and what the audit log keeps): folded,

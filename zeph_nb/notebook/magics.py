@@ -315,7 +315,7 @@ class ZephMagics(Magics):
     def _cmd_undo(self, args: list[str]) -> Any:
         from zeph_nb.notebook.undo import undo_command
 
-        return undo_command(self, args)
+        return undo_command(self.agent, args, widgets=self.widgets)
 
     def _cmd_jobs(self, args: list[str]) -> None:
         print_jobs()

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from zeph_nb.agent.loop import Agent
     from zeph_nb.agent.undo import RunUndo
-    from zeph_nb.notebook.magics import ZephMagics
     from zeph_nb.store.store import Store
 
 __all__ = ["undo_command"]
@@ -43,8 +43,9 @@ def _arguments() -> argparse.ArgumentParser:
     return parser
 
 
-def undo_command(magics: ZephMagics, args: list[str]) -> Any:
-    """What ``%zeph undo …`` runs; returns a DataFrame for ``--list``, else None (it prints)."""
+def undo_command(agent: Agent | None, args: list[str], *, widgets: bool) -> Any:
+    """What ``%zeph undo …`` runs for the session's ``agent`` (None: none yet, the settings' store is read); returns
+    a DataFrame for ``--list``, else None (it prints). ``widgets``: ask with buttons when a loop runs."""
     from zeph_nb.config import Settings
     from zeph_nb.errors import ZephError
     from zeph_nb.store.store import Store
@@ -54,7 +55,6 @@ def undo_command(magics: ZephMagics, args: list[str]) -> Any:
     except (argparse.ArgumentError, SystemExit, ValueError) as e:
         print(f"%zeph undo: {e}. Usage: {USAGE}")
         return None
-    agent = magics.agent
     store = agent.store if agent is not None else Store(Settings.load())
     user = agent.settings.user if agent is not None else Settings.load().user
     if options.list:
@@ -89,7 +89,7 @@ def undo_command(magics: ZephMagics, args: list[str]) -> Any:
 
     if options.yes:
         carry_out(print)
-    elif magics.widgets and _running_loop():
+    elif widgets and _running_loop():
         _ask_with_buttons(undo, carry_out)
     elif _ask_on_console():
         carry_out(print)

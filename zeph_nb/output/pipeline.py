@@ -18,14 +18,12 @@ from zeph_nb.config import Settings
 from zeph_nb.output.engine import FilteredOutput
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, without_escapes
 from zeph_nb.security.secrets import compile_extra, redact, scan_secrets
-from zeph_nb.tools.base import ToolCall, ToolOutput
+from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput
 
 if TYPE_CHECKING:
     from zeph_nb.store.store import Store
 
 __all__ = ["OutputPipeline", "ProcessedOutput"]
-
-FILTERED_TOOLS = frozenset({"bash"})
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,10 @@ class OutputPipeline:
         self.store = store
         self.conversation_id = conversation_id
 
-    def process(self, call: ToolCall, output: ToolOutput) -> ProcessedOutput:
+    def process(self, call: ToolCall, output: ToolOutput, tool: ToolDef | None = None) -> ProcessedOutput:
+        """What the model reads of ``output``: filtered when ``tool`` says its output is (``ToolDef.filtered``: a
+        command's log, keyed by its command line), redacted, and cut with an overflow id when long."""
+        filtering = tool is not None and tool.filtered
         text = raw = output.text_for_model
         raw_chars = len(text)
         filtered = None
@@ -62,16 +63,17 @@ class OutputPipeline:
         tools = self.settings.tools
         scan = tools.filters.security
         extra = compile_extra(scan.extra_patterns)
-        if call.tool_id in FILTERED_TOOLS:
+        if filtering:
             # What the scan reads and the overflow keeps of a command's output, filtered or not: a colour code inside
             # a token (`ghp_Zx8Q\x1b[0m…`) hid it from the scan, and read_overflow gave it back whole. Only escapes
             # go: a line drawn over with \r is still in the copy the removal note names.
             text = raw = without_escapes(raw)
         raw_findings = scan_secrets(text, extra) if scan.enabled else []
-        if output.error is None and call.tool_id in FILTERED_TOOLS and tools.summarize_output and tools.filters.enabled:
+        if output.error is None and filtering and tools.summarize_output and tools.filters.enabled:
             from zeph_nb.output.loading import filter_output
 
-            command = str(call.params.get("command", ""))
+            assert tool is not None
+            command = str(call.params.get(tool.subject[0], "")) if tool.subject else ""
             filtered = filter_output(command, text, output.exit_code, self.settings)
             text = filtered.text
             line = filtered.stats_line("shell")

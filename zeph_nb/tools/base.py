@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -18,12 +18,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from zeph_nb.errors import ToolError, ToolErrorCategory, ToolErrorFeedback
 
 if TYPE_CHECKING:
-    from zeph_nb.shell import ShellAnalysis
+    from zeph_nb.shell import ShellAnalysis, ShellClassifier
+    from zeph_nb.tools.scope import CommandScope
 
 __all__ = [
     "BINARY_HINT",
     "SingleToolExecutor",
     "SubjectKind",
+    "Tool",
     "ToolArgs",
     "ToolCall",
     "ToolDef",
@@ -75,19 +77,54 @@ class ToolDef:
     in_kernel: bool = False
     # Where a tool from outside comes from: an MCP server's (server, its own name for the tool), for the audit row.
     origin: tuple[str, str] | None = None
+    # -- what the gates, cards, filters and undo read: one place per tool, never a table keyed by its name --------
+    # The parameters naming the paths the call changes: undo snapshots them before it runs and restores them on
+    # ``%zeph undo``; provenance marks them as written by the agent.
+    writes: tuple[str, ...] = ()
+    # Acts on everything under the folder it names: "reads" (grep, find_path) or "changes" (delete_path). A deny
+    # rule on a path inside the folder then refuses the call, though the call names only the folder.
+    walks: Literal["", "reads", "changes"] = ""
+    # Its output goes through the output filters (a command's log, a test run); every tool's is redacted and capped.
+    filtered: bool = False
+    # What the approval card says before the subject ("This will write:"); empty says "This will run:".
+    verb: str = ""
+    # What the file the first of ``writes`` names becomes, from its text now and the call's parameters (None: the
+    # call will fail): the approval card shows the change as a diff, for a person approves content, not a path.
+    becomes: Callable[[str, Mapping[str, Any]], str | None] | None = field(default=None, compare=False, repr=False)
+    # Why the tool asks, in a person's words, from its subjects (the approval card's "why"); None: "`name` asks
+    # before every call".
+    explain: Callable[[Sequence[str]], str] | None = field(default=None, compare=False, repr=False)
+    # What a successful call is worth to the task (the utility score's gain, 0..1).
+    utility: float = 0.5
+    # The ``[tools]`` setting that turns it off (``shell_enabled``); empty: only ``[tools] disabled`` does.
+    enabled_by: str = ""
+    # Other names a permission rule may call it by (the reference agent's "shell" for bash).
+    aliases: tuple[str, ...] = ()
+    # Runs a command line (its subject): classified, contained in the OS sandbox, its exit code recorded.
+    runs_commands: bool = False
+    # Acts on another machine (the ssh or container backend): asks unless a rule allows it, whatever its parse.
+    remote: bool = False
 
     def __post_init__(self) -> None:
         if self.cacheable and self.mutates:
             raise ValueError(f"tool {self.name!r}: a tool that changes things cannot be cacheable")
-        unknown = [name for name in self.subject if name not in self.args_model.model_fields]
+        unknown = [name for name in (*self.subject, *self.writes) if name not in self.args_model.model_fields]
         if unknown:
-            raise ValueError(f"tool {self.name!r}: subject names {unknown} are not parameters of {self.args_model}")
+            raise ValueError(f"tool {self.name!r}: {unknown} are not parameters of {self.args_model.__name__}")
+        if self.writes and not self.mutates:
+            raise ValueError(f"tool {self.name!r}: a tool that writes {self.writes} changes things (mutates=True)")
+        if not 0.0 <= self.utility <= 1.0:
+            raise ValueError(f"tool {self.name!r}: utility is a share between 0 and 1, not {self.utility}")
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
         """JSON Schema of the arguments, without pydantic's ``title`` noise (it costs tokens and says nothing)."""
         schema: dict[str, Any] = _strip_titles(self.args_model.model_json_schema())
         return schema
+
+
+# The spec of one tool; ``ToolDef`` is its first name, kept for the plugins that use it.
+Tool = ToolDef
 
 
 def _strip_titles(node: Any) -> Any:
@@ -126,6 +163,8 @@ class ToolCall:
     # classifier that made it (used only by an executor whose classifier has the same key).
     args: ToolArgs | None = field(default=None, compare=False, repr=False)
     analysis: tuple[str, ShellAnalysis] | None = field(default=None, compare=False, repr=False)
+    # ... and a command's scope (sandbox, network hosts, environment), worked out from that same parse.
+    scope: CommandScope | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -276,6 +315,15 @@ def call_summary(params: Any) -> str:
                 return value + (f" → {target}" if isinstance(target, str) else "")
         return json.dumps(params, ensure_ascii=False, default=str)
     return repr(params)
+
+
+def parsed(call: ToolCall, classifier: ShellClassifier, param: str, text: str) -> ShellAnalysis:
+    """The parse of ``text`` (the call's ``param``): the gates' own, when they made it with a classifier configured
+    as ``classifier`` (same ``key``), else made here, for an executor used without the gates."""
+    given = call.analysis
+    if given is not None and given[0] == classifier.key and call.params.get(param) == text:
+        return given[1]
+    return classifier.analyze(text)
 
 
 def checked_args(tool: ToolDef, call: ToolCall) -> ToolArgs:

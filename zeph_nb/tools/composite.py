@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from zeph_nb.errors import ConfigError, ToolError, ToolErrorCategory
+from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolExecutor, ToolOutput
+from zeph_nb.tools.registry import ToolRegistry
 
 __all__ = ["CompositeExecutor"]
 
@@ -25,17 +26,14 @@ class CompositeExecutor:
         self.hidden: dict[str, str] = dict(hidden or {})
         self.check_names()
 
-    def check_names(self) -> None:
-        """Raise ConfigError when two executors define one tool name (again after a toolset changed its set)."""
-        owners: dict[str, ToolExecutor] = {}
+    def check_names(self) -> ToolRegistry:
+        """The tools of every executor registered once (``ToolRegistry``): ConfigError when two executors define
+        one tool name (checked again after a toolset changed its set). Tools turned off are in it too."""
+        registry = ToolRegistry()
         for executor in self.executors:
             for tool in executor.tool_definitions():
-                first = owners.setdefault(tool.name, executor)
-                if first is not executor:
-                    raise ConfigError(
-                        f"two toolsets define a tool named {tool.name!r} ({_name(first, tool.name)} and "
-                        f"{_name(executor, tool.name)}); rename one of them, or leave one out"
-                    )
+                registry.register(tool, owner=_name(executor, tool.name))
+        return registry
 
     def tool_definitions(self) -> list[ToolDef]:
         seen: dict[str, ToolDef] = {}

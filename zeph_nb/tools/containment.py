@@ -16,7 +16,6 @@ import re
 import resource
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from zeph_nb.config import Settings
@@ -28,10 +27,10 @@ from zeph_nb.shell import ShellAnalysis, ShellClassifier
 from zeph_nb.shell.escalations import ANY_HOST, Escalation, escalation_of, merge
 from zeph_nb.tools.base import ToolArgs, ToolOutput
 from zeph_nb.tools.install_target import installer_environment
-from zeph_nb.tools.shell.path_scope import OutsidePath, path_report
+from zeph_nb.tools.scope import CommandScope
+from zeph_nb.tools.shell.path_scope import path_report
 
 __all__ = [
-    "CommandScope",
     "command_scope",
     "describe_sandbox",
     "environment_prefix",
@@ -157,57 +156,6 @@ def environment_prefix(settings: Settings, kind: str) -> Path:
     if kind == "conda" and settings.conda_prefix is not None:
         return settings.conda_prefix
     return settings.python_prefix
-
-
-@dataclass(frozen=True)
-class CommandScope:
-    """What one shell call will get, in the words the approval card uses.
-
-    ``sandboxed`` False means the command runs as the kernel's own user with nothing between it and the machine:
-    because the person approved ``sandbox: false``, or because no sandbox works here (``status`` says why).
-    """
-
-    status: SandboxStatus
-    sandboxed: bool
-    hosts: tuple[str, ...] = ()  # the network it gets: () none, ("*",) any host
-    environment: Path | None = None  # an environment prefix it may write
-    environment_label: str = "the kernel's environment"  # what the card calls it ("the environment" for a project's)
-    unsandboxed_requested: bool = False
-    # Path arguments outside the working directory and allowed_paths; the call asks about them.
-    outside: tuple[OutsidePath, ...] = ()
-    # (the setting, why) when the configuration forbids this call outright; the policy gate and the shell
-    # executor (used without the chain) both refuse it with these words.
-    refusal: tuple[str, str] | None = None
-
-    @property
-    def extras(self) -> tuple[str, ...]:
-        """What the call gets beyond the sandbox's default, one line each (empty: nothing)."""
-        lines = []
-        if self.unsandboxed_requested:
-            lines.append("runs WITHOUT the OS sandbox: it can read, write and reach everything you can")
-        elif self.sandboxed and self.hosts:
-            shown = "any host" if ANY_HOST in self.hosts else ", ".join(self.hosts)
-            lines.append(f"this command will have network access to {shown}")
-        if self.sandboxed and self.environment is not None and not self.unsandboxed_requested:
-            lines.append(f"this command can install into {self.environment_label} ({self.environment})")
-        return tuple(lines)
-
-    @property
-    def opened(self) -> tuple[Path, ...]:
-        """The folders an approval of this call makes writable in the sandbox: where it writes outside."""
-        return tuple(dict.fromkeys(o.folder for o in self.outside if o.mode != "read" and o.folder is not None))
-
-    @property
-    def refused(self) -> str | None:
-        """Why the configuration forbids this call outright, or None."""
-        return self.refusal[1] if self.refusal is not None else None
-
-    @property
-    def label(self) -> str:
-        """For the audit row: bwrap, none (no sandbox works here) or unsandboxed (approved outside it)."""
-        if self.unsandboxed_requested:
-            return "unsandboxed"
-        return "bwrap" if self.sandboxed else "none"
 
 
 def command_scope(

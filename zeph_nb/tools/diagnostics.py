@@ -42,6 +42,8 @@ DIAGNOSTICS = ToolDef(
     "diagnostics",
     "Run the project's checkers (mypy or cargo check; with kind='lint', ruff or clippy) and list what they report.",
     DiagnosticsArgs,
+    enabled_by="diagnostics_enabled",
+    utility=0.75,
 )
 
 

@@ -27,7 +27,6 @@ from pydantic.fields import FieldInfo
 
 from zeph_nb.errors import ConfigError
 from zeph_nb.tools.base import ToolArgs, ToolDef
-from zeph_nb.tools.names import builtin_names
 
 __all__ = ["FunctionTool", "as_function_tool", "function_tool", "pick", "registered_tools", "tool", "unregister"]
 
@@ -226,9 +225,6 @@ def _described(hint: Any) -> bool:
 
 
 def _register(made: FunctionTool) -> None:
-    if made.name in builtin_names():
-        raise ConfigError(f"@zeph_nb.tool on {made.origin}: {made.name!r} is the name of a built-in tool; give "
-                          f"yours another, e.g. @zeph_nb.tool(name='my_{made.name}')")  # fmt: skip
     taken = _REGISTRY.get(made.name)
     if taken is not None and taken.origin != made.origin:  # the same function defined again (a re-run cell) replaces
         raise ConfigError(f"@zeph_nb.tool on {made.origin}: the tool name {made.name!r} is taken by {taken.origin}; "

@@ -1,27 +1,42 @@
-"""ToolRegistry: the catalog of tools one agent may call, rendered for a prompt or for a provider's API."""
+"""ToolRegistry: the tools one agent may call, one spec per name, whoever offers them.
+
+Built-ins, installed plugins, MCP servers and a person's ``@zeph_nb.tool`` functions all register here (the
+composite executor does it for its toolsets, ``tools/composite.py``): two that take one name is a ConfigError
+naming both, because which one the model reached would depend on an order nobody sees. Everything else reads the
+specs' traits from here (``ToolDef``), never a table of tool names.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from zeph_nb.errors import ConfigError
 from zeph_nb.tools.base import ToolDef
 
 __all__ = ["ToolRegistry"]
 
 
 class ToolRegistry:
-    """An ordered set of tool definitions, unique by name."""
+    """An ordered set of tool specs, unique by name; ``owner`` says who offered each (for a conflict's message)."""
 
     def __init__(self, tools: Iterable[ToolDef] = ()) -> None:
         self._tools: dict[str, ToolDef] = {}
+        self._owners: dict[str, str] = {}
         for tool in tools:
             self.register(tool)
 
-    def register(self, tool: ToolDef) -> None:
-        if tool.name in self._tools:
-            raise ValueError(f"a tool named {tool.name!r} is already registered")
+    def register(self, tool: ToolDef, owner: str = "") -> None:
+        """Add ``tool``; a name already taken raises ConfigError naming both owners."""
+        first = self._owners.get(tool.name)
+        if first is not None:
+            fix = "rename one of them, or leave one out"
+            if owner.startswith("your function") or first.startswith("your function"):
+                fix = f"give yours another name, e.g. @zeph_nb.tool(name='my_{tool.name}')"
+            mine = f" ({first or 'one toolset'} and {owner or 'another'})"
+            raise ConfigError(f"two toolsets define a tool named {tool.name!r}{mine}; {fix}")
         self._tools[tool.name] = tool
+        self._owners[tool.name] = owner
 
     def get(self, name: str) -> ToolDef | None:
         return self._tools.get(name)

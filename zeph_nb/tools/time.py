@@ -26,7 +26,7 @@ class TimeArgs(ToolArgs):
     utc: bool = Field(False, description="rfc2822, date and time in UTC instead of the machine's local time zone")
 
 
-TIME = ToolDef("time", "Get the current date and time.", TimeArgs)
+TIME = ToolDef("time", "Get the current date and time.", TimeArgs, enabled_by="time_enabled")
 
 
 def format_time(fmt: TimeFormat, *, utc: bool = False, now_ns: int | None = None) -> str:

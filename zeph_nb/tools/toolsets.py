@@ -18,25 +18,22 @@ import os
 import shutil
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError
 from zeph_nb.security.urls import Resolver
-from zeph_nb.tools.base import ToolExecutor
-from zeph_nb.tools.names import ENABLED_FLAGS, builtin_names
+from zeph_nb.tools.base import ToolDef, ToolExecutor
 
 if TYPE_CHECKING:
     from zeph_nb.tools.function_toolset import FunctionToolset
 
 __all__ = [
     "BUILTIN",
-    "ENABLED_FLAGS",
     "ENTRY_POINT_GROUP",
     "STARTED",
-    "builtin_names",
     "function_toolset",
     "installed_toolsets",
     "toolsets_from",
@@ -181,10 +178,11 @@ def toolsets_from(tools: Sequence[Any], settings: Settings) -> list[ToolExecutor
     return found
 
 
-def turned_off(settings: Settings) -> dict[str, str]:
-    """The tools the settings turn off, each with the setting that did, in the words of a config file."""
-    off = {name: f"[tools] {name_} = false" for name_, names in ENABLED_FLAGS.items()
-           if not getattr(settings.tools, name_) for name in names}  # fmt: skip
+def turned_off(settings: Settings, tools: Iterable[ToolDef] = ()) -> dict[str, str]:
+    """The tools the settings turn off, each with the setting that did, in the words of a config file: those of
+    ``tools`` whose ``enabled_by`` flag is false, and the names in ``[tools] disabled``."""
+    off = {tool.name: f"[tools] {tool.enabled_by} = false" for tool in tools
+           if tool.enabled_by and not getattr(settings.tools, tool.enabled_by, True)}  # fmt: skip
     for name in settings.tools.disabled:
         off.setdefault(name, f'[tools] disabled = [..., "{name}"]')
     return off

@@ -60,16 +60,20 @@ class ApprovalRequest:
     preview: str = ""
     # The reason's items as the gates wrote them (PolicyDecision.reasons): what ``why`` reads. () means (reason,).
     reasons: tuple[str, ...] = ()
+    # The tool's own words (ToolDef.verb, ToolDef.explain): what the card says before the subject ("This will
+    # write:"), and why a tool that asks before every call does ("it deletes data/; ...").
+    verb: str = ""
+    explained: str = ""
 
     @property
     def why(self) -> str:
         """Why it asks, in one plain sentence for the person deciding (``reason`` keeps the rules' own words)."""
-        return plain_reason(self.tool, self.subjects, self.reasons or (self.reason,), self.extras)
+        return plain_reason(self.tool, self.subjects, self.reasons or (self.reason,), self.extras, self.explained)
 
     @property
     def summary(self) -> str:
         """One line for a prompt: ``bash: cargo test && rm -rf build``."""
-        shown = self.params.get("command") if self.tool == "bash" else None
+        shown = self.params.get("command")
         return f"{self.tool}: {shown if isinstance(shown, str) else ', '.join(self.subjects)}"
 
 

@@ -56,21 +56,7 @@ COMMANDS = {
     "drop": "it runs SQL that drops tables or databases",
 }
 
-# The file tools that ask for every call (their executors want confirmation), by what they would do.
-FILE_TOOLS: dict[str, Callable[[Sequence[str]], str]] = {
-    "write": lambda s: f"it writes the file {_first(s)}",
-    "edit": lambda s: f"it changes the file {_first(s)}",
-    "delete_path": lambda s: f"it deletes {_first(s)}; deleted files do not go to a trash can",
-    "move_path": lambda s: f"it moves {_first(s)}" + (f" to {s[1]}" if len(s) > 1 else ""),
-    "copy_path": lambda s: f"it copies {_first(s)}" + (f" to {s[1]}" if len(s) > 1 else ""),
-    "create_directory": lambda s: f"it creates {_first(s)}",
-}
-
 SYNTAX = "whose effect cannot be checked before it runs"
-
-
-def _first(subjects: Sequence[str]) -> str:
-    return subjects[0] if subjects else "a file"
 
 
 def _outside(m: re.Match[str]) -> str:
@@ -100,6 +86,8 @@ def _confirm(m: re.Match[str]) -> str:
 # item carries the model's command or path, and an unbounded (\w+) before a literal backtracks quadratically on a
 # 200 kB word, in the kernel's event loop. Checked in this order: what the command would do comes before how it
 # is written, so `rm -rf $(ls)` leads with the deletion and `curl … | sh` with the code it runs.
+# A tool that asks before every call says why in its own words (ToolDef.explain) when it has them.
+_OWN_ASK = re.compile(r"(\w{1,64}) asks for confirmation of this call")
 Said = Callable[[re.Match[str], str, Sequence[str], Sequence[str]], str]
 PHRASES: list[tuple[re.Pattern[str], Said]] = [
     (
@@ -116,10 +104,7 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         re.compile(r"pipes or redirects input into (\S{1,128}), which runs it as code"),
         lambda m, t, s, e: f"it feeds text into `{m.group(1)}`, which runs it as code nobody has read",
     ),
-    (
-        re.compile(r"(\w{1,64}) asks for confirmation of this call"),
-        lambda m, t, s, e: FILE_TOOLS[t](s) if t in FILE_TOOLS else f"`{t}` asks before every call",
-    ),
+    (_OWN_ASK, lambda m, t, s, e: f"`{t}` asks before every call"),
     (
         re.compile(
             r"the command names paths outside [^:]{0,200}: (reads|writes|uses|deletes|changes|runs) (\S{1,4096})"
@@ -195,15 +180,18 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
 ]
 
 
-def plain_reason(tool: str, subjects: Sequence[str], reasons: Sequence[str], extras: Sequence[str] = ()) -> str:
+def plain_reason(
+    tool: str, subjects: Sequence[str], reasons: Sequence[str], extras: Sequence[str] = (), explained: str = ""
+) -> str:
     """One sentence, capitalised and ending in a full stop, saying why this call asks: for the first of
     ``PHRASES`` that begins one of ``reasons`` (the items of ``PolicyDecision.reasons``). The card shows every
-    reason, in the rules' words, under it."""
+    reason, in the rules' words, under it. ``explained`` is the tool's own word for a call it asks about
+    (``ToolDef.explain``)."""
     for phrase, say in PHRASES:
         for item in reasons:
             m = phrase.match(item)
             if m is not None:
-                sentence = say(m, tool, subjects, extras)
+                sentence = explained if explained and phrase is _OWN_ASK else say(m, tool, subjects, extras)
                 return sentence[:1].upper() + sentence[1:] + "."
     text = (reasons[0] if reasons else "").strip().rstrip(".")
     if len(text) > 300:  # one sentence on a card, however much of the model's command a reason carries

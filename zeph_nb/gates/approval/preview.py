@@ -1,4 +1,5 @@
-"""What a ``write`` or ``edit`` will change, as a diff for the approval card: a person approves content, not a path."""
+"""What a file-writing call will change (``ToolDef.becomes``: write, edit), as a diff for the approval card: a person
+approves content, not a path."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from zeph_nb.errors import ToolError
 from zeph_nb.security.paths import Sandbox
 from zeph_nb.security.secrets import redact
+from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.files.ops import open_regular
 
 __all__ = ["MAX_PREVIEW_LINES", "change_preview"]
@@ -16,26 +18,24 @@ MAX_PREVIEW_LINES = 80
 _MAX_OLD_BYTES = 1024 * 1024  # a larger file is not read for a preview: the card says so
 
 
-def change_preview(tool: str, params: Any, sandbox: Sandbox) -> str:
+def change_preview(tool: ToolDef, params: Any, sandbox: Sandbox) -> str:
     """A unified diff of the file before and after the call (secrets redacted, at most ``MAX_PREVIEW_LINES``
     lines), or "" for other tools. The current content is read only from a readable path inside the sandbox: a
     preview never shows what the file tools would refuse to read."""
-    if tool not in ("write", "edit") or not isinstance(params, dict) or not isinstance(params.get("path"), str):
+    if tool.becomes is None or not tool.writes or not isinstance(params, dict):
         return ""
-    given = params["path"]
+    given = params.get(tool.writes[0])
+    if not isinstance(given, str):
+        return ""
     try:
         old = _current(sandbox, given)
     except (ToolError, OSError, UnicodeError):
         return ""
     if old is None:
         return f"(current content of {given} not shown: larger than {_MAX_OLD_BYTES // 1024} KB)"
-    if tool == "write":
-        new = str(params.get("content", ""))
-    else:
-        before, after = str(params.get("old_string", "")), str(params.get("new_string", ""))
-        if not before or old.count(before) != 1:
-            return ""  # the edit will fail and say why; nothing to preview
-        new = old.replace(before, after, 1)
+    new = tool.becomes(old, params)
+    if new is None:
+        return ""  # the call will fail and say why; nothing to preview
     diff = list(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{given}", f"b/{given}", n=2))
     if not diff:
         return "(no change)"

@@ -27,7 +27,7 @@ from zeph_nb.security.protected import ProtectedPaths
 from zeph_nb.security.secrets import scan_secrets
 from zeph_nb.shell import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
-from zeph_nb.tools.containment import CommandScope
+from zeph_nb.tools.scope import CommandScope
 from zeph_nb.tools.shell.path_scope import PATH_GRANT, grant_patterns
 
 __all__ = [
@@ -182,8 +182,9 @@ def contain_paths(
     can let it through (the file tools refuse it again themselves)."""
     for i, text in enumerate(paths):
         path = Path(text)
-        # copy_path only reads its source; every other mutating tool changes each path it names.
-        writes = tool.mutates and not (tool.name == "copy_path" and i == 0)
+        # The paths a tool changes are its ``writes`` (copy_path only reads its source); a mutating tool that does
+        # not say which changes each path it names.
+        writes = tool.subject[i] in tool.writes if tool.writes and i < len(tool.subject) else tool.mutates
         wall = protected.readonly_by(path) if writes else protected.hidden_by(path)
         if wall is not None:
             verb = "changed" if writes else "read"
@@ -221,8 +222,8 @@ def contain_web(
 ) -> PolicyDecision:
     """The decision for a web tool call: a host not yet approved in this conversation, nor allowed by
     ``allowed_hosts`` or an earlier "Always allow" (``grants``, read only when it would ask), asks."""
-    if decision.action != "allow" or decision.by_rule or tool.name == "web_search":
-        return decision  # web_search reaches the one search endpoint the configuration names
+    if decision.action != "allow" or decision.by_rule:
+        return decision
     allowed = (*settings.tools.scrape.allowed_hosts, *approved)
     new = [url for url in urls if not host_allowed(web_host(url), allowed)]
     if not new:

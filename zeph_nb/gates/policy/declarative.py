@@ -22,6 +22,7 @@ from wcmatch import glob
 
 from zeph_nb.config import Settings
 from zeph_nb.config.policy import PolicyRule, anchored, names_tool
+from zeph_nb.tools.base import ToolDef
 
 __all__ = ["CompiledRule", "DeclarativePolicy", "PolicyVerdict", "call_paths"]
 
@@ -45,8 +46,10 @@ class CompiledRule:
     paths: tuple[str, ...]
     args_match: re.Pattern[str] | None
 
-    def applies_to(self, tool: str) -> bool:
-        return names_tool(self.rule.tool, tool)
+    def applies_to(self, tool: str | ToolDef) -> bool:
+        if isinstance(tool, str):
+            return names_tool(self.rule.tool, tool)
+        return names_tool(self.rule.tool, tool.name, *tool.aliases)
 
     def matches(self, paths: Sequence[str], arguments: str) -> bool:
         if self.args_match is not None and not self.args_match.search(arguments):
@@ -76,9 +79,8 @@ class DeclarativePolicy:
             for i, rule in enumerate(config.rules)
         ]  # fmt: skip
 
-    def decide(self, tool: str, paths: Sequence[str], arguments: str) -> PolicyVerdict:
+    def decide(self, tool: str | ToolDef, paths: Sequence[str], arguments: str) -> PolicyVerdict:
         """The effect for a call of ``tool`` naming ``paths`` (absolute), with ``arguments`` as JSON."""
-        tool = tool.strip().lower()
         mine = [rule for rule in self.rules if rule.applies_to(tool)]
         normal = [os.path.normpath(path) for path in paths]
         matched = [rule for rule in mine if rule.matches(normal, arguments)]
@@ -88,13 +90,12 @@ class DeclarativePolicy:
         if matched:
             return PolicyVerdict("allow", f"allowed by {matched[0].describe()}")
         return PolicyVerdict(self.default_effect, f"tools.policy default_effect = {self.default_effect!r} (no rule "
-                                                  f"matched {tool})")  # fmt: skip
+                                                  f"matched {_name(tool)})")  # fmt: skip
 
-    def path_denials(self, tool: str, *, besides_read: bool = False) -> list[CompiledRule]:
+    def path_denials(self, tool: str | ToolDef, *, besides_read: bool = False) -> list[CompiledRule]:
         """The deny rules of ``tool`` that name paths whatever the arguments (an ``args_match`` rule is left to
         ``decide``); ``besides_read``: only those that do not deny ``read`` too (the file tools' sandbox already
         hides what those name from a folder's walk)."""
-        tool = tool.strip().lower()
         return [r for r in self.rules if r.rule.effect == "deny" and r.paths and r.args_match is None
                 and r.applies_to(tool) and not (besides_read and r.applies_to("read"))]  # fmt: skip
 
@@ -104,15 +105,19 @@ class DeclarativePolicy:
         normal = [os.path.normpath(path)]
         return next((f"denied by {rule.describe()}" for rule in rules if rule.matches(normal, "")), None)
 
-    def refuses_always(self, tool: str) -> bool:
+    def refuses_always(self, tool: str | ToolDef) -> bool:
         """True when every call of ``tool`` is denied: a deny with no paths or args_match, or no allow for it and
         a default of deny. The model is not offered such a tool."""
         if not self.enabled:
             return False
-        mine = [rule for rule in self.rules if rule.applies_to(tool.strip().lower())]
+        mine = [rule for rule in self.rules if rule.applies_to(tool)]
         if any(r.rule.effect == "deny" and not r.paths and r.args_match is None for r in mine):
             return True
         return self.default_effect == "deny" and not any(r.rule.effect == "allow" for r in mine)
+
+
+def _name(tool: str | ToolDef) -> str:
+    return tool if isinstance(tool, str) else tool.name
 
 
 def call_paths(subject_kind: str, values: Sequence[str], written: Sequence[str], workdir: Path) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.call import CallContext
+from zeph_nb.gates.call import Prepared
 from zeph_nb.gates.policy.containment import (
     confirm_every_command,
     contain_command,
@@ -29,8 +29,7 @@ from zeph_nb.gates.policy.rules import PermissionPolicy, PolicyDecision
 from zeph_nb.gates.policy.trust import AnomalyDetector, TrustState, default_decision
 from zeph_nb.store.store import Store
 from zeph_nb.tools.base import ToolDef
-from zeph_nb.tools.containment import CommandScope, protected_paths, scope_of
-from zeph_nb.tools.execution.tools import REMOTE_TOOLS
+from zeph_nb.tools.containment import protected_paths
 
 __all__ = ["Permissions"]
 
@@ -82,7 +81,7 @@ class Permissions:
         if tool in self.trust.blocked:
             return "trust", self.trust.blocked[tool]
         known = self.defs.get(tool, tool)
-        if self.declarative.refuses_always(tool):
+        if self.declarative.refuses_always(known):
             return "tools.policy", "the tool policy ([tools.policy]) refuses every call of it"
         if self.policy.hides(known):
             rule = next(r for r in self.policy.rules_for(known) if r.is_blanket)
@@ -103,11 +102,11 @@ class Permissions:
 
     def _unblocked(self) -> list[str]:
         return [t for t in self.tools if t not in self.trust.blocked and not self.policy.hides(self.defs.get(t, t))
-                and not self.declarative.refuses_always(t)]  # fmt: skip
+                and not self.declarative.refuses_always(self.defs.get(t, t))]  # fmt: skip
 
     # -- deciding ----------------------------------------------------------------------------------------
 
-    def decide(self, ctx: CallContext, *, wants_confirmation: bool) -> PolicyDecision:
+    def decide(self, ctx: Prepared, *, wants_confirmation: bool) -> PolicyDecision:
         """What the rules say (with grants and the trust level's default) for the call ``ctx`` describes."""
         analysis = ctx.analysis
         default = default_decision(ctx.tool, self.trust.level, wants_confirmation=wants_confirmation,
@@ -122,16 +121,14 @@ class Permissions:
             line_riders=analysis.line_riders if analysis is not None else (),
         )
 
-    def decide_call(self, ctx: CallContext, *, wants_confirmation: bool) -> tuple[PolicyDecision, CommandScope | None]:
+    def decide_call(self, ctx: Prepared, *, wants_confirmation: bool) -> PolicyDecision:
         """The rules' decision (``decide``), then what containment adds for what the call would get: a command's
-        network, environment and outside paths (its scope comes back too), a file tool's protected paths, a web
-        tool's new host."""
+        network, environment and outside paths (its prepared scope), a file tool's protected paths, a web tool's
+        new host."""
         decision = self.decide(ctx, wants_confirmation=wants_confirmation)
         tool, subjects = ctx.tool, ctx.subjects
-        scope = None
-        if tool.subject_kind == "command":
-            scope = scope_of(self.settings, ctx.args, ctx.analysis, self.workdir)
-            decision = contain_command(decision, scope, ctx.analysis, self.grants.rules)
+        if ctx.scope is not None:
+            decision = contain_command(decision, ctx.scope, ctx.analysis, self.grants.rules)
             if self.settings.tools.shell_confirm:
                 decision = confirm_every_command(decision)
         elif tool.subject_kind == "path":
@@ -139,14 +136,14 @@ class Permissions:
         elif tool.subject_kind == "url" and tool.network:
             decision = contain_web(decision, tool, subjects.values, self.settings, self.approved_hosts,
                                    self.grants.rules)  # fmt: skip
-        elif tool.name == "web_search":
-            decision = contain_search(decision, str(ctx.call.params.get("query", "")))
+        elif tool.network:  # text sent to the one endpoint the configuration names (web_search's query)
+            decision = contain_search(decision, " ".join(subjects.values))
         if tool.in_kernel:
             decision = contain_kernel(decision)
         where = remote_target(self.settings)
-        if where is not None and tool.mutates and tool.name in REMOTE_TOOLS:
+        if where is not None and tool.mutates and tool.remote:
             decision = contain_remote(decision, where)
-        return decision, scope
+        return decision
 
     # -- after a call ------------------------------------------------------------------------------------
 

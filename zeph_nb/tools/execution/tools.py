@@ -21,7 +21,16 @@ from wcmatch import glob
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.base import BINARY_HINT, SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolExecutor, ToolOutput
+from zeph_nb.tools.base import (
+    BINARY_HINT,
+    SingleToolExecutor,
+    ToolArgs,
+    ToolCall,
+    ToolDef,
+    ToolExecutor,
+    ToolOutput,
+    parsed,
+)
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.containment import shell_classifier
 from zeph_nb.tools.execution.backend import MAX_FILE_BYTES, CommandBackend
@@ -32,7 +41,7 @@ from zeph_nb.tools.shell.pane_tools import PaneExecutor
 from zeph_nb.tools.shell.panes import TmuxPanes
 from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
 
-__all__ = ["REMOTE_BASH", "REMOTE_TOOLS", "RemoteFileExecutor", "RemoteShellExecutor", "remote_toolset"]
+__all__ = ["REMOTE_BASH", "RemoteFileExecutor", "RemoteShellExecutor", "remote_toolset"]
 
 MAX_REMOTE_READ_BYTES = 256 * 1024  # what read returns of a remote file; more is paged with offset and limit
 
@@ -51,6 +60,12 @@ REMOTE_BASH = ToolDef(
     subject=("command",),
     subject_kind="command",
     mutates=True,
+    runs_commands=True,
+    filtered=True,
+    enabled_by="shell_enabled",
+    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
+    utility=0.6,
+    remote=True,
 )
 
 
@@ -66,6 +81,12 @@ REMOTE_BASH_TMUX = ToolDef(
     subject=("command",),
     subject_kind="command",
     mutates=True,
+    runs_commands=True,
+    filtered=True,
+    enabled_by="shell_enabled",
+    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
+    utility=0.6,
+    remote=True,
 )
 
 # $1 the working directory, $2 the command line: what a pane on the far side runs.
@@ -87,7 +108,7 @@ class RemoteShellExecutor(SingleToolExecutor):
         return True  # nothing contains a remote command but the far side: see contain_remote in the policy
 
     async def run(self, args: RemoteBashArgs, call: ToolCall) -> ToolOutput:
-        analysis = self.classifier.analyze(args.command)
+        analysis = parsed(call, self.classifier, "command", args.command)
         if analysis.verdict == "block":  # the unconditional blocklist holds wherever a command runs
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
         wait = getattr(args, "wait", True)
@@ -116,10 +137,11 @@ class RemoteShellExecutor(SingleToolExecutor):
 
 # The local definitions, but with the path as plain text to the gates: it names a file over there, so neither the
 # local canonical form nor the local protected paths mean anything for it (the far side's rules apply, below).
-_REMOTE_FILE_TOOLS = {tool.name: dataclasses.replace(tool, subject_kind="text", cacheable=False)
+# What changes things there is ``remote``: it asks unless a rule allows it (gates/policy/containment.py,
+# contain_remote), and undo says it cannot follow it.
+_REMOTE_FILE_TOOLS = {tool.name: dataclasses.replace(tool, subject_kind="text", cacheable=False, remote=tool.mutates,
+                                                  becomes=None)
                       for tool in FILE_TOOLS if tool.name in ("read", "write", "edit")}  # fmt: skip
-# The tools that act over there: each asks unless a rule allows it (gates/policy/containment.py, contain_remote).
-REMOTE_TOOLS = frozenset({"bash", "write", "edit", "send-keys"})
 _GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.NEGATE | glob.BRACE | glob.IGNORECASE  # as the local file tools
 
 
@@ -135,7 +157,8 @@ class RemoteFileExecutor:
         return list(_REMOTE_FILE_TOOLS.values())
 
     def requires_confirmation(self, call: ToolCall) -> bool:
-        return call.tool_id != "read"
+        tool = _REMOTE_FILE_TOOLS.get(call.tool_id)
+        return tool is not None and tool.mutates
 
     async def execute(self, call: ToolCall) -> ToolOutput | None:
         tool = _REMOTE_FILE_TOOLS.get(call.tool_id)
@@ -245,4 +268,4 @@ def remote_toolset(settings: Settings, backend: CommandBackend) -> ToolExecutor:
         return CompositeExecutor([files, RemoteShellExecutor(settings, backend)])
     panes = TmuxPanes.for_toolset(backend.env, remote=backend)
     return CompositeExecutor([files, RemoteShellExecutor(settings, backend, panes),
-                              PaneExecutor(settings, panes)])  # fmt: skip
+                              PaneExecutor(settings, panes, remote=True)])  # fmt: skip

@@ -1,6 +1,10 @@
-"""Argument models of the file tools: the single source of their validation and of the schema the model sees."""
+"""The file tools' specs: their argument models (the single source of their validation and of the schema the model
+sees) and the traits the gates, cards and undo read."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import Field
 
@@ -69,6 +73,16 @@ class GrepArgs(ToolArgs):
 
 # subject: the parameters permission rules see, as canonical paths. Reads are cacheable (entries are dropped
 # whenever a mutating call runs); everything that changes the tree is marked ``mutates``.
+def _first(subjects: Sequence[str]) -> str:
+    return subjects[0] if subjects else "a file"
+
+
+def _edited(old: str, params: Mapping[str, Any]) -> str | None:
+    """The text after an edit; None when ``old_string`` is not there exactly once (the edit will fail, and say so)."""
+    before, after = str(params.get("old_string", "")), str(params.get("new_string", ""))
+    return old.replace(before, after, 1) if before and old.count(before) == 1 else None
+
+
 FILE_TOOLS: tuple[ToolDef, ...] = (
     ToolDef(
         "read",
@@ -77,6 +91,8 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("path",),
         subject_kind="path",
         cacheable=True,
+        enabled_by="file_enabled",
+        utility=0.55,
     ),
     ToolDef(
         "write",
@@ -85,6 +101,12 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("path",),
         subject_kind="path",
         mutates=True,
+        enabled_by="file_enabled",
+        writes=("path",),
+        becomes=lambda old, params: str(params.get("content", "")),
+        verb="This will write:",
+        explain=lambda s: f"it writes the file {_first(s)}",
+        utility=0.55,
     ),
     ToolDef(
         "edit",
@@ -93,6 +115,12 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("path",),
         subject_kind="path",
         mutates=True,
+        enabled_by="file_enabled",
+        writes=("path",),
+        becomes=_edited,
+        verb="This will change:",
+        explain=lambda s: f"it changes the file {_first(s)}",
+        utility=0.75,
     ),
     ToolDef(
         "find_path",
@@ -101,6 +129,9 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("pattern", "path"),
         subject_kind="path",
         cacheable=True,
+        enabled_by="file_enabled",
+        walks="reads",
+        utility=0.65,
     ),
     ToolDef(
         "list_directory",
@@ -109,6 +140,9 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("path",),
         subject_kind="path",
         cacheable=True,
+        enabled_by="file_enabled",
+        walks="reads",
+        utility=0.65,
     ),
     ToolDef(
         "create_directory",
@@ -117,6 +151,11 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("path",),
         subject_kind="path",
         mutates=True,
+        enabled_by="file_enabled",
+        writes=("path",),
+        verb="This will create:",
+        explain=lambda s: f"it creates {_first(s)}",
+        utility=0.75,
     ),
     ToolDef(
         "delete_path",
@@ -125,6 +164,12 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("path",),
         subject_kind="path",
         mutates=True,
+        enabled_by="file_enabled",
+        writes=("path",),
+        walks="changes",
+        verb="This will delete:",
+        explain=lambda s: f"it deletes {_first(s)}; deleted files do not go to a trash can",
+        utility=0.75,
     ),
     ToolDef(
         "move_path",
@@ -133,6 +178,11 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("source", "destination"),
         subject_kind="path",
         mutates=True,
+        enabled_by="file_enabled",
+        writes=("source", "destination"),
+        walks="changes",
+        explain=lambda s: f"it moves {_first(s)}" + (f" to {s[1]}" if len(s) > 1 else ""),
+        utility=0.75,
     ),
     ToolDef(
         "copy_path",
@@ -141,6 +191,11 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("source", "destination"),
         subject_kind="path",
         mutates=True,
+        enabled_by="file_enabled",
+        writes=("destination",),  # the source is only read
+        walks="changes",
+        explain=lambda s: f"it copies {_first(s)}" + (f" to {s[1]}" if len(s) > 1 else ""),
+        utility=0.75,
     ),
     ToolDef(
         "grep",
@@ -149,5 +204,8 @@ FILE_TOOLS: tuple[ToolDef, ...] = (
         subject=("path",),
         subject_kind="path",
         cacheable=True,
+        enabled_by="file_enabled",
+        walks="reads",
+        utility=0.65,
     ),
 )

@@ -31,7 +31,6 @@ from zeph_nb.tools.untrusted import origin_of, untrusted
 __all__ = ["FileExecutor", "file_sandbox"]
 
 MAX_DIFF_LINES = 60
-_MUTATING = frozenset({"write", "edit", "create_directory", "delete_path", "move_path", "copy_path"})
 _BY_NAME: dict[str, ToolDef] = {tool.name: tool for tool in A.FILE_TOOLS}
 
 
@@ -87,7 +86,8 @@ class FileExecutor(TreeTools):
         return A.FILE_TOOLS
 
     def requires_confirmation(self, call: ToolCall) -> bool:
-        return call.tool_id in _MUTATING
+        tool = _BY_NAME.get(call.tool_id)
+        return tool is not None and tool.mutates
 
     async def execute(self, call: ToolCall) -> ToolOutput | None:
         if call.tool_id not in _BY_NAME:

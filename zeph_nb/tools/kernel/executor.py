@@ -77,6 +77,7 @@ LIST_VARIABLES = ToolDef(
     "List the variables in the person's notebook (name, type, shape or length, memory) and the functions and "
     "classes they defined. Read-only.",
     ListVariablesArgs,
+    enabled_by="kernel_enabled",
 )
 INSPECT_VARIABLE = ToolDef(
     "inspect_variable",
@@ -85,6 +86,7 @@ INSPECT_VARIABLE = ToolDef(
     "and repr. Read-only.",
     InspectVariableArgs,
     subject=("name",),
+    enabled_by="kernel_enabled",
 )
 RUN_PYTHON = ToolDef(
     "run_python",
@@ -95,12 +97,14 @@ RUN_PYTHON = ToolDef(
     subject_kind="code",
     mutates=True,
     in_kernel=True,
+    enabled_by="kernel_enabled",
 )
 PROPOSE_CELL = ToolDef(
     "propose_cell",
     "Put a new code cell below the %%zeph cell for the person to review and run themselves; it is never run for "
     "them. Use it for code they should keep in the notebook.",
     ProposeCellArgs,
+    enabled_by="kernel_enabled",
 )
 KERNEL_TOOLS = (LIST_VARIABLES, INSPECT_VARIABLE, RUN_PYTHON, PROPOSE_CELL)
 _FRAMES = 3  # the last frames of a traceback the model reads: where it failed, not the kernel's own machinery

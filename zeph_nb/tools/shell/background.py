@@ -19,13 +19,16 @@ from typing import TYPE_CHECKING
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.os_sandbox import wrap
 from zeph_nb.tools.base import ToolCall, ToolOutput
-from zeph_nb.tools.containment import CommandScope, sandbox_spec
+from zeph_nb.tools.containment import sandbox_spec
+from zeph_nb.tools.scope import CommandScope
 from zeph_nb.tools.shell.host_guard import HostGuard
 from zeph_nb.tools.shell.pane_watch import READY_SECS, pane_watcher
 from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
 
 if TYPE_CHECKING:
-    from zeph_nb.tools.shell.executor import ShellExecutor
+    from pathlib import Path
+
+    from zeph_nb.config import Settings
     from zeph_nb.tools.shell.pane_model import Pane
     from zeph_nb.tools.shell.panes import TmuxPanes
 
@@ -63,10 +66,16 @@ def pane_text(captured: str, *, dead: bool = False) -> str:
 
 
 async def in_pane(
-    executor: ShellExecutor, command: str, wait: bool | int | str, scope: CommandScope, call: ToolCall
+    panes: TmuxPanes,
+    settings: Settings,
+    workdir: Path,
+    command: str,
+    wait: bool | int | str,
+    scope: CommandScope,
+    call: ToolCall,
 ) -> ToolOutput:
-    panes = executor.panes
-    assert panes is not None
+    """Start a bash call's ``command`` in a new pane of ``panes``, in the sandbox its ``scope`` gives, run from
+    ``workdir``; then answer as ``report_pane`` does."""
     if scope.hosts:
         shown = "any host" if "*" in scope.hosts else ", ".join(scope.hosts)
         raise ToolError(
@@ -80,10 +89,10 @@ async def in_pane(
     if isinstance(timeout, int) and timeout > 0:
         argv = ["timeout", "--kill-after=5", str(timeout), *argv]
     env: dict[str, str] = {}
-    spec = sandbox_spec(executor.settings, executor.workdir, environment=scope.environment, opened=call.opened_paths)
+    spec = sandbox_spec(settings, workdir, environment=scope.environment, opened=call.opened_paths)
     # What the command may not leave behind (a zeph.toml, a git hook) is checked while it runs and when it ends,
     # as around a direct call; the guard's journal meanwhile keeps such files distrusted.
-    guard = HostGuard(executor.settings, spec)
+    guard = HostGuard(settings, spec)
     guard.__enter__()
     try:
         # Its trees are watched before the command starts, and what matters is undone as it appears: nobody may
@@ -99,7 +108,7 @@ async def in_pane(
         # tmux tells a pane where its server is: unset before the sandbox starts (bwrap's own environment is
         # readable in /proc/1/environ inside it), and a tmux of the command's own would take itself for nested.
         argv = ["env", "-u", "TMUX", "-u", "TMUX_PANE", *argv]
-        pane = await panes.open(argv, command, workdir=executor.workdir, env=env, sandboxed=scope.sandboxed,
+        pane = await panes.open(argv, command, workdir=workdir, env=env, sandboxed=scope.sandboxed,
                                 guard=guard)  # fmt: skip
         watch.pid = pane.pid  # when it is gone, the watcher closes the guard (no look needed)
     except BaseException:

@@ -34,15 +34,15 @@ from zeph_nb.security.os_sandbox import PROXY_SOCKET, SandboxSpec, private_tmp, 
 from zeph_nb.security.urls import Resolver
 from zeph_nb.shell import ShellAnalysis
 from zeph_nb.shell.escalations import merge
-from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput, parsed
 from zeph_nb.tools.containment import (
-    CommandScope,
     command_scope,
     sandbox_hints,
     sandbox_spec,
     scope_of,
     shell_classifier,
 )
+from zeph_nb.tools.scope import CommandScope
 from zeph_nb.tools.shell.background import in_pane
 from zeph_nb.tools.shell.host_guard import HostGuard
 from zeph_nb.tools.shell.panes import TmuxPanes
@@ -117,6 +117,11 @@ BASH = ToolDef(
     subject=("command",),
     subject_kind="command",
     mutates=True,
+    runs_commands=True,
+    filtered=True,
+    enabled_by="shell_enabled",
+    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
+    utility=0.6,
 )
 
 # The same tool when commands may run in tmux panes: one name, so the rules, grants, filters and audit of bash
@@ -129,6 +134,11 @@ BASH_TMUX = ToolDef(
     subject=("command",),
     subject_kind="command",
     mutates=True,
+    runs_commands=True,
+    filtered=True,
+    enabled_by="shell_enabled",
+    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
+    utility=0.6,
 )
 
 
@@ -159,25 +169,24 @@ class ShellExecutor(SingleToolExecutor):
 
     def requires_confirmation(self, call: ToolCall) -> bool:
         command = call.params.get("command")
-        return not isinstance(command, str) or self.classifier.classify(command) != "allow"
+        return not isinstance(command, str) or parsed(call, self.classifier, "command", command).verdict != "allow"
 
     def scope(self, args: BashArgs, analysis: ShellAnalysis) -> CommandScope:
         """What this call gets: sandboxed or not, the network to which hosts, a writable environment."""
         return scope_of(self.settings, args, analysis, self.workdir)
 
     async def run(self, args: BashArgs, call: ToolCall) -> ToolOutput:
-        # The gates' parse of this very line, by a classifier configured as this one: not parsed again.
-        given = call.analysis
-        reuse = given is not None and given[0] == self.classifier.key and args.command == call.params.get("command")
-        analysis = given[1] if reuse and given is not None else self.classifier.analyze(args.command)
+        # The gates' parse and scope of this very line: worked out here only when this executor runs without them.
+        analysis = parsed(call, self.classifier, "command", args.command)
         if analysis.verdict == "block":
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
-        scope = self.scope(args, analysis)
+        given = call.analysis is not None and call.analysis[1] is analysis
+        scope = call.scope if given and call.scope is not None else self.scope(args, analysis)
         if scope.refused is not None:  # the gates refused it already; this executor may be used without them
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
         wait = getattr(args, "wait", True)
         if wait is not True and self.panes is not None:
-            return await in_pane(self, args.command, wait, scope, call)
+            return await in_pane(self.panes, self.settings, self.workdir, args.command, wait, scope, call)
         snapshot, snapshot_note = self._snapshot(analysis)
         output = await self.run_command(
             args.command, timeout=args.timeout or self.shell.timeout, scope=scope, opened=call.opened_paths

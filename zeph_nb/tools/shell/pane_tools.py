@@ -20,6 +20,7 @@ happens inside the sandbox the pane's command runs in.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -28,7 +29,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, checked_args
+from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, checked_args, parsed
 from zeph_nb.tools.containment import shell_classifier
 from zeph_nb.tools.shell.background import pane_text, tail_of
 from zeph_nb.tools.shell.panes import MAX_CAPTURE_CHARS, TmuxPanes
@@ -98,6 +99,7 @@ CAPTURE_PANE = ToolDef(
     "Read a background command's tmux pane (started by bash with wait=false or a duration): whether it is still "
     f"running, and the last {MAX_CAPTURE_CHARS:,} characters it printed.",
     CapturePaneArgs,
+    enabled_by="shell_enabled",
 )
 SEND_KEYS = ToolDef(
     "send-keys",
@@ -108,18 +110,21 @@ SEND_KEYS = ToolDef(
     subject_kind="command",
     mutates=True,
     own_confirmation=True,  # keys, a partial line, an unsandboxed pane: asked below, beyond the text's parse
+    enabled_by="shell_enabled",
 )
 
 
 class PaneExecutor:
     """Runs capture-pane and send-keys over the panes of ``panes``."""
 
-    def __init__(self, settings: Settings, panes: TmuxPanes) -> None:
+    def __init__(self, settings: Settings, panes: TmuxPanes, *, remote: bool = False) -> None:
         self.panes = panes
+        # Panes on another machine: what send-keys types runs there (asks unless a rule allows it).
+        self.tools = (CAPTURE_PANE, dataclasses.replace(SEND_KEYS, remote=True) if remote else SEND_KEYS)
         self.classifier = shell_classifier(settings)
 
     def tool_definitions(self) -> Sequence[ToolDef]:
-        return (CAPTURE_PANE, SEND_KEYS)
+        return self.tools
 
     def requires_confirmation(self, call: ToolCall) -> bool:
         params = call.params
@@ -137,7 +142,7 @@ class PaneExecutor:
             list(self.panes.panes.values())[-1] if self.panes.panes else None)  # fmt: skip
         if pane is not None and not pane.sandboxed:
             return True  # nothing contains what that pane runs
-        return bool(typed) and self.classifier.classify(typed) != "allow"
+        return bool(typed) and parsed(call, self.classifier, "literal_text", typed).verdict != "allow"
 
     async def execute(self, call: ToolCall) -> ToolOutput | None:
         if call.tool_id == CAPTURE_PANE.name:
@@ -177,7 +182,7 @@ class PaneExecutor:
     async def _send(self, args: SendKeysArgs, call: ToolCall) -> ToolOutput:
         pane = self.panes.pane(args.target)
         if args.literal_text:
-            analysis = self.classifier.analyze(args.literal_text)
+            analysis = parsed(call, self.classifier, "literal_text", args.literal_text)
             if analysis.verdict == "block":  # the gates refused it already; this executor may be used without them
                 raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
         if not (args.keys or args.literal_text or args.enter):

@@ -59,6 +59,8 @@ WEB_TOOLS: tuple[ToolDef, ...] = (
         subject_kind="url",
         cacheable=True,
         network=True,
+        verb="This will fetch:",
+        enabled_by="fetch_enabled",
     ),
     ToolDef(
         "web_scrape",
@@ -68,6 +70,8 @@ WEB_TOOLS: tuple[ToolDef, ...] = (
         subject_kind="url",
         cacheable=True,
         network=True,
+        verb="This will fetch:",
+        enabled_by="web_scrape_enabled",
     ),
     ToolDef(
         "web_search",
@@ -76,6 +80,7 @@ WEB_TOOLS: tuple[ToolDef, ...] = (
         subject=("query",),
         cacheable=True,
         network=True,
+        enabled_by="web_search_enabled",
     ),
 )
 _BY_NAME = {tool.name: tool for tool in WEB_TOOLS}
