@@ -17,6 +17,7 @@ from zeph_nb.output.pipeline import OutputPipeline, ProcessedOutput
 from zeph_nb.output.sanitize import sanitize
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
+from zeph_nb.tools.shell.executor import BASH
 
 ENGINE = FilterEngine(default_rules())
 
@@ -28,7 +29,9 @@ def store(tmp_path: Path) -> Store:
 
 def run(store: Store, command: str, output: str, exit_code: int = 0) -> ProcessedOutput:
     call = ToolCall("bash", {"command": command})
-    return OutputPipeline(Settings(), store, "conv").process(call, ToolOutput("bash", output, exit_code=exit_code))
+    return OutputPipeline(Settings(), store, "conv").process(
+        call, ToolOutput("bash", output, exit_code=exit_code), BASH
+    )
 
 
 def overflow_of(store: Store, text: str) -> str:

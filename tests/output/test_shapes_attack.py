@@ -13,6 +13,7 @@ from zeph_nb.output.tables import fold_table
 from zeph_nb.output.test_summary import summarize_tests
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
+from zeph_nb.tools.shell.executor import BASH
 
 SITE = "/venv/lib/python3.11/site-packages"
 
@@ -35,7 +36,7 @@ def test_a_folded_frame_never_shows_a_piece_of_a_token_its_path_held(tmp_path: P
     token = "github_pat_11ABCDEFG0" + "abcdefghijKLMNOPQRST" * 3 + "abcdefghijKLMNOPQRSTuv"
     store = Store(Settings().model_copy(update={"home": tmp_path}), flusher=False)
     call = ToolCall("bash", {"command": "python main.py"})
-    out = OutputPipeline(Settings(), store, "c").process(call, ToolOutput("bash", _traceback(token), exit_code=1))
+    out = OutputPipeline(Settings(), store, "c").process(call, ToolOutput("bash", _traceback(token), exit_code=1), BASH)
     assert "[2 frames in an installed package]" in out.text
     assert token[:30] not in out.text
     # A folder that is no package's name (an instruction, a blob) is not said in the note's voice either.
