@@ -86,8 +86,8 @@ def _provenance_curves(tmp: Path) -> None:
     """How provenance's costs grow: reading a journal of N entries (a new kernel's first judged import) against
     json-decoding the same lines; the ctime walk after a call whose tree was too large to compare, against
     ``os.walk`` with an lstat per file over the same tree."""
-    from zeph_nb.gates.undo import changed_since
     from zeph_nb.security.provenance import Provenance
+    from zeph_nb.undo.written import changed_since
 
     print("  provenance journal, first lookup in a new process vs json.loads of its lines:")
     target = tmp / "target.py"

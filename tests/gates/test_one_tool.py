@@ -17,11 +17,11 @@ from types import ModuleType
 import pytest
 
 import zeph_nb
-from zeph_nb.agent.undo import prepare_undo
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError
 from zeph_nb.gates.approval import ApprovalRequest
 from zeph_nb.store import Store
+from zeph_nb.undo.runs import prepare_undo
 
 # The one file: the spec (arguments and traits) and the executor that runs it.
 STAMP_MODULE = """

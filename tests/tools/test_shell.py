@@ -279,13 +279,13 @@ async def test_snapshot_not_required_runs_with_a_warning(project: Path) -> None:
 
 async def test_read_only_commands_take_no_snapshot(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     taken: list[object] = []
-    original = shell_module.Snapshot.take
+    original = shell_module.Transaction.begin
 
     def spy(*args: object, **kwargs: object) -> object:
         taken.append(args)
         return original(*args, **kwargs)  # type: ignore[arg-type]  # forwarding the real call
 
-    monkeypatch.setattr(shell_module.Snapshot, "take", spy)
+    monkeypatch.setattr(shell_module.Transaction, "begin", spy)
     await run(shell(project, TX), "ls src && git status 2>/dev/null || true")
     assert taken == []
     await run(shell(project, TX), "echo x > src/y")

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 import zeph_nb
-from zeph_nb.agent.undo import RunUndo, describe_plan, prepare_undo
 from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.store import Store
 from zeph_nb.store.snapshots import FileChanges
+from zeph_nb.undo.runs import RunUndo, describe_plan, prepare_undo
 
 
 @pytest.fixture

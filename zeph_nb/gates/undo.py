@@ -1,6 +1,7 @@
 """The snapshot gate, right around the executor: before a call that may change files in the working directory
-it notes the state of every path the call can touch (keeping file contents as blobs), after it the state the
-call left, and it records each path that differs with the run's id, for ``%zeph undo``.
+it captures the state of every path the call can touch (``undo/states.py``, file contents kept as the store's
+blobs), after it the state the call left, and it records each path that differs as a ``file_changes`` row with
+the run's id (``store/snapshots.py``), which ``undo/runs.py`` plans ``%zeph undo`` from.
 
 Which paths: for the file tools, each path argument the call writes (a path whose folders do not exist yet is
 noted from the first missing folder, so folders ``write`` creates are undone too); for a local ``bash`` command
@@ -12,16 +13,16 @@ what could not be kept is said in the output and later by undo.
 Provenance (``security/provenance.py``) hears of every file each call wrote, with ``[undo]`` on or off: a file an
 agent's call wrote is never taken later for the person's config or code. The file tools' files come from this
 walk; a local command's from a scan after it (``scan_after``) of every file under its trees whose inode changed
-while it ran (its ctime, which no command can set back) — excluded folders included, whatever the classifier
-thought the command does — recorded by content; past CTIME_WALK_ENTRIES the time window itself is. It also names
-the files just written that other tools run when used (``security/runs_on_use.py``).
+while it ran (its ctime, which no command can set back; ``undo/written.changed_since``) — excluded folders
+included, whatever the classifier thought the command does — recorded by content; past CTIME_WALK_ENTRIES the
+time window itself is. It also names the files just written that other tools run when used
+(``security/runs_on_use.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import difflib
 import os
 import time
 from collections.abc import Callable
@@ -36,7 +37,8 @@ from zeph_nb.security.runs_on_use import runs_on_use
 from zeph_nb.security.tree_scan import protected_in_trees
 from zeph_nb.store.snapshots import FileChangeRow, FileChanges
 from zeph_nb.tools.base import ToolOutput
-from zeph_nb.tools.files.states import Capture, PathState, Snapshot, changed_paths
+from zeph_nb.undo.states import Capture, PathState, Snapshot, changed_paths
+from zeph_nb.undo.written import change_diff, changed_since
 
 __all__ = ["Snapshotter", "UndoGate"]
 
@@ -256,59 +258,3 @@ class UndoGate:
         if notes:
             output = dataclasses.replace(output, summary=output.summary + "".join(f"\n[{n}]" for n in notes))
         return output
-
-
-# Entries the scan after a local command looks at (about 4 µs each here); past it, the call's time window is recorded.
-CTIME_WALK_ENTRIES = 200_000
-
-
-def changed_since(
-    roots: list[str],
-    started_ns: int,
-    budget: int = CTIME_WALK_ENTRIES,
-    *,
-    skip: set[str] | frozenset[str] = frozenset(),
-) -> tuple[list[str], bool]:
-    """The files and links under ``roots`` (excluded folders too, not the folders in ``skip``) whose inode changed
-    at or after ``started_ns``, and whether every entry was seen within ``budget``."""
-    found: list[str] = []
-    pending = [root for root in roots if root not in skip]
-    while pending:
-        folder = pending.pop()
-        try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    budget -= 1
-                    if budget < 0:
-                        return found, False
-                    if entry.is_dir(follow_symlinks=False):
-                        # git's object store: content git itself addresses by hash, nothing runs or imports it
-                        if entry.path not in skip and not (entry.name == "objects" and folder.endswith("/.git")):
-                            pending.append(entry.path)
-                    elif entry.stat(follow_symlinks=False).st_ctime_ns >= started_ns:
-                        found.append(entry.path)
-        except OSError:
-            continue
-    return found, True
-
-
-DIFF_CHARS = 8000  # per file, in the transcript: the rest is in the file itself
-
-
-def change_diff(path: str, before: bytes | None, known: bool) -> str:
-    """The change to ``path`` as a unified diff against what was there (nothing, for a new file), cut to
-    DIFF_CHARS; when what was there was not kept, the new content's head."""
-    try:
-        with open(path, "rb") as handle:
-            after = handle.read(4 * DIFF_CHARS).decode("utf-8", "replace")
-    except OSError as e:
-        return f"(cannot read it: {e.strerror})"
-    if not known:
-        return f"(what was there before was not kept; it now begins:)\n{after[:DIFF_CHARS]}"
-    old = (before or b"").decode("utf-8", "replace")
-    name = os.path.basename(path)
-    source = "/dev/null" if before is None else f"a/{name}"  # a new file, as git shows one
-    lines = difflib.unified_diff(old.splitlines(keepends=True), after.splitlines(keepends=True), source,
-                                 f"b/{name}")  # fmt: skip
-    text = "".join(lines)
-    return text if len(text) <= DIFF_CHARS else text[:DIFF_CHARS] + "\n[… cut; read the file for the rest]"

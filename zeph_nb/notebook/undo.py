@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
-    from zeph_nb.agent.undo import RunUndo
     from zeph_nb.store.store import Store
+    from zeph_nb.undo.runs import RunUndo
 
 __all__ = ["undo_command"]
 
@@ -66,7 +66,7 @@ def undo_command(agent: Agent | None, args: list[str], *, widgets: bool) -> Any:
     if agent is not None and agent.running:
         print("%zeph undo: a run is still going; stop it (%zeph stop) before undoing anything.")
         return None
-    from zeph_nb.agent.undo import describe_plan, prepare_undo
+    from zeph_nb.undo.runs import describe_plan, prepare_undo
 
     latest = agent.chain.session.run_id if agent is not None else None
     try:
@@ -100,7 +100,7 @@ def undo_command(agent: Agent | None, args: list[str], *, widgets: bool) -> Any:
 
 def _carry_out(store: Store, shown: RunUndo, user: str, conversation: str | None, out: Callable[[str], None]) -> None:
     """Plan again (files may have changed since the plan was shown) and do what is still as it was shown."""
-    from zeph_nb.agent.undo import describe_report, prepare_undo, shown_path
+    from zeph_nb.undo.runs import describe_report, prepare_undo, shown_path
 
     fresh = prepare_undo(store, shown.plan.run_id)
     agreed = {(step.path, step.action) for step in shown.plan.steps}

@@ -210,7 +210,7 @@ class ConversationRow:
 @dataclass(frozen=True, kw_only=True)
 class FileChangeRow:
     """One path a call changed, for ``%zeph undo`` (the ``file_changes`` table): its state before the call and
-    the state the call left, as JSON (``tools/files/states.PathState``); file contents are blobs beside the
+    the state the call left, as JSON (``undo/states.PathState``); file contents are blobs beside the
     database, named by their sha256. A row with no ``path`` says why a call's changes were not tracked."""
 
     ts: Timestamp = field(default_factory=_now_iso)

@@ -1,5 +1,7 @@
-"""Putting back what a run changed: the plan (what will be restored, deleted or refused, and why) and its
-application, one path at a time, each atomically (a temporary sibling renamed into place).
+"""Putting changed paths back to their captured states: the plan (what will be restored, deleted or refused, and
+why) and its application, one path at a time, each atomically (a temporary sibling renamed into place). Both
+``%zeph undo`` (a run's changes, read from the store by ``runs.py``) and a shell transaction's rollback
+(``transaction.py``: what one failing command changed) go through here.
 
 A path is restored only if it is still exactly as the run left it; one changed since (by the person, or by a
 later run) is refused and named, and one already as it was before is left alone, so undoing twice does nothing
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from zeph_nb.tools.files.states import ABSENT, Capture, PathState
+from zeph_nb.undo.states import ABSENT, Capture, PathState
 
 __all__ = ["Change", "Step", "UndoPlan", "UndoReport", "apply_plan", "plan_undo"]
 

@@ -1,5 +1,6 @@
-"""Undoing a run: which run, what it changed (from the store), the plan for it, and carrying it out with an
-audit row. Front-ends (``%zeph undo``) show the plan and ask; nothing here asks anyone."""
+"""Undoing a run: which run, what it changed (the ``file_changes`` rows ``gates/undo.py`` recorded), the plan for it
+(``restore.plan_undo``), and carrying it out from the store's blobs with an audit row. Front-ends
+(``notebook/undo.py``, ``%zeph undo``) show the plan and ask; nothing here asks anyone."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from zeph_nb.errors import ZephError
 from zeph_nb.store.audit_log import AuditLog, AuditRecord
 from zeph_nb.store.snapshots import FileChanges
 from zeph_nb.store.store import Store
-from zeph_nb.tools.files.states import PathState
-from zeph_nb.tools.files.undoing import Change, UndoPlan, UndoReport, apply_plan, plan_undo
+from zeph_nb.undo.restore import Change, UndoPlan, UndoReport, apply_plan, plan_undo
+from zeph_nb.undo.states import PathState
 
 __all__ = ["RunUndo", "describe_plan", "describe_report", "prepare_undo", "shown_path"]
 

@@ -1,10 +1,11 @@
-"""What is at a path, as undo needs to know it: absent, a regular file (content hash, mode), a symbolic link (its
-target) or a directory (its mode); and a snapshot of several paths, whole trees walked without following links.
+"""What is at a path: absent, a regular file (content hash, mode), a symbolic link (its target) or a directory (its
+mode); a ``Capture`` of several paths, whole trees walked without following links, into a ``Snapshot``; and
+``changed_paths`` between two snapshots. ``restore.py`` puts changed paths back to a snapshot's states.
 
 A file's content goes to a ``BlobSink`` (content-addressed, so an unchanged file is kept once however often it is
-snapshotted) unless the call's byte budget is spent: then only its size and mtime are noted, which still tells
-whether it changed, and undo says it cannot be restored. Nothing here follows a symbolic link or opens anything
-but a regular file (a FIFO would block, a device could be endless).
+captured: the store's blobs for ``%zeph undo``, memory for a shell transaction) unless the byte budget is spent:
+then only its size and mtime are noted, which still tells whether it changed, and it cannot be restored. Nothing
+here follows a symbolic link or opens anything but a regular file (a FIFO would block, a device could be endless).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _CHUNK = 1 << 20
 
 
 class BlobSink(Protocol):
-    """Where file contents are kept, by their sha256 (the store's blobs)."""
+    """Where file contents are kept, by their sha256 (the store's blobs, or a transaction's memory)."""
 
     def has(self, sha256: str) -> bool: ...
 
@@ -86,12 +87,13 @@ class Snapshot:
 class Capture:
     """Takes snapshots for one call: ``budget`` bytes of content at most (0: no cap), ``max_files`` entries at most
     per walk (0: no cap). ``hashes`` is shared across calls: a file whose inode, size and times are unchanged is
-    not read again when its content is already kept."""
+    not read again when its content is already kept. ``include``: when given, only the paths it accepts are
+    noted (the folders it refuses are still walked, for what under them it accepts)."""
 
     def __init__(
         self, sink: BlobSink | None, *, budget: int = 0, max_files: int = 0, exclude: Iterable[str] = (),
         hashes: dict[tuple[int, ...], str] | None = None, kept: set[str] | None = None,
-        secret: Callable[[str], bool] | None = None,
+        secret: Callable[[str], bool] | None = None, include: Callable[[str], bool] | None = None,
     ) -> None:  # fmt: skip
         self.sink = sink
         self.budget = budget
@@ -101,6 +103,7 @@ class Capture:
         self.kept = kept if kept is not None else set()  # blobs known to be in the sink (no stat to ask again)
         self.read = 0
         self.secret = secret  # paths whose content is not kept (what zeph may not read): hashed, never copied
+        self.include = include
 
     def take(self, roots: Iterable[str], *, keep: bool = True) -> Snapshot:
         """The state of each root and, for a directory root, of everything under it (not following links)."""
@@ -159,9 +162,12 @@ class Capture:
                 snapshot.complete = False
                 snapshot.reason = f"more than {self.max_files} entries under {root}"
                 return
-            state = self.state(path, keep=keep, snapshot=snapshot)
-            snapshot.states[path] = state
-            if state.kind != "dir":
+            if self.include is None or self.include(path):
+                state = self.state(path, keep=keep, snapshot=snapshot)
+                snapshot.states[path] = state
+                if state.kind != "dir":
+                    continue
+            elif not _is_folder(path):
                 continue
             try:
                 names = sorted(os.listdir(path), reverse=True)
@@ -178,6 +184,14 @@ def changed_paths(before: Snapshot, after: Snapshot) -> list[tuple[str, PathStat
         if not old.same_as(new):
             changes.append((path, old, new))
     return changes
+
+
+def _is_folder(path: str) -> bool:
+    """A real folder, not a link to one (the walk never follows links)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _with(state: PathState, **changes: Any) -> PathState:

@@ -1,132 +1,150 @@
-"""Transactional shell execution: snapshot the files a command may change, restore them if it fails.
+"""A transaction over a scope of the working directory: capture it before a command, put back what the command
+changed when it fails. The shell's ``[tools.shell] transactional`` (``tools/shell/executor.py``) uses it; it is the
+same mechanism as ``%zeph undo`` — ``states.Capture`` before and after, ``states.changed_paths`` between them,
+``restore.plan_undo`` and ``restore.apply_plan`` to put the paths back, never through a link — with the contents
+held in memory for the one call instead of the store's blobs.
 
-Opt-in with ``[tools.shell] transactional = true``. Before a command that writes, every regular file matched by
-``transaction_scope`` (globs under the working directory; empty means everything but VCS folders) is copied into
-memory with its mode. When the command's exit code is in ``auto_rollback_exit_codes`` (empty: any non-zero) and
-``auto_rollback`` is on, each changed or deleted file is written back atomically and files the command created
-inside the scope are removed. A snapshot over ``max_snapshot_bytes`` fails; with ``snapshot_required`` that
-failure stops the command from running at all (fail closed).
+The scope is ``transaction_scope``'s globs under the working directory (empty: everything), VCS folders never
+included. What a rollback restores it names in ``restored`` (files, links and folders put back as they were), what
+the command created in ``removed``; a path it cannot put back (a special file, one whose new folder holds what is
+out of scope) is named with why, never forced. Over ``max_snapshot_bytes``, or with a file it cannot read, the
+capture fails: the command then runs without a rollback, or, with ``snapshot_required``, not at all.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-import shutil
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 from wcmatch import glob
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.files.fsutil import atomic_write, make_dirs
+from zeph_nb.undo.restore import Change, apply_plan, plan_undo
+from zeph_nb.undo.states import Capture, Snapshot, changed_paths
 
-__all__ = ["Rollback", "Snapshot", "SnapshotFailed"]
+__all__ = ["MemoryBlobs", "Rollback", "SnapshotFailed", "Transaction"]
 
-_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE | glob.NODIR
-_EXCLUDE = ["**/.git/**", ".git/**", "**/.hg/**", "**/.svn/**"]
+_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE
+VCS = (".git", ".hg", ".svn")
 
 
 class SnapshotFailed(ToolError):
-    """The files in scope could not be snapshotted; with ``snapshot_required`` the command does not run."""
+    """The paths in scope could not be captured; with ``snapshot_required`` the command does not run."""
 
     def __init__(self, message: str) -> None:
         super().__init__(ToolErrorCategory.PERMANENT_FAILURE, f"snapshot failed: {message}")
 
 
+class MemoryBlobs:
+    """File contents by sha256, in memory for one transaction.
+
+    Not the store's blobs: those are ``%zeph undo``'s lasting record and are never removed while a session runs,
+    so a copy per transaction would only grow them (and put a second copy of every file in scope on disk). Not a
+    temp dir either: that is a copy on disk that a crash leaves behind. The contents live as long as the call and
+    ``max_snapshot_bytes`` bounds them, as the shell's snapshots always were."""
+
+    def __init__(self) -> None:
+        self.contents: dict[str, bytes] = {}
+
+    def has(self, sha256: str) -> bool:
+        return sha256 in self.contents
+
+    def put(self, data: bytes) -> str:
+        digest = hashlib.sha256(data).hexdigest()
+        self.contents.setdefault(digest, data)
+        return digest
+
+    def get(self, sha256: str) -> bytes | None:
+        return self.contents.get(sha256)
+
+
 @dataclass(frozen=True)
 class Rollback:
-    """What a rollback did, for the audit row and the model."""
+    """What a rollback did, for the audit row and the model: paths relative to the working directory."""
 
     restored: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    not_restored: tuple[tuple[str, str], ...] = ()  # (path, why): refused by the plan, or failed when applied
 
     def describe(self) -> str:
-        return f"rolled back: restored {len(self.restored)} files, removed {len(self.removed)} new files"
+        text = f"rolled back: restored {len(self.restored)} files, removed {len(self.removed)} new files"
+        if self.not_restored:
+            text += "; left as the command left them: " + "; ".join(f"{p} ({why})" for p, why in self.not_restored)
+        return text
+
+    def raw(self) -> dict[str, Any]:
+        """The audit envelope's ``rollback``: restored and removed, and what was not put back when anything."""
+        raw: dict[str, Any] = {"restored": list(self.restored), "removed": list(self.removed)}
+        if self.not_restored:
+            raw["not_restored"] = [f"{path}: {why}" for path, why in self.not_restored]
+        return raw
 
 
 @dataclass
-class Snapshot:
-    root: Path
-    scope: tuple[str, ...]
-    files: dict[str, tuple[bytes, int]] = field(default_factory=dict)
-    # Symbolic links as they were (name -> target), and other entries that are neither (FIFOs, sockets): they
-    # existed before the command, so a rollback puts the links back and never removes either as "new files".
-    links: dict[str, str] = field(default_factory=dict)
-    others: set[str] = field(default_factory=set)
+class Transaction:
+    """The scope's states before a command, with their contents, and the capture that can tell what changed."""
 
-    @property
-    def size(self) -> int:
-        return sum(len(data) for data, _ in self.files.values())
+    workdir: str
+    roots: list[str]
+    capture: Capture
+    before: Snapshot
+    blobs: MemoryBlobs = field(default_factory=MemoryBlobs)
 
     @classmethod
-    def take(cls, root: Path, scope: Sequence[str], max_bytes: int = 0) -> Snapshot:
-        snapshot = cls(root, tuple(scope) or ("**",))
-        total = 0
-        try:
-            for name in snapshot._matching():
-                path = root / name
-                info = path.lstat()
-                if stat.S_ISLNK(info.st_mode):
-                    snapshot.links[name] = os.readlink(path)
-                    continue
-                if not stat.S_ISREG(info.st_mode):
-                    snapshot.others.add(name)
-                    continue
-                total += info.st_size
-                if max_bytes and total > max_bytes:
-                    raise SnapshotFailed(
-                        f"the files in transaction_scope hold more than max_snapshot_bytes = {max_bytes} bytes; "
-                        "narrow transaction_scope or raise the cap"
-                    )
-                snapshot.files[name] = (path.read_bytes(), stat.S_IMODE(info.st_mode))
-        except OSError as e:
-            raise SnapshotFailed(f"{e.filename}: {e.strerror}") from None
-        return snapshot
+    def begin(cls, workdir: str | os.PathLike[str], scope: Sequence[str], max_bytes: int = 0) -> Transaction:
+        """Capture every path ``scope`` matches under ``workdir``, contents kept. Raises SnapshotFailed."""
+        root = os.path.realpath(workdir)  # the plan checks each folder from here down: no link on the way
+        patterns = list(scope) or ["**"]
+        blobs = MemoryBlobs()
 
-    def restore(self) -> Rollback:
-        """Put every snapshotted file back byte for byte; remove files created since, within the scope."""
-        restored: list[str] = []
-        for name, (data, mode) in sorted(self.files.items()):
-            path = self.root / name
-            try:
-                current = path.read_bytes() if path.is_file() and not path.is_symlink() else None
-                same_mode = current is not None and stat.S_IMODE(path.stat().st_mode) == mode
-            except OSError:
-                current, same_mode = None, False
-            if current == data and same_mode:
-                continue
-            if path.is_symlink() or (path.exists() and not path.is_dir() and not path.is_file()):
-                path.unlink()
-            elif path.is_dir():
-                shutil.rmtree(path)  # the command put a directory where the file was
-            make_dirs(path.parent)
-            atomic_write(path, data, mode=mode)
-            restored.append(name)
-        for name, target in sorted(self.links.items()):
-            path = self.root / name
-            try:
-                if os.readlink(path) == target:
-                    continue  # the link is as it was
-            except OSError:
-                pass
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            elif path.is_symlink() or path.exists():
-                path.unlink()
-            make_dirs(path.parent)
-            os.symlink(target, path)
-            restored.append(name)
-        removed = []
-        for name in self._matching():
-            if name not in self.files and name not in self.links and name not in self.others:
-                path = self.root / name
-                if path.is_file() or path.is_symlink():
-                    path.unlink()
-                    removed.append(name)
-        return Rollback(tuple(restored), tuple(removed))
+        def include(path: str) -> bool:
+            relative = os.path.relpath(path, root)
+            inside = relative != "." and not relative.startswith("..")
+            return inside and glob.globmatch(relative, patterns, flags=_FLAGS)
 
-    def _matching(self) -> list[str]:
-        names = glob.glob(list(self.scope), root_dir=os.fspath(self.root), flags=_FLAGS, exclude=_EXCLUDE)
-        return sorted(set(names))
+        capture = Capture(blobs, budget=max_bytes, exclude=VCS, include=include)
+        roots = _roots(root, patterns)
+        before = capture.take(roots)
+        if before.not_kept:
+            raise SnapshotFailed(f"the files in transaction_scope hold more than max_snapshot_bytes = {max_bytes} "
+                                 "bytes; narrow transaction_scope or raise the cap")  # fmt: skip
+        unread = [path for path, state in before.states.items() if state.kind == "file" and not state.kept]
+        if unread:
+            raise SnapshotFailed(f"{os.path.relpath(unread[0], root)}: cannot be read"
+                                 + (f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""))  # fmt: skip
+        return cls(root, roots, capture, before, blobs)
+
+    def roll_back(self) -> Rollback:
+        """Put every path in scope the command changed back as it was; remove what it created."""
+        # The same capture: its hashes make an unchanged file cost one lstat here, not a read.
+        after = self.capture.take(self.roots, keep=False)
+        changes = [Change(path, old, new) for path, old, new in changed_paths(self.before, after)]
+        plan = plan_undo("transaction", self.workdir, changes, has_blob=self.blobs.has)
+        report = apply_plan(plan, self.blobs.get)
+        failed = dict(report.failed)
+
+        def shown(path: str) -> str:
+            return os.path.relpath(path, self.workdir)
+
+        restored = sorted(shown(s.path) for s in report.done if s.action != "delete")
+        removed = sorted(shown(s.path) for s in report.done if s.action == "delete")
+        not_restored = [(shown(p), why) for p, why in plan.refused] + [(shown(p), why) for p, why in failed.items()]
+        return Rollback(tuple(restored), tuple(removed), tuple(sorted(not_restored)))
+
+
+def _roots(workdir: str, patterns: list[str]) -> list[str]:
+    """The trees to walk: each pattern's leading folders without wildcards (``src/**`` → ``src``), the outermost of
+    them, never outside ``workdir``; a walk from ``workdir`` when any pattern starts with a wildcard."""
+    found = []
+    for pattern in patterns:
+        fixed = []
+        for part in pattern.split("/"):
+            if glob.is_magic(part, flags=_FLAGS):
+                break
+            fixed.append(part)
+        root = os.path.normpath(os.path.join(workdir, *fixed))
+        found.append(root if root.startswith(workdir + os.sep) else workdir)
+    return [r for r in sorted(set(found)) if not any(r.startswith(o + os.sep) for o in found)]

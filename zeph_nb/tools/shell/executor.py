@@ -9,7 +9,9 @@ timeout or cancellation the whole process group is killed; in the sandbox its PI
 
 What a call gets beyond the sandbox's default (the network to some hosts, the kernel's environment for an
 installer, no sandbox at all) is its ``CommandScope``; the policy asks the person for it before the call gets here.
-The command classifier runs first: a blocked command never starts, whatever else says yes.
+The command classifier runs first: a blocked command never starts, whatever else says yes. With ``[tools.shell]
+transactional`` a command that may write runs inside a ``undo/transaction.Transaction``: its scope captured before,
+what it changed put back on a failing exit, by the same mechanism ``%zeph undo`` uses.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ from zeph_nb.tools.shell.process import (
     raise_for_failure,
     start,
 )
-from zeph_nb.tools.shell.transaction import Snapshot, SnapshotFailed
+from zeph_nb.undo.transaction import SnapshotFailed, Transaction
 
 __all__ = ["BASH", "BASH_TMUX", "ShellExecutor"]
 
@@ -187,16 +189,16 @@ class ShellExecutor(SingleToolExecutor):
         wait = getattr(args, "wait", True)
         if wait is not True and self.panes is not None:
             return await in_pane(self.panes, self.settings, self.workdir, args.command, wait, scope, call)
-        snapshot, snapshot_note = self._snapshot(analysis)
+        transaction, snapshot_note = await asyncio.to_thread(self._begin, analysis)
         output = await self.run_command(
             args.command, timeout=args.timeout or self.shell.timeout, scope=scope, opened=call.opened_paths
         )
         raw = dict(output.raw)
         notes = [snapshot_note] if snapshot_note else []
         exit_code = output.exit_code
-        if snapshot is not None and exit_code is not None and self._should_roll_back(exit_code):
-            rollback = await asyncio.to_thread(snapshot.restore)
-            raw["rollback"] = {"restored": list(rollback.restored), "removed": list(rollback.removed)}
+        if transaction is not None and exit_code is not None and self._should_roll_back(exit_code):
+            rollback = await asyncio.to_thread(transaction.roll_back)
+            raw["rollback"] = rollback.raw()
             notes.append(rollback.describe())
         summary = output.summary + "".join(f"\n[{note}]" for note in notes)
         result = ToolOutput(BASH.name, summary, raw=raw, call_id=call.call_id, exit_code=exit_code,
@@ -311,18 +313,19 @@ class ShellExecutor(SingleToolExecutor):
             )
         return ToolOutput(BASH.name, summary, raw=envelope, exit_code=exit_code, truncated=capture.truncated)
 
-    # -- transactions ---------------------------------------------------------------------------------------
+    # -- transactions (undo/transaction.py: the snapshot mechanism %zeph undo uses, contents in memory) ------
 
-    def _snapshot(self, analysis: ShellAnalysis) -> tuple[Snapshot | None, str | None]:
+    def _begin(self, analysis: ShellAnalysis) -> tuple[Transaction | None, str | None]:
+        """The scope captured before a command that may write, or why there is none (None, None: not asked for)."""
         if not self.shell.transactional or not analysis.may_write:
             return None, None
         try:
-            snapshot = Snapshot.take(self.workdir, self.shell.transaction_scope, self.shell.max_snapshot_bytes)
+            transaction = Transaction.begin(self.workdir, self.shell.transaction_scope, self.shell.max_snapshot_bytes)
         except SnapshotFailed as e:
             if self.shell.snapshot_required:
                 raise ToolError(e.category, f"{e.message}; the command was not run (snapshot_required)") from None
             return None, f"no snapshot taken, changes cannot be rolled back: {e.message}"
-        return snapshot, None
+        return transaction, None
 
     def _should_roll_back(self, exit_code: int) -> bool:
         if not self.shell.auto_rollback:
