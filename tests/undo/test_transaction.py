@@ -1,0 +1,86 @@
+"""The shell's transactional rollback and ``%zeph undo`` put files back by one mechanism (``zeph_nb/undo``), so they
+share its safety: a command that swaps a file and a folder for links to outside the working directory is undone
+the same way either way, and nothing is ever written through a link. Real temp dirs, real bash (in the OS sandbox
+when one works here), a real store for the run's undo."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+import zeph_nb
+from zeph_nb.config import Settings
+from zeph_nb.store import Store
+from zeph_nb.tools.base import ToolCall
+from zeph_nb.tools.shell.executor import ShellExecutor
+from zeph_nb.undo.runs import prepare_undo
+from zeph_nb.undo.transaction import Transaction
+
+BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+HOSTILE = ("rm config.txt && ln -s ../outside/target.txt config.txt && rm -r sub && ln -s ../outside sub && "
+           "rm link && ln -s elsewhere link && echo new > made.txt")  # fmt: skip
+TX = '[tools.shell]\ntransactional = true\nauto_rollback = true\ntransaction_scope = ["**"]\n'
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "target.txt").write_text("outside, not the command's\n")
+    (folder / "config.txt").write_text("mine\n")
+    os.chmod(folder / "config.txt", 0o640)
+    (folder / "sub").mkdir()
+    (folder / "sub" / "inner.txt").write_text("inner\n")
+    os.symlink("keep-this-target", folder / "link")
+    return folder
+
+
+async def roll_back_in_the_shell(work: Path, store: Store) -> None:
+    executor = ShellExecutor(Settings.from_toml(TX), workdir=work, env=BASE_ENV)
+    out = await executor.execute(ToolCall("bash", {"command": HOSTILE + " && exit 3"}))
+    assert out is not None and out.exit_code == 3
+    assert out.raw["rollback"] == {"restored": ["config.txt", "link", "sub", "sub/inner.txt"], "removed": ["made.txt"]}
+
+
+async def undo_the_run(work: Path, store: Store) -> None:
+    settings = Settings().model_copy(update={"home": store.home})
+    provider = zeph_nb.ScriptedProvider([[{"tool": "bash", "params": {"command": HOSTILE}}], "done"])
+    agent = zeph_nb.Agent(settings, provider, zeph_nb.AutoApprove(), workdir=work, store=store)
+    result = await agent.run("change things")
+    assert [call.status for call in result.tool_calls] == ["ok"]
+    undo = prepare_undo(store, result.run_id)
+    report = undo.apply(store, by="tester")
+    assert not report.failed and not undo.plan.refused
+
+
+@pytest.mark.parametrize("put_back", [roll_back_in_the_shell, undo_the_run], ids=["shell rollback", "%zeph undo"])
+async def test_links_to_outside_are_replaced_never_written_through(
+    put_back: Callable[[Path, Store], Awaitable[None]], work: Path, store: Store
+) -> None:
+    await put_back(work, store)
+    outside = work.parent / "outside"
+    assert sorted(p.name for p in outside.iterdir()) == ["target.txt"]
+    assert (outside / "target.txt").read_text() == "outside, not the command's\n"
+    assert not (work / "config.txt").is_symlink() and (work / "config.txt").read_text() == "mine\n"
+    assert oct(os.stat(work / "config.txt").st_mode & 0o777) == oct(0o640)
+    assert not (work / "sub").is_symlink() and (work / "sub" / "inner.txt").read_text() == "inner\n"
+    assert os.readlink(work / "link") == "keep-this-target"
+    assert sorted(p.name for p in work.iterdir()) == ["config.txt", "link", "sub"]
+
+
+def test_a_rollback_refuses_what_it_cannot_make_and_says_why(tmp_path: Path) -> None:
+    """A FIFO the command removed is not forced back: it is named, with why, and the rest is rolled back."""
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "a.txt").write_text("a\n")
+    transaction = Transaction.begin(tmp_path, [])
+    (tmp_path / "pipe").unlink()
+    (tmp_path / "a.txt").write_text("changed\n")
+    rollback = transaction.roll_back()
+    assert rollback.restored == ("a.txt",) and (tmp_path / "a.txt").read_text() == "a\n"
+    assert [path for path, _ in rollback.not_restored] == ["pipe"]
+    assert "special file" in rollback.raw()["not_restored"][0]
+    assert "left as the command left them" in rollback.describe()
