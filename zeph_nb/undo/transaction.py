@@ -99,11 +99,11 @@ class Transaction:
         root = os.path.realpath(workdir)  # the plan checks each folder from here down: no link on the way
         patterns = list(scope) or ["**"]
         blobs = MemoryBlobs()
+        matcher = glob.compile(patterns, flags=_FLAGS)  # once: globmatch parses the patterns again for each path
+        prefix = root + os.sep
 
         def include(path: str) -> bool:
-            relative = os.path.relpath(path, root)
-            inside = relative != "." and not relative.startswith("..")
-            return inside and glob.globmatch(relative, patterns, flags=_FLAGS)
+            return path.startswith(prefix) and matcher.match(path[len(prefix) :])
 
         capture = Capture(blobs, budget=max_bytes, exclude=VCS, include=include)
         roots = _roots(root, patterns)
