@@ -84,3 +84,29 @@ def test_a_rollback_refuses_what_it_cannot_make_and_says_why(tmp_path: Path) -> 
     assert [path for path, _ in rollback.not_restored] == ["pipe"]
     assert "special file" in rollback.raw()["not_restored"][0]
     assert "left as the command left them" in rollback.describe()
+
+
+@pytest.mark.parametrize(
+    ("scope", "restored", "removed", "left"),
+    [
+        (["src/**"], ["src/a.py", "src/b.txt"], ["src/made", "src/made/c.py"], ["top.txt"]),
+        (["**/*.py"], ["src/a.py"], ["src/made/c.py"], ["src/made", "top.txt"]),  # folders match no *.py: kept
+        (["src/a.py", "top.txt"], ["src/a.py", "top.txt"], [], ["src/b.txt", "src/made", "src/made/c.py"]),
+        ([], ["src/a.py", "src/b.txt", "top.txt"], ["src/made", "src/made/c.py"], []),
+    ],
+)
+def test_the_scope_decides_what_is_put_back(
+    tmp_path: Path, scope: list[str], restored: list[str], removed: list[str], left: list[str]
+) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / ".git").mkdir()
+    for name in ("src/a.py", "src/b.txt", "top.txt", ".git/HEAD"):
+        (tmp_path / name).write_text("before\n")
+    transaction = Transaction.begin(tmp_path, scope)
+    (tmp_path / "src" / "made").mkdir()
+    for name in ("src/a.py", "src/b.txt", "top.txt", ".git/HEAD", "src/made/c.py"):
+        (tmp_path / name).write_text("after\n")
+    rollback = transaction.roll_back()
+    assert (list(rollback.restored), list(rollback.removed), rollback.not_restored) == (restored, removed, ())
+    assert all((tmp_path / name).exists() for name in left)
+    assert (tmp_path / ".git" / "HEAD").read_text() == "after\n"  # VCS folders are never in a transaction
