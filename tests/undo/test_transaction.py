@@ -110,3 +110,15 @@ def test_the_scope_decides_what_is_put_back(
     assert (list(rollback.restored), list(rollback.removed), rollback.not_restored) == (restored, removed, ())
     assert all((tmp_path / name).exists() for name in left)
     assert (tmp_path / ".git" / "HEAD").read_text() == "after\n"  # VCS folders are never in a transaction
+
+
+def test_a_change_that_keeps_size_and_time_is_seen_with_the_byte_cap_spent(tmp_path: Path) -> None:
+    """The cap bounds what is kept before; after, each file in scope is read again whatever it cost before, so a
+    rewrite that keeps the size and the mtime is still told from no change."""
+    (tmp_path / "a.txt").write_text("aaaa\n")
+    transaction = Transaction.begin(tmp_path, [], max_bytes=5)
+    was = os.stat(tmp_path / "a.txt")
+    (tmp_path / "a.txt").write_text("bbbb\n")
+    os.utime(tmp_path / "a.txt", ns=(was.st_atime_ns, was.st_mtime_ns))
+    assert transaction.roll_back().restored == ("a.txt",)
+    assert (tmp_path / "a.txt").read_text() == "aaaa\n"

@@ -107,7 +107,10 @@ class Transaction:
 
         capture = Capture(blobs, budget=max_bytes, exclude=VCS, include=include)
         roots = _roots(root, patterns)
-        before = capture.take(roots)
+        try:
+            before = capture.take(roots)
+        except OSError as e:  # a folder it may not look into: nothing could be put back there
+            raise SnapshotFailed(f"{e.filename}: {e.strerror}") from None
         if before.not_kept:
             raise SnapshotFailed(f"the files in transaction_scope hold more than max_snapshot_bytes = {max_bytes} "
                                  "bytes; narrow transaction_scope or raise the cap")  # fmt: skip
@@ -119,8 +122,14 @@ class Transaction:
 
     def roll_back(self) -> Rollback:
         """Put every path in scope the command changed back as it was; remove what it created."""
-        # The same capture: its hashes make an unchanged file cost one lstat here, not a read.
-        after = self.capture.take(self.roots, keep=False)
+        # The same hashes: an unchanged file costs one lstat here, not a read. No byte budget: nothing is kept, and
+        # a changed file must be read to be told from one the command only touched.
+        looking = Capture(None, exclude=VCS, include=self.capture.include, hashes=self.capture.hashes)
+        try:
+            after = looking.take(self.roots, keep=False)
+        except OSError as e:
+            return Rollback(not_restored=((os.path.relpath(e.filename or self.workdir, self.workdir),
+                                           f"cannot look at what the command left: {e.strerror}"),))  # fmt: skip
         changes = [Change(path, old, new) for path, old, new in changed_paths(self.before, after)]
         plan = plan_undo("transaction", self.workdir, changes, has_blob=self.blobs.has)
         report = apply_plan(plan, self.blobs.get)
