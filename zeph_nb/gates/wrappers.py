@@ -215,6 +215,7 @@ class ApprovalGate:
             remedy=decision.remedy,
             preview=self.shown.preview(ctx.tool, gc.call.params),
             verb=ctx.tool.verb,
+            kind=ctx.tool.subject_kind,
             explained=ctx.tool.explain(ctx.subjects.values) if ctx.tool.explain is not None else "",
             conversation_id=self.shown.conversation(),
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.

@@ -174,8 +174,8 @@ class ToolCard:
         extras = "".join(f'<div class="zeph-extra">&#9888; {html.escape(line)}</div>' for line in request.extras)
         change = f"<b>What changes:</b>{_diff_html(request.preview)}" if request.preview else ""
         shown = f"<pre>{what}</pre>"
-        if request.tool == "run_python" and isinstance(request.params.get("code"), str):
-            code = request.params["code"]
+        code = request.subjects[0] if request.kind == "code" and request.subjects else None
+        if code is not None:
             shown = python_html(code)  # what it does is easier to read in colour
             if code.count("\n") > 14 or len(code) > 1200:  # the box scrolls: say so above it, so nothing is missed
                 shown = f'<div class="zeph-extra">{html.escape(longer)}</div>{shown}'

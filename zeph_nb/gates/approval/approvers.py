@@ -64,6 +64,8 @@ class ApprovalRequest:
     # write:"), and why a tool that asks before every call does ("it deletes data/; ...").
     verb: str = ""
     explained: str = ""
+    # How the subject reads (ToolDef.subject_kind): "code" is shown as Python, coloured, on the card.
+    kind: str = "text"
 
     @property
     def why(self) -> str:
