@@ -20,7 +20,7 @@ from zeph_nb.tools.builtin import builtin_executor
 
 N = 400
 RULES = """
-[tools.permissions]
+[gates.permissions]
 bash = [
   {pattern = "cargo *", action = "allow"},
   {pattern = "cd *", action = "allow"},
@@ -45,7 +45,7 @@ async def _measure() -> None:
         work = Path(tmp) / "work"
         work.mkdir()
         (work / "notes.txt").write_text("hello\n" * 100)
-        settings = Settings.from_toml(RULES + "\n[tools.result_cache]\nenabled = false\n").model_copy(
+        settings = Settings.from_toml(RULES + "\n[gates.cache]\nenabled = false\n").model_copy(
             update={"home": Path(tmp) / "home"}
         )
         direct = builtin_executor(settings, workdir=work)

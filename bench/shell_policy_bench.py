@@ -48,7 +48,7 @@ def main() -> None:
     lines = _lines()
     tools = {tool.name: tool for tool in builtin_executor(Settings()).tool_definitions()}
     work = Path(tempfile.mkdtemp(prefix="zeph-bench-"))
-    session = Session(Settings.from_toml('[tools.permissions]\nbash = [{pattern = "git *", action = "allow"}]\n'),
+    session = Session(Settings.from_toml('[gates.permissions]\nbash = [{pattern = "git *", action = "allow"}]\n'),
                       tools=tools, workdir=work, store=None, conversation_id="bench")  # fmt: skip
 
     def decide(line: str) -> None:

@@ -134,7 +134,7 @@ from pathlib import Path
 import zeph_nb
 
 work = Path(tempfile.mkdtemp(prefix="zeph-jailed-"))
-(work / "zeph.toml").write_text("[tools]\\napproval_timeout_secs = 1\\n")
+(work / "zeph.toml").write_text("[gates.approval]\\ntimeout_secs = 1\\n")
 %cd {work}
 %config ZephMagics.cwd = str(work)
 model = zeph_nb.ScriptedProvider([[{"tool": "bash", "params": {"command": "echo hi > note.txt"}}], "done"])""",
@@ -178,7 +178,7 @@ def test_binder_environment_without_namespaces(binder: Binder, tmp_path: Path) -
     # told so) and did not run; awaiting the run did not hang.
     assert "stop: completed" in ran
     assert "call: echo hi > note.txt | denied ask timeout | shell commands are NOT sandboxed on this machine" in ran
-    assert "was not approved by timeout (nobody answered within 1s (tools.approval_timeout_secs)); it did not" in ran
+    assert "was not approved by timeout (nobody answered within 1s (gates.approval.timeout_secs)); it did not" in ran
     assert "written: False" in ran
 
     # The quickstart completes the same as with the sandbox: its own rules allow `echo *` and `cat *` (an explicit

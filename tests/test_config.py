@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import math
-import re
 import warnings
 from pathlib import Path
 
@@ -14,16 +13,16 @@ from zeph_nb.errors import ConfigError
 def test_defaults_follow_the_spec() -> None:
     s = Settings()
     assert s.agent.max_tool_iterations == 10
-    assert s.tools.enabled and s.tools.summarize_output
+    assert s.tools.enabled and s.output.summarize
     assert s.tools.shell.timeout == 30
     assert "git push --force" in s.tools.shell.confirm_patterns
     assert s.tools.scrape.timeout == 15
     assert s.tools.scrape.max_body_bytes == 1024 * 1024
-    assert s.tools.overflow.threshold == 50_000
-    assert s.tools.overflow.retention_days == 7
-    assert s.tools.overflow.max_overflow_bytes == 10 * 1024 * 1024
-    assert s.tools.tafc.complexity_threshold == 0.6
-    assert s.tools.permissions is None
+    assert s.output.overflow.threshold == 50_000
+    assert s.output.overflow.retention_days == 7
+    assert s.output.overflow.max_overflow_bytes == 10 * 1024 * 1024
+    assert s.agent.tafc.complexity_threshold == 0.6
+    assert s.gates.permissions is None
     assert s.tools.file.allowed_paths == []
 
 
@@ -32,7 +31,7 @@ def test_from_toml_reads_every_section() -> None:
         """
         [agent]
         max_tool_iterations = 4
-        [tools]
+        [gates.quota]
         max_tool_calls_per_session = 20
         [tools.shell]
         timeout = 5
@@ -42,39 +41,39 @@ def test_from_toml_reads_every_section() -> None:
         auto_rollback_exit_codes = [1, 2]
         [tools.file]
         deny_read = ["**/.env"]
-        [[tools.permissions.bash]]
+        [[gates.permissions.bash]]
         pattern = "cargo *"
         action = "allow"
-        [[tools.permissions.bash]]
+        [[gates.permissions.bash]]
         pattern = "*"
         action = "ask"
-        [tools.result_cache]
+        [gates.cache]
         ttl_secs = 0
-        [tools.retry]
+        [gates.retry]
         max_attempts = 3
-        [tools.dependencies]
+        [gates.dependencies]
         enabled = true
         rules = { write = { requires = ["read"] } }
-        [tools.anomaly]
+        [gates.anomaly]
         enabled = true
-        [[tools.authorization.rules]]
+        [[gates.authorization.rules]]
         effect = "deny"
         tool = "bash"
         args_match = "sudo\\\\s"
         """
     )
     assert s.agent.max_tool_iterations == 4
-    assert s.tools.max_tool_calls_per_session == 20
+    assert s.gates.quota.max_tool_calls_per_session == 20
     assert s.tools.shell.timeout == 5 and not s.tools.shell.allow_network
     assert s.tools.shell.auto_rollback_exit_codes == [1, 2]
     assert s.tools.file.deny_read == ["**/.env"]
-    assert s.tools.permissions is not None
-    assert [(r.pattern, r.action) for r in s.tools.permissions["bash"]] == [
+    assert s.gates.permissions is not None
+    assert [(r.pattern, r.action) for r in s.gates.permissions["bash"]] == [
         ("cargo *", "allow"),
         ("*", "ask"),
     ]
-    assert s.tools.dependencies.rules["write"].requires == ["read"]
-    assert s.tools.authorization.rules[0].args_match == "sudo\\s"
+    assert s.gates.dependencies.rules["write"].requires == ["read"]
+    assert s.gates.authorization.rules[0].args_match == "sudo\\s"
 
 
 @pytest.mark.parametrize(
@@ -82,8 +81,8 @@ def test_from_toml_reads_every_section() -> None:
     [("nan", 0.6), ("inf", 0.6), ("-inf", 0.6), ("1.5", 1.0), ("-0.2", 0.0), ("0.25", 0.25)],
 )
 def test_tafc_threshold_is_clamped(value: str, expected: float) -> None:
-    s = Settings.from_toml(f"[tools.tafc]\ncomplexity_threshold = {value}\n")
-    assert math.isclose(s.tools.tafc.complexity_threshold, expected)
+    s = Settings.from_toml(f"[agent.tafc]\ncomplexity_threshold = {value}\n")
+    assert math.isclose(s.agent.tafc.complexity_threshold, expected)
 
 
 def test_unknown_key_names_file_key_and_what_is_allowed(tmp_path: Path) -> None:
@@ -100,7 +99,8 @@ def test_unknown_key_names_file_key_and_what_is_allowed(tmp_path: Path) -> None:
 
 def test_unknown_top_level_table() -> None:
     with pytest.raises(
-        ConfigError, match=r"unknown key 'agnet' \(did you mean 'agent'\?\); allowed here: agent, tools, llm, store"
+        ConfigError,
+        match=r"unknown key 'agnet' \(did you mean 'agent'\?\); allowed here: agent, tools, gates, output, audit, llm",
     ):
         Settings.from_toml("[agnet]\nmax_tool_iterations = 3\n")
 
@@ -112,12 +112,12 @@ def test_unknown_top_level_table() -> None:
          "api_key_env, base_url, embedding_model, kind, max_tokens, model, name, replies"),
         ('[[mcp.servers]]\nname = "docs"\ncommand = "uvx"\nbogus = 1\n', "mcp.servers[0].bogus",
          "args, command, env, headers, name, network, paths, sandbox, timeout_secs, trusted, url"),
-        ('[[tools.policy.rules]]\neffect = "deny"\ntool = "bash"\nbogus = 1\n', "tools.policy.rules[0].bogus",
+        ('[[gates.policy.rules]]\neffect = "deny"\ntool = "bash"\nbogus = 1\n', "gates.policy.rules[0].bogus",
          "args_match, effect, paths, tool"),
         # the same walk reaches the entries of a table of tables
-        ('[[tools.permissions.bash]]\npattern = "ls *"\naction = "allow"\nbogus = 1\n',
-         "tools.permissions.bash[0].bogus", "action, pattern"),
-        ('[tools.dependencies.rules.edit]\nbogus = 1\n', "tools.dependencies.rules.edit.bogus", "prefers, requires"),
+        ('[[gates.permissions.bash]]\npattern = "ls *"\naction = "allow"\nbogus = 1\n',
+         "gates.permissions.bash[0].bogus", "action, pattern"),
+        ('[gates.dependencies.rules.edit]\nbogus = 1\n', "gates.dependencies.rules.edit.bogus", "prefers, requires"),
     ],
 )  # fmt: skip
 def test_an_unknown_key_in_an_array_of_tables_lists_what_its_entry_allows(entry: str, key: str, allowed: str) -> None:
@@ -132,7 +132,7 @@ def test_an_unknown_key_in_an_array_of_tables_lists_what_its_entry_allows(entry:
         ('[llm]\n"a\\nb\\u001b[31mred\\u0007" = 1\n', "unknown key 'llm.a\\nb\\x1b[31mred\\x07'"),
         ('[[mcp.servers]]\nname = "a"\ncommand = "x"\n"\\r\\nz.toml: fake" = 2\n', "mcp.servers[0].\\r\\nz.toml: fake"),
         ('"\\u202eabc" = 1\n', "unknown key '\\u202eabc'"),
-        ('[tools.permissions."x\\ny"]\nfoo = 1\n', "tools.permissions.x\\ny: Input should be a valid list"),
+        ('[gates.permissions."x\\ny"]\nfoo = 1\n', "gates.permissions.x\\ny: Input should be a valid list"),
     ],
 )  # fmt: skip
 def test_a_hostile_key_stays_on_one_readable_line(toml: str, shown: str) -> None:
@@ -161,8 +161,8 @@ def test_wrong_type_names_the_key_and_the_value() -> None:
 def test_out_of_range_and_bad_enum_are_errors() -> None:
     with pytest.raises(ConfigError, match=r"agent\.max_tool_iterations"):
         Settings.from_toml("[agent]\nmax_tool_iterations = 0\n")
-    with pytest.raises(ConfigError, match=r"tools\.permissions\.bash\[0\]\.action"):
-        Settings.from_toml('[[tools.permissions.bash]]\npattern = "*"\naction = "maybe"\n')
+    with pytest.raises(ConfigError, match=r"gates\.permissions\.bash\[0\]\.action"):
+        Settings.from_toml('[[gates.permissions.bash]]\npattern = "*"\naction = "maybe"\n')
 
 
 def test_malformed_toml_says_where() -> None:
@@ -175,10 +175,10 @@ def test_malformed_toml_says_where() -> None:
 
 def test_invalid_regex_in_authorization_rule() -> None:
     with pytest.raises(ConfigError, match="invalid regex"):
-        Settings.from_toml('[[tools.authorization.rules]]\neffect = "deny"\ntool = "bash"\nargs_match = "("\n')
+        Settings.from_toml('[[gates.authorization.rules]]\neffect = "deny"\ntool = "bash"\nargs_match = "("\n')
     long = "a" * 513
     with pytest.raises(ConfigError, match="at most 512"):
-        Settings.from_toml(f'[[tools.authorization.rules]]\neffect = "deny"\ntool = "bash"\nargs_match = "{long}"\n')
+        Settings.from_toml(f'[[gates.authorization.rules]]\neffect = "deny"\ntool = "bash"\nargs_match = "{long}"\n')
 
 
 def test_loader_internals_are_not_config_keys() -> None:
@@ -235,17 +235,17 @@ def test_environment_overrides_with_types(isolated_env: Path) -> None:
 def test_table_valued_keys_are_set_from_the_environment_as_json_or_toml(isolated_env: Path) -> None:
     env = {
         "ZEPH_HOME": str(isolated_env),
-        "ZEPH_TOOLS_DEPENDENCIES_ENABLED": "true",
-        "ZEPH_TOOLS_DEPENDENCIES_RULES": '{"deploy": {"requires": ["test"]}}',  # JSON, as CI files hold it
-        "ZEPH_TOOLS_PERMISSIONS": '{bash = [{pattern = "ls *", action = "allow"}]}',  # or a TOML inline table
+        "ZEPH_GATES_DEPENDENCIES_ENABLED": "true",
+        "ZEPH_GATES_DEPENDENCIES_RULES": '{"deploy": {"requires": ["test"]}}',  # JSON, as CI files hold it
+        "ZEPH_GATES_PERMISSIONS": '{bash = [{pattern = "ls *", action = "allow"}]}',  # or a TOML inline table
     }
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no "is not a zeph-nb setting and is ignored" any more
         s = Settings.load(env=env)
-    assert s.tools.dependencies.rules["deploy"].requires == ["test"]
-    assert s.tools.permissions is not None and s.tools.permissions["bash"][0].pattern == "ls *"
+    assert s.gates.dependencies.rules["deploy"].requires == ["test"]
+    assert s.gates.permissions is not None and s.gates.permissions["bash"][0].pattern == "ls *"
     described = s.describe()
-    assert described["tools.dependencies.rules.deploy.requires"] == (["test"], "env:ZEPH_TOOLS_DEPENDENCIES_RULES")
+    assert described["gates.dependencies.rules.deploy.requires"] == (["test"], "env:ZEPH_GATES_DEPENDENCIES_RULES")
 
 
 def test_bad_environment_value_names_the_variable(isolated_env: Path) -> None:
@@ -262,42 +262,6 @@ def test_settings_are_immutable() -> None:
     s = Settings()
     with pytest.raises(Exception, match="frozen"):
         s.agent.max_tool_iterations = 3  # type: ignore[misc]
-
-
-def test_the_seeds_legacy_retry_keys_are_read_where_they_live_now() -> None:
-    with pytest.warns(DeprecationWarning) as said:
-        settings = Settings.from_toml("[agent]\nmax_tool_retries = 4\nmax_retry_duration_secs = 12\n")
-    messages = [str(warning.message) for warning in said]
-    assert any(re.search(r"agent.max_tool_retries is deprecated .*tools.retry.max_attempts", m) for m in messages)
-    assert any(re.search(r"agent.max_retry_duration_secs is deprecated .*tools.retry.budget_secs", m) for m in messages)
-    assert settings.tools.retry.max_attempts == 4 and settings.tools.retry.budget_secs == 12
-    assert settings.describe()["tools.retry.max_attempts"][1] == "file:<string>"
-    with pytest.warns(DeprecationWarning, match="is set too, and wins"):
-        both = Settings.from_toml("[agent]\nmax_tool_retries = 4\n[tools.retry]\nmax_attempts = 1\n")
-    assert both.tools.retry.max_attempts == 1
-
-
-def test_migrate_config_rewrites_the_file_keeping_comments(tmp_path: Path) -> None:
-    import shutil
-    import subprocess
-    import sys
-    import warnings
-
-    config = tmp_path / "zeph.toml"
-    config.write_text("# my settings\n[agent]\nmax_tool_iterations = 7  # enough\nmax_tool_retries = 3\n")
-    cli = shutil.which("zeph-nb", path=str(Path(sys.executable).parent))
-    assert cli is not None, "the zeph-nb console script is installed with the package"
-    done = subprocess.run([cli, "migrate-config", str(config)], capture_output=True, text=True, check=True)
-    assert "agent.max_tool_retries -> tools.retry.max_attempts = 3" in done.stdout
-    text = config.read_text()
-    assert "# my settings" in text and "max_tool_iterations = 7  # enough" in text and "max_tool_retries" not in text
-    assert (tmp_path / "zeph.toml.bak").read_text().count("max_tool_retries") == 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the rewritten file warns no more
-        migrated = Settings.load(config)
-    assert migrated.tools.retry.max_attempts == 3 and migrated.agent.max_tool_iterations == 7
-    again = subprocess.run([cli, "migrate-config", str(config)], capture_output=True, text=True, check=True)
-    assert "nothing to migrate" in again.stdout
 
 
 def test_the_readme_lists_every_key_as_the_settings_model_says() -> None:

@@ -24,13 +24,13 @@ kind = "openai"
 model = "guard"
 base_url = "{url}"
 
-[tools.adversarial_policy]
+[gates.adversarial]
 enabled = true
 provider = "checker"
 policies = ["never send files to hosts outside example.com"]
 {more}
 
-[tools.permissions]
+[gates.permissions]
 bash = [{{pattern = "*", action = "{action}"}}]
 """
 
@@ -84,12 +84,12 @@ name = "guard"
 kind = "scripted"
 {replies}
 
-[tools.adversarial_policy]
+[gates.adversarial]
 enabled = true
 provider = "guard"
 policies = ["never send files to hosts outside example.com"]
 
-[tools.permissions]
+[gates.permissions]
 bash = [{{pattern = "*", action = "allow"}}]
 """
 
@@ -147,8 +147,8 @@ def test_exempt_tools_are_not_checked_and_mistakes_are_clear(tmp_path: Path, sto
     result, server = run(store, tmp_path, [], ["echo hi"], more='exempt_tools = ["bash"]')
     assert result.tool_calls[0].status == "ok" and server.bodies == []  # the second model was never asked
     with pytest.raises(ConfigError, match="needs a provider"):
-        Settings.from_toml("[tools.adversarial_policy]\nenabled = true\npolicies = ['x']\n")
-    bad = Settings.from_toml("[tools.adversarial_policy]\nenabled = true\nprovider = 'ghost'\npolicies = ['x']\n")
+        Settings.from_toml("[gates.adversarial]\nenabled = true\npolicies = ['x']\n")
+    bad = Settings.from_toml("[gates.adversarial]\nenabled = true\nprovider = 'ghost'\npolicies = ['x']\n")
     with pytest.raises(ConfigError, match=r"no \[\[llm.providers\]\] entry named 'ghost'"):
         zeph_nb.Agent(bad.model_copy(update={"home": store.home}), zeph_nb.ScriptedProvider(["ok"]), store=store,
                       workdir=tmp_path)  # fmt: skip

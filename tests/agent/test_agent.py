@@ -101,7 +101,7 @@ async def test_the_context_budget_stops_before_it_is_passed(tmp_path: Path, stor
 
 async def test_the_quota_stops_the_run(tmp_path: Path, store: Store) -> None:
     turns = [bash("echo 1") + bash("echo 2") + bash("echo 3"), "unreached"]
-    result = await make(turns, tmp_path, store, "[tools]\nmax_tool_calls_per_session = 2").run("go")
+    result = await make(turns, tmp_path, store, "[gates.quota]\nmax_tool_calls_per_session = 2").run("go")
     assert result.stop_reason == "quota"
     assert [o.blocked_by for o in result.tool_calls] == [None, None, "quota"]
 
@@ -127,7 +127,7 @@ async def test_model_errors_are_retried_then_reported(tmp_path: Path, store: Sto
                 raise failures.pop(0)
             return await super().complete(request, on_text)
 
-    settings = Settings.from_toml("[tools.retry]\nbase_ms = 1").model_copy(update={"home": store.home})
+    settings = Settings.from_toml("[gates.retry]\nbase_ms = 1").model_copy(update={"home": store.home})
     assert (await Agent(settings, Flaky(["fine"]), workdir=tmp_path, store=store).run("go")).text == "fine"
     failures.append(ModelError(ToolErrorCategory.INVALID_PARAMETERS, "bad request"))
     result = await Agent(settings, Flaky(["unreached"]), workdir=tmp_path, store=store).run("go")
@@ -152,7 +152,7 @@ async def test_quality_failures_get_exactly_one_reformat_attempt(tmp_path: Path,
 
 
 async def test_refusals_and_infrastructure_errors_never_ask_for_a_reformat(tmp_path: Path, store: Store) -> None:
-    toml = '[tools.permissions]\nbash = [{pattern = "rm *", action = "deny"}]'
+    toml = '[gates.permissions]\nbash = [{pattern = "rm *", action = "deny"}]'
     agent = make([bash("rm -rf x"), [{"tool": "read", "params": {"path": "missing.txt"}}], "ok"], tmp_path, store,
                  toml)  # fmt: skip
     await agent.run("go")
@@ -193,7 +193,7 @@ async def test_tafc_thinking_is_offered_then_stripped_never_run_nor_logged(tmp_p
         "planned",
     ]
     executor = CompositeExecutor([builtin_executor(Settings(), workdir=tmp_path), planner])
-    agent = make(turns, tmp_path, store, "[tools.tafc]\nenabled = true\ncomplexity_threshold = 0.6",
+    agent = make(turns, tmp_path, store, "[agent.tafc]\nenabled = true\ncomplexity_threshold = 0.6",
                  executor=executor)  # fmt: skip
     assert complexity(Planner.tool.input_schema) >= 0.6
     result = await agent.run("plan it")
@@ -275,7 +275,7 @@ async def test_stop_mid_tool_kills_the_process_and_the_audit_row_says_cancelled(
 
 
 async def test_the_event_stream_ends_with_the_result(tmp_path: Path, store: Store) -> None:
-    toml = '[tools.permissions]\nbash = [{pattern = "echo *", action = "ask"}]'
+    toml = '[gates.permissions]\nbash = [{pattern = "echo *", action = "ask"}]'
     agent = make([bash("echo hi"), "bye"], tmp_path, store, toml, approver=ScriptedApprover(["approve"]))
     kinds = []
     last = None
@@ -401,10 +401,10 @@ async def test_the_system_prompt_says_to_act_through_tool_calls(tmp_path: Path, 
 
 async def test_clear_forget_deletes_the_old_conversations_stored_outputs(tmp_path: Path, store: Store) -> None:
     call = [{"tool": "bash", "params": {"command": "seq 1 20000"}}]
-    toml = '[tools.overflow]\nthreshold = 1000\n[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]'
+    toml = '[output.overflow]\nthreshold = 1000\n[gates.permissions]\nbash = [{pattern = "*", action = "allow"}]'
     agent = make([call, "done", call, "done"], tmp_path, store, toml)
     kept = (agent.conversation_id, (await agent.run("count")).tool_calls[0].overflow_id)
-    agent.clear()  # a plain clear keeps them, for [tools.overflow] retention_days
+    agent.clear()  # a plain clear keeps them, for [output.overflow] retention_days
     gone = (agent.conversation_id, (await agent.run("count again")).tool_calls[0].overflow_id)
     agent.clear(forget=True)
     assert kept[1] is not None and store.get_overflow(kept[1], kept[0]) is not None

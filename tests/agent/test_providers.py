@@ -17,7 +17,7 @@ from zeph_nb.errors import ConfigError, ModelError, ToolErrorCategory
 from zeph_nb.gates import AutoApprove
 from zeph_nb.store import Store
 
-FAST_RETRY = "[tools.retry]\nmax_attempts = 2\nbase_ms = 1\nmax_ms = 5\n"
+FAST_RETRY = "[gates.retry]\nmax_attempts = 2\nbase_ms = 1\nmax_ms = 5\n"
 
 
 def agent_for(provider: object, workdir: Path, store: Store, toml: str = FAST_RETRY) -> Agent:

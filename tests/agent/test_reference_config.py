@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 import uuid
+import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from fake_model_servers import completion, serve
 
 import zeph_nb
 from zeph_nb.config import Settings
+from zeph_nb.config.legacy import migrate_data
 from zeph_nb.config.provenance import OWN, source_of
 from zeph_nb.errors import ConfigError
 from zeph_nb.store import Store
@@ -39,13 +41,24 @@ def text(helper_url: str = PLACEHOLDER, **swap: str) -> str:
 
 
 def load(helper_url: str = PLACEHOLDER, **swap: str) -> Settings:
-    return Settings.from_toml(text(helper_url, **swap), source=str(DATA))
+    with warnings.catch_warnings():  # the file is in the reference's layout: [tools.retry] is [gates.retry] here
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return Settings.from_toml(text(helper_url, **swap), source=str(DATA))
+
+
+def written_keys() -> dict[str, Any]:
+    """The file's keys, dotted, where zeph-nb reads them (legacy.py moves the reference's [tools.*] tables)."""
+    data = tomllib.loads(text())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        migrate_data(data, str(DATA))
+    return dict(flat(data))
 
 
 def flat(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
     for key, value in data.items():
         dotted = f"{prefix}{key}"
-        if isinstance(value, Mapping) and dotted != "tools.permissions":
+        if isinstance(value, Mapping) and dotted != "gates.permissions":
             yield from flat(value, dotted + ".")
         else:
             yield dotted, value
@@ -63,10 +76,10 @@ def same(written: Any, held: Any) -> bool:
 def test_every_key_of_the_reference_shaped_file_is_accepted_as_written_and_comes_from_the_reference() -> None:
     from zeph_nb.config import leaf_fields
 
-    written = dict(flat(tomllib.loads(text())))
+    written = written_keys()
     held = {key: value for key, (value, _) in load().describe().items()}
     # Every key the reference or a seed names (provenance.py says which) is in the file: a table of tables
-    # (tools.dependencies.rules) by one of its entries.
+    # (gates.dependencies.rules) by one of its entries.
     named = [key for key, _ in leaf_fields() if source_of(key) != OWN]
     assert [key for key in named if not any(w == key or w.startswith(key + ".") for w in written)] == []
     assert len(named) > 100
@@ -75,7 +88,7 @@ def test_every_key_of_the_reference_shaped_file_is_accepted_as_written_and_comes
     }
     assert wrong == {}
     assert [key for key in written if source_of(key) == OWN] == []  # all of them are the reference's or a seed's
-    assert load().tools.anomaly.blocking_threshold == 0.7  # failure_threshold (book) wins over critical_threshold
+    assert load().gates.anomaly.blocking_threshold == 0.7  # failure_threshold (book) wins over critical_threshold
     # The policy rules came from policy_file (beside the data file); naming a file that is not there is an error.
     with pytest.raises(ConfigError, match=r"policy_file 'missing\.toml' cannot be read"):
         load(**{'policy_file = "reference_policy.toml"': 'policy_file = "missing.toml"'})
@@ -113,21 +126,21 @@ def test_the_reference_shaped_file_takes_effect_in_a_real_agent(
         offered = {tool.name for tool in tools.visible}
         result = agent.run_sync("look around")
     assert model.requests[0].system.startswith("You are Zeph, an agent")  # [agent] name
-    # [tools.audit] destination: every audit row copied as a JSON line, in the zeph home (a relative path).
+    # [audit] destination: every audit row copied as a JSON line, in the zeph home (a relative path).
     copied = [json.loads(line) for line in (store.home / "audit.jsonl").read_text().splitlines()]
     rows = store.query("SELECT call_id, status FROM tool_calls ORDER BY seq")
     in_store = list(zip(rows["call_id"], rows["status"], strict=True))
     assert [(row["call_id"], row["status"]) for row in copied] == in_store
     assert len(copied) == 3 and copied[1]["params"] == '{"cmd": "show the file"}'  # the malformed call is a row too
-    # [tools.policy] default_effect = "deny" with rules only for "shell" (bash): nothing else is offered.
+    # [gates.policy] default_effect = "deny" with rules only for "shell" (bash): nothing else is offered.
     assert offered == {"bash"}
     # [tools] fetch_enabled … time_enabled = false: those tools are gone, not hidden; file_enabled = true: read is
     # there, and the policy hides it.
     turned_off = {"fetch", "web_scrape", "web_search", "diagnostics", "time"}
     assert "read" in tools.hidden and turned_off.isdisjoint({*tools.hidden, *offered})
     refused, reformatted = result.tool_calls
-    assert refused.status == "denied" and refused.blocked_by == "tools.policy"  # deny /etc/*
-    assert "tools.policy.rules[0]" in (refused.reason or "")
+    assert refused.status == "denied" and refused.blocked_by == "gates.policy"  # deny /etc/*
+    assert "gates.policy.rules[0]" in (refused.reason or "")
     # {"cmd": …} is not bash's schema: the "fast" provider rewrote it, and the rewrite passed the policy (allow
     # /tmp/*), the permission rules (no match: it asked, and was approved) and ran.
     assert reformatted.call.params == {"command": f"cat {outside_file}"} and reformatted.attempts == 1

@@ -151,8 +151,8 @@ def test_the_dependency_boost_lifts_a_preferred_tool_into_the_top_k(
 ) -> None:
     turns: list[Any] = [[{"tool": "weather_forecast", "params": {"city": "Rome"}}], "ok"]
     prefers = (
-        "[tools.dependencies]\nenabled = true\nboost_per_dep = 1.0\nmax_total_boost = 1.0\n"
-        '[tools.dependencies.rules.currency_convert]\nprefers = ["weather_forecast"]'
+        "[gates.dependencies]\nenabled = true\nboost_per_dep = 1.0\nmax_total_boost = 1.0\n"
+        '[gates.dependencies.rules.currency_convert]\nprefers = ["weather_forecast"]'
     )
     agent, model = make(server, store, tmp_path, turns, top_k=2, more=prefers)
     agent.run_sync("What will the weather forecast be in Rome tomorrow?")
@@ -248,7 +248,7 @@ def test_a_tool_not_offered_but_called_anyway_still_meets_every_gate(
 ) -> None:
     # An injected model calls a tool the filter left out: the filter only trims the schemas, the chain decides.
     turns: list[Any] = [[{"tool": "write", "params": {"path": "x.txt", "content": "pwned"}}], "Done."]
-    more = '[tools.permissions]\nwrite = [{pattern = "*", action = "deny"}]\n'
+    more = '[gates.permissions]\nwrite = [{pattern = "*", action = "deny"}]\n'
     agent, model = make(server, store, tmp_path, turns, top_k=1, more=more)
     result = agent.run_sync("What will the weather forecast be in Paris tomorrow?")
     assert "write" not in offered(model.requests[0])

@@ -12,7 +12,7 @@ from zeph_nb.config import Settings
 from zeph_nb.store import Store
 
 RULES = """
-[tools.permissions]
+[gates.permissions]
 web_search = [{pattern = "*", action = "deny"}]
 bash = [{pattern = "git *", action = "allow"}, {pattern = "rm *", action = "ask"}]
 """

@@ -23,7 +23,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) -> Itera
     base = tmp_path_factory.mktemp("lab")
     root, home = base / "notebooks", base / "zeph-home"
     root.mkdir()
-    (root / "zeph.toml").write_text('[tools.permissions]\nbash = [{pattern = "*", action = "ask"}]\n')
+    (root / "zeph.toml").write_text('[gates.permissions]\nbash = [{pattern = "*", action = "ask"}]\n')
     # No "get notified about Jupyter news?" toast over the page (it would also try the network).
     settings = base / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)

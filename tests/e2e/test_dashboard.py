@@ -39,7 +39,7 @@ def dashboard(tmp_path_factory: pytest.TempPathFactory, running_jupyter: Any) ->
     base = tmp_path_factory.mktemp("dashboard")
     root, home = base / "work", base / "zeph-home"
     root.mkdir()
-    (root / "zeph.toml").write_text('[tools.permissions]\nbash = [{pattern = "*", action = "ask"}]\n')
+    (root / "zeph.toml").write_text('[gates.permissions]\nbash = [{pattern = "*", action = "ask"}]\n')
     with running_jupyter("server", base=base, zeph_home=home, cwd=root, args=[f"--ServerApp.root_dir={root}"]) as jp:
         yield Dashboard(f"{jp.url}/zeph/?token={jp.token}", root, home, base)
 

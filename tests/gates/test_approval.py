@@ -26,7 +26,7 @@ from zeph_nb.gates.chain import GateChain
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall
 
-ASK_ECHO = '[tools.permissions]\nbash = [{pattern = "echo *", action = "ask"}]'
+ASK_ECHO = '[gates.permissions]\nbash = [{pattern = "echo *", action = "ask"}]'
 
 
 class FutureApprover:
@@ -56,7 +56,7 @@ async def test_a_person_approves_through_a_future_while_the_call_waits(tmp_path:
     running = asyncio.create_task(chain.execute(bash("echo approved > out.txt")))
     request, future = await approver.futures.get()
     assert [r.call_id for r in chain.pending_approvals] == [request.call_id]
-    assert request.tool == "bash" and request.rule == 'tools.permissions.bash[0]: ask "echo *"'
+    assert request.tool == "bash" and request.rule == 'gates.permissions.bash[0]: ask "echo *"'
     assert request.subjects == ("echo approved",) and request.summary == "bash: echo approved > out.txt"
     assert not (tmp_path / "out.txt").exists()  # nothing runs before the answer
     future.set_result(ApprovalDecision.approve("alice"))
@@ -80,10 +80,10 @@ async def test_a_denial_is_explained_to_the_model_and_nothing_runs(tmp_path: Pat
 
 async def test_an_unanswered_approval_times_out_as_a_denial(tmp_path: Path, store: Store) -> None:
     approver = FutureApprover()
-    chain = chain_for(ASK_ECHO + "\n[tools]\napproval_timeout_secs = 0.05", tmp_path, store, approver)
+    chain = chain_for(ASK_ECHO + "\n[gates.approval]\ntimeout_secs = 0.05", tmp_path, store, approver)
     outcome = await chain.execute(bash("echo late"))
     assert outcome.category is ToolErrorCategory.CONFIRMATION_REQUIRED and outcome.approved_by == "timeout"
-    assert "tools.approval_timeout_secs" in outcome.text
+    assert "gates.approval.timeout_secs" in outcome.text
     assert chain.pending_approvals == []
 
 
@@ -139,7 +139,7 @@ async def test_headless_approvers(tmp_path: Path, store: Store, approver: object
 
 
 async def test_auto_approve_never_overrides_a_deny(tmp_path: Path, store: Store) -> None:
-    chain = chain_for('[tools.permissions]\nbash = [{pattern = "*", action = "deny"}]', tmp_path, store, AutoApprove())
+    chain = chain_for('[gates.permissions]\nbash = [{pattern = "*", action = "deny"}]', tmp_path, store, AutoApprove())
     assert (await chain.execute(bash("echo hi"))).status == "denied"
 
 
@@ -257,7 +257,7 @@ async def test_a_write_or_edit_approval_shows_what_the_file_will_become(tmp_path
     (tmp_path / "notes.txt").write_text("alpha\nbeta\ngamma\n")
     (tmp_path / "private.pem").write_text("KEEP OUT\n")
     toml = (
-        '[tools.permissions]\nwrite = [{pattern = "*", action = "ask"}]\nedit = [{pattern = "*", action = "ask"}]\n'
+        '[gates.permissions]\nwrite = [{pattern = "*", action = "ask"}]\nedit = [{pattern = "*", action = "ask"}]\n'
         '[tools.file]\ndeny_read = ["**/*.pem"]\n'
     )
     approver = ScriptedApprover(["deny"] * 5)

@@ -50,7 +50,7 @@ async def test_a_denied_call_never_reaches_the_executor(tmp_path: Path, store: S
     probe = Probe()
     (tmp_path / "keep.txt").write_text("precious")
     toml = """
-[tools.permissions]
+[gates.permissions]
 probe = [{pattern = "*", action = "deny"}]
 bash = [{pattern = "rm *", action = "deny"}]
 """
@@ -59,12 +59,12 @@ bash = [{pattern = "rm *", action = "deny"}]
     assert (outcome.status, outcome.category, probe.runs) == ("denied", ToolErrorCategory.POLICY_BLOCKED, 0)
     assert "probe" not in [tool.name for tool in chain.tool_definitions()]  # hidden as well as refused
     outcome = await chain.execute(call("bash", command="ls; rm keep.txt"))
-    assert outcome.status == "denied" and outcome.matched_rule == 'tools.permissions.bash[0]: deny "rm *"'
+    assert outcome.status == "denied" and outcome.matched_rule == 'gates.permissions.bash[0]: deny "rm *"'
     assert (tmp_path / "keep.txt").read_text() == "precious"
 
 
 async def test_the_blocklist_refuses_even_under_allow_all_and_auto_approve(tmp_path: Path, store: Store) -> None:
-    chain = chain_for('[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]', tmp_path, store,
+    chain = chain_for('[gates.permissions]\nbash = [{pattern = "*", action = "allow"}]', tmp_path, store,
                       approver=AutoApprove())  # fmt: skip
     outcome = await chain.execute(call("bash", command="echo hi > made.txt; sudo true"))
     assert (outcome.status, outcome.decision, outcome.matched_rule) == ("denied", "deny", "blocklist")
@@ -77,7 +77,7 @@ async def test_an_ask_without_anyone_to_approve_is_refused_headless(tmp_path: Pa
     (tmp_path / "build").mkdir()
     outcome = await chain.execute(call("bash", command="rm -rf build"))
     assert outcome.category is ToolErrorCategory.CONFIRMATION_REQUIRED
-    assert outcome.approved_by == "DenyAll" and "[tools.permissions.bash]" in outcome.text
+    assert outcome.approved_by == "DenyAll" and "[gates.permissions.bash]" in outcome.text
     assert (tmp_path / "build").is_dir()
 
 
@@ -112,7 +112,7 @@ async def test_bash_and_writing_tools_are_never_cached(tmp_path: Path, store: St
 
 async def test_a_cache_entry_expires_after_its_ttl(tmp_path: Path, store: Store) -> None:
     probe = Probe("lookup", cacheable=True)
-    chain = chain_for("[tools.result_cache]\nttl_secs = 60", tmp_path, store, probe)
+    chain = chain_for("[gates.cache]\nttl_secs = 60", tmp_path, store, probe)
     cache = chain.session.cache
     assert cache is not None
     now = [1000.0]
@@ -127,7 +127,7 @@ async def test_a_cache_entry_expires_after_its_ttl(tmp_path: Path, store: Store)
 async def test_a_retried_call_is_counted_once_by_the_quota(tmp_path: Path, store: Store) -> None:
     probe = Probe(failures=[ToolErrorCategory.SERVER_ERROR, ToolErrorCategory.NETWORK_ERROR])
     sleeps = Sleeps()
-    toml = "[tools]\nmax_tool_calls_per_session = 1\n[tools.retry]\nmax_attempts = 2\nbase_ms = 100\nmax_ms = 150"
+    toml = "[gates.quota]\nmax_tool_calls_per_session = 1\n[gates.retry]\nmax_attempts = 2\nbase_ms = 100\nmax_ms = 150"
     chain = chain_for(toml, tmp_path, store, probe, sleep=sleeps)
     outcome = await chain.execute(call("probe"))
     assert (outcome.status, outcome.attempts, probe.runs) == ("ok", 3, 3)
@@ -168,7 +168,7 @@ RETRIED, NOT_RETRIED = "The system will retry if possible", "this call was not r
     [
         ("", False, 3, RETRIED),  # retried until max_attempts, then given up
         ("", True, 1, NOT_RETRIED),  # a tool that may change things: a promise of a retry would be false
-        ("[tools.retry]\nmax_attempts = 0", False, 1, NOT_RETRIED),  # retries switched off
+        ("[gates.retry]\nmax_attempts = 0", False, 1, NOT_RETRIED),  # retries switched off
     ],
 )
 async def test_the_model_is_told_a_retry_only_when_the_call_was_retried(
@@ -185,11 +185,11 @@ async def test_the_model_is_told_a_retry_only_when_the_call_was_retried(
 async def test_retry_after_is_honoured_within_the_budget(tmp_path: Path, store: Store) -> None:
     probe = Probe(failures=[ToolErrorCategory.RATE_LIMITED], retry_after=2.0)
     sleeps = Sleeps()
-    chain = chain_for("[tools.retry]\nbudget_secs = 5", tmp_path, store, probe, sleep=sleeps)
+    chain = chain_for("[gates.retry]\nbudget_secs = 5", tmp_path, store, probe, sleep=sleeps)
     assert (await chain.execute(call("probe"))).status == "ok"
     assert sleeps.pauses == [2.0]
     over = Probe("slow", failures=[ToolErrorCategory.RATE_LIMITED], retry_after=60.0)
-    chain = chain_for("[tools.retry]\nbudget_secs = 5", tmp_path, store, over, sleep=sleeps)
+    chain = chain_for("[gates.retry]\nbudget_secs = 5", tmp_path, store, over, sleep=sleeps)
     outcome = await chain.execute(call("slow"))
     assert (outcome.category, over.runs) == (ToolErrorCategory.RATE_LIMITED, 1)  # waiting would break the budget
     assert "Rate limit exceeded; this call was not retried: wait or try another way." in outcome.text
@@ -199,7 +199,7 @@ async def test_a_batch_past_the_quota_is_refused_without_running_and_a_new_conve
     tmp_path: Path, store: Store
 ) -> None:
     probe = Probe()
-    chain = chain_for("[tools]\nmax_tool_calls_per_session = 2", tmp_path, store, probe)
+    chain = chain_for("[gates.quota]\nmax_tool_calls_per_session = 2", tmp_path, store, probe)
     outcomes = await asyncio.gather(*(chain.execute(call("probe", text=str(i))) for i in range(4)))
     assert [o.blocked_by for o in outcomes] == [None, None, "quota", "quota"]
     assert probe.runs == 2
@@ -231,7 +231,7 @@ async def test_a_crashing_tool_becomes_an_error_value_not_a_crashed_run(tmp_path
 
 
 async def test_every_call_leaves_an_audit_row_saying_why(tmp_path: Path, store: Store) -> None:
-    toml = '[tools.permissions]\nbash = [{pattern = "echo *", action = "allow"}, {pattern = "rm *", action = "deny"}]'
+    toml = '[gates.permissions]\nbash = [{pattern = "echo *", action = "allow"}, {pattern = "rm *", action = "deny"}]'
     chain = chain_for(toml, tmp_path, store, approver=ScriptedApprover(["approve"]))
     await chain.execute(call("bash", command="echo hello"))
     await chain.execute(call("bash", command="rm -f nothing"))
@@ -243,7 +243,7 @@ async def test_every_call_leaves_an_audit_row_saying_why(tmp_path: Path, store: 
     )
     assert list(rows["status"]) == ["ok", "denied", "ok", "error"]
     assert list(rows["decision"][:3]) == ["allow", "deny", "ask"]
-    assert rows["matched_rule"][0] == 'tools.permissions.bash[0]: allow "echo *"'
+    assert rows["matched_rule"][0] == 'gates.permissions.bash[0]: allow "echo *"'
     assert rows["approved_by"][2] == "ScriptedApprover"
     assert rows["error_category"][3] == "tool_not_found"
     assert list(rows["attempts"]) == [1, 0, 1, 0]
@@ -252,7 +252,7 @@ async def test_every_call_leaves_an_audit_row_saying_why(tmp_path: Path, store: 
 
 async def test_anomalies_block_a_failing_tool_reversibly(tmp_path: Path, store: Store) -> None:
     probe = Probe(failures=[ToolErrorCategory.PERMANENT_FAILURE] * 3)
-    toml = "[tools.anomaly]\nenabled = true\nwindow_size = 4\nerror_threshold = 0.5\ncritical_threshold = 0.75"
+    toml = "[gates.anomaly]\nenabled = true\nwindow_size = 4\nerror_threshold = 0.5\ncritical_threshold = 0.75"
     chain = chain_for(toml, tmp_path, store, probe)
     for _ in range(3):
         await chain.execute(call("probe"))
@@ -271,7 +271,7 @@ async def test_seed_003s_anomaly_keys_failure_threshold_and_auto_block(
 ) -> None:
     # 2 of 3 failed (67%): under critical_threshold's 0.8, over seed 003's failure_threshold, which wins.
     probe = Probe(failures=[ToolErrorCategory.PERMANENT_FAILURE] * 2)
-    toml = f"[tools.anomaly]\nenabled = true\nwindow_size = 3\nfailure_threshold = 0.6\nauto_block = {auto_block}"
+    toml = f"[gates.anomaly]\nenabled = true\nwindow_size = 3\nfailure_threshold = 0.6\nauto_block = {auto_block}"
     chain = chain_for(toml, tmp_path, store, probe)
     for _ in range(3):
         await chain.execute(call("probe"))
@@ -281,10 +281,10 @@ async def test_seed_003s_anomaly_keys_failure_threshold_and_auto_block(
 async def test_refusals_and_quality_failures_do_not_count_as_anomalies(tmp_path: Path, store: Store) -> None:
     probe = Probe()
     toml = """
-[tools.anomaly]
+[gates.anomaly]
 enabled = true
 window_size = 3
-[tools.permissions]
+[gates.permissions]
 probe = [{pattern = "x", action = "deny"}]
 """
     chain = chain_for(toml, tmp_path, store, probe)
@@ -297,13 +297,13 @@ probe = [{pattern = "x", action = "deny"}]
 async def test_dependencies_hide_a_tool_until_its_requirements_completed(tmp_path: Path, store: Store) -> None:
     deploy, check = Probe("deploy"), Probe("check", failures=[ToolErrorCategory.SERVER_ERROR] * 3)
     toml = """
-[tools.dependencies]
+[gates.dependencies]
 enabled = true
 always_on = ["read"]
-[tools.dependencies.rules.deploy]
+[gates.dependencies.rules.deploy]
 requires = ["check"]
 """
-    chain = chain_for(toml + "\n[tools.retry]\nmax_attempts = 0", tmp_path, store, deploy, check)
+    chain = chain_for(toml + "\n[gates.retry]\nmax_attempts = 0", tmp_path, store, deploy, check)
     assert "deploy" not in [t.name for t in chain.tool_definitions()]
     early = await chain.execute(call("deploy"))
     assert early.category is ToolErrorCategory.POLICY_BLOCKED and "requires check" in early.text
@@ -342,12 +342,12 @@ def test_seed_003s_preference_boosts_rank_tools_and_are_capped() -> None:
     assert uncapped.visible(["a", "one", "two"], done)[0] == ["two", "one", "a"]  # two preferences beat one
     capped = DependencyGraph(rules, boost_per_dep=0.1, max_total_boost=0.1)
     assert capped.visible(["a", "one", "two"], done)[0] == ["one", "two", "a"]  # the cap makes them equal
-    settings = Settings.from_toml("[tools.dependencies]\nboost_per_dep = 0.1\nmax_total_boost = 0.1\n")
-    assert (settings.tools.dependencies.boost_per_dep, settings.tools.dependencies.max_total_boost) == (0.1, 0.1)
+    settings = Settings.from_toml("[gates.dependencies]\nboost_per_dep = 0.1\nmax_total_boost = 0.1\n")
+    assert (settings.gates.dependencies.boost_per_dep, settings.gates.dependencies.max_total_boost) == (0.1, 0.1)
 
 
 async def test_independent_calls_of_one_batch_run_concurrently(tmp_path: Path, store: Store) -> None:
-    chain = chain_for('[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]', tmp_path, store)
+    chain = chain_for('[gates.permissions]\nbash = [{pattern = "*", action = "allow"}]', tmp_path, store)
     # Each command waits for the other's marker: both can only succeed if they run at the same time.
     a = "touch a; for i in $(seq 100); do [ -e b ] && exit 0; sleep 0.05; done; exit 1"
     b = "touch b; for i in $(seq 100); do [ -e a ] && exit 0; sleep 0.05; done; exit 1"
@@ -356,7 +356,7 @@ async def test_independent_calls_of_one_batch_run_concurrently(tmp_path: Path, s
 
 
 async def test_a_filtered_call_says_how_far_the_filter_understood_it(tmp_path: Path, store: Store) -> None:
-    toml = '[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]'
+    toml = '[gates.permissions]\nbash = [{pattern = "*", action = "allow"}]'
     chain = chain_for(toml, tmp_path, store)
     logged = 'for i in $(seq 1 300); do echo "2026-11-24 INFO worker $i heartbeat ok"; done'
     known = await chain.execute(call("bash", command="git status"))  # not a repository: a rule, understood or not
@@ -372,7 +372,7 @@ async def test_a_filtered_call_says_how_far_the_filter_understood_it(tmp_path: P
 async def test_every_shell_call_has_an_exit_code_in_the_audit_log(tmp_path: Path, store: Store) -> None:
     from zeph_nb.gates.recording import KILLED, NOT_RUN
 
-    toml = '[tools.permissions]\nbash = [{pattern = "rm *", action = "deny"}, {pattern = "*", action = "allow"}]'
+    toml = '[gates.permissions]\nbash = [{pattern = "rm *", action = "deny"}, {pattern = "*", action = "allow"}]'
     chain = chain_for(toml, tmp_path, store, approver=ScriptedApprover(["deny"]))
     calls = [call("bash", command="exit 3"), call("bash", command="rm -rf x"), call("bash", timeout=1),
              call("bash", command="sleep 30", timeout=1), call("read", path="missing.txt")]  # fmt: skip
@@ -388,7 +388,7 @@ async def test_an_authorization_rule_with_capabilities_applies_to_tools_that_hav
     tmp_path: Path, store: Store
 ) -> None:
     toml = """
-[tools.authorization]
+[gates.authorization]
 enabled = true
 rules = [{tool = "*", effect = "deny", capabilities = ["network"]},
          {tool = "*", effect = "ask", capabilities = ["files", "mutates"]}]

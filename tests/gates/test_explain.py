@@ -48,13 +48,13 @@ CASES = [
     (
         "bash",
         {"command": "echo hi"},
-        '[tools.permissions]\nbash = [{pattern = "echo *", action = "ask"}]',
+        '[gates.permissions]\nbash = [{pattern = "echo *", action = "ask"}]',
         'Your settings ask before bash calls matching "echo *".',
     ),
     (
         "bash",
         {"command": "ls"},
-        '[tools.permissions]\nbash = [{pattern = "git *", action = "allow"}]',
+        '[gates.permissions]\nbash = [{pattern = "git *", action = "allow"}]',
         "Your settings have rules for bash, and none of them covers this call.",
     ),
     ("write", {"path": "notes.txt", "content": "hello\n"}, "", "It writes the file "),
@@ -63,7 +63,7 @@ CASES = [
     (
         "read",
         {"path": "a.txt"},
-        '[tools]\ntrust_level = "untrusted"\n[tools.permissions]\nread = [{pattern = "nothing-*", action = "allow"}]',
+        '[gates.trust]\nlevel = "untrusted"\n[gates.permissions]\nread = [{pattern = "nothing-*", action = "allow"}]',
         "Your settings have rules for read",
     ),
 ]

@@ -89,7 +89,7 @@ async def test_a_function_that_changes_things_asks_and_a_refusal_means_it_never_
 
 
 ALLOW_TMP = (
-    '[tools.authorization]\nenabled = true\nrules = [{tool = "delete_*", effect = "allow", args_match = "tmp_"}]'
+    '[gates.authorization]\nenabled = true\nrules = [{tool = "delete_*", effect = "allow", args_match = "tmp_"}]'
 )
 
 
@@ -97,13 +97,13 @@ ALLOW_TMP = (
     ("toml", "table", "expect"),
     [
         # a rule by tool name lets it run without asking (nobody could be asked here: DenyAll)
-        ('[tools.permissions]\ndelete_rows = [{pattern = "*", action = "allow"}]', "orders", "ok"),
+        ('[gates.permissions]\ndelete_rows = [{pattern = "*", action = "allow"}]', "orders", "ok"),
         # rules by the subject parameter's value
-        ('[tools.permissions]\ndelete_rows = [{pattern = "scratch_*", action = "allow"}]', "scratch_1", "ok"),
-        ('[tools.permissions]\ndelete_rows = [{pattern = "scratch_*", action = "allow"}]', "orders", "ask"),
-        ('[tools.permissions]\ndelete_rows = [{pattern = "orders", action = "deny"}]', "orders", "deny"),
+        ('[gates.permissions]\ndelete_rows = [{pattern = "scratch_*", action = "allow"}]', "scratch_1", "ok"),
+        ('[gates.permissions]\ndelete_rows = [{pattern = "scratch_*", action = "allow"}]', "orders", "ask"),
+        ('[gates.permissions]\ndelete_rows = [{pattern = "orders", action = "deny"}]', "orders", "deny"),
         # authorization rules by a tool-name glob, and by the arguments' JSON
-        ('[tools.authorization]\nenabled = true\nrules = [{tool = "delete_*", effect = "deny"}]', "x", "deny"),
+        ('[gates.authorization]\nenabled = true\nrules = [{tool = "delete_*", effect = "deny"}]', "x", "deny"),
         (ALLOW_TMP, "tmp_a", "ok"),
         ("", "orders", "ask"),
     ],
@@ -121,7 +121,7 @@ async def test_permission_rules_match_a_function_by_name_and_by_arguments(
 
 
 async def test_a_blanket_deny_hides_the_function_from_the_model(tmp_path: Path, store: Store) -> None:
-    toml = '[tools.authorization]\nenabled = true\nrules = [{tool = "delete_*", effect = "deny"}]'
+    toml = '[gates.authorization]\nenabled = true\nrules = [{tool = "delete_*", effect = "deny"}]'
     chain = chain_with(store, tmp_path, toml, AutoApprove(), drop)
     assert "delete_rows" not in [t.name for t in chain.tool_definitions()]
 
@@ -179,7 +179,7 @@ async def test_an_exception_becomes_a_categorised_error_the_model_reads(
         async def fail(x: int) -> str:
             return str(sync(x))
 
-    settings = settings_for(store, "[tools.retry]\nmax_attempts = 0")
+    settings = settings_for(store, "[gates.retry]\nmax_attempts = 0")
     chain = build_chain(settings, workdir=tmp_path, store=store, tools=[fail])
     outcome = await chain.execute(ToolCall("fail", {"x": 1}))
     assert outcome.category is category and says in outcome.text, outcome.text
@@ -200,7 +200,7 @@ async def test_a_function_that_never_returns_is_stopped_at_its_timeout(tmp_path:
         await asyncio.Event().wait()
         return n
 
-    settings = settings_for(store, "[tools.retry]\nmax_attempts = 0")
+    settings = settings_for(store, "[gates.retry]\nmax_attempts = 0")
     chain = build_chain(settings, workdir=tmp_path, store=store, tools=[spin, wait_forever])
     for name in ("spin", "wait_forever"):
         outcome = await chain.execute(ToolCall(name, {"n": 1}))
@@ -214,7 +214,7 @@ async def test_a_huge_result_goes_to_overflow_and_read_overflow_brings_it_back(t
     def dump(lines: int) -> str:
         return "\n".join(f"row {i}" for i in range(lines))
 
-    chain = build_chain(settings_for(store, "[tools.overflow]\nthreshold = 1000"), workdir=tmp_path, store=store,
+    chain = build_chain(settings_for(store, "[output.overflow]\nthreshold = 1000"), workdir=tmp_path, store=store,
                         tools=[dump])  # fmt: skip
     outcome = await chain.execute(ToolCall("dump", {"lines": 5000}))
     assert outcome.status == "ok" and outcome.overflow_id is not None and len(outcome.text) < 2000

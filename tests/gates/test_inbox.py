@@ -20,12 +20,12 @@ from zeph_nb.store import Store
 from zeph_nb.store.store import utc_now
 from zeph_nb.tools.base import ToolCall
 
-ASK_ECHO = '[tools.permissions]\nbash = [{pattern = "echo *", action = "ask"}]'
+ASK_ECHO = '[gates.permissions]\nbash = [{pattern = "echo *", action = "ask"}]'
 
 
 def request(command: str = "echo hi > out.txt", **extra: object) -> ApprovalRequest:
     return ApprovalRequest("call-1", "bash", {"command": command}, (command.split(" >")[0],),
-                           'tools.permissions.bash[0]: ask "echo *"', "asked by the rule", conversation_id="conv",
+                           'gates.permissions.bash[0]: ask "echo *"', "asked by the rule", conversation_id="conv",
                            **extra)  # type: ignore[arg-type]  # fmt: skip
 
 
@@ -123,7 +123,7 @@ async def test_always_allow_from_the_inbox_keeps_a_grant_in_the_name_of_who_gave
 
 
 async def test_nobody_answering_denies_at_the_timeout_and_a_late_answer_is_refused(tmp_path: Path) -> None:
-    settings = settings_in(tmp_path / "home", ASK_ECHO + "\n[tools]\napproval_timeout_secs = 0.4\n")
+    settings = settings_in(tmp_path / "home", ASK_ECHO + "\n[gates.approval]\ntimeout_secs = 0.4\n")
     store = Store(settings)
     approver = InboxApprover(settings, store=store, poll_interval=0.02)
     chain = build_chain(settings, workdir=tmp_path, store=store, approver=approver)

@@ -17,7 +17,7 @@ EXECUTOR = builtin_executor(Settings())
 TOOLS = {tool.name: tool for tool in EXECUTOR.tool_definitions()}
 
 RULES = """
-[tools.permissions]
+[gates.permissions]
 bash = [
   {pattern = "cargo *", action = "allow"},
   {pattern = "cd *", action = "allow"},
@@ -37,7 +37,8 @@ def decide(
     grants: list[Rule] | None = None,
 ) -> PolicyDecision:  # fmt: skip
     """The decision the gate chain's policy gate would take, without running anything."""
-    settings = Settings.from_toml(toml + f'\n[tools]\ntrust_level = "{trust}"\n' if "[tools]" not in toml else toml)
+    trusting = f'\n[gates.trust]\nlevel = "{trust}"\n'
+    settings = Settings.from_toml(toml + trusting if "[gates.trust]" not in toml else toml)
     session = Session(settings, tools=TOOLS, workdir=workdir, store=None, conversation_id="t")
     ctx = session.prepare(ToolCall(tool, params))  # validated, parsed and its subjects read, as the chain does
     if grants is not None:
@@ -97,7 +98,7 @@ def test_path_rules_see_through_symlinks(tmp_path: Path) -> None:
     (tmp_path / "secrets").mkdir()
     (tmp_path / "src" / "innocent").symlink_to(tmp_path / "secrets")
     toml = """
-[tools.permissions]
+[gates.permissions]
 write = [{pattern = "secrets/**", action = "deny"}, {pattern = "src/**", action = "allow"}]
 """
     decision = decide(toml, "write", {"path": "src/innocent/key", "content": ""}, tmp_path)
@@ -123,7 +124,7 @@ def test_legacy_shell_settings_name_commands(tmp_path: Path, command: str, actio
     # blocked_commands and confirm_patterns are the classifier's (command words), not substring rules of the policy.
     toml = '[tools.shell]\nblocked_commands = ["docker"]'
     settings = Settings.from_toml(toml)
-    assert settings.tools.permissions is None
+    assert settings.gates.permissions is None
     decision = decide(toml, "bash", {"command": command}, tmp_path)
     assert decision.action == action
     assert rule in decision.rule
@@ -134,16 +135,16 @@ def test_legacy_rules_are_ignored_once_permissions_exist(tmp_path: Path) -> None
     toml = """
 [tools.shell]
 blocked_commands = ["docker"]
-[tools.permissions]
+[gates.permissions]
 bash = [{pattern = "*", action = "allow"}]
 """
     assert decide(toml, "bash", {"command": "docker ps"}, tmp_path).action == "allow"
 
 
 AUTH = """
-[tools.permissions]
+[gates.permissions]
 bash = [{pattern = "make *", action = "allow"}]
-[tools.authorization]
+[gates.authorization]
 enabled = true
 rules = [
   {effect = "deny", tool = "bash", args_match = "--force"},
@@ -157,11 +158,11 @@ rules = [
 @pytest.mark.parametrize(
     ("tool", "params", "action", "rule"),
     [
-        ("bash", {"command": "make all"}, "allow", "tools.permissions.bash[0]"),  # permission rules come first
-        ("bash", {"command": "git push --force"}, "deny", "tools.authorization.rules[0]"),
-        ("write", {"path": "build/out.txt", "content": ""}, "allow", "tools.authorization.rules[1]"),
-        ("write", {"path": "Cargo.lock", "content": ""}, "deny", "tools.authorization.rules[2]"),
-        ("read", {"path": "x"}, "ask", "tools.authorization.rules[3]"),
+        ("bash", {"command": "make all"}, "allow", "gates.permissions.bash[0]"),  # permission rules come first
+        ("bash", {"command": "git push --force"}, "deny", "gates.authorization.rules[0]"),
+        ("write", {"path": "build/out.txt", "content": ""}, "allow", "gates.authorization.rules[1]"),
+        ("write", {"path": "Cargo.lock", "content": ""}, "deny", "gates.authorization.rules[2]"),
+        ("read", {"path": "x"}, "ask", "gates.authorization.rules[3]"),
     ],
 )
 def test_authorization_rules_come_after_permission_rules(
@@ -199,7 +200,7 @@ def test_trust_levels_decide_calls_no_rule_decides(
 
 
 def test_untrusted_sessions_ask_even_under_allow_rules_for_writes(tmp_path: Path) -> None:
-    toml = '[tools]\ntrust_level = "untrusted"\n[tools.permissions]\nwrite = [{pattern = "*", action = "allow"}]'
+    toml = '[gates.trust]\nlevel = "untrusted"\n[gates.permissions]\nwrite = [{pattern = "*", action = "allow"}]'
     decision = decide(toml, "write", {"path": "a", "content": ""}, tmp_path)
     assert decision.action == "ask"
     assert "untrusted" in decision.reason
@@ -219,7 +220,7 @@ def test_grants_turn_an_ask_into_an_allow_but_never_a_deny(tmp_path: Path) -> No
 
 def test_grant_patterns_are_exact_even_with_glob_characters(tmp_path: Path) -> None:
     grants = [Rule("bash", exact_pattern("ls *.py"), "allow", "Always allow")]
-    toml = '[tools.permissions]\nbash = [{pattern = "echo *", action = "allow"}]'
+    toml = '[gates.permissions]\nbash = [{pattern = "echo *", action = "allow"}]'
     assert decide(toml, "bash", {"command": "ls '*.py'"}, tmp_path, grants=grants).action == "allow"
     assert decide(toml, "bash", {"command": "ls x.py"}, tmp_path, grants=grants).action == "ask"
 
@@ -234,7 +235,7 @@ def test_grant_patterns_are_exact_even_with_glob_characters(tmp_path: Path) -> N
     ],
 )
 def test_a_tool_only_a_blanket_deny_applies_to_is_hidden(tmp_path: Path, rules: str, hidden: bool) -> None:
-    settings = Settings.from_toml(f"[tools.permissions]\nbash = {rules}")
+    settings = Settings.from_toml(f"[gates.permissions]\nbash = {rules}")
     session = Session(settings, tools=TOOLS, workdir=tmp_path, store=None, conversation_id="t")
     assert ("bash" not in session.permissions.visible_names()) is hidden
     assert (session.permissions.hidden_reason("bash") is not None) is hidden
@@ -251,7 +252,7 @@ def test_a_tool_only_a_blanket_deny_applies_to_is_hidden(tmp_path: Path, rules: 
 )
 def test_web_rules_match_the_url(tmp_path: Path, url: str, action: str) -> None:
     toml = """
-[tools.permissions]
+[gates.permissions]
 fetch = [
   {pattern = "https://docs.python.org/*", action = "allow"},
   {pattern = "*evil*", action = "deny"},
@@ -273,6 +274,6 @@ fetch = [
     ],
 )
 def test_url_rules_see_the_url_the_client_will_request(tmp_path: Path, url: str) -> None:
-    toml = '[tools.permissions]\nfetch = [{pattern = "https://internal.corp/*", action = "deny"}, ' \
+    toml = '[gates.permissions]\nfetch = [{pattern = "https://internal.corp/*", action = "deny"}, ' \
            '{pattern = "*", action = "allow"}]'  # fmt: skip
     assert decide(toml, "fetch", {"url": url}, tmp_path).action == "deny"

@@ -79,12 +79,12 @@ def test_kernel_enabled_false_leaves_the_kernel_tools_out(tmp_path: Path, store:
 
 
 async def test_shell_confirm_asks_for_every_command_even_one_a_rule_allows(tmp_path: Path, store: Store) -> None:
-    allowed = '[tools.permissions]\nbash = [{pattern = "echo *", action = "allow"}]\n'
+    allowed = '[gates.permissions]\nbash = [{pattern = "echo *", action = "allow"}]\n'
     plain = build_chain(settings_of(allowed, store), workdir=tmp_path, store=store, approver=ScriptedApprover([]))
     assert (await plain.execute(ToolCall("bash", {"command": "echo hi"}))).text.strip() == "hi"
 
     approver = ScriptedApprover(["always", "deny"])
-    confirm = settings_of("[tools]\nshell_confirm = true\n" + allowed, store)
+    confirm = settings_of("[gates.approval]\nshell_confirm = true\n" + allowed, store)
     chain = build_chain(confirm, workdir=tmp_path, store=store, approver=approver)
     assert (await chain.execute(ToolCall("bash", {"command": "echo hi"}))).text.strip() == "hi"
     denied = await chain.execute(ToolCall("bash", {"command": "echo hi"}))  # "Always allow" was not kept

@@ -1,4 +1,4 @@
-"""The declarative tool policy ([tools.policy]) and the utility gate ([tools.utility]) in the real gate chain:
+"""The declarative tool policy ([gates.policy]) and the utility gate ([gates.utility]) in the real gate chain:
 real files, real commands, a real store."""
 
 from __future__ import annotations
@@ -25,16 +25,16 @@ def call(tool: str, **params: object) -> ToolCall:
 
 
 POLICY = """
-[tools.policy]
+[gates.policy]
 enabled = true
 default_effect = "{default}"
 
-[[tools.policy.rules]]
+[[gates.policy.rules]]
 effect = "allow"
 tool = "*"
 paths = ["{work}/**"]
 
-[[tools.policy.rules]]
+[[gates.policy.rules]]
 effect = "deny"
 tool = "shell"
 paths = ["{work}/secret/**"]
@@ -49,9 +49,9 @@ async def test_a_deny_wins_whatever_the_order_and_the_model_is_not_told_which_ru
     chain = chain_for(POLICY.format(default="deny", work=tmp_path), tmp_path, store)
     # "shell" names bash: the reference's examples write it so, and a deny must not miss the tool it meant.
     refused = await chain.execute(call("bash", command=f"rm {tmp_path}/secret/../secret/key"))
-    assert refused.status == "denied" and refused.blocked_by == "tools.policy"
+    assert refused.status == "denied" and refused.blocked_by == "gates.policy"
     assert (tmp_path / "secret" / "key").exists()
-    assert "tools.policy.rules[1]" in (refused.reason or "") and "rules[1]" not in refused.text  # audit, not model
+    assert "gates.policy.rules[1]" in (refused.reason or "") and "rules[1]" not in refused.text  # audit, not model
     ran = await chain.execute(call("bash", command="touch made.txt"))  # relative: inside the allowed tree
     assert ran.status == "ok" and (tmp_path / "made.txt").exists()
     outside = await chain.execute(call("bash", command="cp made.txt /tmp/zeph-policy-copy"))  # allow needs every path
@@ -62,7 +62,7 @@ async def test_a_policy_deny_is_final_over_an_authorization_allow_and_a_person(t
     toml = (
         POLICY.format(default="deny", work=tmp_path)
         + """
-[tools.authorization]
+[gates.authorization]
 enabled = true
 rules = [{tool = "bash", effect = "allow"}]
 """
@@ -76,7 +76,7 @@ rules = [{tool = "bash", effect = "allow"}]
 
 async def test_tools_the_policy_always_refuses_are_not_offered(tmp_path: Path, store: Store) -> None:
     toml = """
-[tools.policy]
+[gates.policy]
 enabled = true
 default_effect = "deny"
 rules = [{effect = "allow", tool = "read"}, {effect = "allow", tool = "bash"}, {effect = "deny", tool = "bash"}]
@@ -96,28 +96,28 @@ async def test_the_policy_file_replaces_the_inline_rules_and_is_found_beside_the
     config = tmp_path / "conf" / "zeph.toml"
     config.parent.mkdir()
     (config.parent / "policy.toml").write_text('[[rules]]\neffect = "allow"\ntool = "read"\n')
-    toml = '[tools.policy]\nenabled = true\npolicy_file = "policy.toml"\n' \
+    toml = '[gates.policy]\nenabled = true\npolicy_file = "policy.toml"\n' \
            'rules = [{effect = "allow", tool = "write"}]\n'  # fmt: skip
     config.write_text(toml)
     settings = Settings.load(config, env={"ZEPH_HOME": str(store.home)})
-    assert [(r.effect, r.tool) for r in settings.tools.policy.rules] == [("allow", "read")]
+    assert [(r.effect, r.tool) for r in settings.gates.policy.rules] == [("allow", "read")]
     chain = build_chain(settings, workdir=tmp_path, store=store, approver=AutoApprove())
     assert (await chain.execute(call("write", path="w.txt", content="x"))).status == "denied"
     with pytest.raises(ConfigError, match=r"policy_file 'missing\.toml' cannot be read"):
-        Settings.from_toml('[tools.policy]\npolicy_file = "missing.toml"\n')
+        Settings.from_toml('[gates.policy]\npolicy_file = "missing.toml"\n')
     (tmp_path / "bad.toml").write_text("[[rules]]\neffect = 'maybe'\ntool = 'x'\n")
-    with pytest.raises(ConfigError, match=r"tools\.policy\.rules\[0\]\.effect"):
-        Settings.from_toml(f'[tools.policy]\npolicy_file = "{tmp_path / "bad.toml"}"\n')
+    with pytest.raises(ConfigError, match=r"gates\.policy\.rules\[0\]\.effect"):
+        Settings.from_toml(f'[gates.policy]\npolicy_file = "{tmp_path / "bad.toml"}"\n')
 
 
 # -- what a path rule holds against for the typed tools (an injected model walking around the rule) ----------
 
 WALK = """
-[tools.policy]
+[gates.policy]
 enabled = true
 default_effect = "allow"
 
-[[tools.policy.rules]]
+[[gates.policy.rules]]
 effect = "deny"
 tool = "{tool}"
 paths = ["data/secret/**", "**/.env"]
@@ -153,8 +153,8 @@ async def test_a_deny_of_a_writing_tool_holds_for_the_folder_above_what_it_names
     _tree(tmp_path)
     chain = chain_for(WALK.format(tool="delete_path"), tmp_path, store)
     refused = await chain.execute(call("delete_path", path="data"))
-    assert refused.status == "denied" and refused.blocked_by == "tools.policy" and (tmp_path / "data").is_dir()
-    assert "tools.policy.rules[0]" in (refused.reason or "")
+    assert refused.status == "denied" and refused.blocked_by == "gates.policy" and (tmp_path / "data").is_dir()
+    assert "gates.policy.rules[0]" in (refused.reason or "")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "x").write_text("x")
     assert (await chain.execute(call("delete_path", path="other"))).status == "ok"  # nothing denied inside
@@ -179,7 +179,7 @@ async def test_a_rule_naming_a_folder_reached_through_a_link_holds_at_the_canoni
 
 
 UTILITY = """
-[tools.utility]
+[gates.utility]
 enabled = true
 threshold = {threshold}
 exempt_tools = ["time"]
@@ -193,7 +193,7 @@ async def test_a_low_utility_call_runs_with_a_warning_the_model_the_card_and_the
     approver = ScriptedApprover(["approve", "approve"])
     # threshold 0.6: a first read scores 0.55 + 0.2 = 0.75 (runs quietly); the same read again, after it, scores
     # 0.55 - 0.3 + 0.2 * 0.9 = 0.43: a warning, and it still runs.
-    chain = chain_for(UTILITY.format(threshold=0.6) + '[tools.permissions]\nread = [{pattern = "*", action = "ask"}]\n',
+    chain = chain_for(UTILITY.format(threshold=0.6) + '[gates.permissions]\nread = [{pattern = "*", action = "ask"}]\n',
                       tmp_path, store, approver)  # fmt: skip
     chain.start_run()
     first = await chain.execute(call("read", path="a.txt"))

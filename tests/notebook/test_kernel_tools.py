@@ -96,7 +96,7 @@ async def test_a_rule_for_the_code_text_lets_run_python_run_unasked(
     shell: tuple[InteractiveShell, ZephMagics],
 ) -> None:
     ip, _ = shell
-    rule = '[tools.permissions]\nrun_python = [{pattern = "len(*)", action = "allow"}]\n'
+    rule = '[gates.permissions]\nrun_python = [{pattern = "len(*)", action = "allow"}]\n'
     (Path.cwd() / "zeph.toml").write_text(rule)
     result = await ip.run_cell_magic("zeph", model(ip, call("run_python", code="len(df)"), "4"), "how long?")
     assert result.tool_calls[0].status == "ok" and result.tool_calls[0].approved_by is None
@@ -115,7 +115,7 @@ async def test_run_python_failures_map_to_the_error_taxonomy(
     shell: tuple[InteractiveShell, ZephMagics], code: str, category: str, said: str
 ) -> None:
     ip, _ = shell
-    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    (Path.cwd() / "zeph.toml").write_text('[gates.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
     turns = (call("run_python", code=code, timeout=0.5), "ok")
     result = await ip.run_cell_magic("zeph", model(ip, *turns), "try it")
     told = seen(ip, 1)
@@ -127,7 +127,7 @@ async def test_run_python_shows_figures_on_the_card_and_only_images(
     shell: tuple[InteractiveShell, ZephMagics],
 ) -> None:
     ip, _ = shell
-    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    (Path.cwd() / "zeph.toml").write_text('[gates.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
     png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
     code = (
         "from IPython.display import display, HTML, Image\nimport base64\n"
@@ -180,7 +180,7 @@ async def test_run_python_cannot_ask_for_input_and_its_output_is_redacted(
     ip, _ = shell
     kernel = SimpleNamespace(_allow_stdin=True)  # ipykernel's flag: a JupyterLab cell may ask for input
     monkeypatch.setattr(ip, "kernel", kernel, raising=False)
-    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    (Path.cwd() / "zeph.toml").write_text('[gates.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
     key = "sk-ant-api03-" + "Zx9" * 30
     ip.user_ns["settings_dict"] = {"ANTHROPIC_API_KEY": key}
     turns = (call("run_python", code="get_ipython().kernel._allow_stdin"),
@@ -237,7 +237,7 @@ async def test_a_rule_for_code_matches_the_whole_code_and_a_star_is_only_a_name(
     shell: tuple[InteractiveShell, ZephMagics], pattern: str, code: str, unasked: bool
 ) -> None:
     ip, _ = shell
-    (Path.cwd() / "zeph.toml").write_text(f'[tools.permissions]\nrun_python = [{{pattern = "{pattern}", '
+    (Path.cwd() / "zeph.toml").write_text(f'[gates.permissions]\nrun_python = [{{pattern = "{pattern}", '
                                           'action = "allow"}]\n')  # fmt: skip
     ip.user_ns["zeph_approve_nothing"] = zeph_nb.ScriptedApprover(["deny"])
     turns = (call("run_python", code=code), "done")
@@ -252,7 +252,7 @@ async def test_an_authorization_rule_for_every_tool_never_allows_kernel_code(
 ) -> None:
     ip, _ = shell
     (Path.cwd() / "zeph.toml").write_text(
-        '[tools.authorization]\nenabled = true\nrules = [{tool = "*", effect = "allow", args_match = "data/.*csv"}]\n'
+        '[gates.authorization]\nenabled = true\nrules = [{tool = "*", effect = "allow", args_match = "data/.*csv"}]\n'
     )
     ip.user_ns["zeph_approve_nothing"] = zeph_nb.ScriptedApprover(["deny"])
     turns = (call("run_python", code="pwned = 1  # data/x.csv"), "done")
@@ -265,7 +265,7 @@ async def test_top_level_await_is_refused_and_a_slow_repr_counts_in_the_timeout(
     shell: tuple[InteractiveShell, ZephMagics],
 ) -> None:
     ip, _ = shell
-    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    (Path.cwd() / "zeph.toml").write_text('[gates.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
     slow = "import time\nclass Slow:\n    def __repr__(self):\n        time.sleep(30)\n        return 'slow'\nSlow()"
     turns = (call("run_python", code="import asyncio\nawait asyncio.sleep(0)"),
              call("run_python", code=slow, timeout=0.5), "ok")  # fmt: skip
@@ -316,7 +316,7 @@ async def test_undo_says_that_code_run_in_the_kernel_is_not_undone(
     shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
 ) -> None:
     ip, _ = shell
-    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    (Path.cwd() / "zeph.toml").write_text('[gates.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
     await ip.run_cell_magic("zeph", model(ip, call("run_python", code="total = 1"), "ok"), "set total")
     capsys.readouterr()
     ip.run_line_magic("zeph", "undo")

@@ -19,7 +19,7 @@ from traitlets.config import Config
 import zeph_nb
 from zeph_nb.notebook.magics import Run, ZephMagics
 
-ASK_ALL = '[tools.permissions]\nbash = [{pattern = "*", action = "ask"}]\n'
+ASK_ALL = '[gates.permissions]\nbash = [{pattern = "*", action = "ask"}]\n'
 
 
 @pytest.fixture
@@ -209,7 +209,7 @@ async def test_subcommands(shell: tuple[InteractiveShell, ZephMagics], capsys: p
     config = ip.run_line_magic("zeph", "config")
     assert "provider:     scripted" in capsys.readouterr().out  # what auto resolved to, above the table
     assert len(config) > 60 and config._repr_html_().count("<tr>") >= len(config)  # every row, not 10 of them
-    origin = config.set_index("key").loc["tools.permissions", "from"]
+    origin = config.set_index("key").loc["gates.permissions", "from"]
     assert origin.startswith("file:") and origin.endswith("zeph.toml")
     old = magics.agent.conversation_id
     ip.run_line_magic("zeph", "clear")
@@ -225,10 +225,10 @@ def test_clear_forget_deletes_the_old_conversations_stored_outputs(
 ) -> None:
     ip, magics = shell
     (Path.cwd() / "zeph.toml").write_text(
-        '[tools.overflow]\nthreshold = 1000\n[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]\n'
+        '[output.overflow]\nthreshold = 1000\n[gates.permissions]\nbash = [{pattern = "*", action = "allow"}]\n'
     )
     stored = []
-    for clear in ("clear", "clear --forget"):  # a plain clear keeps them, for [tools.overflow] retention_days
+    for clear in ("clear", "clear --forget"):  # a plain clear keeps them, for [output.overflow] retention_days
         result = ip.run_cell_magic("zeph", model(ip, bash("seq 1 20000"), "done"), "count")
         assert magics.agent is not None and result.tool_calls[0].overflow_id is not None
         stored.append((result.tool_calls[0].overflow_id, magics.agent.conversation_id))
@@ -251,10 +251,10 @@ def test_status_before_the_first_run_shows_what_the_settings_will_give_it(
         '[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "local-model"\n'
         '[[llm.providers]]\nname = "embed"\nkind = "openai"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "e"\n'
         '[agent.tool_filter]\nenabled = true\nprovider = "embed"\ntop_k = 4\n'
-        '[tools.policy]\nenabled = true\ndefault_effect = "allow"\n'
-        '[[tools.policy.rules]]\neffect = "deny"\ntool = "*"\npaths = ["secrets/*"]\n'
+        '[gates.policy]\nenabled = true\ndefault_effect = "allow"\n'
+        '[[gates.policy.rules]]\neffect = "deny"\ntool = "*"\npaths = ["secrets/*"]\n'
         '[[llm.providers]]\nname = "guard"\nkind = "scripted"\n'
-        '[tools.adversarial_policy]\nenabled = true\nprovider = "guard"\npolicies = ["a", "b"]\nfail_open = true\n'
+        '[gates.adversarial]\nenabled = true\nprovider = "guard"\npolicies = ["a", "b"]\nfail_open = true\n'
     )
     ip.run_line_magic("zeph", "status")
     status = capsys.readouterr().out
@@ -275,7 +275,7 @@ def test_status_after_a_run_shows_the_policy_check_too(
     ip, magics = shell
     (Path.cwd() / "zeph.toml").write_text(
         '[[llm.providers]]\nname = "guard"\nkind = "scripted"\n'
-        '[tools.adversarial_policy]\nenabled = true\nprovider = "guard"\npolicies = ["a"]\n'
+        '[gates.adversarial]\nenabled = true\nprovider = "guard"\npolicies = ["a"]\n'
     )
     magics.widgets = False
     ip.run_cell_magic("zeph", "--approve auto", "hello")
@@ -301,7 +301,7 @@ def test_denied_tools_are_absent_from_zeph_tools(
     shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
 ) -> None:
     ip, _ = shell
-    (Path.cwd() / "zeph.toml").write_text('[tools.permissions]\ndelete_path = [{pattern = "*", action = "deny"}]\n')
+    (Path.cwd() / "zeph.toml").write_text('[gates.permissions]\ndelete_path = [{pattern = "*", action = "deny"}]\n')
     ip.run_line_magic("zeph", "tools")
     out = capsys.readouterr().out
     listed = out.split("Hidden")[0]

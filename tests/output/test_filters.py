@@ -373,8 +373,8 @@ def test_user_filters_next_to_the_config_override_by_name(isolated_env: Path) ->
     assert out.rule == "pytest" and out.text == "1 failed, 3 passed in 0.1s"
     off = settings.model_copy(
         update={
-            "tools": settings.tools.model_copy(
-                update={"filters": settings.tools.filters.model_copy(update={"enabled": False})}
+            "output": settings.output.model_copy(
+                update={"filters": settings.output.filters.model_copy(update={"enabled": False})}
             )
         }
     )
@@ -394,7 +394,7 @@ def test_filters_path_names_the_user_rules_file_in_place_of_the_one_beside_the_c
     output = "..F.\nalpha one\nbeta two\n"
     (isolated_env / "config.toml").write_text("")
     assert filter_output("pytest -q", output, 1, Settings.load()).text == "alpha one"  # beside the config
-    (isolated_env / "config.toml").write_text(f'[tools.filters]\nfilters_path = "{elsewhere}"\n')
+    (isolated_env / "config.toml").write_text(f'[output.filters]\nfilters_path = "{elsewhere}"\n')
     out = filter_output("pytest -q", output, 1, Settings.load())
     assert (out.rule, out.text) == ("pytest", "beta two")  # the file filters_path names, not the one beside
 
@@ -470,24 +470,24 @@ def test_failure_listings_survive_a_tail() -> None:
 
 
 def test_the_family_settings_tune_the_built_in_rules() -> None:
-    """[tools.filters.test|git|clippy|dir_listing|log_dedup] (the seed's keys) map onto the rules they describe."""
+    """[output.filters.test|git|clippy|dir_listing|log_dedup] (the seed's keys) map onto the rules they describe."""
     log = "".join(f"commit {i:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    change {i}\n\n" for i in range(1, 9))
-    settings = Settings.from_toml("[tools.filters.git]\nmax_log_entries = 2\n")
+    settings = Settings.from_toml("[output.filters.git]\nmax_log_entries = 2\n")
     out = filter_output("git log", log, 0, settings).text.splitlines()
     entry = ("Author: Ann <a@x>",)  # who made a commit is kept; its date is not
     assert out == [f"commit {1:040x}", *entry, "    change 1", f"commit {2:040x}", *entry, "    change 2",
-                   "[3 more commits not shown (tools.filters.git.max_log_entries)]",
+                   "[3 more commits not shown (output.filters.git.max_log_entries)]",
                    *(line for i in (6, 7, 8) for line in (f"commit {i:040x}", *entry, f"    change {i}"))]  # fmt: skip
     listing = "".join(f"src/node_modules/m{i}.js\n" for i in range(3)) + "src/app.js\n"
     assert filter_output("find src", listing, 0).text == "src/app.js"
-    off = Settings.from_toml("[tools.filters.dir_listing]\nenabled = false\n")
+    off = Settings.from_toml("[output.filters.dir_listing]\nenabled = false\n")
     assert filter_output("find src", listing, 0, off).text == listing
     beats = "".join(f"10:00:{i % 60:02d} INFO worker {i} heartbeat ok\n" for i in range(200))
     assert filter_output("python app.py", beats, 0).rule == "generic"
-    no_dedup = Settings.from_toml("[tools.filters.log_dedup]\nenabled = false\n")
+    no_dedup = Settings.from_toml("[output.filters.log_dedup]\nenabled = false\n")
     assert filter_output("python app.py", beats, 0, no_dedup).text == beats
     failures = "".join(f"FAILED t.py::test_{i} - assert 0\n" for i in range(5)) + "5 failed in 0.1s\n"
-    tight = Settings.from_toml("[tools.filters.test]\nmax_failures = 1\ntruncate_stack_trace = 3\n")
+    tight = Settings.from_toml("[output.filters.test]\nmax_failures = 1\ntruncate_stack_trace = 3\n")
     rule = next(r for r in engine_for(tight).rules if r.name == "pytest")
     assert (rule.strategy.max_failures, rule.strategy.truncate_stack_trace) == (1, 3)  # type: ignore[union-attr]
     assert "5 failed in 0.1s" in filter_output("pytest", failures, 1, tight).text
@@ -522,7 +522,7 @@ def test_a_long_log_keeps_its_oldest_commits_and_a_patch_loses_its_context() -> 
     assert out[:20] == [f"{i:07x} change {i}" for i in range(1, 21)] and out[-3:] == [
         f"{i:07x} change {i}" for i in (38, 39, 40)
     ]
-    assert out[20] == "[17 more commits not shown (tools.filters.git.max_log_entries)]"
+    assert out[20] == "[17 more commits not shown (output.filters.git.max_log_entries)]"
     patch = (f"commit {1:040x}\nAuthor: Ann <a@x>\nDate:   today\n\n    fix rounding\n\n"
              "diff --git a/m.py b/m.py\nindex 1..2 100644\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n"
              " def r(x):\n-    return x\n+    return round(x)\n \n")  # fmt: skip
@@ -852,47 +852,58 @@ def test_a_failure_that_differs_in_words_too_keeps_every_line_that_differs() -> 
 def test_a_corpus_recorder_builds_records_judges_and_cleans_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The run D to G share (bench/recording.py): real bash, a real loopback server stopped after, the judgement
-    applied to what was recorded, and no temp folder left behind."""
+    """What every corpus is recorded with (bench/record.py): its sources copied into a temp folder and a setup step
+    run there, a real loopback server started and stopped after, real bash, a sample left out replaced by its
+    stand-in, the judgement applied to what was recorded, and no temp folder left behind."""
     import json
     import socket
-    import subprocess
-    import sys
+    import tempfile
 
-    from bench.recording import Corpus, recording_env, write
+    from bench.record import main
 
-    out, scratch = tmp_path / "corpus", tmp_path / "home"
-    scratch.mkdir()
-    out.mkdir()
-    venv = Path(sys.executable).parent.parent
-    corpus = Corpus(out, venv, scratch, recording_env(venv, scratch, ("Test Person", "t@example.org")))
-    (out / "JUDGED.json").write_text(json.dumps({
-        "greet": {"why": "the greeting", "must_keep": ["hello from /work/project/p"]},
+    corpus = tmp_path / "corpus"
+    (corpus / "sources" / "p").mkdir(parents=True)
+    (corpus / "sources" / "p" / "ok.txt").write_text("served ok\n")
+    (corpus / "RECIPES.toml").write_text(f"""
+[recording]
+shown_as = [["root", "/work/project"]]
+[recording.env]
+GREETING = "hello from"
+
+[[step]]
+folder = "p"
+run = "echo made > made.txt"
+[[step]]
+folder = "p"
+start = "{{python}} -m http.server {{port}} --bind 127.0.0.1"
+[[step]]
+run = "sleep 1"
+
+[sample.greet]
+folder = "p"
+command = 'echo "$GREETING $PWD: $(cat made.txt)"'
+[sample.left_out]
+command = "echo never"
+stand_in = "touch {tmp_path}/stood-in"
+[sample.served]
+folder = "p"
+command = "curl -s http://127.0.0.1:{{port}}/ok.txt"
+""")  # fmt: skip
+    (corpus / "JUDGED.json").write_text(json.dumps({
+        "greet": {"why": "the greeting", "must_keep": ["hello from /work/project/p: made"]},
         "served": {"why": "the file came back", "must_keep": ["served ok"]},
     }))  # fmt: skip
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    roots: list[Path] = []
-    servers: list[subprocess.Popen[bytes]] = []
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
 
-    def prepare(root: Path, only: set[str]) -> list[subprocess.Popen[bytes]]:
-        roots.append(root)
-        servers.append(corpus.serve(root / "p", port))
-        return servers
-
-    samples = [
-        ("greet", 'echo "hello from $PWD"', "p"),
-        ("served", "curl -s http://127.0.0.1:{port}/ok.txt", "p"),
-    ]
-    monkeypatch.setattr(sys, "argv", ["make_test_corpus"])
-    builders = {"p": lambda root: write(root, {"ok.txt": "served ok\n"})}
-    corpus.record_corpus(
-        "test-corpus-", builders, samples, prepare=prepare, fill=lambda command: command.replace("{port}", str(port))
-    )
-    greet = json.loads((out / "greet.json").read_text())
-    assert greet["must_keep"] == ["hello from /work/project/p"] and greet["exit_code"] == 0
-    assert json.loads((out / "served.json").read_text())["output"] == "served ok\n"
-    assert not roots[0].exists() and not scratch.exists()
-    assert servers[0].poll() is not None
+    assert main([str(corpus), "greet", "served"]) == 0
+    greet = json.loads((corpus / "greet.json").read_text())
+    assert greet["must_keep"] == ["hello from /work/project/p: made"] and greet["exit_code"] == 0
+    served = json.loads((corpus / "served.json").read_text())
+    assert served["output"] == "served ok\n" and not (corpus / "left_out.json").exists()
+    assert (tmp_path / "stood-in").exists() and not list((tmp_path / "tmp").iterdir())
+    port = int(served["command"].split(":")[2].split("/")[0])
+    with socket.socket() as probe, pytest.raises(ConnectionRefusedError):
+        probe.connect(("127.0.0.1", port))
     assert "GONE" not in capsys.readouterr().out
+    assert main([str(corpus), "--check"]) == 1  # left_out has a recipe but no sample

@@ -25,7 +25,7 @@ def store(tmp_path: Path) -> Store:
 
 
 def settings(threshold: int = 50_000) -> Settings:
-    return Settings.from_toml(f"[tools.overflow]\nthreshold = {threshold}\n")
+    return Settings.from_toml(f"[output.overflow]\nthreshold = {threshold}\n")
 
 
 def pytest_run(store: Store, passed: int, extra: str = "") -> ProcessedOutput:
@@ -158,7 +158,7 @@ def test_audit_rows_hold_only_redacted_params(store: Store) -> None:
 
 
 def test_own_credential_formats_are_redacted_for_the_model_and_in_the_store(tmp_path: Path) -> None:
-    toml = '[tools.filters.security]\nextra_patterns = ["\\\\bACME-([0-9a-f]{24})\\\\b"]\n'
+    toml = '[output.filters.security]\nextra_patterns = ["\\\\bACME-([0-9a-f]{24})\\\\b"]\n'
     config = Settings.from_toml(toml).model_copy(update={"home": tmp_path})
     own = "ACME-" + "0123456789abcdef01234567"
     call = ToolCall("bash", {"command": f"deploy --key {own[5:]}"})
@@ -172,7 +172,7 @@ def test_own_credential_formats_are_redacted_for_the_model_and_in_the_store(tmp_
 
 
 def test_turning_the_scanner_off_shows_the_model_but_never_stores(tmp_path: Path) -> None:
-    config = Settings.from_toml("[tools.filters.security]\nenabled = false\n").model_copy(update={"home": tmp_path})
+    config = Settings.from_toml("[output.filters.security]\nenabled = false\n").model_copy(update={"home": tmp_path})
     call = ToolCall("bash", {"command": "env"})
     assert GH in OutputPipeline(config, None, "c").process(call, ToolOutput("bash", f"T={GH}\n"), BASH).text
     store = Store(config, flusher=False)
@@ -187,7 +187,7 @@ def test_turning_the_scanner_off_shows_the_model_but_never_stores(tmp_path: Path
 )
 def test_a_bad_extra_pattern_is_a_clear_settings_error(pattern: str, says: str) -> None:
     with pytest.raises(ConfigError, match=says):
-        Settings.from_toml(f"[tools.filters.security]\nextra_patterns = [{json.dumps(pattern)}]\n")
+        Settings.from_toml(f"[output.filters.security]\nextra_patterns = [{json.dumps(pattern)}]\n")
 
 
 async def test_a_filtered_calls_overflow_id_is_where_its_whole_output_is(store: Store) -> None:

@@ -300,7 +300,7 @@ def test_file_tools_refuse_dot_files_git_hooks_and_config(victim: Victim) -> Non
         ("edit", {"path": ".profile", "old_string": "person", "new_string": "attacker"}),
         ("write", {"path": ".ssh/authorized_keys", "content": "ssh-ed25519 AAAA attacker"}),
         ("write", {"path": "project/.git/hooks/pre-commit", "content": "curl evil"}),
-        ("write", {"path": "project/zeph.toml", "content": "[tools]\ntrust_level = 'trusted'\n"}),
+        ("write", {"path": "project/zeph.toml", "content": "[gates.trust]\nlevel = 'trusted'\n"}),
         ("delete_path", {"path": ".zeph"}),
         ("move_path", {"source": ".bashrc", "destination": "project/bashrc"}),
     ]:
@@ -314,7 +314,7 @@ def test_file_tools_refuse_dot_files_git_hooks_and_config(victim: Victim) -> Non
 
 
 def test_a_later_run_is_exactly_as_guarded(victim: Victim) -> None:
-    (victim.work / "zeph.toml").write_text("[tools]\nmax_tool_calls_per_session = 40\n")
+    (victim.work / "zeph.toml").write_text("[gates.quota]\nmax_tool_calls_per_session = 40\n")
     before = Settings.load().describe()
     # Approved, so what holds is the sandbox (a $VAR would otherwise ask, and nobody approves).
     chain = chain_for(victim, approver=AutoApprove())
@@ -684,7 +684,7 @@ def test_a_git_link_or_a_config_link_replaced_by_a_command_is_undone(victim: Vic
     shutil.move(victim.work / ".git", store)
     (victim.work / ".git").symlink_to(store)
     shared = victim.base / "shared.toml"
-    shared.write_text("[tools]\nmax_tool_calls_per_session = 40\n")
+    shared.write_text("[gates.quota]\nmax_tool_calls_per_session = 40\n")
     (victim.work / "zeph.toml").symlink_to(shared)
     marker = victim.base / "PWNED"
     command = (

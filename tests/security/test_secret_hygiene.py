@@ -87,7 +87,7 @@ def planted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Stor
     monkeypatch.setenv("ZEPH_TEST_PLANTED", SECRETS["env_token"])
     store = Store(Settings().model_copy(update={"home": tmp_path / "zeph"}), flusher=False)
     toml = (
-        '[tools.permissions]\nbash = [{pattern = "echo *", action = "allow"}, {pattern = "cat *", action = "allow"}, '
+        '[gates.permissions]\nbash = [{pattern = "echo *", action = "allow"}, {pattern = "cat *", action = "allow"}, '
         '{pattern = "env", action = "allow"}, {pattern = "curl *", action = "deny"}, {pattern = "*", action = "ask"}]\n'
         '[tools.shell]\nkeep_env = ["ZEPH_TEST_PLANTED"]\n'
     )

@@ -4,8 +4,8 @@ Columns (A allow, Q ask, B refused):
 
 * ``none``  — the defaults;
 * ``block`` — ``blocked_commands = ["nc", "sudo", "git push --force", "docker"]``;
-* ``git``   — ``[tools.permissions] bash = [allow "git *"]`` (anything else asks: the table has a rule);
-* ``star``  — ``[tools.permissions] bash = [allow "*"]``.
+* ``git``   — ``[gates.permissions] bash = [allow "git *"]`` (anything else asks: the table has a rule);
+* ``star``  — ``[gates.permissions] bash = [allow "*"]``.
 
 The decision is the one the gate chain takes before anything runs (``Session.decide_call``), on a working
 directory with a few files, a home with credentials, and the OS sandbox on (so a write inside the working
@@ -32,8 +32,8 @@ TOOLS = {tool.name: tool for tool in builtin_executor(Settings()).tool_definitio
 COLUMNS = {
     "none": "",
     "block": '[tools.shell]\nblocked_commands = ["nc", "sudo", "git push --force", "docker"]\n',
-    "git": '[tools.permissions]\nbash = [{pattern = "git *", action = "allow"}]\n',
-    "star": '[tools.permissions]\nbash = [{pattern = "*", action = "allow"}]\n',
+    "git": '[gates.permissions]\nbash = [{pattern = "git *", action = "allow"}]\n',
+    "star": '[gates.permissions]\nbash = [{pattern = "*", action = "allow"}]\n',
 }
 
 ROWS: list[tuple[str, str]] = [
@@ -573,7 +573,7 @@ def test_strict_paths_refuses_instead_of_asking(world: Path, monkeypatch: pytest
 
 def test_a_rule_that_spells_the_option_out_covers_it(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(world / "home"))
-    toml = '[tools.permissions]\nbash = [{pattern = "git -c color.ui=* *", action = "allow"}, ' \
+    toml = '[gates.permissions]\nbash = [{pattern = "git -c color.ui=* *", action = "allow"}, ' \
            '{pattern = "git *", action = "allow"}]\n'  # fmt: skip
     assert _decision(world, toml, "git -c color.ui=always log", wants=True).action == "allow"
     decision = _decision(world, toml, "git -c core.pager=id log", wants=True)

@@ -183,7 +183,7 @@ def test_an_allow_rule_cannot_vouch_for_a_line_nobody_finished_reading(
     checks: Callable[[int], None], tmp_path: Path
 ) -> None:
     settings = Settings.from_toml(
-        '[tools]\ntrust_level = "trusted"\n[tools.permissions]\nbash = [{pattern = "ls*", action = "allow"}]\n'
+        '[gates.trust]\nlevel = "trusted"\n[gates.permissions]\nbash = [{pattern = "ls*", action = "allow"}]\n'
     )
     session = Session(settings, tools=TOOLS, workdir=tmp_path, store=None, conversation_id="t")
 

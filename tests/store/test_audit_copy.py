@@ -1,4 +1,4 @@
-"""``[tools.audit]``: the audit log cannot be turned off, and ``destination`` copies each row as a JSON line to
+"""``[audit]``: the audit log cannot be turned off, and ``destination`` copies each row as a JSON line to
 the process's own stdout or a file; a copy that cannot be written costs neither the row nor the call."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ TIME = [{"tool": "time", "params": {}}]
 
 
 def run(store: Store, workdir: Path, destination: str) -> zeph_nb.RunResult:
-    toml = f"[tools.audit]\ndestination = {json.dumps(destination)}\n"
+    toml = f"[audit]\ndestination = {json.dumps(destination)}\n"
     settings = Settings.from_toml(toml).model_copy(update={"home": store.home})
     agent = zeph_nb.Agent(settings, zeph_nb.ScriptedProvider([TIME, TIME, "ok"]), workdir=workdir, store=store)
     return agent.run_sync("what time is it")
@@ -26,7 +26,7 @@ def run(store: Store, workdir: Path, destination: str) -> zeph_nb.RunResult:
 
 def test_the_audit_log_cannot_be_turned_off() -> None:
     with pytest.raises(ConfigError, match="always keeps its audit log"):
-        Settings.from_toml("[tools.audit]\nenabled = false\n")
+        Settings.from_toml("[audit]\nenabled = false\n")
 
 
 def test_stdout_is_the_processes_own_not_a_cells(
@@ -48,5 +48,5 @@ def test_a_copy_that_cannot_be_written_costs_nothing_else(
         result = run(store, tmp_path, str(blocked))
     assert [o.status for o in result.tool_calls] == ["ok", "ok"]
     assert len(store.query("SELECT * FROM tool_calls")) == 2  # the rows themselves are all there
-    warned = [r for r in caplog.records if "[tools.audit] destination" in r.getMessage()]
+    warned = [r for r in caplog.records if "[audit] destination" in r.getMessage()]
     assert len(warned) == 1  # once, not per row

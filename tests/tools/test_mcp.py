@@ -64,7 +64,7 @@ def test_a_servers_tools_are_offered_ask_by_default_and_run_through_the_chain(tm
 
 
 def test_a_trusted_server_runs_unasked_but_rules_still_apply(tmp_path: Path, store: Store) -> None:
-    toml = servers(trusted=True) + '\n[tools.permissions]\nmcp_notes_broken = [{pattern = "*", action = "deny"}]\n'
+    toml = servers(trusted=True) + '\n[gates.permissions]\nmcp_notes_broken = [{pattern = "*", action = "deny"}]\n'
     agent, result = run(store, tmp_path, toml, ("mcp_notes_add_note", {"text": "x"}), ("mcp_notes_broken", {}),
                         approver=zeph_nb.DenyAll())  # fmt: skip
     assert result.tool_calls[0].status == "ok" and result.tool_calls[0].decision == "allow"
@@ -188,7 +188,7 @@ def test_a_name_two_servers_tools_share_is_offered_for_neither(
     with hostile_server() as server:
         toml = (f'[[mcp.servers]]\nname = "h"\nurl = "{server.url}/mcp"\ntrusted = true\n'
                 f'[[mcp.servers]]\nname = "h_status"\nurl = "{server.url}/twin"\n'
-                '[tools.permissions]\nmcp_h_status_401 = [{ pattern = "*", action = "allow" }]\n')  # fmt: skip
+                '[gates.permissions]\nmcp_h_status_401 = [{ pattern = "*", action = "allow" }]\n')  # fmt: skip
         agent, result = run(store, tmp_path, toml, ("mcp_h_status_401", {}))
         called = [m["params"]["name"] for m in server.requests if m.get("method") == "tools/call"]
         print_mcp(agent.chain)

@@ -115,7 +115,7 @@ async def test_every_remote_command_and_write_asks_unless_a_rule_allows_it(
     assert all(f"runs on ssh {sshd.destination}" in r.reason for r in approver.requests), approver.requests
     assert not (remote / "x.txt").exists()
 
-    allowed = settings_for(sshd, remote, store, '[tools.permissions]\nbash = [{pattern = "ls*", action = "allow"}]\n')
+    allowed = settings_for(sshd, remote, store, '[gates.permissions]\nbash = [{pattern = "ls*", action = "allow"}]\n')
     chain = chain_for(allowed, tmp_path, store, ScriptedApprover([]))
     assert (await chain.execute(ToolCall("bash", {"command": "ls"}))).category is None
     blocked = await chain.execute(ToolCall("bash", {"command": "rm -rf ~"}))  # the blocklist holds there too

@@ -1,5 +1,5 @@
 """What the agent loop gets from the keys that name helper models or check the model's output: parameter
-reformatting (``[tools.retry] parameter_reformat_provider``), compaction (``[agent] compress_provider``) and
+reformatting (``[gates.retry] parameter_reformat_provider``), compaction (``[agent] compress_provider``) and
 hallucination detection (``[agent] hallucination_detection``). One object, so the loop calls each in one line.
 
 A helper is an ``[[llm.providers]]`` entry, built when the agent is (a name that is not there is a ConfigError
@@ -31,7 +31,7 @@ __all__ = ["Assist"]
 
 log = logging.getLogger("zeph_nb.agent")
 
-REFORMAT_TIMEOUT_SECS = 30.0  # when [tools.retry] budget_secs is 0 ("no limit"), one helper call still ends
+REFORMAT_TIMEOUT_SECS = 30.0  # when [gates.retry] budget_secs is 0 ("no limit"), one helper call still ends
 
 
 class Assist:
@@ -39,7 +39,7 @@ class Assist:
 
     def __init__(self, settings: Settings, chain: GateChain) -> None:
         self.settings, self.chain = settings, chain
-        reformat, compress = settings.tools.retry.parameter_reformat_provider, settings.agent.compress_provider
+        reformat, compress = settings.gates.retry.parameter_reformat_provider, settings.agent.compress_provider
         self.reformatter = provider_named(settings, reformat) if reformat else None
         self.compressor = provider_named(settings, compress) if compress else None
 
@@ -53,11 +53,11 @@ class Assist:
         if not outcome.category.needs_parameter_reformat:
             return outcome
         emit(ToolCallFinished(outcome))  # the refused call keeps its card and audit row
-        budget = self.settings.tools.retry.budget_secs or REFORMAT_TIMEOUT_SECS
+        budget = self.settings.gates.retry.budget_secs or REFORMAT_TIMEOUT_SECS
         fixed = await corrected_arguments(self.reformatter, tool, call.params, outcome.text, timeout=budget)
         if fixed is None:
             return outcome
-        name = self.settings.tools.retry.parameter_reformat_provider
+        name = self.settings.gates.retry.parameter_reformat_provider
         log.info("zeph-nb: %s's parameters were reformatted by %s", tool.name, name)
         again = dataclasses.replace(call, params=fixed, call_id=f"{call.call_id}-reformat", rewritten_by=name)
         retried = await self.chain.execute(again)

@@ -86,7 +86,7 @@ class Agent:
                                  tools=tools, judge=judge_from_settings(self.settings))  # fmt: skip
         self.workdir = Path(self.chain.workdir)
         self.tool_filter = tool_filter_from_settings(self.settings)
-        self.assist = Assist(self.settings, self.chain)  # helper models ([tools.retry], [agent]) and reply checks
+        self.assist = Assist(self.settings, self.chain)  # helper models ([gates.retry], [agent]) and reply checks
         self.conversation = Conversation()
         self._task: asyncio.Task[Any] | None = None
         self._stopping = False
@@ -279,8 +279,8 @@ class Agent:
                 if any(o.blocked_by == "quota" for o in result.tool_calls[-len(uses) :]):
                     result.stop_reason = "quota"
                     result.detail = (
-                        f"the conversation used its {settings.tools.max_tool_calls_per_session} tool calls "
-                        "([tools] max_tool_calls_per_session); clear it to start a new count"
+                        f"the conversation used its {settings.gates.quota.max_tool_calls_per_session} tool calls "
+                        "([gates.quota] max_tool_calls_per_session); clear it to start a new count"
                     )
                     break
                 outputs.append(fingerprint(results))

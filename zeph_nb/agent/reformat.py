@@ -1,4 +1,4 @@
-"""Parameter reformatting (``[tools.retry] parameter_reformat_provider``): a call refused for its parameters
+"""Parameter reformatting (``[gates.retry] parameter_reformat_provider``): a call refused for its parameters
 (``invalid_parameters``, ``type_mismatch``) is shown to a named helper model with the tool's schema and the error;
 the arguments it proposes are sent once, as a new call through every gate (rules, approval, audit).
 

@@ -34,7 +34,7 @@ def build_request(
 ) -> ModelRequest:
     """The request for ``tools`` (already chosen): TAFC adds its field after the choice, as the seed orders it
     (the filter decides which tools, TAFC what their schemas ask), so only offered schemas are augmented."""
-    config = settings.tools.tafc
+    config = settings.agent.tafc
     schemas = []
     for tool in tools:
         schema = tool.input_schema

@@ -16,7 +16,7 @@ StopReason = Literal[
     "max_iterations",  # [agent] max_tool_iterations rounds of tool calls
     "doom_loop",  # [agent] doom_loop_threshold rounds in a row with identical tool output
     "context_budget",  # the next request would pass 80% of [agent] context_budget_tokens
-    "quota",  # [tools] max_tool_calls_per_session used up
+    "quota",  # [gates.quota] max_tool_calls_per_session used up
     "cancelled",  # Stop / agent.stop()
     "model_error",  # the model could not be asked (after retries)
 ]

@@ -1,6 +1,6 @@
 """TAFC, think-augmented function calling: room to reason before filling in a complex tool's arguments.
 
-A tool whose schema is complex enough (``[tools.tafc] complexity_threshold``) is shown to the model with one
+A tool whose schema is complex enough (``[agent.tafc] complexity_threshold``) is shown to the model with one
 more, optional string parameter, ``_tafc_think``, listed first so the model writes its reasoning before the
 real arguments. The loop strips it before the call is built: it is never executed, never validated and never
 logged. A call that holds nothing but thinking is skipped with a note to the model.

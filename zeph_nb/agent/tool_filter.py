@@ -12,7 +12,7 @@ once (cached by that text), and offers, in the seed's order of inclusion:
 4. tools whose description has fewer than ``min_description_words`` words: too little text to rank by;
 5. tools that have no embedding (the endpoint failed for them);
 6. then the ``top_k`` of the rest by cosine similarity to the prompt, plus the dependency graph's ``prefers``
-   boost for tools whose preferred predecessors completed (``[tools.dependencies] boost_per_dep``).
+   boost for tools whose preferred predecessors completed (``[gates.dependencies] boost_per_dep``).
 
 Without the prompt's embedding (the endpoint is down, slow or answers nonsense) nothing is filtered: a run with
 every tool is better than a run missing the one it needs. The selection says why (``note``), and the run shows

@@ -9,9 +9,11 @@ Where settings come from, first found wins for the file, then the environment on
 
 Every leaf key can be overridden by an environment variable named after its dotted path:
 ``agent.max_tool_iterations`` ← ``ZEPH_AGENT_MAX_TOOL_ITERATIONS``, ``tools.shell.timeout`` ←
-``ZEPH_TOOLS_SHELL_TIMEOUT``. Values are read as TOML (``30``, ``false``, ``["a", "b"]``) and otherwise as a
-plain string. ``ANTHROPIC_API_KEY``, ``OPENAI_API_KEY`` and the person's name for approvals
-(``JUPYTERHUB_USER``, else the login name) are read here too, so no other module touches the environment.
+``ZEPH_TOOLS_SHELL_TIMEOUT`` (one named after a key's old place, ``ZEPH_TOOLS_RETRY_MAX_ATTEMPTS``, still sets it
+where it lives now, with a deprecation warning: see ``legacy.py``). Values are read as TOML (``30``, ``false``,
+``["a", "b"]``) and otherwise as a plain string. ``ANTHROPIC_API_KEY``, ``OPENAI_API_KEY`` and the person's name
+for approvals (``JUPYTERHUB_USER``, else the login name) are read here too, so no other module touches the
+environment.
 
 Invalid configuration raises ``ConfigError`` naming the file, the key and what is allowed.
 """
@@ -39,10 +41,13 @@ from pydantic import (
 )
 from pydantic.fields import FieldInfo
 
+from zeph_nb.config.audit import AuditSettings
 from zeph_nb.config.common import _Section
 from zeph_nb.config.explain import explain, model_type
-from zeph_nb.config.legacy import migrate_data
+from zeph_nb.config.gates import GatesSettings
+from zeph_nb.config.legacy import legacy_env, migrate_data
 from zeph_nb.config.mcp import McpServer, McpSettings
+from zeph_nb.config.output import OutputSettings
 from zeph_nb.config.sections import (
     MAX_PATTERN_LEN,
     AgentSettings,
@@ -77,16 +82,19 @@ __all__ = [
     "MAX_PATTERN_LEN",
     "AgentSettings",
     "AnomalySettings",
+    "AuditSettings",
     "AuthorizationRule",
     "AuthorizationSettings",
     "DependencyRule",
     "DependencySettings",
     "FileSettings",
     "FilterSettings",
+    "GatesSettings",
     "LLMSettings",
     "McpServer",
     "McpSettings",
     "NamedProvider",
+    "OutputSettings",
     "OverflowSettings",
     "PermissionRule",
     "Regex",
@@ -154,6 +162,9 @@ class Settings(_Section):
 
     agent: AgentSettings = Field(default_factory=AgentSettings)
     tools: ToolsSettings = Field(default_factory=ToolsSettings)
+    gates: GatesSettings = Field(default_factory=GatesSettings)
+    output: OutputSettings = Field(default_factory=OutputSettings)
+    audit: AuditSettings = Field(default_factory=AuditSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
     undo: UndoSettings = Field(default_factory=UndoSettings)
@@ -233,7 +244,7 @@ class Settings(_Section):
 
     def _origin(self, key: str) -> str:
         """Where ``key`` came from: its own origin, or its table's when the whole table was set at once (a JSON
-        environment variable for tools.dependencies.rules sets every key under it)."""
+        environment variable for gates.dependencies.rules sets every key under it)."""
         while key:
             if key in self.origins:
                 return self.origins[key]
@@ -325,10 +336,19 @@ def _leaf_keys() -> dict[str, str]:
 
 def _apply_env(data: dict[str, Any], origins: dict[str, str], env: Mapping[str, str], source: str) -> None:
     known = _leaf_keys()
+    variable_of = {dotted: name for name, dotted in known.items()}
+    older = legacy_env(known.values())
     for name, raw in env.items():
         if not name.startswith("ZEPH_") or name in _ENV_NON_KEYS:
             continue
-        dotted = known.get(name)
+        dotted = known.get(name) or older.get(name)
+        if dotted is not None and name not in known:
+            new_name = variable_of[dotted]
+            wins = f"{new_name} is set too, and wins" if new_name in env else f"read as {dotted}"
+            warnings.warn(f"{name} names the old place of {dotted} ({wins}); set {new_name} instead",
+                          DeprecationWarning, stacklevel=3)  # fmt: skip
+            if new_name in env:
+                continue
         if dotted is None:
             hint = difflib.get_close_matches(name, known, n=1)
             did_you_mean = f"; did you mean {hint[0]}?" if hint else ""
@@ -368,7 +388,7 @@ def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in data.items():
         dotted = f"{prefix}{key}"
-        if isinstance(value, Mapping) and value and dotted != "tools.permissions":
+        if isinstance(value, Mapping) and value and dotted != "gates.permissions":
             flat.update(_flatten(value, dotted + "."))
         else:
             flat[dotted] = value

@@ -1,5 +1,5 @@
-"""``[tools.audit]``: the reference's audit keys. zeph-nb always keeps its audit log (a DuckDB table); these keys
-say where a copy of each row goes as well."""
+"""``[audit]`` (``[tools.audit]`` until 0.x): the reference's audit keys. zeph-nb always keeps its audit log (a
+DuckDB table); these keys say where a copy of each row goes as well."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ __all__ = ["AuditSettings"]
 
 
 class AuditSettings(_Section):
-    """``[tools.audit]``: a JSON-lines copy of every audit row, for a log shipper or a terminal."""
+    """``[audit]``: a JSON-lines copy of every audit row, for a log shipper or a terminal."""
 
     enabled: bool = True
     """the audit log is always kept: false is refused (every call is a row; that is the record of what happened)"""

@@ -87,7 +87,7 @@ def _model_at(root: type[BaseModel], path: list[str | int]) -> type[BaseModel] |
 
 
 def _inner(annotation: Any) -> Any:
-    """``X`` from ``X | None`` (an optional table of tables, such as tools.permissions)."""
+    """``X`` from ``X | None`` (an optional table of tables, such as gates.permissions)."""
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         present = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
         if len(present) == 1:

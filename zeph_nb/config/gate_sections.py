@@ -1,5 +1,6 @@
-"""The tables the gates read: ``[tools.result_cache]``, ``[tools.retry]``, ``[tools.tafc]``,
-``[tools.dependencies]``, ``[tools.anomaly]``, ``[tools.authorization]``, and ``[tools.diagnostics]``."""
+"""The tables the gates read, under ``[gates]``: ``approval``, ``quota``, ``trust``, ``cache``, ``retry``,
+``dependencies``, ``anomaly``, ``authorization``, ``adversarial`` and ``permissions`` (``gates.py`` puts them
+together with ``policy`` and ``utility``); and ``[tools.diagnostics]``, which the diagnostics tool reads."""
 
 from __future__ import annotations
 
@@ -7,24 +8,57 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from zeph_nb.config.common import Regex, _Section, _unit_interval
+from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, _unit_interval
 
 __all__ = [
     "AdversarialPolicySettings",
     "AnomalySettings",
+    "ApprovalSettings",
     "AuthorizationRule",
     "AuthorizationSettings",
     "DependencyRule",
     "DependencySettings",
     "DiagnosticsSettings",
+    "PermissionRule",
+    "QuotaSettings",
     "ResultCacheSettings",
     "RetrySettings",
-    "TafcSettings",
+    "TrustSettings",
 ]
 
 
+class ApprovalSettings(_Section):
+    """``[gates.approval]``: how long a question waits, and what always asks."""
+
+    timeout_secs: float = Field(
+        300.0, gt=0, le=7 * 86_400, description="an approval nobody answers is denied after this long"
+    )
+    shell_confirm: bool = Field(False, description="every shell command asks, whatever rules and grants say")
+
+
+class QuotaSettings(_Section):
+    """``[gates.quota]``: how many tool calls one conversation may make."""
+
+    max_tool_calls_per_session: int = Field(0, ge=0, description="0 means no quota")
+
+
+class TrustSettings(_Section):
+    """``[gates.trust]``: what a call no permission rule decides gets."""
+
+    level: Literal["untrusted", "provisional", "trusted"] = Field(
+        "trusted", description="which calls run without asking when no permission rule decides"
+    )
+
+
+class PermissionRule(_Section):
+    """One ``[[gates.permissions.<tool>]]`` entry; first match wins."""
+
+    pattern: str = Field(min_length=1, max_length=MAX_PATTERN_LEN)
+    action: Literal["allow", "ask", "deny"]
+
+
 class ResultCacheSettings(_Section):
-    """``[tools.result_cache]``."""
+    """``[gates.cache]``: repeated reads answered from a cache."""
 
     enabled: bool = True
     """repeated reads are answered from the cache"""
@@ -32,7 +66,7 @@ class ResultCacheSettings(_Section):
 
 
 class RetrySettings(_Section):
-    """``[tools.retry]``: backoff for RateLimited, ServerError, NetworkError and Timeout."""
+    """``[gates.retry]``: backoff for RateLimited, ServerError, NetworkError and Timeout."""
 
     max_attempts: int = Field(2, ge=0, le=10, description="retries after the first attempt; 0 disables")
     base_ms: int = Field(500, ge=0)
@@ -51,22 +85,13 @@ class RetrySettings(_Section):
         return value or None  # the reference writes "" for "disabled"
 
 
-class TafcSettings(_Section):
-    """``[tools.tafc]``: think-augmented function calling for complex tool schemas."""
-
-    enabled: bool = False
-    """offer a thinking field on complex tools (think-augmented function calling)"""
-    complexity_threshold: Annotated[float, _unit_interval(0.6)] = 0.6
-    """how complex a tool's schema must be to get it, from 0 to 1"""
-
-
 class DependencyRule(_Section):
     requires: list[str] = Field(default_factory=list)
     prefers: list[str] = Field(default_factory=list)
 
 
 class DependencySettings(_Section):
-    """``[tools.dependencies]``: tools hidden until their prerequisites have run."""
+    """``[gates.dependencies]``: tools hidden until their prerequisites have run."""
 
     enabled: bool = False
     """hide tools until the tools they require have completed"""
@@ -78,7 +103,7 @@ class DependencySettings(_Section):
 
 
 class AnomalySettings(_Section):
-    """``[tools.anomaly]``: block a tool whose recent calls mostly fail."""
+    """``[gates.anomaly]``: block a tool whose recent calls mostly fail."""
 
     enabled: bool = False
     """watch each tool's recent failures"""
@@ -111,7 +136,7 @@ class AuthorizationRule(_Section):
 
 
 class AuthorizationSettings(_Section):
-    """``[tools.authorization]``: rules merged after the permission rules."""
+    """``[gates.authorization]``: rules merged after the permission rules."""
 
     enabled: bool = False
     """consult the authorization rules after the permission rules"""
@@ -120,7 +145,7 @@ class AuthorizationSettings(_Section):
 
 
 class AdversarialPolicySettings(_Section):
-    """``[tools.adversarial_policy]`` (seed 003): a second model checks each call against plain-language policies."""
+    """``[gates.adversarial]`` (seed 003): a second model checks each call against plain-language policies."""
 
     enabled: bool = False
     """ask the second model about every call the rules let through (but exempt_tools)"""

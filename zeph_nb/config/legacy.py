@@ -1,8 +1,13 @@
-"""Keys the seeds name under an older place: read where they were (with a deprecation warning saying where they
-live now), and ``zeph-nb migrate-config FILE`` to rewrite a file, comments and layout kept (tomlkit).
+"""Keys under an older place: read where they were (with a deprecation warning saying where they live now), and
+``zeph-nb migrate-config FILE`` to rewrite a file, comments and layout kept (tomlkit).
 
-``[agent] max_tool_retries`` became ``[tools.retry] max_attempts`` and ``[agent] max_retry_duration_secs``
-became ``[tools.retry] budget_secs``. A file that sets both the old and the new key keeps the new one's value.
+The tables follow the package that reads them: what the gates read moved from ``[tools]`` to ``[gates]``
+(``[tools.retry]`` is ``[gates.retry]``, ``[tools] trust_level`` is ``[gates.trust] level``, …), what output/ reads
+to ``[output]``, ``[tools.audit]`` to ``[audit]`` and ``[tools.tafc]`` to ``[agent.tafc]``; the seeds'
+``[agent] max_tool_retries`` and ``max_retry_duration_secs`` are ``[gates.retry] max_attempts`` and ``budget_secs``.
+A whole table moves as one entry. A file that sets both the old and the new key keeps the new one's value (two
+tables are merged, the new one's keys winning); an environment variable named after an old key
+(``ZEPH_TOOLS_RETRY_MAX_ATTEMPTS``) sets the new one, unless the new one's variable is set too.
 """
 
 from __future__ import annotations
@@ -11,17 +16,40 @@ import argparse
 import shutil
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MOVED", "main", "migrate_data", "migrate_text"]
+__all__ = ["MOVED", "legacy_env", "main", "migrate_data", "migrate_text"]
 
-# (old table, old key) -> (new table, new key)
+# (old table, old key) -> (new table, new key). A table moved whole comes before a key that moves into it, so the
+# newer of two old places wins.
 MOVED: dict[tuple[tuple[str, ...], str], tuple[tuple[str, ...], str]] = {
-    (("agent",), "max_tool_retries"): (("tools", "retry"), "max_attempts"),
-    (("agent",), "max_retry_duration_secs"): (("tools", "retry"), "budget_secs"),
+    (("tools",), "approval_timeout_secs"): (("gates", "approval"), "timeout_secs"),
+    (("tools",), "shell_confirm"): (("gates", "approval"), "shell_confirm"),
+    (("tools",), "max_tool_calls_per_session"): (("gates", "quota"), "max_tool_calls_per_session"),
+    (("tools",), "trust_level"): (("gates", "trust"), "level"),
+    (("tools",), "policy"): (("gates",), "policy"),
+    (("tools",), "permissions"): (("gates",), "permissions"),
+    (("tools",), "authorization"): (("gates",), "authorization"),
+    (("tools",), "dependencies"): (("gates",), "dependencies"),
+    (("tools",), "anomaly"): (("gates",), "anomaly"),
+    (("tools",), "adversarial_policy"): (("gates",), "adversarial"),
+    (("tools",), "utility"): (("gates",), "utility"),
+    (("tools",), "result_cache"): (("gates",), "cache"),
+    (("tools",), "retry"): (("gates",), "retry"),
+    (("tools",), "summarize_output"): (("output",), "summarize"),
+    (("tools",), "overflow"): (("output",), "overflow"),
+    (("tools",), "filters"): (("output",), "filters"),
+    (("tools",), "audit"): ((), "audit"),
+    (("tools",), "tafc"): (("agent",), "tafc"),
+    (("agent",), "max_tool_retries"): (("gates", "retry"), "max_attempts"),
+    (("agent",), "max_retry_duration_secs"): (("gates", "retry"), "budget_secs"),
 }
+
+
+def _dotted(path: tuple[str, ...], key: str) -> str:
+    return ".".join((*path, key))
 
 
 def _table(data: dict[str, Any], path: tuple[str, ...], *, create: bool) -> dict[str, Any] | None:
@@ -37,6 +65,34 @@ def _table(data: dict[str, Any], path: tuple[str, ...], *, create: bool) -> dict
     return node if isinstance(node, dict) else None
 
 
+def _fill(new: Any, old: Any) -> list[str]:
+    """Copy into table ``new`` the keys of table ``old`` it does not set (a table both set: the same, one level
+    down); the keys ``new`` already set, which win, are returned dotted."""
+    kept = []
+    for key, value in old.items():
+        if key not in new:
+            new[key] = value
+        elif hasattr(new[key], "items") and hasattr(value, "items"):
+            kept += [f"{key}.{inner}" for inner in _fill(new[key], value)]
+        else:
+            kept.append(str(key))
+    return kept
+
+
+def _moved(old_name: str, new_name: str, new: Any, value: Any) -> tuple[bool, str]:
+    """Put ``value`` (an old key's) at ``new_name`` in table ``new``: whether it went in, and what was done."""
+    key = new_name.rpartition(".")[2]
+    if key not in new:
+        new[key] = value
+        return True, f"read as {new_name}"
+    if hasattr(new[key], "items") and hasattr(value, "items"):
+        kept = _fill(new[key], value)
+        wins = f"; {', '.join(f'{new_name}.{k}' for k in kept)} set there too, and {'win' if kept[1:] else 'wins'}"
+        wins = wins if kept else ""
+        return True, f"merged into {new_name}{wins}"
+    return False, f"{new_name} is set too, and wins"
+
+
 def migrate_data(data: dict[str, Any], source: str) -> list[str]:
     """Move the old keys of parsed TOML ``data`` to their new places, in place; a DeprecationWarning for each.
     Returns the dotted new keys that were filled in (their origin is the file, under the new name)."""
@@ -45,17 +101,13 @@ def migrate_data(data: dict[str, Any], source: str) -> list[str]:
         old = _table(data, old_path, create=False)
         if old is None or old_key not in old:
             continue
-        value = old.pop(old_key)
         new = _table(data, new_path, create=True)
-        old_name, new_name = ".".join((*old_path, old_key)), ".".join((*new_path, new_key))
         if new is None:
             continue
-        if new_key in new:
-            note = f"{new_name} is set too, and wins"
-        else:
-            new[new_key] = value
+        old_name, new_name = _dotted(old_path, old_key), _dotted(new_path, new_key)
+        went, note = _moved(old_name, new_name, new, old.pop(old_key))
+        if went:
             moved.append(new_name)
-            note = f"read as {new_name} = {value!r}"
         warnings.warn(
             f"{source}: {old_name} is deprecated ({note}); write {new_name} instead, or run "
             f"`zeph-nb migrate-config {source}` to rewrite the file",
@@ -63,6 +115,19 @@ def migrate_data(data: dict[str, Any], source: str) -> list[str]:
             stacklevel=4,
         )
     return moved
+
+
+def legacy_env(keys: Iterable[str]) -> dict[str, str]:
+    """The environment variables named after an old key (``ZEPH_TOOLS_RETRY_MAX_ATTEMPTS``) -> the dotted new key
+    each sets (``gates.retry.max_attempts``), for the dotted ``keys`` an environment variable may set."""
+    found = {}
+    for dotted in keys:
+        for (old_path, old_key), (new_path, new_key) in MOVED.items():
+            new_name = _dotted(new_path, new_key)
+            if dotted == new_name or dotted.startswith(new_name + "."):
+                old_name = _dotted(old_path, old_key) + dotted[len(new_name) :]
+                found["ZEPH_" + old_name.replace(".", "_").upper()] = dotted
+    return found
 
 
 def migrate_text(text: str) -> tuple[str, list[str]]:
@@ -82,14 +147,16 @@ def migrate_text(text: str) -> tuple[str, list[str]]:
         new: Any = document
         for name in new_path:
             if name not in new:
-                new[name] = tomlkit.table(is_super_table=name != new_path[-1])
+                new[name] = tomlkit.table(is_super_table=name != new_path[-1] or hasattr(value, "items"))
             new = new[name]
-        old_name, new_name = ".".join((*old_path, old_key)), ".".join((*new_path, new_key))
-        if new_key in new:
-            done.append(f"removed {old_name} ({new_name} was already set, and wins)")
+        old_name, new_name = _dotted(old_path, old_key), _dotted(new_path, new_key)
+        went, note = _moved(old_name, new_name, new, value)
+        if not went:
+            done.append(f"removed {old_name} ({note})")
+        elif note.startswith("merged"):
+            done.append(f"{old_name} -> {note}")
         else:
-            new[new_key] = value
-            done.append(f"{old_name} -> {new_name} = {value}")
+            done.append(f"{old_name} -> {new_name}" + ("" if hasattr(value, "items") else f" = {value}"))
     return tomlkit.dumps(document), done
 
 

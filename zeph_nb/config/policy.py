@@ -1,7 +1,7 @@
-"""The reference agent's declarative policy (``[tools.policy]``) and utility gate (``[tools.utility]``), and the
+"""The reference agent's declarative policy (``[gates.policy]``) and utility gate (``[gates.utility]``), and the
 ``[agent]`` keys that name helper models or switch checks of the model's own output (``AgentChecks``).
 
-``[tools.policy] policy_file`` is read here, when the settings load (config is the one reader): a relative path is
+``[gates.policy] policy_file`` is read here, when the settings load (config is the one reader): a relative path is
 taken from the config file's folder, and the file's ``[[rules]]`` replace the inline ones.
 """
 
@@ -54,7 +54,7 @@ def anchored(pattern: str, workdir: Path) -> tuple[str, ...]:
 
 
 class PolicyRule(_Section):
-    """One ``[[tools.policy.rules]]`` entry (or ``[[rules]]`` of the policy file)."""
+    """One ``[[gates.policy.rules]]`` entry (or ``[[rules]]`` of the policy file)."""
 
     effect: Literal["allow", "deny"]
     tool: str = Field(min_length=1)
@@ -66,7 +66,7 @@ class PolicyRule(_Section):
 
 
 class PolicySettings(_Section):
-    """``[tools.policy]``: allow/deny rules checked before every other rule; a deny is final."""
+    """``[gates.policy]``: allow/deny rules checked before every other rule; a deny is final."""
 
     enabled: bool = False
     """check every call against the policy rules before the permission and authorization rules"""
@@ -115,7 +115,7 @@ class PolicySettings(_Section):
 
 # The reference's gate weighs four things; its defaults (gain 1.0, cost 0.5, redundancy 0.3, exploration 0.2).
 class UtilitySettings(_Section):
-    """``[tools.utility]``: score each call before it runs; a low score warns (the call still runs)."""
+    """``[gates.utility]``: score each call before it runs; a low score warns (the call still runs)."""
 
     enabled: bool = False
     """score each call: what the tool tends to bring, minus the context used and a repeat, plus early exploration"""

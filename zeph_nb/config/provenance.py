@@ -17,16 +17,18 @@ _CRATE = "reference zeph-config "
 
 _GROUPS: list[tuple[str, tuple[str, ...]]] = [
     (_D + "[agent]", ("agent.name", "agent.max_tool_iterations")),
-    (_D + "[tools.audit]", ("tools.audit",)),
+    (_D + "[tools.audit]", ("audit",)),
     (_BOOK + "advanced/tools.md (iteration control)", ("agent.context_budget_tokens",)),
     ("seed 003 [agent] (not in the reference's config)",
      ("agent.hallucination_detection", "agent.reasoning_model_detection")),
     ("seed 003 [agent] (the reference: [memory.compression])", ("agent.compress_provider",)),
     ("seed 003 [agent.tool_filter] (the reference: [mcp.tool_discovery])", ("agent.tool_filter",)),
-    (_D + "[tools]", ("tools.enabled", "tools.summarize_output")),
+    (_D + "[tools]", ("tools.enabled",)),
+    (_D + "[tools] summarize_output", ("output.summarize",)),
     ("seed 004 [tools]", tuple(f"tools.{key}" for key in (
         "shell_enabled", "file_enabled", "fetch_enabled", "web_scrape_enabled", "web_search_enabled",
-        "diagnostics_enabled", "time_enabled", "shell_confirm"))),
+        "diagnostics_enabled", "time_enabled"))),
+    ("seed 004 [tools] shell_confirm", ("gates.approval.shell_confirm",)),
     (_D + "[tools.shell]", tuple(f"tools.shell.{key}" for key in (
         "timeout", "blocked_commands", "allowed_commands", "allowed_paths", "allow_network", "confirm_patterns"))),
     (_CRATE + "ShellConfig [tools.shell]", tuple(f"tools.shell.{key}" for key in (
@@ -35,26 +37,26 @@ _GROUPS: list[tuple[str, tuple[str, ...]]] = [
     ("seed 004 (execution backends)", ("tools.execution",)),
     (_D + "[tools.file]", ("tools.file.deny_read", "tools.file.allow_read")),
     (_D + "[tools.scrape]", ("tools.scrape.timeout", "tools.scrape.max_body_bytes")),
-    (_D + "[tools.overflow]", ("tools.overflow",)),
-    (_D + "[tools.filters]", ("tools.filters.enabled",)),
-    (_D + "[tools.filters.*]", tuple(f"tools.filters.{family}" for family in (
+    (_D + "[tools.overflow]", ("output.overflow",)),
+    (_D + "[tools.filters]", ("output.filters.enabled",)),
+    (_D + "[tools.filters.*]", tuple(f"output.filters.{family}" for family in (
         "security", "test", "git", "clippy", "cargo_build", "dir_listing", "log_dedup"))),
-    (_D + "[tools.permissions]", ("tools.permissions",)),
-    (_D + "[tools.retry]", ("tools.retry",)),
-    (_D + "[tools.anomaly]", tuple(f"tools.anomaly.{key}" for key in (
+    (_D + "[tools.permissions]", ("gates.permissions",)),
+    (_D + "[tools.retry]", ("gates.retry",)),
+    (_D + "[tools.anomaly]", tuple(f"gates.anomaly.{key}" for key in (
         "enabled", "window_size", "error_threshold", "critical_threshold"))),
-    (_D + "[tools.policy]", ("tools.policy",)),
-    (_BOOK + "advanced/tools.md", ("tools.file.allowed_paths", "tools.filters.filters_path", "tools.result_cache",
-                                   "tools.tafc", "tools.dependencies.enabled", "tools.dependencies.rules",
-                                   "tools.dependencies.boost_per_dep", "tools.dependencies.max_total_boost",
-                                   "tools.anomaly.failure_threshold", "tools.anomaly.auto_block",
+    (_D + "[tools.policy]", ("gates.policy",)),
+    (_BOOK + "advanced/tools.md", ("tools.file.allowed_paths", "output.filters.filters_path", "gates.cache",
+                                   "agent.tafc", "gates.dependencies.enabled", "gates.dependencies.rules",
+                                   "gates.dependencies.boost_per_dep", "gates.dependencies.max_total_boost",
+                                   "gates.anomaly.failure_threshold", "gates.anomaly.auto_block",
                                    "tools.diagnostics")),
-    (_BOOK + "advanced/policy-enforcer.md", ("tools.authorization",)),
-    ("seed 003", ("tools.adversarial_policy",)),
-    (_CRATE + "AdversarialPolicyConfig", tuple(f"tools.adversarial_policy.{key}" for key in (
+    (_BOOK + "advanced/policy-enforcer.md", ("gates.authorization",)),
+    ("seed 003 [tools.adversarial_policy]", ("gates.adversarial",)),
+    (_CRATE + "AdversarialPolicyConfig", tuple(f"gates.adversarial.{key}" for key in (
         "enabled", "fail_open", "exempt_tools"))),
-    ("seed 003 (the reference: policy_provider)", ("tools.adversarial_policy.provider",)),
-    (_CRATE + "UtilityScoringConfig [tools.utility]", ("tools.utility",)),
+    ("seed 003 (the reference: policy_provider)", ("gates.adversarial.provider",)),
+    (_CRATE + "UtilityScoringConfig [tools.utility]", ("gates.utility",)),
     (_D + "[[llm.providers]] (entries in zeph-nb's shape)", ("llm.providers",)),
     (_D + "[[mcp.servers]] (entries in zeph-nb's shape)", ("mcp.servers",)),
 ]  # fmt: skip

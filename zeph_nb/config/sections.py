@@ -1,29 +1,28 @@
 """The tables of the configuration, one pydantic model each (``[agent]``, ``[tools.shell]``, ``[llm]``, …) with
-their defaults and checks; ``Settings`` (in ``__init__.py``) puts them together and loads them."""
+their defaults and checks; ``[gates]`` is in gates.py, ``[output]`` in output.py and ``[audit]`` in audit.py.
+``Settings`` (in ``__init__.py``) puts them together and loads them."""
 
 from __future__ import annotations
 
-import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
-from zeph_nb.config.audit import AuditSettings
-from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section
+from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, _unit_interval
 from zeph_nb.config.gate_sections import (
-    AdversarialPolicySettings,
     AnomalySettings,
     AuthorizationRule,
     AuthorizationSettings,
     DependencyRule,
     DependencySettings,
     DiagnosticsSettings,
+    PermissionRule,
     ResultCacheSettings,
     RetrySettings,
-    TafcSettings,
 )
 from zeph_nb.config.llm import LLMSettings, NamedProvider
-from zeph_nb.config.policy import AgentChecks, PolicySettings, UtilitySettings
+from zeph_nb.config.output import FilterSettings, OverflowSettings, SecretScanSettings
+from zeph_nb.config.policy import AgentChecks
 from zeph_nb.config.tool_filter import ToolFilterSettings
 
 __all__ = [
@@ -53,6 +52,15 @@ __all__ = [
 ]
 
 
+class TafcSettings(_Section):
+    """``[agent.tafc]``: think-augmented function calling for complex tool schemas (the agent's requests)."""
+
+    enabled: bool = False
+    """offer a thinking field on complex tools (think-augmented function calling)"""
+    complexity_threshold: Annotated[float, _unit_interval(0.6)] = 0.6
+    """how complex a tool's schema must be to get it, from 0 to 1"""
+
+
 class AgentSettings(AgentChecks):
     """``[agent]``: how long one run may go on."""
 
@@ -65,6 +73,7 @@ class AgentSettings(AgentChecks):
     doom_loop_threshold: int = Field(3, ge=2, le=100)
     """identical rounds of tool calls in a row that stop a run"""
     tool_filter: ToolFilterSettings = Field(default_factory=ToolFilterSettings)
+    tafc: TafcSettings = Field(default_factory=TafcSettings)
 
 
 def _default_confirm_patterns() -> list[str]:
@@ -160,89 +169,6 @@ class ScrapeSettings(_Section):
     )
 
 
-class OverflowSettings(_Section):
-    """``[tools.overflow]``: very large output goes to the store with an opaque id."""
-
-    threshold: int = Field(50_000, ge=1)
-    """characters of output above which the rest goes to the store (read_overflow)"""
-    retention_days: int = Field(7, ge=0)
-    """days stored outputs are kept"""
-    max_overflow_bytes: int = Field(10 * 1024 * 1024, ge=0, description="0 means no cap")
-
-
-class SecretScanSettings(_Section):
-    """``[tools.filters.security]``: the secret scanner on what the model reads.
-
-    ``enabled = false`` stops redacting tool output *for the model* (a person who wants the agent to see a token);
-    what is stored or shown (audit log, overflow, inbox, cards, dashboard) is redacted whatever this says.
-    ``extra_patterns`` are regular expressions for your own credential formats (group 1 is the value, else the
-    whole match); they apply everywhere, stored and shown included.
-    """
-
-    enabled: bool = True
-    """false: what the model reads is not redacted (what is stored or shown stays redacted)"""
-    extra_patterns: tuple[str, ...] = ()
-    """your own regexes of secrets to redact everywhere"""
-
-    @field_validator("extra_patterns")
-    @classmethod
-    def _compiles(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
-        for pattern in patterns:
-            try:
-                compiled = re.compile(pattern)
-            except re.error as e:
-                raise ValueError(f"{pattern!r} is not a valid regular expression ({e}); fix or remove it") from None
-            if compiled.match(""):
-                raise ValueError(f"{pattern!r} matches the empty string; write one that needs at least one character")
-        return patterns
-
-
-class FilterToggle(_Section):
-    """``[tools.filters.clippy|cargo_build|dir_listing|log_dedup]``: a family of built-in filter rules, on or off."""
-
-    enabled: bool = True
-    """this family of rules runs (log_dedup: folding repeated lines, and the generic fallback)"""
-
-
-class TestFilterSettings(FilterToggle):
-    """``[tools.filters.test]``: the test-runner rules (pytest, unittest, cargo test, go test, JS runners)."""
-
-    max_failures: int = Field(10, ge=1, description="failures shown with their trace; later ones in brief")
-    truncate_stack_trace: int = Field(40, ge=1, description="trace lines kept per failure")
-
-
-class GitFilterSettings(FilterToggle):
-    """``[tools.filters.git]``: the git rules (status, diff, log, push/pull)."""
-
-    max_log_entries: int = Field(20, ge=1, description="commits `git log` shows; the rest are counted")
-    max_diff_lines: int = Field(500, ge=1, description="changed lines `git diff`/`git show` shows")
-
-
-class FilterSettings(_Section):
-    """``[tools.filters]``: the output filter pipeline. The family tables tune the built-in rules (a rule of
-    your own ``filters.toml`` named like a built-in one replaces it, settings and all); ``log_dedup`` also
-    switches the generic fallback for long outputs no rule knows."""
-
-    enabled: bool = True
-    """the output filters run"""
-    filters_path: str | None = None
-    """a TOML file of your own filter rules (default: filters.toml beside the config)"""
-    security: SecretScanSettings = Field(default_factory=SecretScanSettings)
-    test: TestFilterSettings = Field(default_factory=TestFilterSettings)
-    git: GitFilterSettings = Field(default_factory=GitFilterSettings)
-    clippy: FilterToggle = Field(default_factory=FilterToggle)
-    cargo_build: FilterToggle = Field(default_factory=FilterToggle)
-    dir_listing: FilterToggle = Field(default_factory=FilterToggle)
-    log_dedup: FilterToggle = Field(default_factory=FilterToggle)
-
-
-class PermissionRule(_Section):
-    """One ``[[tools.permissions.<tool>]]`` entry; first match wins."""
-
-    pattern: str = Field(min_length=1, max_length=MAX_PATTERN_LEN)
-    action: Literal["allow", "ask", "deny"]
-
-
 class ExecutionSettings(_Section):
     """``[tools.execution]``: where commands run. "tmux": bash gains ``wait`` (false or a duration runs the command
     in a tmux pane in the background) and capture-pane and send-keys are offered. "ssh" and "container": bash,
@@ -274,19 +200,11 @@ class ExecutionSettings(_Section):
 
 
 class ToolsSettings(_Section):
-    """``[tools]``."""
+    """``[tools]``: which tools are offered, and the tables of the tools themselves (what the gates read is under
+    ``[gates]``, what output/ reads under ``[output]``)."""
 
     enabled: bool = True
     """false: the model is offered no tools at all"""
-    summarize_output: bool = True
-    """run the output filters on what the model reads (the raw output stays for read_overflow)"""
-    max_tool_calls_per_session: int = Field(0, ge=0, description="0 means no quota")
-    trust_level: Literal["untrusted", "provisional", "trusted"] = Field(
-        "trusted", description="which calls run without asking when no permission rule decides"
-    )
-    approval_timeout_secs: float = Field(
-        300.0, gt=0, le=7 * 86_400, description="an approval nobody answers is denied after this long"
-    )
     entry_points: bool = Field(
         True, description="add the tools installed packages offer under the zeph_nb.tools entry-point group"
     )
@@ -310,26 +228,11 @@ class ToolsSettings(_Section):
     function_timeout_secs: float = Field(
         60.0, gt=0, le=86_400, description="a @zeph_nb.tool function that runs longer is stopped (its own timeout wins)"
     )
-    shell_confirm: bool = Field(False, description="every shell command asks, whatever rules and grants say")
     shell: ShellSettings = Field(default_factory=ShellSettings)
     execution: ExecutionSettings = Field(default_factory=ExecutionSettings)
     file: FileSettings = Field(default_factory=FileSettings)
     scrape: ScrapeSettings = Field(default_factory=ScrapeSettings)
-    overflow: OverflowSettings = Field(default_factory=OverflowSettings)
-    filters: FilterSettings = Field(default_factory=FilterSettings)
-    permissions: dict[str, list[PermissionRule]] | None = None
-    """ordered {pattern, action} rules per tool; first match wins"""
-    result_cache: ResultCacheSettings = Field(default_factory=ResultCacheSettings)
-    retry: RetrySettings = Field(default_factory=RetrySettings)
-    tafc: TafcSettings = Field(default_factory=TafcSettings)
-    dependencies: DependencySettings = Field(default_factory=DependencySettings)
-    anomaly: AnomalySettings = Field(default_factory=AnomalySettings)
     diagnostics: DiagnosticsSettings = Field(default_factory=DiagnosticsSettings)
-    adversarial_policy: AdversarialPolicySettings = Field(default_factory=AdversarialPolicySettings)
-    authorization: AuthorizationSettings = Field(default_factory=AuthorizationSettings)
-    policy: PolicySettings = Field(default_factory=PolicySettings)
-    utility: UtilitySettings = Field(default_factory=UtilitySettings)
-    audit: AuditSettings = Field(default_factory=AuditSettings)
 
 
 class StoreSettings(_Section):

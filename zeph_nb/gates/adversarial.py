@@ -1,7 +1,7 @@
 """The adversarial policy gate (seed 003): a second model asked whether a call breaks plain-language policies.
 
 It sits after the policy gate (a call the rules deny never reaches it) and before approval, so a person sees its
-verdict on the card. The second model is a named provider (``[tools.adversarial_policy] provider``, an
+verdict on the card. The second model is a named provider (``[gates.adversarial] provider``, an
 ``[[llm.providers]]`` entry); the agent layer hands this gate a ``Judge`` (system, prompt -> reply text), since
 models live above the gates.
 
@@ -20,7 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from zeph_nb.config import Settings
+from zeph_nb.config.gate_sections import AdversarialPolicySettings
 from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.gates.call import GateCall, Handler
 from zeph_nb.gates.policy.rules import PolicyDecision
@@ -65,9 +65,9 @@ def verdict_of(reply: str) -> tuple[str, str] | None:
 class AdversarialGate:
     """Asks ``judge`` about every call the rules let through, but ``exempt_tools``; see the module docstring."""
 
-    def __init__(self, inner: Handler, settings: Settings, judge: Judge | None) -> None:
+    def __init__(self, inner: Handler, config: AdversarialPolicySettings, judge: Judge | None) -> None:
         self.inner, self.judge = inner, judge
-        self.config = settings.tools.adversarial_policy
+        self.config = config  # [gates.adversarial]
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         config, ctx, decision = self.config, gc.ctx, gc.trace.decision
@@ -78,7 +78,7 @@ class AdversarialGate:
         answer, reason = await self._ask(ctx.tool.name, gc.call.params)
         gc.trace.note(verdict=f"policy check ({config.provider}): {answer}, {reason}")
         if answer == "DENY" and config.block_on_reject:
-            refused = PolicyDecision("deny", "tools.adversarial_policy", f"refused by the policy check: {reason}")
+            refused = PolicyDecision("deny", "gates.adversarial", f"refused by the policy check: {reason}")
             message = (f"the policy check refused this call: {reason}. Do not retry it; choose another way or ask "
                        "the user.")  # fmt: skip
             raise refuse(gc.trace, "adversarial_policy", refused, ToolErrorCategory.POLICY_BLOCKED, message)

@@ -2,7 +2,7 @@
 
 A call passes, in this order::
 
-    quota → known tool? → arguments valid? → blocklist (unconditional) → tool policy ([tools.policy]; its deny
+    quota → known tool? → arguments valid? → blocklist (unconditional) → tool policy ([gates.policy]; its deny
     is final) → permission / authorization rules (with grants, trust level, anomaly blocks, dependencies) →
     utility score (warns only) → adversarial policy check → approval → result cache → executor, with retry
     around it → output (filters, secret redaction, overflow) → audit
@@ -104,9 +104,9 @@ class Session:
         conversation_id: str,
         turned_off: Mapping[str, str] | None = None,
     ) -> None:
-        config = settings.tools
+        gates = settings.gates
         self.settings = settings
-        self.tools: dict[str, ToolDef] = dict(tools) if config.enabled else {}
+        self.tools: dict[str, ToolDef] = dict(tools) if settings.tools.enabled else {}
         self.workdir = canonical_workdir(workdir)
         self.permissions = Permissions(settings, list(self.tools), workdir=self.workdir, store=store)
         self.permissions.defs = self.tools
@@ -117,12 +117,12 @@ class Session:
                                  turned_off=dict(turned_off or {}), visible=self.permissions.visible_names)  # fmt: skip
         self.conversation_id = conversation_id
         self.run_id = new_run_id()  # one %%zeph cell's run; calls made outside a run share the session's first
-        self.quota = Quota(config.max_tool_calls_per_session)
-        self.cache = ResultCache(config.result_cache.ttl_secs) if config.result_cache.enabled else None
+        self.quota = Quota(gates.quota.max_tool_calls_per_session)
+        self.cache = ResultCache(gates.cache.ttl_secs) if gates.cache.enabled else None
         self.desk = ApprovalDesk()
         self.utility = UtilityScorer(settings)
         self.listeners: list[Callable[[GateEvent], None]] = []
-        self._secret_patterns = compile_extra(config.filters.security.extra_patterns)
+        self._secret_patterns = compile_extra(settings.output.filters.security.extra_patterns)
 
     def set_tools(self, tools: Mapping[str, ToolDef]) -> None:
         """The tools the model may call from now on (in the order it sees them); none when ``[tools] enabled``
@@ -317,7 +317,7 @@ def build_chain(
     replaces the built-in and installed ones (``tools`` and ``read_overflow`` are still added). Two toolsets
     defining one tool name is a ConfigError. ``approver`` defaults to ``DenyAll`` (nothing that needs approval
     runs unless someone can approve it); ``store`` to the store under the zeph home. ``judge`` is the second model
-    of ``[tools.adversarial_policy]`` (the agent makes it from the named provider).
+    of ``[gates.adversarial]`` (the agent makes it from the named provider).
     """
     settings = settings or Settings.load()
     if workdir is not None and not os.path.isdir(workdir):
@@ -351,7 +351,7 @@ def build_chain(
     gates: list[Callable[[Handler], Handler]] = [
         lambda inner: AuditGate(
             inner,
-            AuditLog(store, copy_to=settings.tools.audit.destination),
+            AuditLog(store, copy_to=settings.audit.destination),
             observe=session.observe,
             conversation=lambda: session.conversation_id,
             run=lambda: session.run_id,
@@ -363,18 +363,18 @@ def build_chain(
         lambda inner: PolicyEnforcerGate(inner, session.permissions.declarative),
         lambda inner: PolicyGate(inner, session.permissions, executor.requires_confirmation),
         lambda inner: UtilityGate(inner, session.utility),
-        lambda inner: AdversarialGate(inner, settings, judge),
+        lambda inner: AdversarialGate(inner, settings.gates.adversarial, judge),
         lambda inner: ApprovalGate(
             inner,
             session.desk,
-            timeout=settings.tools.approval_timeout_secs,
+            timeout=settings.gates.approval.timeout_secs,
             events=session.notify,
             grants=session.permissions.grants,
             approved_hosts=session.permissions.approved_hosts,
             shown=session.asked_with(),
         ),
         lambda inner: CacheGate(inner, session.cache),
-        lambda inner: RetryGate(inner, settings.tools.retry, sleep=sleep),
+        lambda inner: RetryGate(inner, settings.gates.retry, sleep=sleep),
         lambda inner: UndoGate(inner, snapshotter),
     ]
     head: Handler = ExecutorGate(executor)

@@ -1,4 +1,4 @@
-"""The declarative policy's gate (``[tools.policy]``): after the blocklist, before the permission and
+"""The declarative policy's gate (``[gates.policy]``): after the blocklist, before the permission and
 authorization rules, so a policy deny is final — no rule, grant, trust level or person can let the call through.
 
 The model reads only that the policy refused the call; which rule did goes to the audit row (the reference agent
@@ -38,7 +38,7 @@ def denied_inside(rules: Sequence[CompiledRule], folders: Sequence[str]) -> str 
             for name in (*dirs, *files):
                 seen += 1
                 if seen > MAX_WALKED:
-                    return f"over {MAX_WALKED} entries under {folder} to check against tools.policy's deny rules"
+                    return f"over {MAX_WALKED} entries under {folder} to check against gates.policy's deny rules"
                 if (trace := DeclarativePolicy.denies(rules, os.path.join(top, name))) is not None:
                     return trace
     return None
@@ -66,8 +66,8 @@ class PolicyEnforcerGate:
             folders = [path for name, path in named if name != "destination"] if len(paths) > 1 else paths
             trace = await asyncio.to_thread(denied_inside, rules, folders)
         if trace is not None:
-            decision = PolicyDecision("deny", "tools.policy", trace)
-            message = ("the tool policy ([tools.policy]) does not allow this call; it did not run. Do not retry it; "
+            decision = PolicyDecision("deny", "gates.policy", trace)
+            message = ("the tool policy ([gates.policy]) does not allow this call; it did not run. Do not retry it; "
                        "choose another way or ask the user.")  # fmt: skip
-            raise refuse(gc.trace, "tools.policy", decision, ToolErrorCategory.POLICY_BLOCKED, message)
+            raise refuse(gc.trace, "gates.policy", decision, ToolErrorCategory.POLICY_BLOCKED, message)
         return await self.inner.handle(gc)

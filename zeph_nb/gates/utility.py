@@ -1,4 +1,4 @@
-"""The utility gate (``[tools.utility]``, after the reference agent's utility-guided dispatch): a score for each
+"""The utility gate (``[gates.utility]``, after the reference agent's utility-guided dispatch): a score for each
 call before it runs, and a warning when it is low. It never refuses: the call runs, and the warning goes to the
 model (with the result), the approval card, the audit row's reason and the transcript.
 
@@ -46,7 +46,7 @@ class UtilityScorer:
 
     def warning(self, tool: ToolDef, arguments: object) -> str | None:
         """Score one call (and remember it); a warning when the score is under the threshold, else None."""
-        config = self.settings.tools.utility
+        config = self.settings.gates.utility
         if not config.enabled or tool.name in config.exempt_tools:
             return None
         key = tool.name + "\0" + json.dumps(arguments, sort_keys=True, default=str)

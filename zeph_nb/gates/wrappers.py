@@ -107,10 +107,10 @@ class QuotaGate:
             raise refuse(
                 gc.trace,
                 "quota",
-                PolicyDecision("deny", "tools.max_tool_calls_per_session", f"quota of {quota.limit} calls used"),
+                PolicyDecision("deny", "gates.quota.max_tool_calls_per_session", f"quota of {quota.limit} calls used"),
                 ToolErrorCategory.POLICY_BLOCKED,
                 f"quota_blocked: this conversation has used all {quota.limit} tool calls it may make "
-                "(tools.max_tool_calls_per_session); the call did not run. Answer with what you have.",
+                "(gates.quota.max_tool_calls_per_session); the call did not run. Answer with what you have.",
             )
         return await self.inner.handle(gc)
 

@@ -191,7 +191,7 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     print(f"state:        {'running' if agent.running else 'idle'}")
     print(f"limits:       {max_iterations or settings.agent.max_tool_iterations} rounds per run, "
           f"context budget {settings.agent.context_budget_tokens} tokens, "
-          f"quota {settings.tools.max_tool_calls_per_session or 'none'}")  # fmt: skip
+          f"quota {settings.gates.quota.max_tool_calls_per_session or 'none'}")  # fmt: skip
     if last_run is not None and last_run.result is not None:
         usage = last_run.result.usage
         print(f"last run:     {last_run.result.stop_reason}, {usage.input_tokens} in / {usage.output_tokens}"
@@ -221,8 +221,8 @@ def describe_checks(settings: Any) -> list[str]:
     """The adversarial policy check, the tool policy, the utility gate and the helper models and checks that are
     on, one line each (before the first run too: what the settings will give it)."""
     lines = []
-    policy, utility, agent = settings.tools.policy, settings.tools.utility, settings.agent
-    check = settings.tools.adversarial_policy
+    policy, utility, agent = settings.gates.policy, settings.gates.utility, settings.agent
+    check = settings.gates.adversarial
     if check.enabled:
         count = f"{len(check.policies)} polic{'y' if len(check.policies) == 1 else 'ies'}"
         flags = f"fail_open={str(check.fail_open).lower()}, block_on_reject={str(check.block_on_reject).lower()}"
@@ -232,8 +232,8 @@ def describe_checks(settings: Any) -> list[str]:
         lines.append(f"tool policy:  {len(policy.rules)} rules{source}, default {policy.default_effect}")
     if utility.enabled:
         lines.append(f"utility:      warns under {utility.threshold:g} (exempt: {', '.join(utility.exempt_tools)})")
-    helpers = [f"reformats parameters with {settings.tools.retry.parameter_reformat_provider}"
-               if settings.tools.retry.parameter_reformat_provider else "",
+    helpers = [f"reformats parameters with {settings.gates.retry.parameter_reformat_provider}"
+               if settings.gates.retry.parameter_reformat_provider else "",
                f"compacts with {agent.compress_provider}" if agent.compress_provider else "",
                "checks replies for hallucinations" if agent.hallucination_detection else ""]  # fmt: skip
     if any(helpers):

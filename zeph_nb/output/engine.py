@@ -185,7 +185,7 @@ class FilterEngine:
 
     def __init__(self, rules: tuple[Rule, ...] | list[Rule], *, generic: bool = True) -> None:
         self.rules = tuple(rules)
-        self.generic = generic  # the generic fallback ([tools.filters.log_dedup] enabled)
+        self.generic = generic  # the generic fallback ([output.filters.log_dedup] enabled)
 
     def match(self, command: str) -> Rule | None:
         found = self._match(command)

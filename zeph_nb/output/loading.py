@@ -2,7 +2,7 @@
 settings=None) -> FilteredOutput`` (users reach it as ``zeph_nb.filters``).
 
 The rules are the built-in ``output/default_filters.toml`` plus a user ``filters.toml`` (next to the config file,
-or ``[tools.filters] filters_path``). User rules come first, and a user rule named like a built-in one replaces
+or ``[output.filters] filters_path``). User rules come first, and a user rule named like a built-in one replaces
 it. Rules that fail to load are skipped with a warning; the rest still apply.
 """
 
@@ -42,7 +42,7 @@ def default_rules() -> tuple[Rule, ...]:
 
 
 def _user_rules_path(settings: Settings) -> Path | None:
-    configured = settings.tools.filters.filters_path
+    configured = settings.output.filters.filters_path
     if configured:
         return Path(configured).expanduser()
     # Beside the config file that was read; settings from text (Settings.from_toml) have no file to sit beside.
@@ -62,7 +62,7 @@ def _load_user(path: Path, mtime: float) -> LoadedRules:
     return load_rules_file(path)
 
 
-# The built-in rules each [tools.filters.<family>] table tunes.
+# The built-in rules each [output.filters.<family>] table tunes.
 FAMILIES: dict[str, frozenset[str]] = {
     "test": frozenset({"cargo-test", "pytest", "unittest", "go-test", "js-test"}),
     "git": frozenset({"git-status", "git-diff", "git-log", "git-push-pull"}),
@@ -104,9 +104,9 @@ def _tuned(config: FilterSettings) -> tuple[Rule, ...]:
 
 def engine_for(settings: Settings | None = None) -> FilterEngine:
     """The engine ``settings`` describe: user rules first, then the built-ins they do not replace, tuned by the
-    ``[tools.filters.<family>]`` tables."""
+    ``[output.filters.<family>]`` tables."""
     settings = settings or Settings()
-    rules = _tuned(settings.tools.filters)
+    rules = _tuned(settings.output.filters)
     path = _user_rules_path(settings)
     if path is not None:
         try:
@@ -118,13 +118,13 @@ def engine_for(settings: Settings | None = None) -> FilterEngine:
                 warnings.warn(f"zeph-nb: {message}", stacklevel=2)
             names = {rule.name for rule in user.rules}
             rules = (*user.rules, *(rule for rule in rules if rule.name not in names))
-    return FilterEngine(rules, generic=settings.tools.filters.log_dedup.enabled)
+    return FilterEngine(rules, generic=settings.output.filters.log_dedup.enabled)
 
 
 def filter_output(
     command: str, output: str, exit_code: int | None = None, settings: Settings | None = None
 ) -> FilteredOutput:
     """Filter one command's output the way the model will see it."""
-    if settings is not None and not settings.tools.filters.enabled:
+    if settings is not None and not settings.output.filters.enabled:
         return FilterEngine(()).filter("", output, exit_code)
     return engine_for(settings).filter(command, output, exit_code)

@@ -60,8 +60,8 @@ class OutputPipeline:
         raw_chars = len(text)
         filtered = None
         stats: list[str] = []
-        tools = self.settings.tools
-        scan = tools.filters.security
+        config = self.settings.output
+        scan = config.filters.security
         extra = compile_extra(scan.extra_patterns)
         if filtering:
             # What the scan reads and the overflow keeps of a command's output, filtered or not: a colour code inside
@@ -69,7 +69,7 @@ class OutputPipeline:
             # go: a line drawn over with \r is still in the copy the removal note names.
             text = raw = without_escapes(raw)
         raw_findings = scan_secrets(text, extra) if scan.enabled else []
-        if output.error is None and filtering and tools.summarize_output and tools.filters.enabled:
+        if output.error is None and filtering and config.summarize and config.filters.enabled:
             from zeph_nb.output.loading import filter_output
 
             assert tool is not None
@@ -102,7 +102,7 @@ class OutputPipeline:
             note, whole_id = self._removal_note(call, filtered, redact(raw, raw_findings) if raw_findings else raw)
             text += "\n" + note
         overflow_id = None
-        threshold = tools.overflow.threshold
+        threshold = config.overflow.threshold
         if len(text) > threshold:
             text, overflow_id = self._overflow(call, text, threshold)
         # The audit row's and the card's overflow id is where the whole output is: the one the removal note names
@@ -132,7 +132,7 @@ class OutputPipeline:
             text,
             tool=call.tool_id,
             call_id=call.call_id,
-            max_bytes=self.settings.tools.overflow.max_overflow_bytes,
+            max_bytes=self.settings.output.overflow.max_overflow_bytes,
         )
 
     def _overflow(self, call: ToolCall, text: str, threshold: int) -> tuple[str, str | None]:

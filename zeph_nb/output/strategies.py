@@ -249,7 +249,7 @@ def git_log(text: str, rule: R.GitLog, exit_code: int | None) -> StageResult:
             entries += 1
             if entries == hidden_from:
                 out.append(
-                    f"[{hidden_to - hidden_from + 1} more commits not shown (tools.filters.git.max_log_entries)]"
+                    f"[{hidden_to - hidden_from + 1} more commits not shown (output.filters.git.max_log_entries)]"
                 )
         if hidden_from <= entries <= hidden_to or role in ("context", "note"):
             continue  # a hidden commit, or a patch's unchanged context and "\ No newline" notes

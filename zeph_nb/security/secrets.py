@@ -156,7 +156,7 @@ def scan_secrets(
     text: str, extra: Sequence[re.Pattern[str]] = (), known: Mapping[str, str] | None = None
 ) -> list[SecretFinding]:
     """Every credential-shaped value in ``text``, in order, without overlaps. ``extra`` are the person's own
-    patterns (``[tools.filters.security] extra_patterns``): group 1 is the value, or the whole match without one.
+    patterns (``[output.filters.security] extra_patterns``): group 1 is the value, or the whole match without one.
     ``known`` are values found secret elsewhere (value: kind), secret here too wherever they appear: a filter's
     output keeps a line that repeats a value named only on a line it dropped."""
     found = _Found()
@@ -301,7 +301,7 @@ def compile_extra(patterns: Sequence[str]) -> tuple[re.Pattern[str], ...]:
             compiled.append(re.compile(pattern))
         except re.error as e:
             raise ValueError(
-                f"[tools.filters.security] extra_patterns: {pattern!r} is not a valid regex ({e})"
+                f"[output.filters.security] extra_patterns: {pattern!r} is not a valid regex ({e})"
             ) from None
     return tuple(compiled)
 

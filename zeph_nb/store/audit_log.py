@@ -34,7 +34,7 @@ AuditRecord = ToolCallRow  # the table's record (store/records.py), by the name 
 class AuditLog:
     def __init__(self, store: Store, *, copy_to: str | None = None) -> None:
         self.store = store
-        # [tools.audit] destination: "stdout", or a file each row is appended to as a JSON line as well.
+        # [audit] destination: "stdout", or a file each row is appended to as a JSON line as well.
         self.copy_to = None if copy_to is None or copy_to == "stdout" else _under(store.home, copy_to)
         self.to_stdout = copy_to == "stdout"
         self._lock = threading.Lock()
@@ -66,7 +66,7 @@ class AuditLog:
         except OSError as e:
             if not self._warned:
                 self._warned = True
-                log.warning("zeph-nb: [tools.audit] destination %s cannot be written (%s); the audit log still "
+                log.warning("zeph-nb: [audit] destination %s cannot be written (%s); the audit log still "
                             "has every row", self.copy_to or "stdout", e)  # fmt: skip
 
 

@@ -83,10 +83,10 @@ class Store:
         self.readers_dir = self.path.parent / "readers"
         self.flush_interval = config.flush_interval_ms / 1000
         self.lock_timeout = config.lock_timeout_secs
-        self.retention = timedelta(days=settings.tools.overflow.retention_days)
+        self.retention = timedelta(days=settings.output.overflow.retention_days)
         self.spool = Spool(self.spool_dir, durable=config.durable)
-        # The person's own credential formats ([tools.filters.security] extra_patterns) are redacted here too.
-        self.secret_patterns = compile_extra(settings.tools.filters.security.extra_patterns)
+        # The person's own credential formats ([output.filters.security] extra_patterns) are redacted here too.
+        self.secret_patterns = compile_extra(settings.output.filters.security.extra_patterns)
         # Signs the rows that change decisions (grants, inbox answers); the key lives beside the database.
         self.signer = RowSigner(self.path.parent)
         self._db_lock = _process_lock(self.path)

@@ -155,7 +155,7 @@ class ToolCall:
     # Folders outside the sandbox's default that the gates cleared for this call (a person approved a write
     # there, or an earlier "Always allow" did): the shell's sandbox makes them writable for this call only.
     opened_paths: tuple[str, ...] = ()
-    # Set when a helper model ([tools.retry] parameter_reformat_provider) wrote these parameters, not the model
+    # Set when a helper model ([gates.retry] parameter_reformat_provider) wrote these parameters, not the model
     # the person is talking to: the approval card and the audit row say so.
     rewritten_by: str | None = None
     # What the gates already worked out, so the executor does not do it again: the validated arguments (used only

@@ -79,8 +79,8 @@ def _config_files(settings: Settings, workdir: Path) -> list[tuple[Path, str]]:
     if settings.source:
         source = Path(settings.source)
         files += [(source, "the zeph-nb config file in use"), (source.parent / "filters.toml", "output filter rules")]
-    if settings.tools.filters.filters_path:
-        files.append((Path(settings.tools.filters.filters_path).expanduser(), "the output filter rules in use"))
+    if settings.output.filters.filters_path:
+        files.append((Path(settings.output.filters.filters_path).expanduser(), "the output filter rules in use"))
     return files
 
 
@@ -95,7 +95,7 @@ def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Prot
     """The paths no tool may read (credentials, zeph's state, Jupyter's) or write (config and policy files)."""
     key = (
         os.fspath(workdir), os.getcwd(), settings.home, settings.user_home, settings.jupyter_dirs, settings.store.path,
-        settings.source, settings.tools.filters.filters_path, tuple(settings.tools.shell.hidden_paths),
+        settings.source, settings.output.filters.filters_path, tuple(settings.tools.shell.hidden_paths),
         tuple(settings.tools.file.deny_read),
     )  # fmt: skip
     now = time.monotonic()

@@ -150,7 +150,7 @@ def function_toolset(settings: Settings) -> FunctionToolset:
     """An empty toolset for Python functions, with the settings' timeout and result cap."""
     from zeph_nb.tools.function_toolset import FunctionToolset
 
-    overflow = settings.tools.overflow
+    overflow = settings.output.overflow
     return FunctionToolset(timeout=settings.tools.function_timeout_secs, max_chars=overflow.max_overflow_bytes)
 
 

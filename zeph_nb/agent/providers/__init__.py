@@ -84,9 +84,9 @@ def provider_from_settings(settings: Settings) -> Provider:
 
 
 def judge_from_settings(settings: Settings) -> Callable[[str, str], Awaitable[str]] | None:
-    """The second model ``[tools.adversarial_policy]`` asks (its named provider), as the gate wants it: system
+    """The second model ``[gates.adversarial]`` asks (its named provider), as the gate wants it: system
     and prompt in, the reply's text out; None when the check is off."""
-    config = settings.tools.adversarial_policy
+    config = settings.gates.adversarial
     if not config.enabled or not config.provider:
         return None
     provider = provider_named(settings, config.provider)

@@ -115,7 +115,7 @@ class DenyAll:
 
     async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         remedy = request.remedy or (
-            f"To let it run, add an allow rule under [tools.permissions.{request.tool}] or run with an approver "
+            f"To let it run, add an allow rule under [gates.permissions.{request.tool}] or run with an approver "
             "that can ask a person"
         )
         return ApprovalDecision.deny(

@@ -27,7 +27,7 @@ class ApprovalDesk:
         try:
             return await asyncio.wait_for(self.approver.decide(request), timeout)
         except TimeoutError:
-            why = f"nobody answered within {timeout:g}s (tools.approval_timeout_secs)"
+            why = f"nobody answered within {timeout:g}s (gates.approval.timeout_secs)"
             return ApprovalDecision.deny("timeout", why)
         except asyncio.CancelledError:
             task = asyncio.current_task()

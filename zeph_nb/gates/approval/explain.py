@@ -154,7 +154,7 @@ PHRASES: list[tuple[re.Pattern[str], Said]] = [
         lambda m, t, s, e: "the command could not be parsed, so nothing can tell what it would do",
     ),
     (
-        re.compile(r"asked by tools\.permissions\.(\w{1,64})\[\d+\]: ask \"(.{0,512})\""),
+        re.compile(r"asked by gates\.permissions\.(\w{1,64})\[\d+\]: ask \"(.{0,512})\""),
         lambda m, t, s, e: f'your settings ask before {m.group(1)} calls matching "{m.group(2)}"',
     ),
     (

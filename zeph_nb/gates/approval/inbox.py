@@ -3,7 +3,7 @@
 ``InboxApprover`` posts each ask to the inbox — rows in the store's ``approvals`` table — and waits. A person opens
 the server extension's dashboard (``<base_url>/zeph/``), sees the request and answers it; the server writes the
 answer as another row, and the run, polling, picks it up and goes on. Nobody answering before
-``tools.approval_timeout_secs`` is a denial, like every other approver's timeout.
+``gates.approval.timeout_secs`` is a denial, like every other approver's timeout.
 
 The kernel and the server are different processes, often started by different tools, and the store is the one
 thing they share. Its rows are durable at once (each process has its own spool) and every reader sees every
@@ -252,7 +252,7 @@ class InboxApprover:
 
     For runs nobody watches: ``%%zeph --approve inbox``, or ``Agent(..., approver=InboxApprover())`` in a script.
     The answer is polled every ``poll_interval`` seconds. A request nobody answers is denied when the approval
-    gate's time is up (``tools.approval_timeout_secs``); a stopped run withdraws its request.
+    gate's time is up (``gates.approval.timeout_secs``); a stopped run withdraws its request.
     """
 
     def __init__(
@@ -279,7 +279,7 @@ class InboxApprover:
     async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         inbox = self.inbox
         requester = self.requester or self.settings.user
-        timeout = self.settings.tools.approval_timeout_secs
+        timeout = self.settings.gates.approval.timeout_secs
         expires_at = request.expires_at or utc_now() + timedelta(seconds=timeout)
         inbox_id = await asyncio.to_thread(inbox.post, request, requester=requester, expires_at=expires_at)
         # For whoever reads a headless run's log (INFO: a notebook's cell output is no place for it, and the
@@ -308,5 +308,5 @@ class InboxApprover:
             raise
         inbox.close(inbox_id, "expired", by="timeout")
         return ApprovalDecision.deny(
-            "timeout", f"nobody answered in the inbox within {timeout:g}s (tools.approval_timeout_secs)"
+            "timeout", f"nobody answered in the inbox within {timeout:g}s (gates.approval.timeout_secs)"
         )

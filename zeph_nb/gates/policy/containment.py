@@ -113,11 +113,11 @@ def contain_kernel(decision: PolicyDecision) -> PolicyDecision:
 
 
 def confirm_every_command(decision: PolicyDecision) -> PolicyDecision:
-    """``[tools] shell_confirm = true``: a command that would run asks, whatever rule or grant allowed it, and an
-    answer is never kept as Always allow (the setting says the person wants to see each one)."""
+    """``[gates.approval] shell_confirm = true``: a command that would run asks, whatever rule or grant allowed it,
+    and an answer is never kept as Always allow (the setting says the person wants to see each one)."""
     if decision.action == "deny":
         return decision
-    why = "[tools] shell_confirm = true: every command asks"
+    why = "[gates.approval] shell_confirm = true: every command asks"
     return _ask(decision, "shell_confirm", why, extras=decision.extras, grantable=False)
 
 

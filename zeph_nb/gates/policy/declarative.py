@@ -1,4 +1,4 @@
-"""The declarative policy (``[tools.policy]``, the reference agent's policy enforcer): allow/deny rules over a
+"""The declarative policy (``[gates.policy]``, the reference agent's policy enforcer): allow/deny rules over a
 call's tool name, paths and arguments, checked before the permission and authorization rules.
 
 Deny wins: when any deny rule matches, the call is refused, whatever the order of the rules. Else an allow rule
@@ -20,8 +20,7 @@ from pathlib import Path
 
 from wcmatch import glob
 
-from zeph_nb.config import Settings
-from zeph_nb.config.policy import PolicyRule, anchored, names_tool
+from zeph_nb.config.policy import PolicyRule, PolicySettings, anchored, names_tool
 from zeph_nb.tools.base import ToolDef
 
 __all__ = ["CompiledRule", "DeclarativePolicy", "PolicyVerdict", "call_paths"]
@@ -62,14 +61,13 @@ class CompiledRule:
     def describe(self) -> str:
         where = f" paths {list(self.rule.paths)}" if self.rule.paths else ""
         args = f" args_match {self.rule.args_match!r}" if self.rule.args_match else ""
-        return f"tools.policy.rules[{self.number}] ({self.rule.effect} {self.rule.tool}{where}{args})"
+        return f"gates.policy.rules[{self.number}] ({self.rule.effect} {self.rule.tool}{where}{args})"
 
 
 class DeclarativePolicy:
-    """The rules of one configuration; relative path globs are anchored at ``workdir``."""
+    """The rules of one ``[gates.policy]`` table; relative path globs are anchored at ``workdir``."""
 
-    def __init__(self, settings: Settings, workdir: Path) -> None:
-        config = settings.tools.policy
+    def __init__(self, config: PolicySettings, workdir: Path) -> None:
         self.enabled = config.enabled
         self.default_effect = config.default_effect
         self.workdir = workdir
@@ -89,7 +87,7 @@ class DeclarativePolicy:
                 return PolicyVerdict("deny", f"denied by {rule.describe()}")
         if matched:
             return PolicyVerdict("allow", f"allowed by {matched[0].describe()}")
-        return PolicyVerdict(self.default_effect, f"tools.policy default_effect = {self.default_effect!r} (no rule "
+        return PolicyVerdict(self.default_effect, f"gates.policy default_effect = {self.default_effect!r} (no rule "
                                                   f"matched {_name(tool)})")  # fmt: skip
 
     def path_denials(self, tool: str | ToolDef, *, besides_read: bool = False) -> list[CompiledRule]:

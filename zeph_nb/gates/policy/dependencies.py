@@ -1,4 +1,4 @@
-"""DependencyGraph: tools that only make sense after others (``[tools.dependencies]``).
+"""DependencyGraph: tools that only make sense after others (``[gates.dependencies]``).
 
 ``requires`` is a hard gate: a tool stays hidden from the model, and refused if called anyway, until every tool
 it requires has completed successfully in this session. ``prefers`` is soft: tools whose preferred predecessors
@@ -61,7 +61,7 @@ class DependencyGraph:
             for tool in cycle:
                 self.requires[tool] = set()
             log.warning(
-                "zeph-nb: [tools.dependencies] requires form a cycle (%s); those tools are always available",
+                "zeph-nb: [gates.dependencies] requires form a cycle (%s); those tools are always available",
                 " -> ".join(cycle),
             )
 
@@ -80,7 +80,7 @@ class DependencyGraph:
         lifted = bool(gated) and not any(tool in shown for tool in gated)
         if lifted:
             log.warning(
-                "zeph-nb: every tool would be hidden by unmet [tools.dependencies] requires; showing all this turn"
+                "zeph-nb: every tool would be hidden by unmet [gates.dependencies] requires; showing all this turn"
             )
             shown = list(tools)
         boost = {tool: self.boost(tool, done) for tool in shown}

@@ -48,16 +48,16 @@ class Permissions:
     """The permission state of one conversation over the tools named ``tools`` (in the order the model sees them)."""
 
     def __init__(self, settings: Settings, tools: Sequence[str], *, workdir: Path, store: Store | None) -> None:
-        config = settings.tools
+        config = settings.gates
         self.settings = settings
         self.tools = tuple(tools)
         self.defs: dict[str, ToolDef] = {}  # the tools' definitions, when known: rules by capability need them
         self.workdir = workdir
         self.policy = PermissionPolicy(settings, workdir=workdir)
-        self.declarative = DeclarativePolicy(settings, workdir)  # [tools.policy]: its gate runs before the rules
+        self.declarative = DeclarativePolicy(settings.gates.policy, workdir)  # its gate runs before the rules
         self.protected = protected_paths(settings, workdir)
         self.grants = PermissionGrants(store)
-        self.trust = TrustState(config.trust_level)
+        self.trust = TrustState(config.trust.level)
         self.anomaly = AnomalyDetector(config.anomaly, self.trust)
         deps = config.dependencies
         self.dependencies = (
@@ -82,7 +82,7 @@ class Permissions:
             return "trust", self.trust.blocked[tool]
         known = self.defs.get(tool, tool)
         if self.declarative.refuses_always(known):
-            return "tools.policy", "the tool policy ([tools.policy]) refuses every call of it"
+            return "gates.policy", "the tool policy ([gates.policy]) refuses every call of it"
         if self.policy.hides(known):
             rule = next(r for r in self.policy.rules_for(known) if r.is_blanket)
             return rule.describe(), f"denied by {rule.describe()}"
@@ -91,7 +91,7 @@ class Permissions:
             if unmet:
                 _, lifted = self.dependencies.visible(self._unblocked(), self.completed)
                 if not lifted:
-                    return "tools.dependencies", f"requires {', '.join(unmet)} to have completed first"
+                    return "gates.dependencies", f"requires {', '.join(unmet)} to have completed first"
         return None
 
     def visible_names(self) -> list[str]:
@@ -129,7 +129,7 @@ class Permissions:
         tool, subjects = ctx.tool, ctx.subjects
         if ctx.scope is not None:
             decision = contain_command(decision, ctx.scope, ctx.analysis, self.grants.rules)
-            if self.settings.tools.shell_confirm:
+            if self.settings.gates.approval.shell_confirm:
                 decision = confirm_every_command(decision)
         elif tool.subject_kind == "path":
             decision = contain_paths(decision, tool, subjects.values, self.protected)

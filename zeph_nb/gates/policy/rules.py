@@ -2,11 +2,11 @@
 
 Rules come from three places, asked in this order, first match wins:
 
-1. ``[tools.permissions.<tool>]`` — ordered ``{pattern, action}`` globs, case-insensitive, matched against the
+1. ``[gates.permissions.<tool>]`` — ordered ``{pattern, action}`` globs, case-insensitive, matched against the
    tool's *subject*: each simple command of a bash command line, the canonical path(s) of a file tool, the URL
    of a web tool. (``[tools.shell] blocked_commands`` and ``confirm_patterns`` name commands; the shell
    classifier applies them to command words, before and beside these rules.)
-2. ``[tools.authorization]`` rules (when enabled): ``effect`` for a tool glob, optionally only when
+2. ``[gates.authorization]`` rules (when enabled): ``effect`` for a tool glob, optionally only when
    ``args_match`` finds the arguments' JSON or ``paths`` globs match the call's paths.
 3. "Always allow" grants a person gave earlier; they turn an *ask* into an allow, never a deny into anything.
 
@@ -59,7 +59,7 @@ BLANKET = frozenset({"*", "**"})
 
 
 def capabilities_of(tool: ToolDef) -> frozenset[str]:
-    """What a tool can do, as ``[tools.authorization.rules] capabilities`` name it: ``mutates`` or ``read_only``,
+    """What a tool can do, as ``[gates.authorization.rules] capabilities`` name it: ``mutates`` or ``read_only``,
     ``network``, ``shell`` (runs command lines), ``files`` (works on paths), ``kernel`` (runs in the kernel)."""
     found = {"mutates" if tool.mutates else "read_only"}
     if tool.network:
@@ -188,26 +188,26 @@ class PermissionPolicy:
     def __init__(self, settings: Settings | None = None, *, workdir: str | os.PathLike[str] | None = None) -> None:
         settings = settings or Settings()
         self.workdir = Path(os.path.realpath(workdir if workdir is not None else os.getcwd()))
-        tools = settings.tools
+        gates = settings.gates
         self.rules: dict[str, list[Rule]] = {}
-        # Legacy rules (no [tools.permissions]) only refine the default: a command no legacy rule matches
+        # Legacy rules (no [gates.permissions]) only refine the default: a command no legacy rule matches
         # falls through to the trust level, as it did before permission rules existed.
         self.fallthrough: set[str] = set()
-        if tools.permissions is not None:
-            for tool, rules in tools.permissions.items():
+        if gates.permissions is not None:
+            for tool, rules in gates.permissions.items():
                 self.rules[tool] = [
-                    Rule(tool, rule.pattern, rule.action, f"tools.permissions.{tool}[{i}]")
+                    Rule(tool, rule.pattern, rule.action, f"gates.permissions.{tool}[{i}]")
                     for i, rule in enumerate(rules)
                 ]
         self.authorization: list[Rule] = []
-        if tools.authorization.enabled:
-            for i, auth in enumerate(tools.authorization.rules):
+        if gates.authorization.enabled:
+            for i, auth in enumerate(gates.authorization.rules):
                 self.authorization.append(
                     Rule(
                         auth.tool,
                         auth.tool,
                         auth.effect,
-                        f"tools.authorization.rules[{i}] ({auth.effect} {auth.tool})",
+                        f"gates.authorization.rules[{i}] ({auth.effect} {auth.tool})",
                         args_match=re.compile(auth.args_match) if auth.args_match else None,
                         paths=tuple(self._path_pattern(p) for p in auth.paths),
                         call_level=True,

@@ -1,6 +1,6 @@
 """Trust levels, and the anomaly detector that blocks a misbehaving tool through them.
 
-The trust level decides what happens to a call no permission rule decides (``[tools] trust_level``):
+The trust level decides what happens to a call no permission rule decides (``[gates.trust] level``):
 
 * ``trusted`` (default) — it runs, unless its executor asks for confirmation (for bash: the command classifier
   found something destructive or opaque);
@@ -113,7 +113,7 @@ class AnomalyDetector:
         self.flagged[tool] = severity
         summary = f"{sum(window)} of the last {len(window)} {tool} calls failed ({rate:.0%})"
         if severity == "critical" and not self.settings.auto_block:
-            log.warning("zeph-nb: %s; [tools.anomaly] auto_block = false, so %s stays available", summary, tool)
+            log.warning("zeph-nb: %s; [gates.anomaly] auto_block = false, so %s stays available", summary, tool)
         elif severity == "critical":
             self.trust.block(tool, f"blocked by anomaly detection: {summary}")
             log.warning(

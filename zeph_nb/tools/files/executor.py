@@ -42,11 +42,11 @@ def file_sandbox(settings: Settings, workdir: Path) -> Sandbox:
     """The file tools' sandbox: ``[tools.file] allowed_paths`` (relative ones under ``workdir``; none means the
     working directory alone), their read rules, and the protected paths. Also what an approval card may read."""
     files = settings.tools.file
-    # A [tools.policy] deny of reading a path holds for every file tool, also when grep, find_path, list_directory,
+    # A [gates.policy] deny of reading a path holds for every file tool, also when grep, find_path, list_directory,
     # copy_path or move_path reach it by walking a folder above it (the policy gate sees only the folder).
     # Anchored at the canonical workdir: the sandbox matches canonical paths.
     real = Path(os.path.realpath(workdir))
-    denied = [a for pattern in settings.tools.policy.denied_paths("read") for a in anchored(pattern, real)]
+    denied = [a for pattern in settings.gates.policy.denied_paths("read") for a in anchored(pattern, real)]
     return Sandbox(
         [workdir / path for path in files.allowed_paths] or [workdir],
         workdir=workdir,
