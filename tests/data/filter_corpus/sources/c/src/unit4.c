@@ -1,0 +1,5 @@
+#include <stdio.h>
+int unit4(int x) {
+    int unused;
+    return x * 4;
+}

@@ -1,0 +1,5 @@
+#include <stdio.h>
+int unit8(int x) {
+    int unused;
+    return x * 8;
+}

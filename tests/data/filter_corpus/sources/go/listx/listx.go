@@ -1,0 +1,3 @@
+package listx
+
+func Add(a, b int) int { return a + b }

@@ -1,0 +1,3 @@
+package mathx
+
+func Add(a, b int) int { return a + b }

@@ -1,0 +1,3 @@
+package strx
+
+func Add(a, b int) int { return a + b }
