@@ -1,0 +1,1 @@
+int f2(int x) { int unused2; return x * 2; }

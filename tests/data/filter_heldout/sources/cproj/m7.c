@@ -1,0 +1,1 @@
+int f7(int x) { int unused7; return x * 7; }

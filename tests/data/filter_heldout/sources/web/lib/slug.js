@@ -1,0 +1,1 @@
+exports.slug = s => s.toLowerCase().replace(/ /g, '-');
