@@ -1,0 +1,4 @@
+import sys
+import time
+
+time.sleep(120)
