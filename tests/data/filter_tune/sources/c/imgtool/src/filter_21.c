@@ -1,0 +1,11 @@
+#include <stdio.h>
+#include "img.h"
+
+int filter_21(struct image *im, int strength)
+{
+    int changed = 0;
+    struct pixel p = im->pixels;
+    for (int y = 0; y < im->height; y++)
+        changed += im->pixels[y] * strength;
+    return changed;
+}
