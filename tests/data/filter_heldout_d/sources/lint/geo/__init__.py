@@ -1,0 +1,3 @@
+from geo.distance import haversine
+from geo.route import Route
+import os, sys

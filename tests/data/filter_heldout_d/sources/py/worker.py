@@ -1,0 +1,3 @@
+import sys, time
+while True:
+    time.sleep(60)
