@@ -1,0 +1,3 @@
+from tallyhub.cli import main
+
+raise SystemExit(main())
