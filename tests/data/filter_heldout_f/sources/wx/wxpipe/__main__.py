@@ -1,0 +1,3 @@
+from wxpipe.cli import main
+
+raise SystemExit(main())
