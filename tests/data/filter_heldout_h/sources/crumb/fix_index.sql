@@ -1,0 +1,1 @@
+CREATE INDEX order_lines_sku ON order_lines (sku);
