@@ -86,10 +86,10 @@ def _moved(old_name: str, new_name: str, new: Any, value: Any) -> tuple[bool, st
         new[key] = value
         return True, f"read as {new_name}"
     if hasattr(new[key], "items") and hasattr(value, "items"):
-        kept = _fill(new[key], value)
-        wins = f"; {', '.join(f'{new_name}.{k}' for k in kept)} set there too, and {'win' if kept[1:] else 'wins'}"
-        wins = wins if kept else ""
-        return True, f"merged into {new_name}{wins}"
+        kept = [f"{new_name}.{inner}" for inner in _fill(new[key], value)]
+        if not kept:
+            return True, f"merged into {new_name}"
+        return True, f"merged into {new_name}; {', '.join(kept)} set there too, and {'win' if kept[1:] else 'wins'}"
     return False, f"{new_name} is set too, and wins"
 
 
