@@ -73,20 +73,12 @@ class RemoteBashTmuxArgs(RemoteBashArgs):
     wait: Wait = Field(True, description=BashTmuxArgs.model_fields["wait"].description)
 
 
-REMOTE_BASH_TMUX = ToolDef(
-    "bash",
-    REMOTE_BASH.description + " With wait=false or a duration the command runs in a tmux pane there, in the "
-    "background, for training runs, builds, servers and commands that ask questions.",
-    RemoteBashTmuxArgs,
-    subject=("command",),
-    subject_kind="command",
-    mutates=True,
-    runs_commands=True,
-    filtered=True,
-    enabled_by="shell_enabled",
-    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
-    utility=0.6,
-    remote=True,
+# The same spec, bash taking ``wait`` (every trait kept: one name, one set of rules, filters and audit).
+REMOTE_BASH_TMUX = dataclasses.replace(
+    REMOTE_BASH,
+    description=REMOTE_BASH.description + " With wait=false or a duration the command runs in a tmux pane there, in "
+    "the background, for training runs, builds, servers and commands that ask questions.",
+    args_model=RemoteBashTmuxArgs,
 )
 
 # $1 the working directory, $2 the command line: what a pane on the far side runs.

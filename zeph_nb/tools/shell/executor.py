@@ -128,19 +128,11 @@ BASH = ToolDef(
 
 # The same tool when commands may run in tmux panes: one name, so the rules, grants, filters and audit of bash
 # apply to a command whichever way it runs.
-BASH_TMUX = ToolDef(
-    "bash",
-    BASH.description + " With wait=false or a duration the command runs in a tmux pane in the background (same "
-    "sandbox, no network), for builds, training runs, servers and commands that ask questions.",
-    BashTmuxArgs,
-    subject=("command",),
-    subject_kind="command",
-    mutates=True,
-    runs_commands=True,
-    filtered=True,
-    enabled_by="shell_enabled",
-    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
-    utility=0.6,
+BASH_TMUX = dataclasses.replace(
+    BASH,
+    description=BASH.description + " With wait=false or a duration the command runs in a tmux pane in the "
+    "background (same sandbox, no network), for builds, training runs, servers and commands that ask questions.",
+    args_model=BashTmuxArgs,
 )
 
 
