@@ -4,9 +4,11 @@ their defaults and checks; ``[gates]`` is in gates.py, ``[output]`` in output.py
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
+from urllib.parse import parse_qs, urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, _unit_interval
 from zeph_nb.config.gate_sections import (
@@ -242,3 +244,29 @@ class StoreSettings(_Section):
     flush_interval_ms: int = Field(500, ge=1, le=60_000, description="how often spooled rows are copied in")
     lock_timeout_secs: float = Field(10.0, gt=0, description="how long to wait for another process's lock")
     durable: bool = Field(True, description="fdatasync each spooled row (survives a machine crash, ~0.25 ms)")
+    audit_url: str | None = Field(
+        None,
+        description="a team's PostgreSQL (postgresql://host/db or service=name): spooled rows are shipped there too; "
+        "the password comes from ~/.pgpass, a libpq service file or PGPASSWORD, never from this file",
+    )
+    ship_interval_ms: int = Field(1000, ge=10, le=600_000, description="how often rows are shipped to audit_url")
+
+    @field_validator("audit_url")
+    @classmethod
+    def _no_password(cls, value: str | None) -> str | None:
+        # A config file is readable by whoever can read the notebook folder (and, unhidden, by the agent): a
+        # password there would be handed to anyone who asks the model to cat zeph.toml.
+        if value and _has_password(value):
+            raise ValueError(
+                "audit_url must not carry a password; put it in ~/.pgpass, a libpq service file "
+                "(PGSERVICEFILE) or the PGPASSWORD environment variable, and keep only the host and database here"
+            )
+        return value
+
+
+def _has_password(url: str) -> bool:
+    """Whether a libpq URL (``postgresql://user:pw@host/db``) or key=value string (``password=pw``) holds one."""
+    if "://" in url:
+        parts = urlsplit(url)
+        return bool(parts.password) or "password" in parse_qs(parts.query)
+    return re.search(r"(?:^|\s)password\s*=", url) is not None
