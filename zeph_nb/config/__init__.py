@@ -12,8 +12,8 @@ Every leaf key can be overridden by an environment variable named after its dott
 ``ZEPH_TOOLS_SHELL_TIMEOUT`` (one named after a key's old place, ``ZEPH_TOOLS_RETRY_MAX_ATTEMPTS``, still sets it
 where it lives now, with a deprecation warning: see ``legacy.py``). Values are read as TOML (``30``, ``false``,
 ``["a", "b"]``) and otherwise as a plain string. ``ANTHROPIC_API_KEY``, ``OPENAI_API_KEY`` and the person's name
-for approvals (``JUPYTERHUB_USER``, else the login name) are read here too, so no other module touches the
-environment.
+for approvals (``JUPYTERHUB_USER``, else the login name) and the hub's server name are read here too, so no other
+module touches the environment.
 
 Invalid configuration raises ``ConfigError`` naming the file, the key and what is allowed.
 """
@@ -179,6 +179,9 @@ class Settings(_Section):
         default_factory=dict, exclude=True, description="[[llm.providers]] name -> the key its api_key_env held"
     )
     user: str = Field(default_factory=_default_user, exclude=True, description="the person approvals name")
+    server_name: str = Field(
+        "", exclude=True, description="the hub's name for this server (JUPYTERHUB_SERVER_NAME; '' is the default one)"
+    )
     user_home: Path = Field(default_factory=_user_home, exclude=True, description="whose credentials to hide")
     jupyter_dirs: tuple[Path, ...] = Field(
         default_factory=_jupyter_dirs, exclude=True, description="Jupyter's config and runtime dirs, hidden from tools"
@@ -232,6 +235,8 @@ class Settings(_Section):
             extra["openai_api_key"] = env["OPENAI_API_KEY"]
         if env.get("JUPYTERHUB_USER"):  # on a hub the login name is the person, the Unix user often is not
             extra["user"] = env["JUPYTERHUB_USER"]
+        if env.get("JUPYTERHUB_SERVER_NAME"):
+            extra["server_name"] = env["JUPYTERHUB_SERVER_NAME"]
         settings = _build(data, source=source, origins=origins, extra=extra)
         keys = {entry.name: SecretStr(env[entry.api_key_env]) for entry in settings.llm.providers
                 if entry.api_key_env and env.get(entry.api_key_env)}  # fmt: skip
