@@ -122,3 +122,80 @@ def test_a_change_that_keeps_size_and_time_is_seen_with_the_byte_cap_spent(tmp_p
     os.utime(tmp_path / "a.txt", ns=(was.st_atime_ns, was.st_mtime_ns))
     assert transaction.roll_back().restored == ("a.txt",)
     assert (tmp_path / "a.txt").read_text() == "aaaa\n"
+
+
+# A child process rolls back (or hashes) one large sparse file; its peak RSS is a memory bound on the call. It is
+# started by a small launcher, which reports the child's ru_maxrss: a child's own counts the memory of the process
+# it was forked from, here pytest's.
+_WORK = """
+import asyncio, json, os, sys
+from pathlib import Path
+from zeph_nb.config import Settings
+from zeph_nb.tools.base import ToolCall
+from zeph_nb.tools.shell.executor import ShellExecutor
+from zeph_nb.undo.states import Capture
+work, size, what = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+if what == "rollback":
+    tx = "[tools.shell]\\ntransactional = true\\nauto_rollback = true\\nmax_snapshot_bytes = 1048576\\n"
+    executor = ShellExecutor(Settings.from_toml(tx), workdir=work, env={"PATH": os.environ["PATH"]})
+    out = asyncio.run(executor.execute(ToolCall("bash", {"command": f"truncate -s {size} big.bin; exit 1"})))
+    result = out.raw["rollback"]
+else:
+    with open(work / "big.bin", "wb") as big:
+        big.truncate(int(size))
+    result = Capture(None).state(str(work / "big.bin")).sha256
+print(json.dumps(result))
+"""
+_LAUNCH = """
+import resource, subprocess, sys
+subprocess.run([sys.executable, "-c", *sys.argv[1:]], check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+_BIG = 512 * 2**20
+
+
+def _peak(work: Path, size: str, what: str) -> tuple[object, float]:
+    """What the child returned, and its peak RSS in MiB."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _LAUNCH, _WORK, str(work), size, what], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, check=True)  # fmt: skip
+    *_, result, peak_kib = done.stdout.splitlines()
+    return json.loads(result), int(peak_kib) / 1024
+
+
+def test_a_rollback_deletes_a_large_new_file_without_reading_it(tmp_path: Path) -> None:
+    """A failing command that leaves a 512 MiB (sparse) file: the rollback only deletes it. Its look at what the
+    command left once read it whole (and the plan read it again), twice its size in memory."""
+    (tmp_path / "a.txt").write_text("kept\n")
+    rollback, peak_mib = _peak(tmp_path, "512M", "rollback")
+    assert rollback == {"restored": [], "removed": ["big.bin"]}
+    assert not (tmp_path / "big.bin").exists() and (tmp_path / "a.txt").read_text() == "kept\n"
+    assert peak_mib < 200, f"rolling back a 512 MiB new file took {peak_mib:.0f} MiB"
+
+
+def test_a_file_whose_content_is_not_kept_is_hashed_a_chunk_at_a_time(tmp_path: Path) -> None:
+    """Without a sink (provenance only, or a rollback's look after the command) a file is hashed, never held."""
+    import hashlib
+
+    sha256, peak_mib = _peak(tmp_path, str(_BIG), "hash")
+    zeros, expected = bytes(2**20), hashlib.sha256()
+    for _ in range(_BIG // len(zeros)):
+        expected.update(zeros)
+    assert sha256 == expected.hexdigest()
+    assert peak_mib < 200, f"hashing a 512 MiB file took {peak_mib:.0f} MiB"
+
+
+def test_a_file_the_command_resized_is_restored_and_a_touched_one_is_not(tmp_path: Path) -> None:
+    """Only a file of its earlier size is read after the command; one whose size changed differs already."""
+    (tmp_path / "grown.txt").write_text("short\n")
+    (tmp_path / "touched.txt").write_text("same\n")
+    transaction = Transaction.begin(tmp_path, [])
+    (tmp_path / "grown.txt").write_text("much longer than before\n")
+    (tmp_path / "touched.txt").write_text("same\n")  # rewritten, same content: not a change
+    os.utime(tmp_path / "touched.txt", ns=(1, 1))
+    rollback = transaction.roll_back()
+    assert (rollback.restored, rollback.removed) == (("grown.txt",), ())
+    assert (tmp_path / "grown.txt").read_text() == "short\n"

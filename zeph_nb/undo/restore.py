@@ -85,8 +85,10 @@ def plan_undo(run_id: str, workdir: str, changes: Sequence[Change], *, has_blob:
         if not _inside(path, workdir):
             plan.refused.append((path, "outside the working directory"))
             continue
-        current = current_state(path, workdir, capture)
         before, after = change.before, change.after
+        # Its content is read only to be compared with a hash: a file neither side has one for is told by size and
+        # mtime (a new file a failed command left is only deleted, however large).
+        current = current_state(path, workdir, capture, read=before.sha256 is not None or after.sha256 is not None)
         if current.same_as(before):
             plan.unchanged.append(path)
         elif not current.same_as(after):
@@ -110,11 +112,12 @@ def plan_undo(run_id: str, workdir: str, changes: Sequence[Change], *, has_blob:
     return plan
 
 
-def current_state(path: str, workdir: str, capture: Capture) -> PathState:
-    """``path``'s state, or absent when a folder on the way to it is not a real folder (a link is not followed)."""
+def current_state(path: str, workdir: str, capture: Capture, *, read: bool = True) -> PathState:
+    """``path``'s state, or absent when a folder on the way to it is not a real folder (a link is not followed);
+    a file's content is hashed only with ``read``."""
     if not _folders_are_real(path, workdir):
         return ABSENT
-    return capture.state(path)
+    return capture.state(path, read=read)
 
 
 def apply_plan(plan: UndoPlan, read_blob: Callable[[str], bytes | None]) -> UndoReport:

@@ -4,7 +4,8 @@ mode); a ``Capture`` of several paths, whole trees walked without following link
 
 A file's content goes to a ``BlobSink`` (content-addressed, so an unchanged file is kept once however often it is
 captured: the store's blobs for ``%zeph undo``, memory for a shell transaction) unless the byte budget is spent:
-then only its size and mtime are noted, which still tells whether it changed, and it cannot be restored. Nothing
+then only its size and mtime are noted, which still tells whether it changed, and it cannot be restored. A file
+whose content is not kept is hashed a chunk at a time, never held whole (a sparse file can be gigabytes). Nothing
 here follows a symbolic link or opens anything but a regular file (a FIFO would block, a device could be endless).
 """
 
@@ -88,12 +89,15 @@ class Capture:
     """Takes snapshots for one call: ``budget`` bytes of content at most (0: no cap), ``max_files`` entries at most
     per walk (0: no cap). ``hashes`` is shared across calls: a file whose inode, size and times are unchanged is
     not read again when its content is already kept. ``include``: when given, only the paths it accepts are
-    noted (the folders it refuses are still walked, for what under them it accepts)."""
+    noted (the folders it refuses are still walked, for what under them it accepts). ``reads``: when given, a
+    regular file is read (hashed) only if it accepts the file's path and size; the others are noted by size and mtime,
+    as when the budget is spent (a rollback need not read a file the command created: it only deletes it)."""
 
     def __init__(
         self, sink: BlobSink | None, *, budget: int = 0, max_files: int = 0, exclude: Iterable[str] = (),
         hashes: dict[tuple[int, ...], str] | None = None, kept: set[str] | None = None,
         secret: Callable[[str], bool] | None = None, include: Callable[[str], bool] | None = None,
+        reads: Callable[[str, int], bool] | None = None,
     ) -> None:  # fmt: skip
         self.sink = sink
         self.budget = budget
@@ -104,6 +108,7 @@ class Capture:
         self.read = 0
         self.secret = secret  # paths whose content is not kept (what zeph may not read): hashed, never copied
         self.include = include
+        self.reads = reads
 
     def take(self, roots: Iterable[str], *, keep: bool = True) -> Snapshot:
         """The state of each root and, for a directory root, of everything under it (not following links)."""
@@ -112,7 +117,9 @@ class Capture:
             self._walk(root, snapshot, keep)
         return snapshot
 
-    def state(self, path: str, *, keep: bool = False, snapshot: Snapshot | None = None) -> PathState:
+    def state(self, path: str, *, keep: bool = False, snapshot: Snapshot | None = None, read: bool = True) -> PathState:
+        """``path``'s state; a regular file's content is hashed (and kept, with ``keep``) unless ``read`` is False
+        or ``reads`` refuses it."""
         try:
             info = os.lstat(path)
         except FileNotFoundError:
@@ -133,21 +140,27 @@ class Capture:
             if keep:
                 self.kept.add(known)
             return _with(base, sha256=known, kept=keep)
+        if not read or (self.reads is not None and not self.reads(path, info.st_size)):
+            return base
         if self.budget and self.read + info.st_size > self.budget:
             if keep and snapshot is not None:
                 snapshot.not_kept.append(path)
             return base
-        data = _read_regular(path, info)
-        if data is None:  # replaced between lstat and open: say nothing about its content
-            return base
-        self.read += len(data)
         secret = keep and self.secret is not None and self.secret(path)
         kept = keep and self.sink is not None and not secret
         if kept and self.sink is not None:
+            data = _read_regular(path, info)  # whole, to be kept: the budget bounds it
+            if data is None:  # replaced between lstat and open: say nothing about its content
+                return base
+            self.read += len(data)
             digest = self.sink.put(data)  # named by its sha256: hashing it here too cost as much as reading it
             self.kept.add(digest)
         else:
-            digest = hashlib.sha256(data).hexdigest()
+            hashed = _hash_regular(path, info)  # a chunk at a time: nothing is kept, so nothing is held
+            if hashed is None:
+                return base
+            digest, size = hashed
+            self.read += size
         self.hashes[key] = digest
         if secret and snapshot is not None:
             snapshot.not_kept.append(path)
@@ -197,18 +210,47 @@ def _with(state: PathState, **changes: Any) -> PathState:
     return replace(state, **changes)  # not asdict: its deep copy was a sixth of a snapshot's time
 
 
-def _read_regular(path: str, info: os.stat_result) -> bytes | None:
+def _open_regular(path: str, info: os.stat_result) -> int | None:
+    """A descriptor on ``path`` when it is still the regular file ``info`` describes (never through a link)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
     try:
         opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode) or opened.st_ino != info.st_ino:
-            return None
+    except BaseException:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(opened.st_mode) or opened.st_ino != info.st_ino:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _read_regular(path: str, info: os.stat_result) -> bytes | None:
+    fd = _open_regular(path, info)
+    if fd is None:
+        return None
+    try:
         chunks = []
         while chunk := os.read(fd, _CHUNK):
             chunks.append(chunk)
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def _hash_regular(path: str, info: os.stat_result) -> tuple[str, int] | None:
+    """The sha256 of ``path``'s content and how many bytes that was, reading one chunk at a time."""
+    fd = _open_regular(path, info)
+    if fd is None:
+        return None
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        while chunk := os.read(fd, _CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    return digest.hexdigest(), size

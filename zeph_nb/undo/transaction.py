@@ -123,8 +123,17 @@ class Transaction:
     def roll_back(self) -> Rollback:
         """Put every path in scope the command changed back as it was; remove what it created."""
         # The same hashes: an unchanged file costs one lstat here, not a read. No byte budget: nothing is kept, and
-        # a changed file must be read to be told from one the command only touched.
-        looking = Capture(None, exclude=VCS, include=self.capture.include, hashes=self.capture.hashes)
+        # a file of the size it had must be read (hashed a chunk at a time) to be told from one the command only
+        # touched. One that was not a file before, or whose size changed, differs already: a file the command
+        # created is only deleted, never read (it can be as large as the disk allows).
+        before = self.before.states
+
+        def worth_reading(path: str, size: int) -> bool:
+            old = before.get(path)
+            return old is not None and old.kind == "file" and old.size == size
+
+        looking = Capture(None, exclude=VCS, include=self.capture.include, hashes=self.capture.hashes,
+                          reads=worth_reading)  # fmt: skip
         try:
             after = looking.take(self.roots, keep=False)
         except OSError as e:
