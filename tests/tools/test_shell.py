@@ -11,11 +11,14 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.gates.chain import GateChain
+from zeph_nb.shell import ShellAnalysis
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
+from zeph_nb.tools.scope import CommandScope
 from zeph_nb.tools.shell import executor as shell_module
 from zeph_nb.tools.shell import process as process_module
-from zeph_nb.tools.shell.executor import ShellExecutor
+from zeph_nb.tools.shell.executor import BashArgs, ShellExecutor
 
 C = ToolErrorCategory
 BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
@@ -205,6 +208,74 @@ async def test_parameters_are_validated(tmp_path: Path) -> None:
         await shell(tmp_path).execute(ToolCall("bash", {"command": "ls", "timeout": 0}))
     assert info.value.category is C.INVALID_PARAMETERS
     assert await shell(tmp_path).execute(ToolCall("read", {"path": "x"})) is None
+
+
+# -- the gates' scope and the executor's own settings ---------------------------------------------------------
+
+
+def chain_around(executor: ShellExecutor, store: Store, work: Path, toml: str = "") -> GateChain:
+    from zeph_nb.gates import AutoApprove, build_chain
+
+    settings = Settings.from_toml(toml).model_copy(update={"home": store.home})
+    return build_chain(settings, workdir=work, store=store, executor=executor, approver=AutoApprove())
+
+
+async def test_an_executor_stricter_than_the_chain_keeps_its_own_sandbox_rule(tmp_path: Path, store: Store) -> None:
+    """The chain's scope is worked out from the chain's settings; an executor whose own say allow_unsandboxed =
+    false refuses an approved sandbox=false call through the chain as it does alone (the classifier key covers
+    only how a command is parsed, not how it is contained)."""
+    work, outside = tmp_path / "work", tmp_path / "outside.txt"
+    work.mkdir()
+    executor = shell(work, "[tools.shell]\nallow_unsandboxed = false\n")
+    call = {"command": f"echo escaped > {outside}", "sandbox": False}
+    with pytest.raises(ToolError) as alone:
+        await executor.execute(ToolCall("bash", call))
+    assert alone.value.category is C.POLICY_BLOCKED
+    outcome = await chain_around(executor, store, work).execute(ToolCall("bash", call))
+    assert outcome.status != "ok" and "allow_unsandboxed = false" in outcome.text
+    assert not outside.exists(), "the command ran outside the sandbox the executor's settings forbid"
+
+
+async def test_an_executor_configured_like_the_chain_runs_with_the_gates_scope(
+    tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same settings and working directory: the scope the person approved is the one used, not worked out again;
+    another working directory (or any setting the scope is made of) makes the executor work out its own."""
+    worked_out: list[str] = []
+    real = ShellExecutor.scope
+
+    def counted(self: ShellExecutor, args: BashArgs, analysis: ShellAnalysis) -> CommandScope:
+        worked_out.append(args.command)
+        return real(self, args, analysis)
+
+    monkeypatch.setattr(ShellExecutor, "scope", counted)
+    same = Settings.from_toml("").model_copy(update={"home": store.home})
+    executor = ShellExecutor(same, workdir=tmp_path, env=BASE_ENV)
+    outcome = await chain_around(executor, store, tmp_path).execute(ToolCall("bash", {"command": "echo same"}))
+    assert outcome.status == "ok" and worked_out == []
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    outcome = await chain_around(executor, store, elsewhere).execute(ToolCall("bash", {"command": "echo other"}))
+    assert outcome.status == "ok" and worked_out == ["echo other"]
+    hidden = '[tools.shell]\nhidden_paths = ["secret"]\n'
+    outcome = await chain_around(executor, store, tmp_path, hidden).execute(ToolCall("bash", {"command": "echo h"}))
+    assert outcome.status == "ok" and worked_out == ["echo other", "echo h"]
+
+
+async def test_an_executor_looser_than_the_chain_does_not_give_more_than_was_approved(
+    tmp_path: Path, store: Store
+) -> None:
+    """The person approved a sandboxed command (the chain's scope); an executor configured with the sandbox off
+    would run it without one: refused, naming what it would have got."""
+    from zeph_nb.tools.containment import sandbox_status
+
+    if not sandbox_status(Settings()).active:
+        pytest.skip("no OS sandbox works here: the chain's scope is unsandboxed too")
+    made = tmp_path / "made.txt"
+    executor = shell(tmp_path, UNSANDBOXED)
+    outcome = await chain_around(executor, store, tmp_path).execute(ToolCall("bash", {"command": f"touch {made}"}))
+    assert outcome.status != "ok" and "run outside the OS sandbox" in outcome.text
+    assert not made.exists()
 
 
 # -- transactions -----------------------------------------------------------------------------------------

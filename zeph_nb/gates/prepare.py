@@ -20,7 +20,7 @@ from zeph_nb.gates.call import GateCall, Handler, Prepared
 from zeph_nb.gates.policy.subjects import subjects_of
 from zeph_nb.shell import ShellClassifier
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput, validate_params
-from zeph_nb.tools.containment import scope_of
+from zeph_nb.tools.containment import scope_key, scope_of
 
 __all__ = ["PrepareGate", "Preparer"]
 
@@ -42,6 +42,7 @@ class Preparer:
     ) -> None:
         self.settings, self.tools, self.classifier = settings, tools, classifier
         self.workdir, self.turned_off, self.visible = workdir, turned_off, visible
+        self.scope_key = scope_key(settings, workdir)  # on each scope: an executor with other settings makes its own
 
     def tool(self, name: str) -> ToolDef:
         """The tool called ``name``; TOOL_NOT_FOUND naming the setting that turned it off, or what there is."""
@@ -62,7 +63,7 @@ class Preparer:
         analysis = scope = None
         if tool.subject_kind == "command" and tool.subject:
             analysis = self.classifier.analyze(str(call.params.get(tool.subject[0])))
-            scope = scope_of(self.settings, args, analysis, self.workdir)
+            scope = scope_of(self.settings, args, analysis, self.workdir, key=self.scope_key)
         subjects = subjects_of(tool, call.params, workdir=self.workdir, analysis=analysis)
         # The call carries what was worked out, so whoever is handed it (the executor's own say on confirmation,
         # the executor itself) reads this parse and scope instead of making its own.

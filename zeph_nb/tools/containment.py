@@ -9,6 +9,8 @@ shell, the diagnostics tool and the policy all compute the same answer.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import logging
 import os
 import pwd
@@ -38,6 +40,7 @@ __all__ = [
     "sandbox_hints",
     "sandbox_spec",
     "sandbox_status",
+    "scope_key",
     "scope_of",
     "shell_classifier",
 ]
@@ -194,18 +197,39 @@ def command_scope(
     return CommandScope(status, True, tuple(wanted), environment, refusal=refusal)
 
 
+def scope_key(settings: Settings, workdir: str | os.PathLike[str] | None = None) -> str:
+    """A hash of what ``scope_of`` reads besides the call: the settings, whole (the ones a file sets, and the ones
+    worked out of the process: homes, prefixes, the managed settings; secrets only as their masks), and the real
+    working directory. Two scopes of one call with the same key are the same scope; with another key they may not
+    be, whatever setting a later change makes ``scope_of`` read."""
+    fields = type(settings).model_fields
+    excluded = {name: repr(getattr(settings, name)) for name, info in fields.items() if info.exclude}
+    inputs = [settings.model_dump(mode="json"), excluded, os.path.realpath(workdir if workdir is not None else ".")]
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True, default=str).encode()).hexdigest()
+
+
 def scope_of(
     settings: Settings,
     args: ToolArgs | None,
     analysis: ShellAnalysis | None,
     workdir: str | os.PathLike[str] | None = None,
+    *,
+    key: str | None = None,
 ) -> CommandScope:
     """The scope of a validated ``bash`` call (``network``, ``hosts`` and ``sandbox`` read off its arguments; the
-    path arguments resolved from ``workdir``, default the current directory)."""
+    path arguments resolved from ``workdir``, default the current directory), marked with ``scope_key`` of
+    ``settings`` and ``workdir`` (``key``: that key, worked out once by the caller)."""
+    work = workdir if workdir is not None else os.getcwd()
+    key = key if key is not None else scope_key(settings, work)
+    return dataclasses.replace(_scope_of(settings, args, analysis, work), key=key)
+
+
+def _scope_of(
+    settings: Settings, args: ToolArgs | None, analysis: ShellAnalysis | None, work: str | os.PathLike[str]
+) -> CommandScope:
     escalation = merge(escalation_of(command) for command in (analysis.commands if analysis is not None else ()))
     hosts = getattr(args, "hosts", None) or ()
     scope = _scope_of_args(settings, args, escalation, hosts)
-    work = workdir if workdir is not None else os.getcwd()
     if analysis is not None and scope.sandboxed and not scope.unsandboxed_requested:
         target = installer_environment(analysis, Path(os.path.realpath(work)))
         if target is not None and target not in _kernel_prefixes(settings):

@@ -4,7 +4,7 @@ and carried with the call to the executor; a value of its own, below every tool,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from zeph_nb.security.os_sandbox import SandboxStatus
@@ -33,6 +33,9 @@ class CommandScope:
     # (the setting, why) when the configuration forbids this call outright; the policy gate and the shell
     # executor (used without the chain) both refuse it with these words.
     refusal: tuple[str, str] | None = None
+    # What it was worked out from (``containment.scope_key``: the settings and working directory ``scope_of``
+    # reads): an executor whose own differ works out its own scope rather than run with this one.
+    key: str = field(default="", compare=False, repr=False)
 
     @property
     def extras(self) -> tuple[str, ...]:

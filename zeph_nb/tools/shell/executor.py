@@ -35,12 +35,13 @@ from zeph_nb.security.netproxy import NetworkProxy
 from zeph_nb.security.os_sandbox import PROXY_SOCKET, SandboxSpec, private_tmp, wrap
 from zeph_nb.security.urls import Resolver
 from zeph_nb.shell import ShellAnalysis
-from zeph_nb.shell.escalations import merge
+from zeph_nb.shell.escalations import ANY_HOST, merge
 from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput, parsed
 from zeph_nb.tools.containment import (
     command_scope,
     sandbox_hints,
     sandbox_spec,
+    scope_key,
     scope_of,
     shell_classifier,
 )
@@ -158,6 +159,7 @@ class ShellExecutor(SingleToolExecutor):
         self.shell = self.settings.tools.shell
         self.workdir = Path(workdir) if workdir is not None else Path.cwd()
         self.classifier = shell_classifier(self.settings)
+        self.scope_key = scope_key(self.settings, self.workdir)
         base_env = dict(os.environ) if env is None else dict(env)
         self.env = scrub_env(base_env, scrub=self.shell.scrub_env, keep=self.shell.keep_env)
 
@@ -167,7 +169,7 @@ class ShellExecutor(SingleToolExecutor):
 
     def scope(self, args: BashArgs, analysis: ShellAnalysis) -> CommandScope:
         """What this call gets: sandboxed or not, the network to which hosts, a writable environment."""
-        return scope_of(self.settings, args, analysis, self.workdir)
+        return scope_of(self.settings, args, analysis, self.workdir, key=self.scope_key)
 
     async def run(self, args: BashArgs, call: ToolCall) -> ToolOutput:
         # The gates' parse and scope of this very line: worked out here only when this executor runs without them.
@@ -175,7 +177,7 @@ class ShellExecutor(SingleToolExecutor):
         if analysis.verdict == "block":
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
         given = call.analysis is not None and call.analysis[1] is analysis
-        scope = call.scope if given and call.scope is not None else self.scope(args, analysis)
+        scope = self._scope(args, analysis, call.scope if given else None)
         if scope.refused is not None:  # the gates refused it already; this executor may be used without them
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
         wait = getattr(args, "wait", True)
@@ -197,6 +199,23 @@ class ShellExecutor(SingleToolExecutor):
                             truncated=output.truncated)  # fmt: skip
         raise_for_failure(result)
         return result
+
+    def _scope(self, args: BashArgs, analysis: ShellAnalysis, prepared: CommandScope | None) -> CommandScope:
+        """The gates' scope of this call when it was worked out from this executor's own settings and working
+        directory (the same ``key``), else this executor's own: it never runs with looser containment than its
+        settings allow. Its own may not give more than the one the person approved either (with a chain configured
+        stricter than this executor, say): then the call is refused, naming what it would have got."""
+        if prepared is not None and prepared.key == self.scope_key:
+            return prepared
+        own = self.scope(args, analysis)
+        if prepared is None or own.refused is not None:
+            return own
+        more = _beyond(own, prepared)
+        if more:
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED,
+                            f"this shell's settings differ from the ones the call was approved under: here it would "
+                            f"{more}, which was not approved; run it with one configuration")  # fmt: skip
+        return own
 
     async def run_command(
         self, command: str, *, timeout: float, scope: CommandScope | None = None, opened: tuple[str, ...] = ()
@@ -324,6 +343,17 @@ class ShellExecutor(SingleToolExecutor):
             return False
         codes = self.shell.auto_rollback_exit_codes
         return exit_code in codes if codes else exit_code != 0
+
+
+def _beyond(own: CommandScope, approved: CommandScope) -> str:
+    """What ``own`` gives a command that ``approved`` did not (empty: nothing)."""
+    if approved.sandboxed and not own.sandboxed:
+        return "run outside the OS sandbox"
+    if ANY_HOST not in approved.hosts and (hosts := [h for h in own.hosts if h not in approved.hosts]):
+        return "reach " + ("any host" if ANY_HOST in hosts else ", ".join(hosts))
+    if own.environment is not None and own.environment != approved.environment:
+        return f"write {own.environment}"
+    return ""
 
 
 def _envelope(capture: Capture, exit_code: int | None) -> dict[str, Any]:
