@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +73,31 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cwd.mkdir()
     monkeypatch.chdir(cwd)
     return home
+
+
+@pytest.fixture
+def managed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], Path]:
+    """Write the organisation's managed settings: ``managed_file(toml)`` puts it in a folder of its own (0644 in
+    0755, as an administrator would) and names it in ``$ZEPH_MANAGED_SETTINGS``. A real /etc/zeph-nb/managed.toml
+    is set aside. Only root can give a file away: run as another user, the reach check (tested on its own) is the
+    one thing waived."""
+    from zeph_nb.config import managed
+
+    monkeypatch.setattr(managed, "DEFAULT_PATH", tmp_path / "no-such-etc" / "managed.toml")
+    if os.geteuid() != 0:
+        monkeypatch.setattr(managed, "reach_problem", lambda path: None)
+    folder = tmp_path / "etc-zeph-nb"
+    path = folder / "managed.toml"
+
+    def write(text: str) -> Path:
+        folder.mkdir(exist_ok=True)
+        path.write_text(text)
+        os.chmod(path, 0o644)
+        os.chmod(folder, 0o755)  # noqa: S103 - as an administrator leaves /etc/zeph-nb
+        monkeypatch.setenv("ZEPH_MANAGED_SETTINGS", str(path))
+        return path
+
+    return write
 
 
 @pytest.fixture

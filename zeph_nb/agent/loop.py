@@ -80,7 +80,8 @@ class Agent:
     ) -> None:
         from zeph_nb.agent.providers import judge_from_settings, provider_from_settings
 
-        self.settings = settings or Settings.load()
+        # Settings a program built (from_toml, Settings()) still run under the organisation's managed settings.
+        self.settings = settings.with_managed() if settings is not None else Settings.load()
         self.provider: Provider = provider or provider_from_settings(self.settings)
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
                                  tools=tools, judge=judge_from_settings(self.settings))  # fmt: skip

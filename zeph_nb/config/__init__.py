@@ -46,6 +46,7 @@ from zeph_nb.config.common import _Section
 from zeph_nb.config.explain import explain, model_type
 from zeph_nb.config.gates import GatesSettings
 from zeph_nb.config.legacy import legacy_env, migrate_data
+from zeph_nb.config.managed import MANAGED_ENV, ManagedSettings, managed_file, merge
 from zeph_nb.config.mcp import McpServer, McpSettings
 from zeph_nb.config.output import OutputSettings
 from zeph_nb.config.sections import (
@@ -91,6 +92,7 @@ __all__ = [
     "FilterSettings",
     "GatesSettings",
     "LLMSettings",
+    "ManagedSettings",
     "McpServer",
     "McpSettings",
     "NamedProvider",
@@ -116,7 +118,7 @@ __all__ = [
 log = logging.getLogger("zeph_nb.config")
 
 # ZEPH_* names that are not settings keys.
-_ENV_NON_KEYS = frozenset({"ZEPH_HOME", "ZEPH_CONFIG"})
+_ENV_NON_KEYS = frozenset({"ZEPH_HOME", "ZEPH_CONFIG", MANAGED_ENV})
 
 
 def _default_home() -> Path:
@@ -173,6 +175,9 @@ class Settings(_Section):
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")
     origins: dict[str, str] = Field(default_factory=dict, exclude=True, description="dotted key -> where it came from")
+    managed: ManagedSettings | None = Field(
+        None, exclude=True, description="the organisation's managed settings applied over these, when there are any"
+    )
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
     openai_api_key: SecretStr | None = Field(None, exclude=True)
     provider_keys: dict[str, SecretStr] = Field(
@@ -210,8 +215,10 @@ class Settings(_Section):
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None) -> Settings:
-        """Settings from the first config file found (see the module docstring), with ``ZEPH_*`` overrides."""
+        """Settings from the first config file found (see the module docstring), with ``ZEPH_*`` overrides, and
+        the managed settings over them all."""
         env = os.environ if env is None else env
+        managed = _read_managed(env)  # first: a bad managed file stops everything, before any user file is read
         home = default_home(env)
         file = _find_config_file(path, env, home)
         data: dict[str, Any] = {}
@@ -238,14 +245,33 @@ class Settings(_Section):
         if env.get("JUPYTERHUB_SERVER_NAME"):
             extra["server_name"] = env["JUPYTERHUB_SERVER_NAME"]
         settings = _build(data, source=source, origins=origins, extra=extra)
+        if managed is not None:
+            settings = _apply_managed(settings, *managed)
         keys = {entry.name: SecretStr(env[entry.api_key_env]) for entry in settings.llm.providers
                 if entry.api_key_env and env.get(entry.api_key_env)}  # fmt: skip
         return settings.model_copy(update={"provider_keys": keys}) if keys else settings
 
+    def with_managed(self, env: Mapping[str, str] | None = None) -> Settings:
+        """These settings with the managed settings applied, when there are any and they are not applied yet:
+        what an agent given ``Settings.from_toml(...)`` or ``Settings()`` runs under."""
+        if self.managed is not None:
+            return self
+        managed = _read_managed(os.environ if env is None else env)
+        return self if managed is None else _apply_managed(self, *managed)
+
     def describe(self) -> dict[str, tuple[Any, str]]:
-        """Every leaf key with its effective value and where it came from (``default``, ``file:…``, ``env:…``)."""
+        """Every leaf key with its effective value and where it came from (``default``, ``file:…``, ``env:…``,
+        ``managed:…``)."""
         flat = _flatten(self.model_dump(mode="json"))
         return {key: (value, self._origin(key)) for key, value in flat.items()}
+
+    def set_by(self, key: str) -> str:
+        """Who decided dotted ``key``, for a refusal: ``tools.network_hosts is capped at ["pypi.org"] by
+        /etc/zeph-nb/managed.toml (managed)``, else ``tools.network_hosts (from zeph.toml)``."""
+        if self.managed is not None and self.managed.manages(key):
+            return self.managed.says(key)
+        origin = self._origin(key)
+        return f"{key} (from {origin.removeprefix('file:').removeprefix('env:')})"
 
     def _origin(self, key: str) -> str:
         """Where ``key`` came from: its own origin, or its table's when the whole table was set at once (a JSON
@@ -281,6 +307,64 @@ def _find_config_file(path: str | os.PathLike[str] | None, env: Mapping[str, str
         if candidate.is_file() and candidate not in untrusted and not agent_wrote_config(home, candidate):
             return candidate
     return None
+
+
+def _read_managed(env: Mapping[str, str]) -> tuple[Path, dict[str, Any], Settings] | None:
+    """The managed file, its data and its settings alone, or None when there is none. Anything wrong with it is a
+    ConfigError naming it: a policy that cannot be read is not silently no policy."""
+    path = managed_file(env)
+    if path is None:
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read the managed settings file: {e}") from None
+    data = _parse_toml(text, str(path))
+    return path, data, _build(data, source=str(path), origins=_origins_of(data, f"managed:{path}"))
+
+
+def _apply_managed(settings: Settings, path: Path, data: dict[str, Any], layer: Settings) -> Settings:
+    """``settings`` with the managed file's keys applied last (``managed.merge``); each user value it refuses is
+    said once, as a warning naming the key, the managed file and where the user's value came from."""
+    leaves = {dotted for dotted, _ in leaf_fields()}
+    keys = {leaf for leaf in (_leaf_of(key, leaves) for key in _flatten(data)) if leaf}
+    if "gates.policy.policy_file" in keys:
+        keys.add("gates.policy.rules")  # the file's rules are what it sets
+    origins = dict(settings.origins)
+
+    def user_set(key: str) -> bool:
+        if key == "gates.policy.rules" and user_set("gates.policy.policy_file"):
+            return True  # a user's policy file set their rules
+        return any(o == key or o.startswith(key + ".") or key.startswith(o + ".") for o in origins)
+
+    def whose(key: str) -> str:
+        found = settings._origin(key)
+        if found == "default":
+            found = next((o for k, o in origins.items() if k.startswith(key + ".")), "the settings given")
+        return found.removeprefix("file:").removeprefix("env:")
+
+    merged, managed, kept = merge(settings.model_dump(), layer.model_dump(), keys, path=path, user_set=user_set,
+                                  whose=whose)  # fmt: skip
+    for key in keys - kept:  # a user's tighter value keeps its own origin
+        for origin in [o for o in origins if o == key or o.startswith(key + ".")]:
+            del origins[origin]
+        origins[key] = f"managed:{path}"
+    for line in managed.refused:
+        warnings.warn(line, UserWarning, stacklevel=3)
+    extra = {name: getattr(settings, name) for name in _NOT_KEYS}
+    extra.update(origins=origins, managed=managed)
+    try:
+        return Settings.model_validate({**merged, **extra}, context={"source": settings.source, "rules_read": True})
+    except ValidationError as e:
+        raise ConfigError(explain(e, str(path), origins, Settings, _TABLES)) from None
+
+
+def _leaf_of(key: str, leaves: set[str]) -> str:
+    """The key a flattened dotted path is under (``gates.dependencies.rules.deploy.requires`` is under
+    ``gates.dependencies.rules``, a table of tables set whole); "" for an empty table, which sets nothing."""
+    while key and key not in leaves:
+        key = key.rpartition(".")[0]
+    return key
 
 
 def agent_wrote_config(home: Path, file: Path) -> bool:

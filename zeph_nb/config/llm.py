@@ -62,6 +62,9 @@ class LLMSettings(_Section):
     anthropic, openai, scripted, or the name of an [[llm.providers]] entry"""
     model: str | None = Field(None, description="default: claude-sonnet-5 for anthropic; required for openai")
     base_url: str | None = Field(None, description="an OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    allowed_base_urls: list[str] | None = None
+    """set (in a managed file): the only model endpoints any provider may use, each a URL prefix
+    (https://api.anthropic.com for Claude's own); unset: any"""
     max_tokens: int = Field(4096, ge=1, le=200_000)
     """the most tokens one model reply may have"""
     timeout_secs: float = Field(120.0, gt=0, le=3600, description="connecting and waiting for the first byte")

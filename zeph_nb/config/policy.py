@@ -91,8 +91,8 @@ class PolicySettings(_Section):
     @model_validator(mode="before")
     @classmethod
     def _read_policy_file(cls, data: Any, info: ValidationInfo) -> Any:
-        if not isinstance(data, dict) or not data.get("policy_file"):
-            return data
+        if not isinstance(data, dict) or not data.get("policy_file") or (info.context or {}).get("rules_read"):
+            return data  # rules_read: settings put together again (managed settings applied), the rules already read
         name = str(data["policy_file"])
         path = Path(name).expanduser()
         source = (info.context or {}).get("source")

@@ -227,6 +227,9 @@ class ToolsSettings(_Section):
         True, description="list_variables, inspect_variable, run_python, propose_cell (only inside a notebook kernel)"
     )
     disabled: list[str] = Field(default_factory=list, description="more tools not offered, by name (installed too)")
+    network_hosts: list[str] | None = None
+    """set: the only hosts any tool may reach (pypi.org, *.example.org, host:8443) — a command's network grant,
+    fetch, web_scrape, web_search — whatever a rule, grant or approval says; [] none; unset: no ceiling"""
     function_timeout_secs: float = Field(
         60.0, gt=0, le=86_400, description="a @zeph_nb.tool function that runs longer is stopped (its own timeout wins)"
     )

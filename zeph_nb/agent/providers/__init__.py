@@ -10,12 +10,36 @@ from typing import TYPE_CHECKING
 
 from zeph_nb.agent.providers.scripted import ScriptedProvider
 from zeph_nb.config import Settings
+from zeph_nb.config.managed import url_allowed
 from zeph_nb.errors import ConfigError
 
 if TYPE_CHECKING:
     from zeph_nb.agent.messages import Provider
 
-__all__ = ["ScriptedProvider", "ask", "judge_from_settings", "provider_from_settings", "provider_named"]
+__all__ = [
+    "ScriptedProvider",
+    "ask",
+    "endpoint",
+    "judge_from_settings",
+    "provider_from_settings",
+    "provider_named",
+]
+
+
+ANTHROPIC_API = "https://api.anthropic.com"
+
+
+def endpoint(settings: Settings, base_url: str | None, kind: str, name: str) -> str | None:
+    """The endpoint a provider of ``kind`` talks to, checked against ``[llm] allowed_base_urls`` when that is set
+    (then Claude's default is written out, so nothing else can redirect it). A ConfigError names the key."""
+    allowed = settings.llm.allowed_base_urls
+    if allowed is None or kind == "scripted":
+        return base_url
+    url = base_url or (ANTHROPIC_API if kind == "anthropic" else None)
+    if url is None or not url_allowed(url, allowed):
+        raise ConfigError(f"{name} would use the model endpoint {url or '(none)'}, which is not allowed: "
+                          f"{settings.set_by('llm.allowed_base_urls')}")  # fmt: skip
+    return url
 
 
 def provider_named(settings: Settings, name: str) -> Provider:
@@ -39,12 +63,14 @@ def provider_named(settings: Settings, name: str) -> Provider:
     if entry.kind == "anthropic":
         from zeph_nb.agent.providers.anthropic import AnthropicProvider
 
-        return AnthropicProvider(entry.model, api_key=key, base_url=entry.base_url, max_tokens=max_tokens,
+        url = endpoint(settings, entry.base_url, "anthropic", f"provider {name!r}")
+        return AnthropicProvider(entry.model, api_key=key, base_url=url, max_tokens=max_tokens,
                                  stream=llm.stream, timeout=llm.timeout_secs)  # fmt: skip
     from zeph_nb.agent.providers.openai_compat import OpenAICompatibleProvider
 
     if not entry.base_url or not entry.model:
         raise ConfigError(f"provider {name!r} (kind openai) needs base_url and model, e.g. http://localhost:11434/v1")
+    endpoint(settings, entry.base_url, "openai", f"provider {name!r}")
     return OpenAICompatibleProvider(entry.base_url, entry.model, api_key=key, max_tokens=max_tokens,
                                     timeout=llm.timeout_secs,
                                     detect_reasoning=settings.agent.reasoning_model_detection)  # fmt: skip
@@ -71,12 +97,14 @@ def provider_from_settings(settings: Settings) -> Provider:
         from zeph_nb.agent.providers.anthropic import AnthropicProvider
 
         key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else None
-        return AnthropicProvider(llm.model, api_key=key, base_url=llm.base_url, max_tokens=llm.max_tokens,
+        url = endpoint(settings, llm.base_url, "anthropic", "[llm] provider anthropic")
+        return AnthropicProvider(llm.model, api_key=key, base_url=url, max_tokens=llm.max_tokens,
                                  stream=llm.stream, timeout=llm.timeout_secs)  # fmt: skip
     from zeph_nb.agent.providers.openai_compat import OpenAICompatibleProvider
 
     if not llm.base_url or not llm.model:
         raise ConfigError('[llm] provider = "openai" needs base_url and model (e.g. http://localhost:11434/v1)')
+    endpoint(settings, llm.base_url, "openai", "[llm] provider openai")
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     return OpenAICompatibleProvider(llm.base_url, llm.model, api_key=key, max_tokens=llm.max_tokens,
                                     timeout=llm.timeout_secs,
