@@ -220,3 +220,124 @@ def test_the_console_script_migrates_a_file(tmp_path: Path) -> None:
     assert (tmp_path / "zeph.toml.bak").read_text().count("max_tool_retries") == 1
     again = subprocess.run([cli, "migrate-config", str(config)], capture_output=True, text=True, check=True)
     assert "nothing to migrate" in again.stdout
+
+
+# -- lists of restrictions set in both places: read as one, never one dropped for the other --------------------
+
+OLD_DENY_NEW_ALLOW = """\
+[tools.permissions]
+bash = [{pattern = "curl *", action = "deny"}]  # old place
+
+[gates.permissions]
+bash = [{pattern = "git *", action = "allow"}, {pattern = "rm *", action = "ask"}]
+"""
+
+
+def test_an_old_deny_and_a_new_allow_for_one_tool_are_read_as_one_list_deny_first() -> None:
+    """The new table's rules for bash once replaced the old table's whole, and the deny was gone."""
+    with pytest.warns(DeprecationWarning) as warned:
+        settings = Settings.from_toml(OLD_DENY_NEW_ALLOW)
+    assert settings.gates.permissions == {"bash": [PermissionRule(pattern="curl *", action="deny"),
+                                                   PermissionRule(pattern="rm *", action="ask"),
+                                                   PermissionRule(pattern="git *", action="allow")]}  # fmt: skip
+    said = " ".join(str(w.message) for w in warned)
+    assert "merged into gates.permissions" in said and "gates.permissions.bash is set in both" in said
+    assert "read as one, every deny first" in said
+
+
+async def test_the_old_deny_still_refuses_the_call_through_the_chain(tmp_path: Path) -> None:
+    import zeph_nb
+    from zeph_nb.gates.chain import build_chain
+    from zeph_nb.store import Store
+    from zeph_nb.tools.base import ToolCall
+
+    with pytest.warns(DeprecationWarning):
+        settings = Settings.from_toml(OLD_DENY_NEW_ALLOW).model_copy(update={"home": tmp_path / "home"})
+    work = tmp_path / "work"
+    work.mkdir()
+    store = Store(settings, flusher=False)
+    try:
+        chain = build_chain(settings, workdir=work, store=store, approver=zeph_nb.AutoApprove())
+        curl = await chain.execute(ToolCall("bash", {"command": "curl --version; echo ran"}))
+        git = await chain.execute(ToolCall("bash", {"command": "git --version >/dev/null; echo ran"}))
+    finally:
+        store.close()
+    assert curl.status == "denied" and "curl *" in curl.text and "ran" not in curl.text
+    assert git.status == "ok" and "ran" in git.text  # the new table's allow holds too
+
+
+def test_migrate_config_keeps_both_tables_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "zeph.toml"
+    config.write_text(OLD_DENY_NEW_ALLOW)
+    assert main(["migrate-config", str(config)]) == 0
+    said = capsys.readouterr().out
+    assert "tools.permissions -> merged into gates.permissions; gates.permissions.bash is set in both" in said
+    text = config.read_text()
+    assert "tools.permissions" not in text and text.index('"curl *"') < text.index('"git *"')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        migrated = Settings.load(config)
+    assert migrated.model_dump() == read_quietly(OLD_DENY_NEW_ALLOW)
+
+
+def test_old_and_new_arrays_of_tables_keep_their_comments_when_merged() -> None:
+    old = (
+        '[[tools.permissions.bash]]\npattern = "ls *"\naction = "allow"\n\n'
+        '[[tools.permissions.bash]]\npattern = "curl *"  # never curl\naction = "deny"\n\n'
+    )
+    new = '[[gates.permissions.bash]]\npattern = "git *"  # git is fine\naction = "allow"\n'
+    text, _ = migrate_text(old + new)
+    assert "# never curl" in text and "# git is fine" in text and "tools.permissions" not in text
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rules = Settings.from_toml(text).gates.permissions
+    assert rules is not None and [(r.pattern, r.action) for r in rules["bash"]] == [
+        ("curl *", "deny"), ("ls *", "allow"), ("git *", "allow")]  # fmt: skip
+
+
+UNITED_CASES: list[tuple[str, str, Any]] = [
+        ('[[tools.policy.rules]]\neffect = "deny"\ntool = "bash"\n\n[gates.policy]\ndefault_effect = "allow"\n'
+         'rules = [{effect = "allow", tool = "read"}]\n', "gates.policy.rules",
+         [{"effect": "deny", "tool": "bash"}, {"effect": "allow", "tool": "read"}]),
+        ('[tools.authorization]\nrules = [{effect = "allow", tool = "*"}]\n\n'
+         '[gates.authorization]\nrules = [{effect = "deny", tool = "bash"}, {effect = "ask", tool = "write"}]\n',
+         "gates.authorization.rules",
+         [{"effect": "deny", "tool": "bash"}, {"effect": "ask", "tool": "write"}, {"effect": "allow", "tool": "*"}]),
+        ('[tools.dependencies.rules.deploy]\nrequires = ["test"]\nprefers = ["lint"]\n\n'
+         '[gates.dependencies.rules.deploy]\nrequires = ["build", "test"]\nprefers = ["fmt"]\n',
+         "gates.dependencies.rules", {"deploy": {"requires": ["test", "build"], "prefers": ["fmt"]}}),
+        ('[tools.filters.security]\nextra_patterns = ["AAA", "BBB"]\n\n'
+         '[output.filters.security]\nextra_patterns = ["BBB", "CCC"]\n',
+         "output.filters.security.extra_patterns", ("AAA", "BBB", "CCC")),
+        ('[tools.adversarial_policy]\npolicies = ["no data to other hosts"]\n\n'
+         '[gates.adversarial]\npolicies = ["never delete data"]\n',
+         "gates.adversarial.policies", ["no data to other hosts", "never delete data"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("toml", "now", "value"), UNITED_CASES,
+    ids=["policy rules", "authorization rules", "requires", "secret patterns", "adversarial policies"],
+)  # fmt: skip
+def test_each_list_of_restrictions_is_read_as_one_from_both_places(toml: str, now: str, value: Any) -> None:
+    with pytest.warns(DeprecationWarning, match="is set in both: the two"):
+        settings = Settings.from_toml(toml)
+    got = at(settings, now)
+    plain = (
+        [rule.model_dump(exclude_defaults=True) for rule in got] if now.endswith("rules") and isinstance(got, list)
+        else {k: v.model_dump() for k, v in got.items()} if isinstance(got, dict) else got
+    )  # fmt: skip
+    assert plain == value
+    text, _ = migrate_text(toml)  # the rewritten file reads the same
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert Settings.from_toml(text).model_dump() == read_quietly(toml)
+
+
+def test_every_united_list_has_a_case() -> None:
+    """Each list read as one from both places is tested here (bash's permissions above, the rest by their case)."""
+    from zeph_nb.config.legacy import UNITED
+
+    covered = {"gates.permissions.*", *(now for _, now, _ in UNITED_CASES)}
+    covered = {"gates.dependencies.rules.*.requires" if now == "gates.dependencies.rules" else now for now in covered}
+    assert covered == set(UNITED)

@@ -6,7 +6,9 @@ The tables follow the package that reads them: what the gates read moved from ``
 to ``[output]``, ``[tools.audit]`` to ``[audit]`` and ``[tools.tafc]`` to ``[agent.tafc]``; the seeds'
 ``[agent] max_tool_retries`` and ``max_retry_duration_secs`` are ``[gates.retry] max_attempts`` and ``budget_secs``.
 A whole table moves as one entry. A file that sets both the old and the new key keeps the new one's value (two
-tables are merged, the new one's keys winning); an environment variable named after an old key
+tables are merged, the new one's keys winning), except for a list of restrictions (``UNITED``: permission and
+policy rules, a tool's requirements, the policies a second model checks, secret patterns): the two lists are read
+as one, since dropping either would lose a deny the person wrote. An environment variable named after an old key
 (``ZEPH_TOOLS_RETRY_MAX_ATTEMPTS``) sets the new one, unless the new one's variable is set too.
 """
 
@@ -17,10 +19,11 @@ import shutil
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MOVED", "legacy_env", "main", "migrate_data", "migrate_text"]
+__all__ = ["MOVED", "UNITED", "legacy_env", "main", "migrate_data", "migrate_text"]
 
 # (old table, old key) -> (new table, new key). A table moved whole comes before a key that moves into it, so the
 # newer of two old places wins.
@@ -48,6 +51,92 @@ MOVED: dict[tuple[tuple[str, ...], str], tuple[tuple[str, ...], str]] = {
 }
 
 
+# Lists of restrictions under a moved key (dotted new names, ``*`` for one table key): when the old and the new
+# place both give one, the two are read as one list rather than the new one's replacing the old. ``strictest``:
+# rules of which the first match wins, ordered every deny first, then ask, then allow, so a rule of either list
+# that denies a call still denies it (one list's allow never answers before the other's deny); ``both``: the
+# entries of both, the old place's first, each once.
+UNITED: dict[str, str] = {
+    "gates.permissions.*": "strictest",
+    "gates.authorization.rules": "strictest",
+    "gates.policy.rules": "both",  # any matching deny wins whatever the order
+    "gates.dependencies.rules.*.requires": "both",
+    "gates.adversarial.policies": "both",
+    "output.filters.security.extra_patterns": "both",
+}
+_STRICTNESS = {"deny": 0, "ask": 1, "allow": 2}
+
+
+def _united(dotted: str) -> str | None:
+    """How the lists at ``dotted`` are read as one when both places give one (None: the new one wins)."""
+    parts = dotted.split(".")
+    for pattern, how in UNITED.items():
+        wanted = pattern.split(".")
+        if len(wanted) == len(parts) and all(fnmatchcase(part, want) for part, want in zip(parts, wanted, strict=True)):
+            return how
+    return None
+
+
+def _is_list(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def _plain(value: Any) -> Any:
+    return value.unwrap() if hasattr(value, "unwrap") else value
+
+
+def _unite(how: str, new: Any, old: Any) -> Any:
+    """The lists ``old`` and ``new`` as one (``UNITED``), in the kind of list ``new`` is (a tomlkit array or array
+    of tables keeps its kind; the entries keep their comments where tomlkit can)."""
+    items = [*old, *new]
+    if how == "strictest":
+        items.sort(key=_strictness)  # stable: each list's own order is kept among rules of one effect
+    else:
+        once: list[Any] = []
+        for item in items:
+            if all(_plain(item) != _plain(other) for other in once):
+                once.append(item)
+        items = once
+    if not hasattr(new, "unwrap"):  # parsed TOML: plain lists
+        return items
+    import tomlkit
+    from tomlkit.items import AoT, InlineTable, Table
+
+    if isinstance(new, AoT):
+        tables = tomlkit.aot()
+        for item in items:
+            if isinstance(item, Table):
+                tables.append(item)
+            else:
+                table = tomlkit.table()
+                table.update(_plain(item))
+                tables.append(table)
+        return tables
+    array = tomlkit.array()
+    for item in items:
+        if isinstance(item, Table):
+            inline = tomlkit.inline_table()
+            inline.update(_plain(item))
+            array.append(inline)
+        else:
+            array.append(item if isinstance(item, InlineTable) else _plain(item))
+    return array.multiline(len(items) > 1 and any(isinstance(_plain(i), dict) for i in items))
+
+
+def _strictness(item: Any) -> int:
+    """A rule's place in a list read ``strictest`` first: deny, ask, allow, then anything else."""
+    plain = _plain(item)
+    effect = plain.get("action", plain.get("effect")) if isinstance(plain, dict) else None
+    return _STRICTNESS.get(effect, len(_STRICTNESS)) if isinstance(effect, str) else len(_STRICTNESS)
+
+
+def _described(how: str, dotted: str) -> str:
+    if how == "strictest":
+        return (f"{dotted} is set in both: the two rule lists are read as one, every deny first, then ask, then "
+                "allow, so a rule of either that denies a call still denies it")  # fmt: skip
+    return f"{dotted} is set in both: the two lists are read as one, the entries of both"
+
+
 def _dotted(path: tuple[str, ...], key: str) -> str:
     return ".".join((*path, key))
 
@@ -65,18 +154,27 @@ def _table(data: dict[str, Any], path: tuple[str, ...], *, create: bool) -> dict
     return node if isinstance(node, dict) else None
 
 
-def _fill(new: Any, old: Any) -> list[str]:
-    """Copy into table ``new`` the keys of table ``old`` it does not set (a table both set: the same, one level
-    down); the keys ``new`` already set, which win, are returned dotted."""
-    kept = []
+def _fill(new: Any, old: Any, where: str) -> tuple[list[str], list[str]]:
+    """Copy into table ``new`` (dotted ``where``) the keys of table ``old`` it does not set (a table both set: the
+    same, one level down; a list of restrictions both set: the two read as one, ``UNITED``). Returns the keys
+    ``new`` already set, which win, and the lists read as one, with why, dotted."""
+    kept: list[str] = []
+    united: list[str] = []
     for key, value in old.items():
+        dotted = f"{where}.{key}"
+        how = _united(dotted)
         if key not in new:
             new[key] = value
         elif hasattr(new[key], "items") and hasattr(value, "items"):
-            kept += [f"{key}.{inner}" for inner in _fill(new[key], value)]
+            inner_kept, inner_united = _fill(new[key], value, dotted)
+            kept += inner_kept
+            united += inner_united
+        elif how is not None and _is_list(new[key]) and _is_list(value):
+            new[key] = _unite(how, new[key], value)
+            united.append(_described(how, dotted))
         else:
-            kept.append(str(key))
-    return kept
+            kept.append(dotted)
+    return kept, united
 
 
 def _moved(old_name: str, new_name: str, new: Any, value: Any) -> tuple[bool, str]:
@@ -85,11 +183,18 @@ def _moved(old_name: str, new_name: str, new: Any, value: Any) -> tuple[bool, st
     if key not in new:
         new[key] = value
         return True, f"read as {new_name}"
+    how = _united(new_name)
+    if how is not None and _is_list(new[key]) and _is_list(value):
+        new[key] = _unite(how, new[key], value)
+        return True, f"merged into {new_name}: {_described(how, new_name)}"
     if hasattr(new[key], "items") and hasattr(value, "items"):
-        kept = [f"{new_name}.{inner}" for inner in _fill(new[key], value)]
-        if not kept:
-            return True, f"merged into {new_name}"
-        return True, f"merged into {new_name}; {', '.join(kept)} set there too, and {'win' if kept[1:] else 'wins'}"
+        kept, united = _fill(new[key], value, new_name)
+        note = f"merged into {new_name}"
+        if united:
+            note += "; " + "; ".join(united)
+        if kept:
+            note += f"; {', '.join(kept)} set there too, and {'win' if kept[1:] else 'wins'}"
+        return True, note
     return False, f"{new_name} is set too, and wins"
 
 
