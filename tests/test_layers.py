@@ -70,7 +70,7 @@ def layer_of(module: str, table: list[list[str]]) -> int:
 
 def test_the_readme_lists_the_layers() -> None:
     table = layers()
-    assert table[0] == ["errors", "aio"] and table[-1] == ["zeph_nb"], table
+    assert table[0] == ["errors", "aio"] and table[-1][0] == "zeph_nb", table
     tops = {p.name.removesuffix(".py") for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
     listed = {name for names in table for name in names}
     assert tops - {"__init__"} <= listed, f"not in the README's layer list: {sorted(tops - listed - {'__init__'})}"

@@ -1,9 +1,9 @@
 """The audit log as pandas DataFrames: ``frame(**filters)`` and ``sql(query)``.
 
 Every tool call is a row of ``tool_calls`` (its queries live with the table, in ``store/audit_log.py``); these
-helpers read the shared DuckDB file plus the rows still in
-spools, so a running kernel's calls are visible at once from any other process. Nothing here ever locks the
-file for longer than one query.
+helpers read the shared DuckDB file plus the rows still in spools, so a running kernel's calls are visible at once
+from any other process. Nothing here ever locks the file for longer than one query. With ``[store] audit_url``
+set they read the team's PostgreSQL instead (``team=False`` keeps to the local file).
 
     >>> zeph_nb.audit.frame(tool="bash", since="2026-11-01")
     >>> zeph_nb.audit.sql("SELECT tool, count(*) AS calls FROM tool_calls GROUP BY tool")
@@ -34,10 +34,34 @@ def _store(settings: Settings | None) -> Store:
     return Store(settings or Settings.load(), flusher=False)
 
 
-def sql(query: str, params: list[Any] | None = None, *, settings: Settings | None = None) -> pd.DataFrame:
-    """Run DuckDB SQL over ``tool_calls``, ``overflow``, ``conversations``, ``permission_rules`` and
-    ``approvals``."""
+def sql(
+    query: str, params: list[Any] | None = None, *, settings: Settings | None = None, team: bool | None = None
+) -> pd.DataFrame:
+    """Run SQL over ``tool_calls``, ``conversations``, ``permission_rules``, ``approvals`` and ``file_changes``
+    (and, locally, ``overflow``).
+
+    With ``[store] audit_url`` set this reads the team's PostgreSQL (``team=False``: this kernel's own DuckDB
+    cache): PostgreSQL SQL with ``%s`` placeholders, and the database's row-level security decides which rows the
+    connecting role sees — its own, or everyone's for a reviewer. Otherwise it is DuckDB SQL with ``?``."""
+    settings = settings or Settings.load()
+    if _team(settings, team):
+        from zeph_nb.store.team import team_query
+
+        return team_query(str(settings.store.audit_url), query, params)
     return _store(settings).query(query, params)
+
+
+def _team(settings: Settings, team: bool | None) -> bool:
+    if team and not settings.store.audit_url:
+        raise ValueError("team=True needs a team database: set [store] audit_url (see the README's team section)")
+    return bool(settings.store.audit_url) if team is None else team
+
+
+def _generated(query: str, params: list[Any], settings: Settings, team: bool | None) -> pd.DataFrame:
+    """Run a query this module wrote with ``?`` placeholders, on whichever database ``sql`` would read."""
+    if _team(settings, team):
+        query = query.replace("?", "%s")  # our own text: no literal holds a ? or a %
+    return sql(query, params, settings=settings, team=team)
 
 
 def frame(
@@ -47,13 +71,15 @@ def frame(
     limit: int | None = 1000,
     offset: int = 0,
     settings: Settings | None = None,
+    team: bool | None = None,
     **filters: str,
 ) -> pd.DataFrame:
     """Audit rows, newest first. Filters: tool, decision, status, category, conversation, approved_by, caller,
     mcp_server (each an exact value), ``since``/``until`` (datetimes or ISO strings, UTC), ``limit`` (None: all) and
-    ``offset`` for paging."""
+    ``offset`` for paging. ``team`` as for ``sql``: the team's rows carry ``owner``, ``hub_user`` and
+    ``server_name``."""
     query, params = frame_query(since=since, until=until, limit=limit, offset=offset, **filters)
-    return sql(query, params, settings=settings)
+    return _generated(query, params, settings or Settings.load(), team)
 
 
 def frame_query(
@@ -81,7 +107,8 @@ def csv_safe(rows: pd.DataFrame) -> str:
 
 def count(
     *, since: str | datetime | None = None, until: str | datetime | None = None, settings: Settings | None = None,
-    **filters: str,
+    team: bool | None = None, **filters: str,
 ) -> int:  # fmt: skip
     """How many audit rows match the filters (for paging)."""
-    return int(sql(*count_query(since=since, until=until, **filters), settings=settings)["n"][0])
+    query, params = count_query(since=since, until=until, **filters)
+    return int(_generated(query, params, settings or Settings.load(), team)["n"][0])

@@ -16,7 +16,7 @@ import os
 import socket
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,14 +31,26 @@ SUFFIX = ".jsonl"
 class SpoolRecord:
     table: str
     row: dict[str, Any]
+    # Who wrote it ({"u": user, "s": server name}), when the writer said: read by the team shipper, so a row an
+    # adopting process ships still names the kernel that made it.
+    origin: dict[str, str] | None = None
 
 
 class Spool:
     """The current process's spool in ``directory``. Thread-safe; a forked child gets a spool of its own."""
 
-    def __init__(self, directory: Path, *, durable: bool = True) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        durable: bool = True,
+        origin: dict[str, str] | None = None,
+        on_open: Callable[[Path], None] | None = None,
+    ) -> None:
         self.directory = directory
         self.durable = durable
+        self.origin = origin
+        self.on_open = on_open  # runs once the file exists, before its first row
         self._lock = threading.Lock()
         self._pid = -1
         self._fd = -1
@@ -58,6 +70,8 @@ class Spool:
         fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.rename(staging, self.path)
         self._seq = 0
+        if self.on_open is not None:
+            self.on_open(self.path)
 
     def append(self, table: str, row: dict[str, Any]) -> int:
         """Write one row; when this returns the row survives the process being killed. Returns its sequence."""
@@ -65,13 +79,20 @@ class Spool:
             if self._pid != os.getpid():  # first use, or a fork: never share a journal with another process
                 self._open()
             self._seq += 1
+            envelope: dict[str, Any] = {"t": table, "r": {**row, "spool": self.name, "seq": self._seq}}
+            if self.origin:
+                envelope["o"] = self.origin
             line = json.dumps(
-                {"t": table, "r": {**row, "spool": self.name, "seq": self._seq}},
+                envelope,
                 separators=(",", ":"),
                 ensure_ascii=False,
                 default=str,
             )
-            data = (line + "\n").encode("utf-8")
+            try:
+                data = (line + "\n").encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: the model's JSON can carry "\ud800", UTF-8 cannot
+                line = json.dumps(_spell_surrogates(envelope), separators=(",", ":"), ensure_ascii=False, default=str)
+                data = (line + "\n").encode("utf-8")
             written = 0
             while written < len(data):
                 written += os.write(self._fd, data[written:])
@@ -96,6 +117,22 @@ class Spool:
             self._fd = -1
 
 
+def _spell_surrogates(value: Any) -> Any:
+    """``value`` with each lone surrogate written out as text (``\\ud800``): the row is kept, not refused, and no
+    reader downstream (DuckDB, PostgreSQL) meets a character it cannot store."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, dict):
+        return {key: _spell_surrogates(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_spell_surrogates(item) for item in value]
+    return value
+
+
 def read_records(path: Path, offset: int) -> tuple[list[SpoolRecord], int]:
     """Complete lines from byte ``offset`` on, and the offset after the last one.
 
@@ -115,7 +152,7 @@ def read_records(path: Path, offset: int) -> tuple[list[SpoolRecord], int]:
     for line in data[: end + 1].splitlines():
         try:
             item = json.loads(line)
-            records.append(SpoolRecord(item["t"], item["r"]))
+            records.append(SpoolRecord(item["t"], item["r"], item.get("o")))
         except (ValueError, KeyError, TypeError):
             continue
     return records, offset + end + 1

@@ -33,6 +33,7 @@ from zeph_nb.store.reading import frame_of, read_with_spools
 from zeph_nb.store.records import OverflowRow, utc_now
 from zeph_nb.store.schema import COLUMNS, migrate
 from zeph_nb.store.spool import Spool, SpoolRecord, adopt, read_records, spool_files
+from zeph_nb.store.team import TeamShipper, forget, fully_shipped, mark_unshipped
 
 if TYPE_CHECKING:
     import duckdb
@@ -84,7 +85,15 @@ class Store:
         self.flush_interval = config.flush_interval_ms / 1000
         self.lock_timeout = config.lock_timeout_secs
         self.retention = timedelta(days=settings.output.overflow.retention_days)
-        self.spool = Spool(self.spool_dir, durable=config.durable)
+        # A team's PostgreSQL (store/team.py) is a second reader of the same spools; each row says who wrote it.
+        self.team: TeamShipper | None = None
+        origin = None
+        if config.audit_url:
+            self.team = TeamShipper(config.audit_url, self.spool_dir, own=self._own_spool,
+                                    interval=config.ship_interval_ms / 1000)  # fmt: skip
+            origin = {"u": settings.user, "s": settings.server_name}
+        self.spool = Spool(self.spool_dir, durable=config.durable, origin=origin,
+                           on_open=mark_unshipped if self.team else None)  # fmt: skip
         # The person's own credential formats ([output.filters.security] extra_patterns) are redacted here too.
         self.secret_patterns = compile_extra(settings.output.filters.security.extra_patterns)
         # Signs the rows that change decisions (grants, inbox answers); the key lives beside the database.
@@ -129,6 +138,11 @@ class Store:
         self._dirty.set()
         if self._use_flusher and self._thread is None:
             self._start_flusher()
+        if self._use_flusher and self.team is not None:
+            self.team.nudge()
+
+    def _own_spool(self) -> Path | None:
+        return self.spool.path if self.spool.is_open else None
 
     def append_signed(self, table: str, row: dict[str, Any], signed: Sequence[str]) -> None:
         """``append`` for a row that carries a MAC of ``signed``: redacted first, so the MAC is of what is kept."""
@@ -181,8 +195,10 @@ class Store:
                 if not targets and self._cleaned:
                     return 0
                 copied = self._copy(targets)
-                for orphan in orphans:  # fully copied and recorded, so their journals are done
-                    orphan.unlink(missing_ok=True)
+                for orphan in orphans:  # fully copied and recorded, so their journals are done…
+                    if fully_shipped(orphan):  # …unless a team's database still waits for some of it
+                        orphan.unlink(missing_ok=True)
+                        forget(orphan)
             return copied
 
     def _copy(self, spools: list[Path]) -> int:
@@ -281,6 +297,8 @@ class Store:
         self._dirty.set()
         if self._thread is not None:
             self._thread.join(timeout=self.lock_timeout)
+        if self.team is not None:
+            self.team.close()
         if not self.spool.is_open:
             return
         try:
@@ -290,7 +308,12 @@ class Store:
                           stacklevel=2)  # fmt: skip
             self.spool.close(remove=False)
             return
-        self.spool.close(remove=True)
+        path = self.spool.path
+        if fully_shipped(path):
+            self.spool.close(remove=True)
+            forget(path)
+        else:  # the team's database is down: the next kernel on this home adopts the spool and ships the rest
+            self.spool.close(remove=False)
 
     # -- reading -------------------------------------------------------------------------------------------
 

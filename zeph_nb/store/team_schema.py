@@ -1,0 +1,121 @@
+"""The team's PostgreSQL schema: the same recorded migrations as the local DuckDB file, then the team's shape.
+
+Who may do what is PostgreSQL's business, not Python's:
+
+- every shipped table gains ``owner`` (the database role that inserted the row, ``DEFAULT current_user`` and held
+  to it by a policy, so a kernel cannot write rows in another's name), ``hub_user`` and ``server_name`` (what the
+  kernel says of itself, for reading) and ``shipped_at`` (when the row reached the database, for lag);
+- a row's identity is ``(owner, spool, seq)``: a spool line is shipped at least once and stored once;
+- row-level security: ``zeph_writer`` members insert their own rows and read only those; ``zeph_reviewer``
+  members read every row; nobody but the tables' owner updates or deletes (the log is append-only).
+
+``zeph-nb team-db setup`` applies all of it as the database's owner; kernels never run DDL.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from zeph_nb.store.schema import COLUMNS, MIGRATIONS
+
+__all__ = ["READER_ROLE", "SHIPPED", "TEAM_COLUMNS", "WRITER_ROLE", "grant_role", "migrate_team", "schema_version"]
+
+WRITER_ROLE = "zeph_writer"
+READER_ROLE = "zeph_reviewer"
+
+# The overflow table stays local: it holds whole command outputs (megabytes a call), which the team's log does not
+# need to say what happened; the row in tool_calls names its overflow_id.
+SHIPPED: tuple[str, ...] = tuple(table for table in COLUMNS if table != "overflow")
+
+# Columns the team's tables have beyond the local ones; the shipper fills hub_user and server_name.
+TEAM_COLUMNS: dict[str, str] = {
+    "owner": "NAME NOT NULL DEFAULT current_user",
+    "hub_user": "VARCHAR",
+    "server_name": "VARCHAR",
+    "shipped_at": "TIMESTAMP NOT NULL DEFAULT (clock_timestamp() AT TIME ZONE 'UTC')",
+}
+
+
+def postgres_sql(duckdb_sql: str) -> str:
+    """A frozen DuckDB migration as PostgreSQL: the only type the two spell differently is DOUBLE."""
+    return re.sub(r"\bDOUBLE\b(?!\s+PRECISION)", "DOUBLE PRECISION", duckdb_sql)
+
+
+def schema_version(con: Any) -> int:
+    """The newest local migration applied to the team database (0 when it has none)."""
+    row = con.execute(
+        "SELECT coalesce(max(version), 0) FROM schema_migrations WHERE version < 100000"
+        if _has_table(con, "schema_migrations")
+        else "SELECT 0"
+    ).fetchone()
+    return int(row[0])
+
+
+def latest_version() -> int:
+    return max(version for version, _, _ in MIGRATIONS)
+
+
+def _has_table(con: Any, name: str) -> bool:
+    return con.execute("SELECT to_regclass(%s) IS NOT NULL", [name]).fetchone()[0] is True
+
+
+def migrate_team(con: Any) -> list[str]:
+    """Bring the team database to this version's schema in one transaction; returns what was done. Idempotent."""
+    done: list[str] = []
+    with con.transaction():
+        # One setup at a time: two admins (or a retried deploy job) must not interleave DDL.
+        con.execute("SELECT pg_advisory_xact_lock(hashtext('zeph-nb team schema'))")
+        con.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR, "
+            "applied_at TIMESTAMP)"
+        )
+        applied = {row[0] for row in con.execute("SELECT version FROM schema_migrations").fetchall()}
+        for version, name, sql in MIGRATIONS:
+            if version in applied:
+                continue
+            con.execute(postgres_sql(sql).encode())
+            con.execute("INSERT INTO schema_migrations VALUES (%s, %s, now() AT TIME ZONE 'UTC')", [version, name])
+            done.append(name)
+        for role in (WRITER_ROLE, READER_ROLE):
+            if not con.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchall():
+                con.execute(f"CREATE ROLE {role} NOLOGIN")
+                done.append(f"role {role}")
+        for table in SHIPPED:
+            _shape(con, table)
+        done.append(f"team shape of {', '.join(SHIPPED)}")
+    return done
+
+
+def _shape(con: Any, table: str) -> None:
+    """Team columns, the row identity, grants and row-level security of one table (all re-runnable)."""
+    for column, kind in TEAM_COLUMNS.items():
+        con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+    con.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_row_id ON {table} (owner, spool, seq)")
+    con.execute(f"CREATE INDEX IF NOT EXISTS {table}_owner_ts ON {table} (owner)")
+    con.execute(f"REVOKE ALL ON {table} FROM PUBLIC")
+    con.execute(f"GRANT INSERT, SELECT ON {table} TO {WRITER_ROLE}")
+    con.execute(f"GRANT SELECT ON {table} TO {READER_ROLE}")
+    con.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
+    policies = {
+        "zeph_insert_own": f"FOR INSERT TO {WRITER_ROLE} WITH CHECK (owner = current_user)",
+        "zeph_read_own": f"FOR SELECT TO {WRITER_ROLE} USING (owner = current_user)",
+        "zeph_review": f"FOR SELECT TO {READER_ROLE} USING (true)",
+    }
+    for name, rule in policies.items():
+        con.execute(f"DROP POLICY IF EXISTS {name} ON {table}")
+        con.execute(f"CREATE POLICY {name} ON {table} {rule}")
+    con.execute("REVOKE ALL ON schema_migrations FROM PUBLIC")
+    con.execute(f"GRANT SELECT ON schema_migrations TO {WRITER_ROLE}, {READER_ROLE}")
+
+
+def grant_role(con: Any, user: str, *, reviewer: bool) -> str:
+    """Let the login role ``user`` ship its kernel's rows (and, as a reviewer, read everyone's)."""
+    from psycopg import sql
+
+    if not con.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [user]).fetchall():
+        raise LookupError(f"there is no database role {user!r}; create it first (CREATE ROLE {user} LOGIN)")
+    roles = [WRITER_ROLE, READER_ROLE] if reviewer else [WRITER_ROLE]
+    for role in roles:
+        con.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(role), sql.Identifier(user)))
+    return f"{user} may now {'ship its rows and read every row' if reviewer else 'ship and read its own rows'}"
