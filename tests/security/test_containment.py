@@ -74,6 +74,11 @@ class Victim:
         (self.home / ".bashrc").write_text("# the person's bashrc\n")
         (self.home / ".bash_history").write_text("export TOKEN=VICTIMSSHKEYMATERIAL\n")
         (self.home / ".pgpass").write_text("db:5432:*:me:victimawssecret-pg\n")
+        # How a kernel reaches the team's audit database: a libpq service file and a client key.
+        # Plain words, not credential-shaped: it is the hiding that is tested, not the redaction behind it.
+        (self.home / ".pg_service.conf").write_text("[team]\nhost=db\ndbname=victimawssecret-svc\n")
+        (self.home / ".postgresql").mkdir()
+        (self.home / ".postgresql" / "postgresql.key").write_text("victimawssecret-client-key\n")
         (self.home / ".profile").write_text("# the person's profile\n")
         (self.runtime / "jpserver-4242.json").write_text(json.dumps({"token": JUPYTER_TOKEN, "port": 8888}))
         (self.work / "data.csv").write_text("a,b\n1,2\n")
@@ -192,6 +197,7 @@ READS = [
     "grep -r BEGIN ~ 2>/dev/null",
     "tar cf - ~/.ssh 2>/dev/null | strings",
     "cat ~/.bash_history ~/.pgpass",
+    "cat ~/.pg_service.conf ~/.postgresql/postgresql.key",
     "cat /proc/1/root$HOME/.ssh/id_rsa",
 ]
 
@@ -210,6 +216,8 @@ def test_credentials_and_the_kernel_environment_never_reach_the_model(victim: Vi
         ("list_directory", {"path": "../.ssh"}),
         ("grep", {"pattern": "BEGIN", "path": ".."}),
         ("read", {"path": "../.local/share/jupyter/runtime/jpserver-4242.json"}),
+        ("read", {"path": "../.pg_service.conf"}),
+        ("read", {"path": "../.postgresql/postgresql.key"}),
     ],
 )
 def test_file_tools_never_read_credentials_even_with_the_home_as_working_directory(

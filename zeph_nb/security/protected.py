@@ -61,6 +61,9 @@ CREDENTIAL_PATHS: tuple[str, ...] = (
     ".config/pip",
     ".pip",
     ".pgpass",
+    # libpq's service file and client certificates: how a kernel reaches the team's audit database as its person.
+    ".pg_service.conf",
+    ".postgresql",
     ".my.cnf",
     ".kaggle",
     ".s3cfg",
