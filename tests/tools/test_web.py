@@ -127,6 +127,22 @@ async def test_a_redirect_to_a_blocked_target_is_refused(server: Server, path: s
     assert error.category is ToolErrorCategory.POLICY_BLOCKED and why in error.message
 
 
+async def test_a_redirect_beyond_the_network_hosts_is_refused(server: Server) -> None:
+    """``[tools] network_hosts`` (a managed file's ceiling) holds for every hop, not only the URL the gates saw."""
+    settings = Settings.from_toml(
+        f'[tools]\nnetwork_hosts = ["web.test:{server.port}"]\n[tools.scrape]\nallow_private = ["127.0.0.1/32"]\n'
+        f"extra_ca_bundle = {json.dumps(str(server.ca_file))}\n"
+    )
+    resolver = Resolver({"web.test": [["127.0.0.1"]], "metadata.test": [["127.0.0.1"]]})
+    executor = WebExecutor(settings, resolve=resolver)
+    assert body(await run(executor, "fetch", url=server.url("/page.html"))).startswith("# Release 2.0")
+    error = await refused(executor, "fetch", url=server.url("/to-metadata"))
+    assert error.category is ToolErrorCategory.POLICY_BLOCKED
+    assert (
+        f"(redirected from {server.url('/to-metadata')}): metadata.test is beyond tools.network_hosts" in error.message
+    )
+
+
 async def test_the_connection_is_pinned_to_the_validated_address(server: Server) -> None:
     # A rebinding name: public-looking (allowlisted) first, internal afterwards. Only one lookup happens and the
     # connection goes to its answer, with the name as Host header and TLS server name (the cert is for the name).

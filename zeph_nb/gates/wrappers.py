@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.gates.approval import ApprovalRequest
+from zeph_nb.gates.approval import ApprovalRequest, AutoApprove
 from zeph_nb.gates.call import GateCall, Handler, Prepared, Trace, rewritten
 from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
 from zeph_nb.gates.policy import PolicyDecision
@@ -221,6 +221,16 @@ class ApprovalGate:
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
             expires_at=utc_now() + timedelta(seconds=self.timeout),
         )
+        if decision.managed and isinstance(self.desk.approver, AutoApprove):
+            # A managed ask is the organisation's: a person answers it, never an approver that says yes to all.
+            raise refuse(
+                gc.trace,
+                "approval",
+                None,
+                ToolErrorCategory.CONFIRMATION_REQUIRED,
+                f"{request.summary} asks because {decision.managed}: a person must answer it, and AutoApprove "
+                "may not; it did not run",
+            )
         self.events(ApprovalRequested(request))
         asked = time.perf_counter()
         try:
@@ -241,7 +251,10 @@ class ApprovalGate:
             )
         if ctx.tool.subject_kind == "url":
             self.approved_hosts.update(web_host(url) for url in ctx.subjects.values)
-        if answer.remember and not decision.grantable:
+        if answer.remember and decision.managed:
+            log.warning("zeph-nb: %s answered Always allow to %s; approved once, not kept: %s", answer.by,
+                        request.summary, decision.managed)  # fmt: skip
+        elif answer.remember and not decision.grantable:
             log.info("zeph-nb: %s answered Always allow to %s; approved once (never kept)", answer.by, request.summary)
         elif answer.remember:
             grants = self.grants.grant(

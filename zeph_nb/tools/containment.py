@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from zeph_nb.config import Settings
+from zeph_nb.config.managed import host_within
 from zeph_nb.security.netproxy import NetworkProxy
 from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, linked_writable, probe
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
@@ -99,7 +100,7 @@ def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Prot
     key = (
         os.fspath(workdir), os.getcwd(), settings.home, settings.user_home, settings.jupyter_dirs, settings.store.path,
         settings.source, settings.output.filters.filters_path, tuple(settings.tools.shell.hidden_paths),
-        tuple(settings.tools.file.deny_read),
+        tuple(settings.tools.file.deny_read), settings.managed.path if settings.managed is not None else None,
     )  # fmt: skip
     now = time.monotonic()
     cached = _protected_cache.get(key)
@@ -138,8 +139,22 @@ def _protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Pro
     for pattern in settings.tools.file.deny_read:
         if not any(ch in pattern for ch in "*?[{!"):
             hidden.append((_under(work, pattern), "listed in [tools.file] deny_read"))
+    hidden += _managed_paths(settings, work)
     readonly = [(path, why) for path, why in _config_files(settings, work)]
     return ProtectedPaths.build(home=home, hidden=hidden, readonly=readonly)
+
+
+def _managed_paths(settings: Settings, work: Path) -> list[tuple[Path, str]]:
+    """The managed settings file, and its folder unless that holds the working directory: policy state, like the
+    grants, that no tool reads (it would tell the model what to work around) or writes."""
+    if settings.managed is None:
+        return []
+    path = settings.managed.path
+    why = "the organisation's managed settings"
+    folder = Path(os.path.realpath(path.parent))
+    if folder == Path("/") or work == folder or str(work).startswith(str(folder).rstrip("/") + "/"):
+        return [(path, why)]
+    return [(path, why), (path.parent, why)]
 
 
 def _account_home() -> Path | None:
@@ -173,6 +188,10 @@ def command_scope(
         if not shell.allow_unsandboxed:
             why = "running a command outside the OS sandbox is turned off ([tools.shell] allow_unsandboxed = false)"
             refusal = ("tools.shell.allow_unsandboxed", why)
+        managed = settings.managed
+        if shell.sandbox == "bwrap" and managed is not None and managed.manages("tools.shell.sandbox"):
+            why = f"{settings.set_by('tools.shell.sandbox')}: no command runs outside the OS sandbox"
+            refusal = ("tools.shell.sandbox", why)
         return CommandScope(status, False, unsandboxed_requested=True, refusal=refusal)
     if not status.active:
         refusal = None
@@ -194,7 +213,23 @@ def command_scope(
             "tools.shell.allow_network",
             "commands may not use the network ([tools.shell] allow_network = false)",
         )
+    elif wanted and settings.tools.network_hosts is not None:
+        wanted, refusal = _within_ceiling(settings, wanted)
     return CommandScope(status, True, tuple(wanted), environment, refusal=refusal)
+
+
+def _within_ceiling(settings: Settings, wanted: list[str]) -> tuple[list[str], tuple[str, str] | None]:
+    """``[tools] network_hosts``: the hosts a command may be granted at most. "Any host" becomes those hosts; a
+    host outside them refuses the call, whatever a rule, grant or person would say."""
+    ceiling = list(settings.tools.network_hosts or ())
+    if ANY_HOST in wanted:
+        wanted = ceiling
+    outside = [host for host in wanted if not host_within(host, ceiling)]
+    if not wanted or outside:
+        what = f"{', '.join(outside)} is outside it" if outside else "it allows no host"
+        limit = settings.set_by("tools.network_hosts")
+        return wanted, ("tools.network_hosts", f"no command may reach the network beyond {limit}: {what}")
+    return wanted, None
 
 
 def scope_key(settings: Settings, workdir: str | os.PathLike[str] | None = None) -> str:

@@ -63,7 +63,8 @@ def _ask(
         reasons=(*decision.reasons, why) if asked else (why,),
         by_rule=False,
         extras=extras,
-        grantable=grantable,
+        # An ask that may not be kept (a managed rule's, one outside the sandbox) stays so whatever is added to it.
+        grantable=grantable and (decision.grantable or not asked),
         asking=decision.asking if asking is None else asking,
         grant_patterns=grant_patterns if grant_patterns is not None else decision.grant_patterns,
     )
@@ -220,8 +221,20 @@ def contain_web(
     approved: Collection[str],
     grants: Callable[[], Sequence[Rule]] = list,
 ) -> PolicyDecision:
-    """The decision for a web tool call: a host not yet approved in this conversation, nor allowed by
-    ``allowed_hosts`` or an earlier "Always allow" (``grants``, read only when it would ask), asks."""
+    """The decision for a web tool call: a host outside ``[tools] network_hosts`` is refused, whatever allowed it;
+    a host not yet approved in this conversation, nor allowed by ``allowed_hosts`` or an earlier "Always allow"
+    (``grants``, read only when it would ask), asks."""
+    if decision.action == "deny":
+        return decision
+    ceiling = settings.tools.network_hosts
+    if ceiling is not None:
+        outside = list(dict.fromkeys(web_host(url) for url in urls if not host_allowed(web_host(url), ceiling,
+                                                                                         _port(url))))  # fmt: skip
+        if outside:
+            limit = settings.set_by("tools.network_hosts")
+            managed = limit if settings.managed is not None and settings.managed.manages("tools.network_hosts") else ""
+            reason = f"{tool.name} may not reach {', '.join(outside)}: beyond {limit}"
+            return PolicyDecision("deny", "tools.network_hosts", reason, managed=managed)
     if decision.action != "allow" or decision.by_rule:
         return decision
     allowed = (*settings.tools.scrape.allowed_hosts, *approved)
@@ -240,6 +253,15 @@ def contain_web(
     )
     patterns = tuple(exact_pattern(_origin(url)) + "*" for url in new)
     return _ask(decision, "new host", why, asking=tuple(new), grant_patterns=patterns)
+
+
+def _port(url: str) -> int | None:
+    """The port a (normalized) URL connects to."""
+    try:
+        parts = urlsplit(url)
+        return parts.port or {"https": 443, "http": 80}.get(parts.scheme)
+    except ValueError:
+        return None
 
 
 def _origin(url: str) -> str:

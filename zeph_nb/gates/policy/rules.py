@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from wcmatch import fnmatch, glob
 
-from zeph_nb.config import Settings
+from zeph_nb.config import ManagedSettings, Settings
 from zeph_nb.shell import Rider
 from zeph_nb.tools.base import ToolDef
 from zeph_nb.tools.shell.path_scope import PATH_GRANT
@@ -121,6 +121,9 @@ class Rule:
     # An authorization rule's `capabilities` (seed 003): it applies only to tools that have every one of them.
     capabilities: frozenset[str] = frozenset()
     written: str | None = None  # the pattern as the person wrote it, when matching uses an anchored form
+    # Set for a rule of the organisation's managed settings: the line naming the file. Its deny is final and its
+    # ask stays a question: no grant (stored or new) answers it.
+    managed: str = ""
 
     @property
     def is_blanket(self) -> bool:
@@ -172,6 +175,7 @@ class PolicyDecision:
     grantable: bool = True  # whether "Always allow" may be offered (never for a command outside the sandbox)
     grant_patterns: tuple[str, ...] | None = None  # what "Always allow" persists instead of the exact subjects
     remedy: str = ""  # what to change so it runs without a person (said when nobody can be asked)
+    managed: str = ""  # a managed rule decided (deny, or an ask no grant may answer): the line naming its file
     # ``reason``'s items as each gate wrote them, in order (``reason`` is them joined with "; "). A gate's item
     # starts with the gate's own words and only then quotes the model's (a command, a path), so an item is read
     # from its start (gates/approval/explain.py): the model's words cannot pass for a gate's. () means (reason,).
@@ -193,25 +197,30 @@ class PermissionPolicy:
         # Legacy rules (no [gates.permissions]) only refine the default: a command no legacy rule matches
         # falls through to the trust level, as it did before permission rules existed.
         self.fallthrough: set[str] = set()
+        managed = settings.managed
         if gates.permissions is not None:
             for tool, rules in gates.permissions.items():
+                key = f"gates.permissions.{tool}"
                 self.rules[tool] = [
-                    Rule(tool, rule.pattern, rule.action, f"gates.permissions.{tool}[{i}]")
+                    Rule(tool, rule.pattern, rule.action, _managed_source(f"{key}[{i}]", managed, key, i),
+                         managed=_managed_line(managed, key, i))
                     for i, rule in enumerate(rules)
-                ]
+                ]  # fmt: skip
         self.authorization: list[Rule] = []
         if gates.authorization.enabled:
+            key = "gates.authorization.rules"
             for i, auth in enumerate(gates.authorization.rules):
                 self.authorization.append(
                     Rule(
                         auth.tool,
                         auth.tool,
                         auth.effect,
-                        f"gates.authorization.rules[{i}] ({auth.effect} {auth.tool})",
+                        _managed_source(f"{key}[{i}] ({auth.effect} {auth.tool})", managed, key, i),
                         args_match=re.compile(auth.args_match) if auth.args_match else None,
                         paths=tuple(self._path_pattern(p) for p in auth.paths),
                         call_level=True,
                         capabilities=frozenset(auth.capabilities),
+                        managed=_managed_line(managed, key, i),
                     )
                 )
 
@@ -239,7 +248,9 @@ class PermissionPolicy:
             # Code for the kernel is allowed only by a rule written for its text (code_matches): an authorization
             # rule's tool glob and args_match regex were written for other tools and would wave any code through.
             auth = [r for r in auth if r.action != "allow"]
-        return own + auth
+        # The managed rules of both kinds first: a user's permission rule must not answer before them.
+        ordered = own + auth
+        return [r for r in ordered if r.managed] + [r for r in ordered if not r.managed]
 
     def hides(self, tool: ToolDef | str) -> bool:
         """True when every call of ``tool`` would be denied: a blanket deny preceded only by denies."""
@@ -279,7 +290,8 @@ class PermissionPolicy:
         for value, rule in matched:
             if rule is not None and rule.action == "deny":
                 where = f" (in {value!r})" if len(subjects.values) > 1 else ""
-                return PolicyDecision("deny", rule.describe(), f"denied by {rule.describe()}{where}")
+                return PolicyDecision("deny", rule.describe(), f"denied by {rule.describe()}{where}",
+                                      managed=rule.managed)  # fmt: skip
         # (subject, the rule that asks about it, or None when the trust default asks)
         asks: list[tuple[str, Rule | None]] = [(v, r) for v, r in matched if r is not None and r.action == "ask"]
         unmatched = [value for value, rule in matched if rule is None]
@@ -300,6 +312,11 @@ class PermissionPolicy:
             reason = "allowed by " + "; ".join(names) if allowed else default.reason
             return PolicyDecision("allow", "; ".join(names), reason, by_rule=bool(allowed))
         asking = tuple(value for value, _ in asks)
+        managed = next((rule for _, rule in asks if rule is not None and rule.managed), None)
+        if managed is not None:  # a managed ask: no grant answers it, and none is offered
+            why = f"asked by {managed.describe()}; {managed.managed}: it asks every time, Always allow is not kept"
+            return PolicyDecision("ask", managed.describe(), why, asking=asking, grantable=False,
+                                  managed=managed.managed)  # fmt: skip
         granted = self._granted(grants() if callable(grants) else grants, tool, subjects, asking)
         if granted is not None:
             return granted
@@ -337,6 +354,18 @@ class PermissionPolicy:
         return PolicyDecision(
             "allow", "; ".join(names), "allowed by an earlier Always allow: " + "; ".join(names), by_rule=True
         )
+
+
+def _managed_source(source: str, managed: ManagedSettings | None, key: str, index: int) -> str:
+    if managed is None or not managed.is_managed_rule(key, index):
+        return source
+    return f"{source} (managed by {managed.path})"
+
+
+def _managed_line(managed: ManagedSettings | None, key: str, index: int) -> str:
+    if managed is None or not managed.is_managed_rule(key, index):
+        return ""
+    return f"{key}[{index}] is set by {managed.path} (managed)"
 
 
 def covers(pattern: str, rider: Rider) -> bool:

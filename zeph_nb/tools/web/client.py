@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
@@ -25,6 +26,7 @@ from urllib.parse import urljoin
 from zeph_nb.aio import PerLoop
 from zeph_nb.config import ScrapeSettings
 from zeph_nb.errors import ToolError, ToolErrorCategory, classify_http_status
+from zeph_nb.security.netproxy import host_allowed
 from zeph_nb.security.urls import Resolver, ValidatedURL, system_resolver, validate_url
 
 if TYPE_CHECKING:
@@ -57,9 +59,19 @@ class Fetched:
 
 
 class SafeClient:
-    def __init__(self, settings: ScrapeSettings, *, resolve: Resolver | None = None) -> None:
+    def __init__(
+        self,
+        settings: ScrapeSettings,
+        *,
+        resolve: Resolver | None = None,
+        hosts: Sequence[str] | None = None,
+        hosts_set_by: str = "[tools] network_hosts",
+    ) -> None:
         self.settings = settings
         self.resolve = resolve
+        # [tools] network_hosts: the only hosts any hop may reach (None: no ceiling), and who set it, for the refusal.
+        self.hosts = None if hosts is None else tuple(hosts)
+        self.hosts_set_by = hosts_set_by
         self._client: PerLoop[httpx.AsyncClient] = PerLoop(self._new_client)
 
     def _ssl_context(self) -> ssl.SSLContext:
@@ -116,6 +128,10 @@ class SafeClient:
         current = url
         while True:
             target = await self._validate(current)
+            if self.hosts is not None and not host_allowed(target.host, self.hosts, target.port):
+                hop = f" (redirected from {url})" if redirects else ""
+                raise ToolError(ToolErrorCategory.POLICY_BLOCKED,
+                                f"{target.url}{hop}: {target.host} is beyond {self.hosts_set_by}")  # fmt: skip
             # Only the encodings _read can inflate within the cap (httpx would offer br and zstd when installed).
             headers = {"Host": target.host_header, "User-Agent": self.settings.user_agent, "Accept": accept,
                        "Accept-Encoding": "gzip, deflate"}  # fmt: skip

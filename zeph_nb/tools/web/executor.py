@@ -149,7 +149,9 @@ class WebExecutor:
 
     def __init__(self, settings: Settings | None = None, *, resolve: Resolver | None = None) -> None:
         self.settings = settings or Settings()
-        self.client = SafeClient(self.settings.tools.scrape, resolve=resolve)
+        tools = self.settings.tools
+        self.client = SafeClient(tools.scrape, resolve=resolve, hosts=tools.network_hosts,
+                                 hosts_set_by=self.settings.set_by("tools.network_hosts"))  # fmt: skip
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return WEB_TOOLS
