@@ -183,7 +183,8 @@ class ExportHandler(ZephHandler):
         settings = self.zeph
 
         def export() -> bytes:
-            frame = audit.frame(limit=None, settings=settings, **filters)
+            # What the dashboard shows: this person's own store, never the team's database.
+            frame = audit.frame(limit=None, settings=settings, team=False, **filters)
             if kind == "csv":
                 return audit.csv_safe(frame).encode("utf-8")
             import duckdb

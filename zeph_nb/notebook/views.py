@@ -50,7 +50,8 @@ def recent_calls(limit: int, settings: Settings | None) -> Any:
     scans for)."""
     from zeph_nb import audit
 
-    frame = audit.frame(limit=limit, settings=settings)
+    # This kernel's own cache: it answers offline, and a team's database is read with zeph_nb.audit.
+    frame = audit.frame(limit=limit, settings=settings, team=False)
     frame["what"] = frame["params"].map(what)
     # Which filter rule read a shell call's output and how far it understood it: "generic, fallback".
     rule, confidence = frame["filter_rule"].fillna("no rule"), frame["filter_confidence"]
