@@ -194,3 +194,21 @@ def test_rows_wait_while_the_schema_is_older_and_hostile_text_ships(pg: Cluster,
 def test_a_password_in_audit_url_is_refused() -> None:
     with pytest.raises(Exception, match=r"must not carry a password.*pgpass"):
         Settings.from_toml('[store]\naudit_url = "postgresql://alice:hunter2@db/zeph"')
+
+
+def test_grants_and_approvals_ship_too_and_status_says_where_rows_go(pg: Cluster, tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path, pg.url_as("carol"), user="carol"), flusher=False)
+    store.append_signed("permission_rules", {"id": "g1", "tool": "bash", "pattern": "git *", "action": "allow",
+                                             "granted_by": "carol"}, ["tool", "pattern", "action"])  # fmt: skip
+    store.append("approvals", {"id": "a1", "event": "request", "tool": "bash", "summary": "git push"})
+    assert store.team is not None
+    assert "on their way" in store.team.describe()
+    assert store.team.ship() == 2
+    assert "2 rows shipped by this kernel, up to date" in store.team.describe()
+    assert pg.sql("SELECT pattern, granted_by, mac IS NOT NULL FROM permission_rules WHERE owner = 'carol'") == [
+        ("git *", "carol", True)
+    ]
+    assert pg.sql("SELECT summary, hub_user, server_name FROM approvals WHERE owner = 'carol'") == [
+        ("git push", "carol", "gpu")
+    ]
+    store.close()

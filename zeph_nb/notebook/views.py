@@ -204,6 +204,8 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     where = describe_where(settings)
     if where is not None:
         print(f"commands:     {where}")
+    if agent.store.team is not None:
+        print(f"team audit:   {agent.store.team.describe()}")
     pending = agent.pending_approvals
     print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
     for request in pending:
@@ -249,12 +251,19 @@ def config_table(agent: Agent | None) -> Any:
     from zeph_nb.config import Settings
 
     settings = agent.settings if agent is not None else Settings.load()
-    rows = [(key, value, origin) for key, (value, origin) in settings.describe().items()]
+    managed = settings.managed
+    rows = [(key, value, origin, managed is not None and managed.manages(key) is not None)
+            for key, (value, origin) in settings.describe().items()]  # fmt: skip
     print(f"config file: {settings.source or '(none: defaults and environment)'}")
+    if managed is not None:  # the organisation's: what no user setting can loosen, and what it set aside
+        print(f"managed:     {managed.path} sets {len(managed.keys)} keys (managed = True below); yours cannot "
+              "loosen them")  # fmt: skip
+        for line in managed.refused:
+            print(f"  {line.removeprefix('zeph-nb: ')}")
     if agent is not None:  # what "auto" resolved to, which no single key says
         for line in describe_provider(agent.settings, agent.provider):
             print(line)
-    return every_row(pd.DataFrame(rows, columns=["key", "value", "from"]))
+    return every_row(pd.DataFrame(rows, columns=["key", "value", "from", "managed"]))
 
 
 def print_mcp(chain: Any) -> None:

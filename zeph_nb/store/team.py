@@ -184,6 +184,15 @@ class TeamShipper:
                     self._con.close()
                 self._con = None
 
+    def describe(self) -> str:
+        """One line for ``%zeph status``: where rows go and whether any are waiting."""
+        own = self.own()
+        behind = max(0, own.stat().st_size - shipped_offset(own)) if own is not None and own.exists() else 0
+        state = f"{self.shipped_rows} rows shipped by this kernel"
+        if self.last_error is not None:
+            return f"{self.url}: {state}; rows WAITING in the spool ({self.last_error})"
+        return f"{self.url}: {state}" + (f", {behind:,} bytes of rows on their way" if behind else ", up to date")
+
     # -- one round -------------------------------------------------------------------------------------------
 
     def ship(self) -> int:
