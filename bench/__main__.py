@@ -15,6 +15,7 @@ from bench import (
     secrets_bench,
     shell_cost_bench,
     shell_policy_bench,
+    team_bench,
     tool_filter_bench,
 )
 
@@ -32,3 +33,4 @@ if __name__ == "__main__":
     tool_filter_bench.main()
     import_guard_bench.main()
     pane_watch_bench.main()
+    team_bench.main()
