@@ -213,3 +213,53 @@ def test_a_function_named_like_a_built_in_is_refused_when_the_agent_registers_it
                           workdir=tmp_path, tools=[taken])  # fmt: skip
     finally:
         zeph_nb.tools.unregister("bash")
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        # read_overflow is added by the chain only when no toolset offers it: a function of that name once took its
+        # place unseen.
+        ("read_overflow", r"named 'read_overflow' \(your function .* and OverflowExecutor\); give yours another name, "
+                          r"e.g. @zeph_nb.tool\(name='my_read_overflow'\)"),
+        ("Bash", r"offers a tool named 'Bash', which only its case tells from the tool 'bash' \(ShellExecutor\).*"
+                 r"@zeph_nb.tool\(name='my_bash'\)"),
+        ("READ_OVERFLOW", r"'READ_OVERFLOW', which only its case tells from the tool 'read_overflow'"),
+    ],
+)  # fmt: skip
+def test_a_function_may_not_take_a_built_ins_name_in_any_case(tmp_path: Path, name: str, says: str) -> None:
+    from zeph_nb.gates.chain import build_chain
+    from zeph_nb.store import Store
+
+    taken = zeph_nb.tool(name=name)(_ok)
+    settings = Settings().model_copy(update={"home": tmp_path / "home"})
+    store = Store(settings, flusher=False)
+    try:
+        with pytest.raises(ConfigError, match=says):
+            build_chain(settings, workdir=tmp_path, store=store, tools=[taken])
+        with pytest.raises(ConfigError, match=says):
+            zeph_nb.Agent(settings, zeph_nb.ScriptedProvider(["ok"]), workdir=tmp_path, store=store, tools=[taken])
+    finally:
+        store.close()
+        zeph_nb.tools.unregister(name)
+
+
+def test_a_function_offered_later_under_a_built_ins_name_is_refused_before_the_run(tmp_path: Path) -> None:
+    """The %%zeph agent offers the registered functions again before each run (refresh_tools): a read_overflow
+    among them is refused then, and the built-in stays the one the model reaches."""
+    from zeph_nb.gates.chain import build_chain
+    from zeph_nb.store import Store
+    from zeph_nb.tools.overflow import READ_OVERFLOW
+    from zeph_nb.tools.toolsets import function_toolset
+
+    settings = Settings().model_copy(update={"home": tmp_path / "home"})
+    functions = function_toolset(settings)
+    store = Store(settings, flusher=False)
+    try:
+        chain = build_chain(settings, workdir=tmp_path, store=store, tools=[functions])
+        functions.offer([made(zeph_nb.tool(name="read_overflow", register=False)(_ok))])
+        with pytest.raises(ConfigError, match=r"my_read_overflow"):
+            chain.refresh_tools()
+        assert chain.tool("read_overflow") is READ_OVERFLOW  # the set in force stays
+    finally:
+        store.close()

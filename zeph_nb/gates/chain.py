@@ -63,7 +63,8 @@ from zeph_nb.tools.builtin import builtin_executor
 from zeph_nb.tools.composite import CompositeExecutor
 from zeph_nb.tools.containment import shell_classifier
 from zeph_nb.tools.files.executor import file_sandbox
-from zeph_nb.tools.overflow import OverflowExecutor
+from zeph_nb.tools.function_toolset import FunctionToolset
+from zeph_nb.tools.overflow import READ_OVERFLOW, OverflowExecutor
 from zeph_nb.tools.toolsets import installed_toolsets, toolsets_from, turned_off
 
 __all__ = ["GateChain", "Session", "ToolInfo", "ToolsView", "build_chain"]
@@ -330,7 +331,10 @@ def build_chain(
         toolsets = [executor]
     toolsets += toolsets_from(tools, settings)
     overflow: OverflowExecutor | None = None
-    if not any(t.name == "read_overflow" for toolset in toolsets for t in toolset.tool_definitions()):
+    # Not added when a toolset brings its own (an executor that has it already); a person's function of that name
+    # does not count: it is refused below, as any function taking a built-in's name, never put in its place.
+    if not any(t.name == READ_OVERFLOW.name for toolset in toolsets if not isinstance(toolset, FunctionToolset)
+               for t in toolset.tool_definitions()):  # fmt: skip
         overflow = OverflowExecutor(store, conversation_id)
         toolsets.append(overflow)
     # One registry of every tool offered (a name two toolsets take raises here); those the settings turn off by

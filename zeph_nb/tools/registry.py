@@ -2,8 +2,9 @@
 
 Built-ins, installed plugins, MCP servers and a person's ``@zeph_nb.tool`` functions all register here (the
 composite executor does it for its toolsets, ``tools/composite.py``): two that take one name is a ConfigError
-naming both, because which one the model reached would depend on an order nobody sees. Everything else reads the
-specs' traits from here (``ToolDef``), never a table of tool names.
+naming both, because which one the model reached would depend on an order nobody sees. A person's function may not
+take a name another tool has in any case either (``Bash`` beside ``bash``): the model would take one for the
+other. Everything else reads the specs' traits from here (``ToolDef``), never a table of tool names.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from zeph_nb.tools.base import ToolDef
 
 __all__ = ["ToolRegistry"]
 
+# How a person's @zeph_nb.tool function is named as an owner (``FunctionToolset.origin_of``).
+PERSONS = "your function"
+
 
 class ToolRegistry:
     """An ordered set of tool specs, unique by name; ``owner`` says who offered each (for a conflict's message)."""
@@ -27,14 +31,23 @@ class ToolRegistry:
             self.register(tool)
 
     def register(self, tool: ToolDef, owner: str = "") -> None:
-        """Add ``tool``; a name already taken raises ConfigError naming both owners."""
+        """Add ``tool``; a name already taken raises ConfigError naming both owners, and so does a person's
+        function whose name differs from another tool's only in case."""
         first = self._owners.get(tool.name)
         if first is not None:
             fix = "rename one of them, or leave one out"
-            if owner.startswith("your function") or first.startswith("your function"):
+            if owner.startswith(PERSONS) or first.startswith(PERSONS):
                 fix = f"give yours another name, e.g. @zeph_nb.tool(name='my_{tool.name}')"
             mine = f" ({first or 'one toolset'} and {owner or 'another'})"
             raise ConfigError(f"two toolsets define a tool named {tool.name!r}{mine}; {fix}")
+        folded = tool.name.casefold()
+        for name, other in self._owners.items():
+            if name.casefold() == folded and (owner.startswith(PERSONS) or other.startswith(PERSONS)):
+                yours, theirs = (tool.name, name) if owner.startswith(PERSONS) else (name, tool.name)
+                person, by = (owner, other) if owner.startswith(PERSONS) else (other, owner)
+                raise ConfigError(f"{person} offers a tool named {yours!r}, which only its case tells from the tool "
+                                  f"{theirs!r} ({by or 'another toolset'}): a model would take one for the other; "
+                                  f"give yours another name, e.g. @zeph_nb.tool(name='my_{theirs}')")  # fmt: skip
         self._tools[tool.name] = tool
         self._owners[tool.name] = owner
 
