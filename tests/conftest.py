@@ -118,10 +118,18 @@ class JupyterProcess:
 
 @contextmanager
 def _running_jupyter(
-    app: str, *, base: Path, zeph_home: Path, cwd: Path, args: list[str], inside: Sequence[str] = ()
+    app: str,
+    *,
+    base: Path,
+    zeph_home: Path,
+    cwd: Path,
+    args: list[str],
+    inside: Sequence[str] = (),
+    env: dict[str, str] | None = None,
 ) -> Iterator[JupyterProcess]:
     """A real `jupyter <app>` on loopback with a fresh token, HOME and zeph home; stopped afterwards. ``inside``:
-    a command that runs it (e.g. tests/security/container_jail.py, as a container would)."""
+    a command that runs it (e.g. tests/security/container_jail.py, as a container would); ``env``: variables of
+    its own (none of the test run's ZEPH_* ones reach it)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
@@ -131,6 +139,7 @@ def _running_jupyter(
         "ZEPH_HOME": str(zeph_home),
         "HOME": str(base),
         "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+        **(env or {}),
     }
     command = [*inside, str(Path(sys.executable).parent / "jupyter"), app, "--no-browser", f"--port={port}",
                "--ip=127.0.0.1", f"--IdentityProvider.token={token}", *args]  # fmt: skip

@@ -91,6 +91,15 @@ def _sandbox(settings: Settings) -> dict[str, Any]:
             "reason": status.reason, "fix": status.fix}  # fmt: skip
 
 
+def _managed(settings: Settings) -> dict[str, Any] | None:
+    """The organisation's managed settings the server runs under: the file, each key it sets with its value, and the
+    lines about user values it set aside; None when there is no managed file."""
+    managed = settings.managed
+    if managed is None:
+        return None
+    return {"path": str(managed.path), "values": managed.values, "refused": list(managed.refused)}
+
+
 def _reader(settings: Settings) -> Any:
     from zeph_nb.store.store import Store
 
@@ -167,6 +176,7 @@ class DashboardDataHandler(ZephHandler):
                     "recent": [i.to_json() for i in inbox.items(frames[5])],
                 },
                 "sandbox": _sandbox(self.zeph),
+                "managed": _managed(self.zeph),
             }
 
         self.finish(json.dumps(await self.off_loop(read)))

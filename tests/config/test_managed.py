@@ -272,9 +272,9 @@ def test_a_front_end_is_refused_a_looser_value_by_name(isolated_env: Path, manag
     managed = Settings.load().managed
     assert managed is not None
     with pytest.raises(ConfigError) as refused:
-        managed.refuse("tools.execution.backend", "ssh", by="%%zeph --ssh")
-    assert str(refused.value) == (f'tools.execution.backend is set to "local" by {path} (managed); %%zeph --ssh "ssh" '
-                                  "is refused")  # fmt: skip
+        managed.refuse("tools.execution.backend", "ssh", by="%%zeph --ssh alice@gpu")
+    assert str(refused.value) == (f'tools.execution.backend is set to "local" by {path} (managed); %%zeph --ssh '
+                                  'alice@gpu would make it "ssh" and is refused')  # fmt: skip
     managed.refuse("agent.max_tool_iterations", 3, by="%%zeph --max-iterations")  # tighter: fine
     managed.refuse("llm.model", "anything", by="%%zeph --model")  # not managed: fine
     with pytest.raises(ConfigError, match=r"agent\.max_tool_iterations is set to 10"):

@@ -235,7 +235,7 @@ class ManagedSettings(BaseModel):
             return
         _, refused = combine(key, self.values[key], value)
         if refused is not None:
-            raise ConfigError(f"{self.says(key)}; {by} {_shown(value)} is refused")
+            raise ConfigError(f"{self.says(key)}; {by} would make it {_shown(value)} and is refused")
 
 
 def reach_problem(path: Path) -> str | None:

@@ -127,6 +127,14 @@ class ZephMagics(Magics):
             print("%%zeph: a run is still going; stop it with %zeph stop (or its Stop button) first.")
             return None
         max_iterations = options.max_iterations or self.max_iterations
+        if max_iterations and agent.settings.managed is not None:
+            by = (f"%%zeph --max-iterations {max_iterations}" if options.max_iterations
+                  else "c.ZephMagics.max_iterations")  # fmt: skip
+            try:
+                agent.settings.managed.refuse("agent.max_tool_iterations", max_iterations, by=by)
+            except ZephError as e:
+                print(f"%%zeph: {e}")
+                return None
         self.runs += 1
         loop = _running_loop()
         if self.widgets and loop is not None:
@@ -191,8 +199,12 @@ class ZephMagics(Magics):
         updates: dict[str, Any] = {}
         if model:
             updates["model"] = model
-        if provider in ("auto", "anthropic", "openai", "scripted") or provider in _named(settings):
+        # The traitlet's default "auto" is nobody's choice: it leaves a provider the managed settings pin alone.
+        pinned = settings.managed is not None and settings.managed.manages("llm.provider") is not None
+        chosen = bool(options.provider) or self.provider != "auto" or not pinned
+        if chosen and (provider in ("auto", "anthropic", "openai", "scripted") or provider in _named(settings)):
             updates["provider"] = provider
+        _refuse_loosening(settings, options, self, updates)
         if updates:
             settings = settings.model_copy(update={"llm": llm.model_copy(update=updates)})
         return with_execution(settings, tmux=bool(options.tmux or self.tmux), ssh=options.ssh or self.ssh,
@@ -376,6 +388,42 @@ class ZephMagics(Magics):
         from zeph_nb.notebook.imports import trust
 
         trust(args, self.agent)
+
+
+def _refuse_loosening(settings: Settings, options: argparse.Namespace, magics: ZephMagics,
+                      llm: dict[str, Any]) -> None:  # fmt: skip
+    """A ConfigError naming the managed key when a cell's option (or a traitlet) would change what the
+    organisation's managed settings fixed: the model, the provider, where commands run."""
+    from zeph_nb.errors import ConfigError
+
+    managed = settings.managed
+    if managed is None:
+        return
+
+    def by(option: str) -> str:
+        given = getattr(options, option)
+        if given is None:
+            return f"c.ZephMagics.{option}"
+        return f"%%zeph --{option}" if given is True else f"%%zeph --{option.replace('_', '-')} {given}"
+
+    wanted: list[tuple[str, Any, str]] = [(f"llm.{key}", value, by(key)) for key, value in llm.items()
+                                          if value != getattr(settings.llm, key)]  # fmt: skip
+    provider = options.provider or magics.provider
+    if "provider" not in llm and provider != "auto":  # a variable holding a provider: nothing [llm] pins holds
+        for key in ("llm.provider", "llm.allowed_base_urls"):
+            if managed.manages(key):
+                raise ConfigError(f"{managed.says(key)}; {by('provider')} (a provider of your own) is refused")
+    ssh, container = options.ssh or magics.ssh, options.container or magics.container
+    tmux = bool(options.tmux or magics.tmux)
+    if ssh or container:
+        where = "ssh" if ssh else "container"
+        wanted += [("tools.execution.backend", where, by(where)), (f"tools.execution.{where}", ssh or container,
+                                                                   by(where))]  # fmt: skip
+    if tmux:
+        key, value = ("tools.execution.tmux", True) if ssh or container else ("tools.execution.backend", "tmux")
+        wanted.append((key, value, by("tmux")))
+    for key, value, who in wanted:
+        managed.refuse(key, value, by=who)
 
 
 def _named(settings: Settings) -> set[str]:

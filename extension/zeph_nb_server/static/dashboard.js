@@ -167,6 +167,18 @@ async function answer(item, choice, note, buttons, result) {
   }
 }
 
+// The organisation's managed settings: which keys no user setting can loosen (text only: values are the file's).
+function drawManaged(managed) {
+  const badge = document.getElementById("managed");
+  badge.hidden = !managed;
+  if (!managed) return;
+  const keys = Object.keys(managed.values).sort();
+  badge.textContent = `managed: ${keys.length} setting${keys.length === 1 ? "" : "s"}`;
+  const lines = keys.map((key) => `${key} = ${JSON.stringify(managed.values[key])}`);
+  const ignored = managed.refused.length ? `\n\nIgnored: ${managed.refused.join("\n")}` : "";
+  badge.title = `Set by ${managed.path}; no user setting can loosen them:\n${lines.join("\n")}${ignored}`;
+}
+
 function drawInbox(pending, recent) {
   const ids = new Set(pending.map((item) => item.id));
   for (const [id, node] of state.cards) {
@@ -278,7 +290,8 @@ async function refresh() {
   try {
     // One request, one read of the store (api/dashboard); api/audit, api/audit/aggregates and api/approvals
     // serve the same data separately.
-    const { audit: page, aggregates, approvals, sandbox } = await api(`dashboard?${paged}`);
+    const { audit: page, aggregates, approvals, sandbox, managed } = await api(`dashboard?${paged}`);
+    drawManaged(managed);
     const badge = document.getElementById("sandbox");
     // What this machine can do; each call's row says how that call actually ran (a kernel may turn it off).
     badge.textContent = sandbox.active ? "shell sandbox available (bubblewrap)" : "no shell sandbox on this machine";
