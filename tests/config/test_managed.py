@@ -301,3 +301,19 @@ def test_managed_llm_endpoints_refuse_any_other(isolated_env: Path, managed_file
     settings, said = load(user)
     assert settings.llm.allowed_base_urls == ["https://llm.corp.example/v1"]
     assert said[0].endswith(f'{user}\'s ["https://elsewhere.example"] is ignored')
+
+
+def test_managed_providers_are_a_ceiling_and_a_provider_they_leave_out_falls_back_to_auto(
+    isolated_env: Path, managed_file: ManagedFile, tmp_path: Path
+) -> None:
+    path = managed_file('[[llm.providers]]\nname = "corp"\nkind = "openai"\nbase_url = "https://llm.corp/v1"\n'
+                        'model = "m"\n')  # fmt: skip
+    user = tmp_path / "zeph.toml"
+    user.write_text('[llm]\nprovider = "mine"\n[[llm.providers]]\nname = "mine"\nkind = "scripted"\n')
+    settings, said = load(user)  # the kernel still starts
+    assert [entry.name for entry in settings.llm.providers] == ["corp"] and settings.llm.provider == "auto"
+    assert said == [
+        f'zeph-nb: llm.providers is capped at ["corp"] by {path} (managed); {user}\'s ["mine"] is ignored',
+        f'zeph-nb: llm.providers is set by {path} (managed); {user}\'s provider "mine" is not among them, and "auto" '
+        "is used",
+    ]

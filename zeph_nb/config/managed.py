@@ -221,8 +221,11 @@ class ManagedSettings(BaseModel):
     def says(self, key: str) -> str:
         """``tools.shell.sandbox is set to "bwrap" by /etc/zeph-nb/managed.toml (managed)``."""
         held = self.manages(key) or key
-        verb = "capped at" if held in _CEILING else "set to"
-        return f"{held} is {verb} {_shown(self.values.get(held))} by {self.path} (managed)"
+        value = self.values.get(held)
+        if held in _NAMED:  # entries by their names: their tables would fill the line
+            value = [entry.get("name") for entry in value or ()]
+        verb = "capped at" if held in _CEILING or held in _NAMED else "set to"
+        return f"{held} is {verb} {_shown(value)} by {self.path} (managed)"
 
     def is_managed_rule(self, rule_list: str, index: int) -> bool:
         """Whether entry ``index`` of ``rule_list`` (``gates.permissions.bash``) came from the managed file."""
@@ -333,9 +336,20 @@ def merge(
         if refused is not None:
             dropped[key] = refused
     layer = ManagedSettings(path=path, values=values, leading=leading)
-    lines = tuple(f"zeph-nb: {layer.says(key)}; {whose(key)}'s {_shown(value)} is ignored"
-                  for key, value in dropped.items())  # fmt: skip
-    return merged, layer.model_copy(update={"refused": lines}), kept
+    lines = [f"zeph-nb: {layer.says(key)}; {whose(key)}'s {_shown(value)} is ignored" for key, value in dropped.items()]
+    orphan = _orphaned_provider(merged)
+    if orphan is not None:  # the user's [llm] provider named one of their entries the ceiling dropped
+        merged["llm"]["provider"] = "auto"
+        lines.append(f"zeph-nb: llm.providers is set by {path} (managed); {whose('llm.provider')}'s provider "
+                     f"{_shown(orphan)} is not among them, and \"auto\" is used")  # fmt: skip
+    return merged, layer.model_copy(update={"refused": tuple(lines)}), kept
+
+
+def _orphaned_provider(merged: dict[str, Any]) -> str | None:
+    llm = merged.get("llm") or {}
+    names = {entry.get("name") for entry in llm.get("providers") or ()}
+    chosen = llm.get("provider", "auto")
+    return None if chosen in ("auto", "anthropic", "openai", "scripted") or chosen in names else str(chosen)
 
 
 def _copy(data: Any) -> Any:
