@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from tests.pg_cluster import Cluster, bindir, cluster
 from zeph_nb import audit
 from zeph_nb.cli import main as cli
 from zeph_nb.config import Settings
+from zeph_nb.store import team
 from zeph_nb.store.store import Store
 from zeph_nb.store.team import TeamUnavailable, fully_shipped
 
@@ -121,7 +123,7 @@ def test_a_user_cannot_write_in_anothers_name_nor_change_the_log(pg: Cluster) ->
     import psycopg
 
     with psycopg.connect(pg.url_as("bob"), autocommit=True) as con:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):  # owner is not theirs
             con.execute("INSERT INTO tool_calls (owner, tool, spool, seq) VALUES ('alice', 'bash', 'forged', 1)")
         for statement in ("UPDATE tool_calls SET tool = 'x'", "DELETE FROM tool_calls", "TRUNCATE tool_calls"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
@@ -211,4 +213,143 @@ def test_grants_and_approvals_ship_too_and_status_says_where_rows_go(pg: Cluster
     assert pg.sql("SELECT summary, hub_user, server_name FROM approvals WHERE owner = 'carol'") == [
         ("git push", "carol", "gpu")
     ]
+    store.close()
+
+
+# -- what a review of the shipper found (each failed before its fix) -----------------------------------------------
+
+
+def test_a_kernels_exit_is_bounded_when_the_database_stops_answering(pg: Cluster, tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path, pg.url_as("carol"), user="carol"))
+    store.append("tool_calls", {"tool": "bash", "call_id": "before"})
+    assert store.team is not None
+    wait_for(lambda: store.team is not None and store.team.shipped_rows >= 1)
+    assert store.team._con is not None
+    backend = store.team._con.info.backend_pid
+    os.kill(backend, signal.SIGSTOP)  # a hung host: nothing is refused, nothing answers
+    try:
+        store.append("tool_calls", {"tool": "bash", "call_id": "during"})
+        time.sleep(1.0)  # the shipper's next round is now stuck in its statement
+        finished = threading.Event()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            threading.Thread(target=lambda: (store.close(), finished.set()), daemon=True).start()
+            assert finished.wait(timeout=30), "the kernel's exit waited on the team's database"
+    finally:
+        os.kill(backend, signal.SIGCONT)
+    (spool,) = (tmp_path / "spool").glob("*.jsonl")  # kept: the next kernel on this home ships the rest
+    assert not fully_shipped(spool)
+
+
+def test_a_backlog_is_read_a_step_at_a_time(pg: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(team, "BATCH_ROWS", 100)
+    parsed = []
+    real = team.read_step
+
+    def counting(path: Path, offset: int) -> tuple[list[object], int]:
+        records, end = real(path, offset)
+        parsed.append(len(records))
+        return records, end  # type: ignore[return-value]
+
+    monkeypatch.setattr(team, "read_step", counting)
+    store = Store(settings_for(tmp_path, pg.url_as("bob"), user="bob", durable="false"), flusher=False)
+    for i in range(3000):
+        store.append("tool_calls", {"tool": "bash", "call_id": f"backlog-{i}"})
+    assert store.team is not None and store.team.ship() == 3000
+    assert sum(parsed) == 3000 and max(parsed) == 100  # each row parsed once, a step held at a time
+    store.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "host=db dbname=zeph password=hunter2 application_name=http://hub",  # a :// elsewhere in key=value form
+        "host=db dbname=zeph sslkey=/k/key.pem sslpassword=hunter2",  # the client key's passphrase
+        "postgresql://db/zeph?sslpassword=hunter2",
+        "postgresql://db/zeph?pass%77ord=hunter2",
+    ],
+)
+def test_a_password_in_audit_url_is_refused_in_every_spelling(url: str) -> None:
+    with pytest.raises(Exception, match="must not carry a password"):
+        Settings.from_toml(f'[store]\naudit_url = "{url}"')
+
+
+@pytest.mark.parametrize("kind", ["PGPASSFILE", "PGSERVICEFILE", "PGSSLKEY", "passfile", "sslkey"])
+def test_libpq_credential_files_named_anywhere_are_hidden(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zeph_nb.security.env import scrub_env
+    from zeph_nb.tools.containment import protected_paths
+
+    secret = tmp_path / "team" / "credential"
+    secret.parent.mkdir()
+    secret.write_text("db:5432:zeph:alice:hunter2\n")
+    url = "host=db dbname=zeph"
+    if kind.startswith("PG"):
+        monkeypatch.setenv(kind, str(secret))
+        assert kind not in scrub_env({kind: str(secret)})  # commands are not told where it is either
+    else:
+        url += f" {kind}={secret}"
+    settings = Settings.from_toml(f'[store]\naudit_url = "{url}"').model_copy(update={"home": tmp_path / "zeph"})
+    (tmp_path / "notebooks").mkdir()
+    assert protected_paths(settings, tmp_path / "notebooks").hidden_by(secret.resolve()) is not None
+
+
+def test_a_row_the_database_refuses_is_set_aside_and_the_rows_after_it_ship(pg: Cluster, tmp_path: Path) -> None:
+    store = Store(settings_for(tmp_path, pg.url_as("bob"), user="bob"), flusher=False)
+    store.append("tool_calls", {"tool": "bash", "call_id": "refused", "attempts": True})  # DuckDB takes a bool here
+    store.append("tool_calls", {"tool": "bash", "call_id": "after-refused"})
+    assert store.team is not None
+    with pytest.warns(UserWarning, match="refused a tool_calls row"):
+        store.team.ship()
+    assert pg.sql("SELECT count(*) FROM tool_calls WHERE owner = 'bob' AND call_id = 'after-refused'") == [(1,)]
+    (rejected,) = tmp_path.joinpath("spool").glob("*.rejected")
+    assert '"call_id": "refused"' in rejected.read_text()
+    store.flush()
+    store.close()
+    assert not list(tmp_path.joinpath("spool").glob("*.jsonl"))  # the spool is done with, not stuck
+
+
+def test_audit_sql_only_reads(pg: Cluster, tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, pg.url_as("alice"))
+    with pytest.raises(Exception, match=r"multiple commands|cannot insert multiple"):
+        audit.sql("COMMIT; INSERT INTO tool_calls (tool, spool, seq) VALUES ('forged', 'f', 1)", settings=settings)
+    with pytest.raises(Exception, match="read-only"):
+        audit.sql("INSERT INTO tool_calls (tool, spool, seq) VALUES ('forged', 'f', 1)", settings=settings)
+    assert pg.sql("SELECT count(*) FROM tool_calls WHERE tool = 'forged'") == [(0,)]
+
+
+def test_rows_are_the_login_roles_and_their_arrival_the_databases(pg: Cluster) -> None:
+    import psycopg
+
+    with psycopg.connect(pg.url_as("alice"), autocommit=True) as con:
+        con.execute("SET ROLE zeph_writer")  # the group role: its rows would be every writer's to read
+        con.execute("INSERT INTO tool_calls (tool, spool, seq) VALUES ('alice-private', 'g', 1)")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute(
+                "INSERT INTO tool_calls (tool, spool, seq, shipped_at) VALUES ('backdated', 'b', 1, '2001-01-01')"
+            )
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("INSERT INTO tool_calls (tool, spool, seq, owner) VALUES ('forged', 'o', 1, 'alice')")
+    assert pg.sql("SELECT owner FROM tool_calls WHERE tool = 'alice-private'") == [("alice",)]
+    with psycopg.connect(pg.url_as("bob"), autocommit=True) as con:
+        con.execute("SET ROLE zeph_writer")
+        assert con.execute("SELECT count(*) FROM tool_calls WHERE tool = 'alice-private'").fetchone() == (0,)
+
+
+def test_a_password_in_an_approval_request_stays_out_of_the_teams_log(pg: Cluster, tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from zeph_nb.store.approvals import ApprovalRows, RequestRow
+
+    store = Store(settings_for(tmp_path, pg.url_as("alice")), flusher=False)
+    command = "mysql -u root -p'Tr0ub4dor&3x!' prod -e 'select 1'"
+    ApprovalRows(store).request(RequestRow(
+        id="inbox-pw", conversation_id="conv", call_id="call-pw", tool="bash", summary=f"bash: {command}",
+        params={"command": command}, subjects=[command], rule="gates.permissions.bash[0]", reason="asks",
+        requester="alice", expires_at=datetime.now(UTC) + timedelta(minutes=5),
+    ))  # fmt: skip
+    assert store.team is not None and store.team.ship() == 1
+    (shipped,) = pg.sql("SELECT summary || params || subjects FROM approvals WHERE id = 'inbox-pw'")
+    assert "Tr0ub4dor" not in str(shipped) and "mysql -u root" in str(shipped)
     store.close()

@@ -151,6 +151,16 @@ def _jupyter_dirs(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(path.expanduser() for path in found))
 
 
+def _libpq_files(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
+    """The files libpq reads credentials from when the environment names them (a password file, a service file,
+    a client key), and the system-wide service file: how a kernel reaches a team's audit database as its person,
+    hidden from every tool like ~/.pgpass."""
+    env = os.environ if env is None else env
+    found = [Path(env[name]) for name in ("PGPASSFILE", "PGSERVICEFILE", "PGSSLKEY") if env.get(name)]
+    found.append(Path(env.get("PGSYSCONFDIR") or "/etc/postgresql-common") / "pg_service.conf")
+    return tuple(dict.fromkeys(path.expanduser() for path in found))
+
+
 def _default_user() -> str:
     """Who is at the keyboard, for "approved by" and "granted by" (recorded, never trusted for access)."""
     try:
@@ -190,6 +200,9 @@ class Settings(_Section):
     user_home: Path = Field(default_factory=_user_home, exclude=True, description="whose credentials to hide")
     jupyter_dirs: tuple[Path, ...] = Field(
         default_factory=_jupyter_dirs, exclude=True, description="Jupyter's config and runtime dirs, hidden from tools"
+    )
+    database_credentials: tuple[Path, ...] = Field(
+        default_factory=_libpq_files, exclude=True, description="libpq's credential files, hidden from tools"
     )
     python_prefix: Path = Field(
         default_factory=lambda: Path(sys.prefix),
@@ -232,7 +245,8 @@ class Settings(_Section):
             origins = _origins_of(data, f"file:{file}")
         source = str(file) if file is not None else None
         _apply_env(data, origins, env, source or "environment")
-        extra: dict[str, Any] = {"home": home, "jupyter_dirs": _jupyter_dirs(env)}
+        extra: dict[str, Any] = {"home": home, "jupyter_dirs": _jupyter_dirs(env),
+                                 "database_credentials": _libpq_files(env)}  # fmt: skip
         if env.get("CONDA_PREFIX"):
             extra["conda_prefix"] = env["CONDA_PREFIX"]
         api_key = env.get("ANTHROPIC_API_KEY")

@@ -4,9 +4,8 @@ their defaults and checks; ``[gates]`` is in gates.py, ``[output]`` in output.py
 
 from __future__ import annotations
 
-import re
+from pathlib import Path
 from typing import Annotated, Literal
-from urllib.parse import parse_qs, urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
@@ -268,8 +267,25 @@ class StoreSettings(_Section):
 
 
 def _has_password(url: str) -> bool:
-    """Whether a libpq URL (``postgresql://user:pw@host/db``) or key=value string (``password=pw``) holds one."""
-    if "://" in url:
-        parts = urlsplit(url)
-        return bool(parts.password) or "password" in parse_qs(parts.query)
-    return re.search(r"(?:^|\s)password\s*=", url) is not None
+    """Whether a libpq connection string, in either form (``postgresql://user:pw@host/db``, ``password=pw``), holds
+    a password or a client key's passphrase: parsed by libpq's own rules, so no spelling slips past."""
+    return bool({"password", "sslpassword"} & {key for key, value in _conninfo(url).items() if value})
+
+
+def _conninfo(url: str) -> dict[str, str]:
+    from psycopg import ProgrammingError
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        return {key: str(value) for key, value in conninfo_to_dict(url).items()}
+    except ProgrammingError as e:
+        raise ValueError(f"audit_url is not a libpq connection string ({e}); write host=… dbname=… or "
+                         "postgresql://host/db") from None  # fmt: skip
+
+
+def credential_files(url: str | None) -> tuple[Path, ...]:
+    """The files a connection string names that hold credentials (a password file, a client key)."""
+    if not url:
+        return ()
+    named = _conninfo(url)
+    return tuple(Path(named[key]).expanduser() for key in ("passfile", "sslkey") if named.get(key))

@@ -49,6 +49,10 @@ DEFAULT_SCRUB: tuple[str, ...] = (
     "NPM_TOKEN",
     "PYPI_TOKEN",
     "TWINE_PASSWORD",
+    # libpq's: where the team audit database's password file, service file and client key are.
+    "PGPASSFILE",
+    "PGSERVICEFILE",
+    "PGSSLKEY",
 )
 DEFAULT_KEEP: tuple[str, ...] = (
     "TOKENIZERS_PARALLELISM",

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ZephError
 from zeph_nb.store.schema import COLUMNS
-from zeph_nb.store.spool import SpoolRecord, adopt, read_records, spool_files
+from zeph_nb.store.spool import SpoolRecord, adopt, spool_files
 from zeph_nb.store.team_schema import SHIPPED, latest_version, schema_version
 
 if TYPE_CHECKING:
@@ -40,11 +40,19 @@ __all__ = ["MARK", "TeamShipper", "TeamUnavailable", "fully_shipped", "mark_unsh
 
 MARK = ".shipped"
 # libpq's own wait for a connection; a database that takes longer is treated as down this round.
-CONNECT_TIMEOUT_SECS = 5
-# Bounds a statement on a connection that stopped answering (a network partition, not a refused connection).
+CONNECT_TIMEOUT_SECS = 3
+# A statement the server works on for longer is cancelled by the server itself.
 STATEMENT_TIMEOUT_MS = 30_000
-# Rows copied per transaction: a large spool (a long-offline kernel) is shipped in steps, each one committed.
+# A server that stops answering altogether (a partition, a hung host) cannot cancel anything: TCP keepalives and
+# a limit on unacknowledged data make the kernel's side of the socket fail instead, within about 30 s.
+TCP_OPTIONS = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3,
+               "tcp_user_timeout": 30_000}  # fmt: skip
+# Rows copied per transaction: a large spool (a long-offline kernel) is shipped in steps, each one committed, and
+# read a step at a time, so a backlog costs memory for one step, not for all of it.
 BATCH_ROWS = 5_000
+BATCH_BYTES = 16 * 1024 * 1024
+# How long a kernel's exit waits for the last round; rows not shipped by then wait in the spool for the next.
+CLOSE_SECS = 8.0
 
 
 class TeamUnavailable(ZephError):
@@ -130,10 +138,12 @@ class TeamShipper:
         own: Callable[[], Path | None],
         interval: float = 1.0,
         connect: Callable[[], psycopg.Connection[Any]] | None = None,
+        redact: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
         self.url = url
         self.spool_dir = spool_dir
         self.own = own
+        self.redact = redact or (lambda table, row: row)
         self.interval = interval
         self._connect_to = connect or self._default_connect
         self._con: psycopg.Connection[Any] | None = None
@@ -170,19 +180,30 @@ class TeamShipper:
                 backoff = min(max(backoff * 2, self.interval), 30.0)
                 self._wake.set()
 
-    def close(self, *, timeout: float = 10.0) -> None:
-        """Stop the loop and ship what is left (within ``timeout``; what cannot be shipped stays spooled)."""
+    def close(self, *, timeout: float = CLOSE_SECS) -> None:
+        """Stop the loop and ship what is left, within ``timeout``: what is not shipped by then stays in the spool
+        for the next kernel on this home. Never waits longer, whatever the database does."""
         self._stop.set()
         self._wake.set()
+        deadline = time.monotonic() + timeout
         if self._thread is not None:
             self._thread.join(timeout=timeout)
-        with contextlib.suppress(Exception):
-            self.ship()
-        with self._lock:
+            if self._thread.is_alive():  # stuck in a round with a database that stopped answering
+                warnings.warn("zeph-nb: the team audit database is not answering; unshipped rows stay in the spool "
+                              "and the next kernel ships them", stacklevel=2)  # fmt: skip
+                return
+        if not self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            return
+        try:
+            if self.last_error is None:  # a database that was down a moment ago gets no second connect timeout
+                with contextlib.suppress(Exception):
+                    self._ship_locked()
             if self._con is not None:
                 with contextlib.suppress(Exception):
                     self._con.close()
                 self._con = None
+        finally:
+            self._lock.release()
 
     def describe(self) -> str:
         """One line for ``%zeph status``: where rows go and whether any are waiting."""
@@ -199,20 +220,23 @@ class TeamShipper:
         """Ship every spooled row not yet in the team database (this process's spool and those of processes that
         are gone); returns rows sent. Raises TeamUnavailable, with the rows still spooled, when it cannot."""
         with self._lock:
-            try:
-                sent = self._ship_all()
-            except TeamUnavailable as e:
-                self._failed(e)
-                raise
-            except Exception as e:  # psycopg's errors: connection refused, server gone mid-COPY, …
-                error = TeamUnavailable(f"the team audit database is unavailable ({_first_line(e)}); rows wait "
-                                        "in the spool and are shipped when it is back")  # fmt: skip
-                self._failed(error)
-                raise error from e
-            if self.last_error is not None:
-                warnings.warn("zeph-nb: the team audit database is back; waiting rows were shipped", stacklevel=2)
-            self.last_error = None
-            return sent
+            return self._ship_locked()
+
+    def _ship_locked(self) -> int:
+        try:
+            sent = self._ship_all()
+        except TeamUnavailable as e:
+            self._failed(e)
+            raise
+        except Exception as e:  # psycopg's errors: connection refused, server gone mid-COPY, …
+            error = TeamUnavailable(f"the team audit database is unavailable ({_first_line(e)}); rows wait "
+                                    "in the spool and are shipped when it is back")  # fmt: skip
+            self._failed(error)
+            raise error from e
+        if self.last_error is not None:
+            warnings.warn("zeph-nb: the team audit database is back; waiting rows were shipped", stacklevel=3)
+        self.last_error = None
+        return sent
 
     def _failed(self, error: Exception) -> None:
         if self._con is not None:
@@ -238,12 +262,10 @@ class TeamShipper:
         sent = 0
         while True:
             offset = shipped_offset(path)
-            records, end = read_records(path, offset)
+            records, end = read_step(path, offset)
             if end == offset:
                 return sent
-            if len(records) > BATCH_ROWS:  # ship in steps; the next step starts where this one's rows end
-                records, end = _first(path, offset, BATCH_ROWS)
-            self._insert(records)
+            self._insert(path, records)
             _write_mark(path, end)  # after the commit: a crash before this ships the rows again, stored once
             sent += len(records)
 
@@ -270,19 +292,34 @@ class TeamShipper:
             connect_timeout=CONNECT_TIMEOUT_SECS,
             application_name="zeph-nb shipper",
             options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            **TCP_OPTIONS,  # type: ignore[arg-type]
         )
 
-    def _insert(self, records: Sequence[SpoolRecord]) -> None:
+    def _insert(self, path: Path, records: Sequence[SpoolRecord]) -> None:
+        import psycopg
+
         by_table: dict[str, list[SpoolRecord]] = defaultdict(list)
         for record in records:
             if record.table in SHIPPED:
-                by_table[record.table].append(record)
+                by_table[record.table].append(SpoolRecord(record.table, self.redact(record.table, record.row),
+                                                          record.origin))  # fmt: skip
         if not by_table:
             return
         con = self._connection()
-        with con.transaction():
+        try:
+            with con.transaction():
+                for table, rows in by_table.items():
+                    insert_rows(con, table, rows)
+        except (psycopg.DataError, psycopg.IntegrityError):
+            # A row the database refuses (a value DuckDB took and PostgreSQL will not) must not hold back every
+            # row after it: ship row by row, and keep each refused one beside the spool, with why.
             for table, rows in by_table.items():
-                insert_rows(con, table, rows)
+                for record in rows:
+                    try:
+                        with con.transaction():
+                            insert_rows(con, table, [record])
+                    except (psycopg.DataError, psycopg.IntegrityError) as refused:
+                        _set_aside(path, record, refused)
 
 
 def insert_rows(con: psycopg.Connection[Any], table: str, records: Sequence[SpoolRecord]) -> None:
@@ -302,20 +339,40 @@ def insert_rows(con: psycopg.Connection[Any], table: str, records: Sequence[Spoo
     )
 
 
-def _first(path: Path, offset: int, count: int) -> tuple[list[SpoolRecord], int]:
-    """The first ``count`` complete records from ``offset`` and the offset just after them."""
+def read_step(path: Path, offset: int) -> tuple[list[SpoolRecord], int]:
+    """Up to BATCH_ROWS complete records (and about BATCH_BYTES) from ``offset``, read as a stream, and the offset
+    just after them. A line still being written (no newline yet) waits for the next round; a torn line is skipped,
+    as the local flusher skips it."""
     records: list[SpoolRecord] = []
     position = offset
-    with open(path, "rb") as handle:
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below; a spool deleted meanwhile has nothing to ship
+    except FileNotFoundError:
+        return [], offset
+    with handle:
         handle.seek(offset)
         for line in handle:
-            if not line.endswith(b"\n") or len(records) >= count:
+            if not line.endswith(b"\n"):
                 break
             position += len(line)
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 item = json.loads(line)
                 records.append(SpoolRecord(item["t"], item["r"], item.get("o")))
+            if len(records) >= BATCH_ROWS or position - offset >= BATCH_BYTES:
+                break
     return records, position
+
+
+def _set_aside(spool: Path, record: SpoolRecord, error: BaseException) -> None:
+    """Keep a row the team's database refused in ``<spool>.rejected`` (it is in the local log too) and say so."""
+    line = json.dumps({"t": record.table, "r": record.row, "o": record.origin, "error": _first_line(error)},
+                      ensure_ascii=False, default=str)  # fmt: skip
+    rejected = spool.with_name(spool.name + ".rejected")
+    with open(rejected, "a", encoding="utf-8") as handle:
+        handle.write(line + "\n")
+    why = _first_line(error)
+    warnings.warn(f"zeph-nb: the team audit database refused a {record.table} row ({why}); it is kept in "
+                  f"{rejected} and in the local log; the rows after it were shipped", stacklevel=2)  # fmt: skip
 
 
 def _first_line(error: BaseException) -> str:
@@ -334,11 +391,15 @@ def team_query(url: str, sql: str, params: Sequence[Any] | None = None) -> pd.Da
 
     started = time.monotonic()
     try:
-        with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_SECS, application_name="zeph-nb audit") as con:
+        with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_SECS, application_name="zeph-nb audit",
+                             **TCP_OPTIONS) as con:  # type: ignore[arg-type]  # fmt: skip
             con.read_only = True
-            cursor = con.execute(sql.encode(), list(params or []))
-            names = [column.name for column in cursor.description or []]
-            return pd.DataFrame.from_records(cursor.fetchall(), columns=names)
+            # One statement only (a prepared one: "COMMIT; INSERT …" is refused), in a transaction that is rolled
+            # back whatever it did: reading is all this is for.
+            with con.transaction(force_rollback=True):
+                cursor = con.execute(sql.encode(), list(params or []), prepare=True)
+                names = [column.name for column in cursor.description or []]
+                return pd.DataFrame.from_records(cursor.fetchall(), columns=names)
     except psycopg.OperationalError as e:
         raise TeamUnavailable(
             f"cannot reach the team audit database after {time.monotonic() - started:.1f}s ({_first_line(e)}); "

@@ -29,8 +29,10 @@ READER_ROLE = "zeph_reviewer"
 SHIPPED: tuple[str, ...] = tuple(table for table in COLUMNS if table != "overflow")
 
 # Columns the team's tables have beyond the local ones; the shipper fills hub_user and server_name.
+# owner is the login role (session_user), not current_user: a writer that runs SET ROLE zeph_writer must not write
+# rows in the group's name, which every other writer could then read.
 TEAM_COLUMNS: dict[str, str] = {
-    "owner": "NAME NOT NULL DEFAULT current_user",
+    "owner": "NAME NOT NULL DEFAULT session_user",
     "hub_user": "VARCHAR",
     "server_name": "VARCHAR",
     "shipped_at": "TIMESTAMP NOT NULL DEFAULT (clock_timestamp() AT TIME ZONE 'UTC')",
@@ -91,15 +93,20 @@ def _shape(con: Any, table: str) -> None:
     """Team columns, the row identity, grants and row-level security of one table (all re-runnable)."""
     for column, kind in TEAM_COLUMNS.items():
         con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+        default = kind.partition(" DEFAULT ")[2]
+        if default:  # a database set up by an earlier version gets this version's default too
+            con.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET DEFAULT {default}")
     con.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_row_id ON {table} (owner, spool, seq)")
     con.execute(f"CREATE INDEX IF NOT EXISTS {table}_owner_ts ON {table} (owner)")
-    con.execute(f"REVOKE ALL ON {table} FROM PUBLIC")
-    con.execute(f"GRANT INSERT, SELECT ON {table} TO {WRITER_ROLE}")
-    con.execute(f"GRANT SELECT ON {table} TO {READER_ROLE}")
+    con.execute(f"REVOKE ALL ON {table} FROM PUBLIC, {WRITER_ROLE}, {READER_ROLE}")
+    # A writer names only what the kernel knows: owner and shipped_at are the database's to fill.
+    shipped = ", ".join([*COLUMNS[table], "hub_user", "server_name"])
+    con.execute(f"GRANT INSERT ({shipped}) ON {table} TO {WRITER_ROLE}")
+    con.execute(f"GRANT SELECT ON {table} TO {WRITER_ROLE}, {READER_ROLE}")
     con.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
     policies = {
-        "zeph_insert_own": f"FOR INSERT TO {WRITER_ROLE} WITH CHECK (owner = current_user)",
-        "zeph_read_own": f"FOR SELECT TO {WRITER_ROLE} USING (owner = current_user)",
+        "zeph_insert_own": f"FOR INSERT TO {WRITER_ROLE} WITH CHECK (owner = session_user)",
+        "zeph_read_own": f"FOR SELECT TO {WRITER_ROLE} USING (owner = session_user)",
         "zeph_review": f"FOR SELECT TO {READER_ROLE} USING (true)",
     }
     for name, rule in policies.items():

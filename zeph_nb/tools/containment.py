@@ -22,6 +22,7 @@ from pathlib import Path
 
 from zeph_nb.config import Settings
 from zeph_nb.config.managed import host_within
+from zeph_nb.config.sections import credential_files
 from zeph_nb.security.netproxy import NetworkProxy
 from zeph_nb.security.os_sandbox import Limits, SandboxSpec, SandboxStatus, linked_writable, probe
 from zeph_nb.security.protected import CREDENTIAL_PATHS, ProtectedPaths, system_secrets
@@ -101,6 +102,7 @@ def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Prot
         os.fspath(workdir), os.getcwd(), settings.home, settings.user_home, settings.jupyter_dirs, settings.store.path,
         settings.source, settings.output.filters.filters_path, tuple(settings.tools.shell.hidden_paths),
         tuple(settings.tools.file.deny_read), settings.managed.path if settings.managed is not None else None,
+        settings.database_credentials, settings.store.audit_url,
     )  # fmt: skip
     now = time.monotonic()
     cached = _protected_cache.get(key)
@@ -129,6 +131,8 @@ def _protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Pro
         (store_dir, "zeph-nb's store: audit log, grants, approvals and their key"),
     ]
     hidden += [(path, "Jupyter's config and runtime files (server tokens)") for path in settings.jupyter_dirs]
+    libpq = (*settings.database_credentials, *credential_files(settings.store.audit_url))
+    hidden += [(path, "the team audit database's credentials (libpq)") for path in libpq]
     # The tmux server's and the SSH master connections' sockets: whoever reaches one runs commands outside every
     # sandbox. Hidden here too, not only by the sandbox's private /tmp and /run: a workdir or an allowed path of
     # /tmp would bind the real one back.
