@@ -1,7 +1,7 @@
 """The team's audit log in PostgreSQL: which client way to write and read, and what shipping costs under load.
 
 A throwaway cluster (tests/pg_cluster.py: Debian's server, initdb in a temp folder, a Unix socket) is set up with
-``zeph-nb team-db setup``. Three measurements, each against a baseline in the same run:
+``zeph-nb team-db setup``. Four measurements, each against a baseline in the same run:
 
 1. Writing a batch of spooled rows: psycopg 3 ``executemany`` of ``INSERT … ON CONFLICT DO NOTHING`` (pipelined)
    against COPY into a temporary table and one ``INSERT … SELECT … ON CONFLICT DO NOTHING``, as batches grow.
@@ -9,6 +9,7 @@ A throwaway cluster (tests/pg_cluster.py: Debian's server, initdb in a temp fold
    SQLAlchemy and through ADBC, each when installed (neither is a dependency; the figures say why).
 3. 8 writer processes x 2,000 recorded calls each, every kernel shipping to one database as its own role: rows/s,
    p95 lag from the call to its row in PostgreSQL, rows lost; next to the same 8 x 2,000 into local DuckDB only.
+4. A backlog of 10k, 50k and 200k rows shipped by a kernel back online, next to the local flush of the same rows.
 """
 
 from __future__ import annotations
@@ -199,6 +200,37 @@ def shipping(cluster: Any) -> None:
               f"{int(count) - int(distinct)} duplicated")  # type: ignore[call-overload]  # fmt: skip
 
 
+def backlog(cluster: Any) -> None:
+    """How draining a backlog (a kernel that was offline) grows with it: it should stay linear, a step at a time."""
+    import resource
+
+    from zeph_nb.config import Settings
+    from zeph_nb.store import Store
+
+    print("team audit, 4. a kernel back online ships its backlog (rows/s; local DuckDB flush of the same rows)")
+    cluster.sql("CREATE ROLE backlog LOGIN IN ROLE zeph_writer")
+    for rows in (10_000, 50_000, 200_000):
+        with tempfile.TemporaryDirectory() as tmp:
+            toml = f'[store]\naudit_url = "{cluster.url_as("backlog")}"\ndurable = false'
+            store = Store(Settings.from_toml(toml).model_copy(update={"home": Path(tmp)}), flusher=False)
+            for i in range(rows):
+                store.append("tool_calls", {"tool": "bash", "call_id": f"b{i}", "params": '{"command": "make"}'})
+            assert store.team is not None
+            start = time.perf_counter()
+            shipped = store.team.ship()
+            ship = time.perf_counter() - start
+            after_ship = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            start = time.perf_counter()
+            store.flush()
+            local = time.perf_counter() - start
+            after_flush = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            store.close()
+            ratio = ship / local
+            print(f"  {rows:>7,} rows waiting: shipped {shipped / ship:>8,.0f} rows/s, local flush "
+                  f"{rows / local:>8,.0f} rows/s ({ratio:.2f}x its time); peak RSS after shipping "
+                  f"{after_ship:,.0f} MiB, after the flush {after_flush:,.0f} MiB")  # fmt: skip
+
+
 def main() -> None:
     from tests.pg_cluster import bindir, cluster
     from zeph_nb.cli import main as cli
@@ -212,6 +244,7 @@ def main() -> None:
         writing(server.url_as("bench"))
         reading(server.url)
         shipping(server)
+        backlog(server)
 
 
 if __name__ == "__main__":
