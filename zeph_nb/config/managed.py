@@ -91,6 +91,9 @@ def host_within(entry: str, ceiling: Iterable[str]) -> bool:
         return "*" in ceiling
     if host.startswith("*."):  # a wildcard is within a ceiling entry that is the same or wider
         domain = host[2:].lower()
+        if port and port not in ("80", "443"):  # an entry without a port means the web's two: another must be named
+            wider = [c[2 : -len(port) - 1].lower() for c in ceiling if c.startswith("*.") and c.endswith(f":{port}")]
+            return any(domain == d or domain.endswith("." + d) for d in wider)
         wider = [c[2:].lower() for c in ceiling if c.startswith("*.")]
         return "*" in ceiling or any(domain == d or domain.endswith("." + d) for d in wider)
     return host_allowed(host, ceiling, int(port) if port else None)

@@ -108,4 +108,7 @@ def embeddings_named(settings: Settings, name: str, timeout: float) -> OpenAIEmb
     if entry.api_key_env and key is None:
         raise ConfigError(f"provider {name!r}: ${entry.api_key_env} is not set; set it before starting Jupyter "
                           f"(or %env {entry.api_key_env}=… in the kernel)")  # fmt: skip
-    return OpenAIEmbeddings(entry.base_url, model, api_key=key, timeout=timeout)
+    from zeph_nb.agent.providers import endpoint  # the package imports this module: here, not at the top
+
+    url = endpoint(settings, entry.base_url, entry.kind, name) or entry.base_url  # [llm] allowed_base_urls holds
+    return OpenAIEmbeddings(url, model, api_key=key, timeout=timeout)

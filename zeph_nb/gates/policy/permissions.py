@@ -8,6 +8,7 @@ approved hosts (``gates/wrappers.py``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -143,6 +144,18 @@ class Permissions:
         where = remote_target(self.settings)
         if where is not None and tool.mutates and tool.remote:
             decision = contain_remote(decision, where)
+            managed = self.settings.managed
+            if managed is not None and managed.values.get("tools.shell.sandbox") == "bwrap":
+                # The organisation requires the OS sandbox for every command; another machine is outside it, so
+                # no rule, grant or approver may run one there (pinning the backend key too is not needed).
+                decision = dataclasses.replace(
+                    decision,
+                    action="deny",
+                    by_rule=True,
+                    grantable=False,
+                    managed=managed.says("tools.shell.sandbox"),
+                    reason=f"{managed.says('tools.shell.sandbox')}: nothing runs outside it, and {where} is",
+                )
         return decision
 
     # -- after a call ------------------------------------------------------------------------------------

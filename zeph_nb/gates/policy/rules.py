@@ -238,7 +238,8 @@ class PermissionPolicy:
         name = tool if isinstance(tool, str) else tool.name
         kind = "text" if isinstance(tool, str) else tool.subject_kind
         own = [
-            Rule(r.tool, self._path_pattern(r.pattern), r.action, r.source, written=r.pattern) if kind == "path" else r
+            # replace, not a new Rule: every other field (managed=, above all) must survive the anchoring
+            dataclasses.replace(r, pattern=self._path_pattern(r.pattern), written=r.pattern) if kind == "path" else r
             for r in self.rules.get(name, [])
         ]
         has = capabilities_of(tool) if not isinstance(tool, str) else frozenset()
