@@ -36,7 +36,9 @@ def explain(
             lines.append(f"{where}: unknown key '{key}'{did_you_mean}; allowed here: {', '.join(allowed)}")
         else:
             got = problem.get("input")
-            lines.append(f"{where}: {key}: {_shown(problem['msg'], _MSG_CHARS)} (got {_shown(repr(got))})")
+            # A value refused for holding a password is not echoed: the error lands in notebook outputs and logs.
+            shown = "a value not shown here" if "password" in str(problem["msg"]) else _shown(repr(got))
+            lines.append(f"{where}: {key}: {_shown(problem['msg'], _MSG_CHARS)} (got {shown})")
     return "invalid configuration:\n  " + "\n  ".join(lines)
 
 
