@@ -1,5 +1,6 @@
 """``zeph-nb``, the command line: ``migrate-config`` for a person's config file, ``team-db`` for the administrator
-of a team's audit database (``setup`` applies the schema and row-level security, ``grant`` lets a login role in)."""
+of a team's audit database (``setup`` applies the schema and row-level security, ``grant`` lets a login role in),
+and ``hub-key`` for the hub service's signing key (reviewers' answers are signed with it)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hub-key"]:
+        return _hub_key(args[1:])
     if args[:1] != ["team-db"]:
         return migrate_config(args)
     parser = argparse.ArgumentParser(
@@ -28,6 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     grant = commands.add_parser("grant", help="let a login role ship its kernel's rows (--reviewer: read all rows)")
     grant.add_argument("role", help="an existing database login role, usually the person's hub name")
     grant.add_argument("--reviewer", action="store_true", help="may read every user's rows")
+    grant.add_argument("--hub", action="store_true",
+                       help="the hub service's role: reads every row, records reviewers' answers, ships nothing")
     for command in (setup, grant):
         command.add_argument("--url", help="the database (default: [store] audit_url of the loaded settings)")
     options = parser.parse_args(args[1:])
@@ -53,11 +58,38 @@ def _team_db(options: argparse.Namespace, url: str) -> int:
                 for line in migrate_team(con):
                     print(f"applied: {line}")
             else:
-                print(grant_role(con, options.role, reviewer=options.reviewer))
+                print(grant_role(con, options.role, reviewer=options.reviewer, hub=options.hub))
                 con.commit()
     except (psycopg.Error, LookupError) as e:
         print(f"zeph-nb team-db {options.command}: {str(e).strip()}", file=sys.stderr)
         return 1
+    return 0
+
+
+
+def _hub_key(args: list[str]) -> int:
+    from pathlib import Path
+
+    from zeph_nb.security.review_signature import generate_key
+
+    parser = argparse.ArgumentParser(
+        prog="zeph-nb hub-key",
+        description="Make the hub service's signing key (Ed25519). Keep the file where only the hub can read it and "
+        "name it in the service's ZEPH_HUB_SIGNING_KEY; put the printed line in the managed settings file.",
+    )
+    parser.add_argument("path", help="where to write the private key (refused if a file is there)")
+    options = parser.parse_args(args)
+    try:
+        public = generate_key(Path(options.path))
+    except FileExistsError:
+        print(f"zeph-nb hub-key: {options.path} exists; kernels may already trust its key. Remove it first if you "
+              "mean to replace it (and update review_key in the managed settings).", file=sys.stderr)  # fmt: skip
+        return 1
+    except OSError as e:
+        print(f"zeph-nb hub-key: cannot write {options.path}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(f"wrote {options.path} (mode 0600). Put this in the managed settings file:\n\n"
+          f'[gates.approval]\ndecided_by = "reviewers"\nreview_key = "{public}"')  # fmt: skip
     return 0
 
 

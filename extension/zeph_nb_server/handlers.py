@@ -240,7 +240,7 @@ def _inbox(settings: Settings) -> Inbox:
     store = Store(settings)
     with _INBOXES_GUARD:
         if store.path not in _INBOXES:
-            _INBOXES[store.path] = Inbox(store)
+            _INBOXES[store.path] = Inbox(store, reviewers_decide=settings.gates.approval.decided_by == "reviewers")
         return _INBOXES[store.path]
 
 
@@ -287,7 +287,7 @@ class ApprovalHandler(ZephHandler):
 
     @web.authenticated
     async def post(self, inbox_id: str) -> None:
-        from zeph_nb.gates.approval.inbox import ANSWERS, ApprovalClosed, UnknownApproval
+        from zeph_nb.gates.approval.inbox import ANSWERS, ApprovalClosed, ReviewersDecide, UnknownApproval
 
         try:
             body = json.loads(self.request.body or b"null")
@@ -311,6 +311,8 @@ class ApprovalHandler(ZephHandler):
             raise web.HTTPError(404, str(e)) from None
         except ApprovalClosed as e:
             raise web.HTTPError(409, str(e)) from None
+        except ReviewersDecide as e:  # the managed settings: only the team's reviewers answer, on the hub service
+            raise web.HTTPError(403, str(e)) from None
         self.log.info("zeph-nb: %s answered %s: %s", who, item.summary, body["answer"])
         self.finish(json.dumps(item.to_json()))
 

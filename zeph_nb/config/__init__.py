@@ -38,6 +38,7 @@ from pydantic import (
     SecretStr,
     ValidationError,
     field_validator,
+    model_validator,
 )
 from pydantic.fields import FieldInfo
 
@@ -220,6 +221,15 @@ class Settings(_Section):
     def _expand_home(cls, value: Path) -> Path:
         return value.expanduser()
 
+    @model_validator(mode="after")
+    def _reviewers_need_the_hub(self) -> Settings:
+        approval = self.gates.approval
+        if approval.decided_by == "reviewers" and not (approval.review_key and self.store.audit_url):
+            raise ValueError('gates.approval.decided_by = "reviewers" needs gates.approval.review_key (the hub '
+                             "service's public key) and store.audit_url (the team's database), where reviewers' "
+                             "answers come from")  # fmt: skip
+        return self
+
     @classmethod
     def from_toml(cls, text: str, *, source: str = "<string>") -> Settings:
         """Settings from TOML text alone: no file lookup and no environment, so the result is reproducible."""
@@ -368,9 +378,17 @@ def _apply_managed(settings: Settings, path: Path, data: dict[str, Any], layer: 
     extra = {name: getattr(settings, name) for name in _NOT_KEYS}
     extra.update(origins=origins, managed=managed)
     try:
-        return Settings.model_validate({**merged, **extra}, context={"source": settings.source, "rules_read": True})
+        result = Settings.model_validate({**merged, **extra}, context={"source": settings.source, "rules_read": True})
     except ValidationError as e:
         raise ConfigError(explain(e, str(path), origins, Settings, _TABLES)) from None
+    if managed.manages("gates.approval.decided_by") and result.gates.approval.decided_by == "reviewers":
+        # Reviewers decide only if the answers come from the team's database and verify with the hub's key: a user
+        # who could name either could answer their own requests.
+        for key in ("gates.approval.review_key", "store.audit_url"):
+            if not managed.manages(key):
+                raise ConfigError(f"{path}: gates.approval.decided_by = \"reviewers\" needs {key} in the same file "
+                                  "(the managed settings); add it, see the README's hub section")  # fmt: skip
+    return result
 
 
 def _leaf_of(key: str, leaves: set[str]) -> str:

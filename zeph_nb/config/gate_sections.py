@@ -34,6 +34,45 @@ class ApprovalSettings(_Section):
         300.0, gt=0, le=7 * 86_400, description="an approval nobody answers is denied after this long"
     )
     shell_confirm: bool = Field(False, description="every shell command asks, whatever rules and grants say")
+    # On a team's hub (zeph_nb.hub): "reviewers" sends every ask to the team's reviewers, whatever approver a run
+    # names; the user's own buttons, dashboard and AutoApprove answer nothing. Meant for the managed file.
+    decided_by: Literal["user", "reviewers"] = Field(
+        "user", description='who answers an ask: the user, or (on a hub) the team\'s reviewers on the hub service'
+    )
+    review_key: str | None = Field(
+        None,
+        description="the hub service's public key (zeph-nb hub-key prints it); reviewers' answers must verify with it",
+    )
+    review_page: str | None = Field(
+        None,
+        description="where reviewers answer (default: services/zeph_nb_hub/ under the hub's base URL)",
+    )
+
+    @field_validator("review_key")
+    @classmethod
+    def _public_key(cls, value: str | None) -> str | None:
+        import base64
+        import binascii
+
+        if value is None:
+            return None
+        try:
+            raw = base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) != 32:
+            raise ValueError("review_key is not an Ed25519 public key in base64 (44 characters); copy the line "
+                             "`zeph-nb hub-key` printed")  # fmt: skip
+        return value
+
+    @field_validator("review_page")
+    @classmethod
+    def _page(cls, value: str | None) -> str | None:
+        # Shown as a link in notebook output: a path on the hub's origin or an https URL, nothing a browser runs.
+        if value is not None and not (value.startswith("https://") or (value.startswith("/") and not
+                                                                         value.startswith("//"))):  # fmt: skip
+            raise ValueError("review_page must be a path on the hub (/services/zeph_nb_hub/) or an https:// URL")
+        return value
 
 
 class QuotaSettings(_Section):

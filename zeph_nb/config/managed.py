@@ -55,6 +55,7 @@ _ORDER: dict[str, tuple[Any, ...]] = {
     "tools.shell.sandbox": ("off", "auto", "bwrap"),
     "gates.trust.level": ("trusted", "provisional", "untrusted"),
     "gates.policy.default_effect": ("allow", "deny"),
+    "gates.approval.decided_by": ("user", "reviewers"),
 }
 _OFF_IS_TIGHTER = frozenset({
     "tools.enabled", "tools.entry_points", "tools.shell_enabled", "tools.file_enabled", "tools.fetch_enabled",

@@ -120,7 +120,8 @@ class Session:
         self.run_id = new_run_id()  # one %%zeph cell's run; calls made outside a run share the session's first
         self.quota = Quota(gates.quota.max_tool_calls_per_session)
         self.cache = ResultCache(gates.cache.ttl_secs) if gates.cache.enabled else None
-        self.desk = ApprovalDesk()
+        self.desk = ApprovalDesk(reviewers=_team_reviewers(settings, store)
+                                 if gates.approval.decided_by == "reviewers" else None)  # fmt: skip
         self.utility = UtilityScorer(settings)
         self.listeners: list[Callable[[GateEvent], None]] = []
         self._secret_patterns = compile_extra(settings.output.filters.security.extra_patterns)
@@ -169,6 +170,15 @@ class Session:
         self.permissions.reset()
 
 
+def _team_reviewers(settings: Settings, store: Store | None) -> Callable[[], Approver]:
+    def make() -> Approver:
+        from zeph_nb.gates.approval.inbox import InboxApprover
+
+        return InboxApprover(settings, store=store)
+
+    return make
+
+
 class GateChain:
     """The executor the agent uses: ``execute(call)`` always returns a ``CallOutcome``, never raises a ToolError."""
 
@@ -206,6 +216,12 @@ class GateChain:
     @approver.setter
     def approver(self, approver: Approver) -> None:
         self.session.desk.approver = approver
+
+    @property
+    def answering(self) -> Approver:
+        """Who actually answers asks: ``approver``, or the team's reviewers when the managed settings say they
+        decide (then the approver a front-end set is not asked)."""
+        return self.session.desk.answering
 
     def subscribe(self, listener: Callable[[GateEvent], None]) -> Callable[[], None]:
         """Tell ``listener`` what the gates do (asks, answers, calls that start); returns what unsubscribes it."""

@@ -221,7 +221,7 @@ class ApprovalGate:
             # Set before waiting starts, so by the time wait_for gives up the wall clock is past it too.
             expires_at=utc_now() + timedelta(seconds=self.timeout),
         )
-        if decision.managed and isinstance(self.desk.approver, AutoApprove):
+        if decision.managed and isinstance(self.desk.answering, AutoApprove):
             # A managed ask is the organisation's: a person answers it, never an approver that says yes to all.
             raise refuse(
                 gc.trace,

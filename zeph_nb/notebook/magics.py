@@ -142,19 +142,23 @@ class ZephMagics(Magics):
         return self._run_plain(agent, prompt, max_iterations)
 
     def _start(self, agent: Agent, prompt: str, max_iterations: int | None, loop: asyncio.AbstractEventLoop) -> Run:
-        from zeph_nb.notebook.server import jupyter_base_url
+        from zeph_nb.notebook.server import HUB_SERVICE, hub_base_url, jupyter_base_url
         from zeph_nb.notebook.transcript import Transcript
 
-        where = getattr(agent.approver, "where", None)  # e.g. the inbox approver: "in the approval inbox of …"
-        link = getattr(agent.approver, "link", None)  # …and that page under the Jupyter server's base URL
-        base = jupyter_base_url() if link else None
+        answering = agent.chain.answering  # the team's reviewers, when they decide, whatever --approve said
+        where = getattr(answering, "where", None)  # e.g. the inbox approver: "in the approval inbox of …"
+        link = getattr(answering, "link", None)  # …and that page under the Jupyter server's base URL
+        if getattr(answering, "on_hub", False):  # the hub service: its page under the hub's base URL
+            link, base = (link, "") if link else (HUB_SERVICE, hub_base_url())
+        else:
+            base = jupyter_base_url() if link else None
         warning = banner(agent.settings)
         transcript = Transcript(
             prompt,
             on_stop=agent.stop,
             model=model_name(agent),
             approver_where=where,
-            approver_link=base + link if base and link else None,
+            approver_link=base + link if base is not None and link else None,
             warning=warning,
             offline=bool(getattr(agent.provider, "unconfigured", False)),
         )

@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["DASHBOARD", "jupyter_base_url"]
+__all__ = ["DASHBOARD", "HUB_SERVICE", "hub_base_url", "jupyter_base_url"]
 
 DASHBOARD = "zeph/"  # the server extension's page, under the base URL (extension/zeph_nb_server)
+HUB_SERVICE = "services/zeph_nb_hub/"  # the team's review page, under the hub's base URL (zeph_nb/hub)
 # A base URL is a path on the page's own server: "/" or "/user/ann/". Anything else (a scheme like javascript:,
 # "//host" leaving the origin, quotes) is no base URL, whoever wrote the runtime file or the environment.
 _SAFE_BASE = re.compile(r"/(?!/)[A-Za-z0-9._~%@!$&()*+,;=:/-]*")
@@ -41,3 +42,9 @@ def jupyter_base_url() -> str | None:
     except (OSError, ValueError):  # an unreadable or half-written runtime file: no link, not a failed run
         return None
     return None
+
+
+def hub_base_url() -> str | None:
+    """The JupyterHub's base URL path ("/" or "/jupyter/") when this kernel's server was spawned by one, else None."""
+    base = os.environ.get("JUPYTERHUB_BASE_URL")
+    return _safe(base) if base else None

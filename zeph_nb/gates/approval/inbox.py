@@ -15,6 +15,11 @@ the database yet. Rows are only ever added:
   The run acts on the earliest answer.
 * ``closed`` — written by the run when it stops waiting: what it did (approve, always, deny, expired, cancelled)
   and on whose word. A request with no ``closed`` row whose process is gone, or whose time is up, is not pending.
+
+On a team's hub the requests also reach the team's PostgreSQL (shipped like every row), and the team's reviewers
+answer them on the hub service (``zeph_nb.hub``): with ``[gates.approval] review_key`` set, the run also polls the
+reviewers' signed answers (``store/team_reviews.py``). With ``decided_by = "reviewers"`` (a managed setting) only
+those count: the user's own dashboard refuses to answer, and a local answer is not read.
 """
 
 from __future__ import annotations
@@ -38,7 +43,9 @@ from zeph_nb.store.store import Store, StoreBusy, utc_now
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ApprovalClosed", "Inbox", "InboxApprover", "InboxItem", "UnknownApproval"]
+    from zeph_nb.store.team_reviews import TeamReviews
+
+__all__ = ["ApprovalClosed", "Inbox", "InboxApprover", "InboxItem", "ReviewersDecide", "UnknownApproval"]
 
 log = logging.getLogger("zeph_nb.gates")
 
@@ -56,6 +63,10 @@ class UnknownApproval(ZephError):
 
 class ApprovalClosed(ZephError):
     """The request is not waiting for an answer any more (answered, expired, or its run is gone)."""
+
+
+class ReviewersDecide(ZephError):
+    """The managed settings say the team's reviewers answer asks; a user's own dashboard cannot."""
 
 
 @dataclass(frozen=True)
@@ -120,8 +131,9 @@ def _text(value: Any) -> str | None:
 class Inbox:
     """The inbox in one store: post requests, answer them, list them. Safe to share between threads."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, reviewers_decide: bool = False) -> None:
         self.store = store
+        self.reviewers_decide = reviewers_decide
         self.rows = ApprovalRows(store)  # the table's owner: every row and query goes through it
         # One answer at a time in this process, so two clicks on the same request cannot both be recorded as
         # the deciding one. (Across processes the run acts on the earliest answer and says whose it was.)
@@ -154,13 +166,21 @@ class Inbox:
 
     def first_answer(self, inbox_id: str) -> tuple[Answer, str, str | None] | None:
         """(answer, by, note) of the earliest answer to ``inbox_id`` signed with the store's key, or None while
-        there is none. Unsigned rows (appended to a spool by something other than zeph-nb) are ignored."""
+        there is none. Unsigned rows (appended to a spool by something other than zeph-nb) are ignored, and so is
+        every local answer when reviewers decide."""
+        if self.reviewers_decide:
+            return None
         for row in self.rows.answers(inbox_id):
             answer = str(row["outcome"])
             if answer not in ANSWERS:  # never read something else as a yes
                 return "deny", str(row["decided_by"]), f"unreadable answer {answer!r}"
             return cast(Answer, answer), str(row["decided_by"]), _text(row["note"])
         return None
+
+    def record_review(self, inbox_id: str, answer: str, *, by: str, note: str | None) -> None:
+        """Keep a reviewer's verified answer (from the team database) as this inbox's answer, signed locally, so
+        the dashboard and the local log say who answered."""
+        self.rows.answer(inbox_id, answer, by=by, note=note)
 
     def close(self, inbox_id: str, outcome: str, *, by: str, note: str | None = None) -> None:
         """Record what the run did about ``inbox_id``; it is no longer pending."""
@@ -172,6 +192,11 @@ class Inbox:
         """Answer a pending request: ``approve``, ``always`` (approve and keep a grant) or ``deny``."""
         if answer not in ANSWERS:
             raise ValueError(f"answer must be one of {', '.join(ANSWERS)}, not {answer!r}")
+        if self.reviewers_decide:
+            raise ReviewersDecide(
+                "the team's reviewers answer requests here (gates.approval.decided_by = \"reviewers\" in the managed "
+                "settings); answer on the hub's zeph_nb_hub service page if you are one"
+            )
         with self._answering:
             item = self.get(inbox_id)
             if item is None:
@@ -266,15 +291,28 @@ class InboxApprover:
         if poll_interval <= 0:
             raise ValueError(f"poll_interval must be > 0 seconds, got {poll_interval}")
         self.settings = settings or Settings.load()
+        approval = self.settings.gates.approval
         # Constructing a Store opens nothing; the first request creates this process's spool.
-        self.inbox = Inbox(store if store is not None else Store(self.settings))
+        self.inbox = Inbox(store if store is not None else Store(self.settings),
+                           reviewers_decide=approval.decided_by == "reviewers")  # fmt: skip
         self.poll_interval = poll_interval
         self.requester = requester
         self.name = "InboxApprover"
         # Shown by front-ends while a call waits (the notebook transcript): where a person gives the answer, and
         # that place under the Jupyter server's base URL (the transcript makes it a link when it knows the server).
         self.where = "in the approval inbox of the zeph dashboard (zeph/ on your Jupyter server)"
-        self.link = "zeph/#inbox"
+        self.link: str | None = "zeph/#inbox"
+        self.on_hub = False  # the link is under the hub's base URL, not this server's
+        self.reviews: TeamReviews | None = None
+        if approval.review_key and self.settings.store.audit_url:
+            from zeph_nb.store.team_reviews import TeamReviews
+
+            self.reviews = TeamReviews(self.settings.store.audit_url, approval.review_key)
+            if self.inbox.reviewers_decide:
+                self.where = "with the team's reviewers on the hub (the zeph_nb_hub service page)"
+                self.link, self.on_hub = approval.review_page, True
+            else:
+                self.where += ", or by a team reviewer on the hub"
 
     async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
         inbox = self.inbox
@@ -294,6 +332,8 @@ class InboxApprover:
                 except StoreBusy as e:  # someone holds the database; the answer will still be there next poll
                     log.info("zeph-nb: inbox poll: %s", e)
                     found = None
+                if found is None and self.reviews is not None:
+                    found = await asyncio.to_thread(self._reviewed, inbox_id)
                 if found is not None:
                     answer, by, note = found
                     inbox.close(inbox_id, answer, by=by, note=note)
@@ -310,3 +350,14 @@ class InboxApprover:
         return ApprovalDecision.deny(
             "timeout", f"nobody answered in the inbox within {timeout:g}s (gates.approval.timeout_secs)"
         )
+
+    def _reviewed(self, inbox_id: str) -> tuple[Answer, str, str | None] | None:
+        """A reviewer's verified answer from the team database, kept as this inbox's answer; None while none."""
+        assert self.reviews is not None
+        review = self.reviews.answer_to(inbox_id)
+        if review is None:
+            return None
+        by = f"{review.reviewer} (reviewer, on the hub)"
+        answer = cast(Answer, review.answer if review.answer in ("approve", "deny") else "deny")
+        self.inbox.record_review(inbox_id, answer, by=by, note=review.note)
+        return answer, by, review.note

@@ -1,0 +1,190 @@
+"""Reviewers' answers through a real PostgreSQL, without the hub's web layer: a kernel's request reaches the review
+desk, a reviewer's signed answer reaches the waiting run, and nothing else counts as an answer — not the user's
+own dashboard, not a row someone else managed to write, not an answer to a request that stopped waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.pg_cluster import Cluster, bindir, cluster
+from zeph_nb.cli import main as cli
+from zeph_nb.config import Settings
+from zeph_nb.gates.approval import ApprovalRequest
+from zeph_nb.gates.approval.inbox import InboxApprover, ReviewersDecide
+from zeph_nb.hub.desk import CallFilter, NotWaiting, ReviewDesk
+from zeph_nb.security.review_signature import ReviewSigner, generate_key, verify_answer
+from zeph_nb.store.store import Store
+
+pytestmark = pytest.mark.skipif(
+    bindir() is None and not os.environ.get("CI"), reason="PostgreSQL is not installed (.ci/run installs it)"
+)
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[Cluster]:
+    with cluster() as server:
+        assert cli(["team-db", "setup", "--url", server.url]) == 0
+        for role in ("ann", "ben", "rita", "hubsvc"):
+            server.sql(f"CREATE ROLE {role} LOGIN")
+        for role in ("ann", "ben"):
+            assert cli(["team-db", "grant", role, "--url", server.url]) == 0
+        assert cli(["team-db", "grant", "rita", "--reviewer", "--url", server.url]) == 0
+        assert cli(["team-db", "grant", "hubsvc", "--hub", "--url", server.url]) == 0
+        yield server
+
+
+@pytest.fixture(scope="module")
+def key(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    path = tmp_path_factory.mktemp("hubkey") / "review.key"
+    return path, generate_key(path)
+
+
+def kernel_settings(home: Path, pg: Cluster, user: str, public: str, *, reviewers: bool = True) -> Settings:
+    text = (f'[store]\naudit_url = "{pg.url_as(user)}"\nship_interval_ms = 50\n'
+            f'[gates.approval]\nreview_key = "{public}"\ntimeout_secs = 60\n'
+            + ('decided_by = "reviewers"\n' if reviewers else ""))  # fmt: skip
+    return Settings.from_toml(text).model_copy(update={"home": home, "user": user})
+
+
+def request(summary: str = "bash: curl https://example.org") -> ApprovalRequest:
+    return ApprovalRequest(call_id=f"c-{time.monotonic_ns()}", tool="bash", params={"command": summary},
+                           subjects=[summary], rule="gates.policy.rules[0]", reason="network asks")  # fmt: skip
+
+
+async def wait_until(condition: object, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not await asyncio.to_thread(condition):  # type: ignore[arg-type]
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.1)
+
+
+def test_a_reviewer_answer_reaches_the_waiting_run_signed_and_named(
+    pg: Cluster, key: tuple[Path, str], tmp_path: Path
+) -> None:
+    path, public = key
+    settings = kernel_settings(tmp_path, pg, "ann", public)
+    store = Store(settings)
+    approver = InboxApprover(settings, store=store, poll_interval=0.05)
+    desk = ReviewDesk(pg.url_as("hubsvc"), ReviewSigner(path))
+
+    async def scenario() -> tuple[str, bool]:
+        waiting = asyncio.create_task(approver.decide(request()))
+        await wait_until(lambda: desk.requests(owner="ann"))
+        (item,) = desk.requests(owner="ann")
+        assert item.state == "pending" and item.tool == "bash" and item.owner == "ann"
+        # The user's own dashboard (the local inbox) may not answer when reviewers decide.
+        with pytest.raises(ReviewersDecide):
+            approver.inbox.answer(item.id, "approve", by="ann")
+        desk.answer(item, "approve", reviewer="rita", note="looks fine")
+        decision = await asyncio.wait_for(waiting, 30)
+        return decision.by, decision.approved
+
+    try:
+        by, approved = asyncio.run(scenario())
+        assert approved and by == "rita (reviewer, on the hub)"
+        # The run's closing row reaches the database: the desk shows who decided.
+        deadline = time.monotonic() + 30
+        while True:
+            (done,) = desk.requests(owner="ann", waiting=False)
+            if done.state == "approved" or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert done.state == "approved" and done.answered_by == "rita (reviewer, on the hub)"
+        with pytest.raises(NotWaiting, match="approved"):
+            desk.answer(done, "deny", reviewer="rita", note=None)
+    finally:
+        store.close()
+
+
+def test_only_the_hub_role_writes_answers_and_only_signed_ones_count(
+    pg: Cluster, key: tuple[Path, str], tmp_path: Path
+) -> None:
+    path, public = key
+    settings = kernel_settings(tmp_path, pg, "ben", public)
+    store = Store(settings)
+    approver = InboxApprover(settings, store=store, poll_interval=0.05)
+    desk = ReviewDesk(pg.url_as("hubsvc"), ReviewSigner(path))
+
+    async def scenario() -> tuple[str, bool]:
+        waiting = asyncio.create_task(approver.decide(request("bash: rm -rf build")))
+        await wait_until(lambda: desk.requests(owner="ben"))
+        (item,) = desk.requests(owner="ben")
+        now = datetime.now(UTC).isoformat()
+        row = [item.owner, item.id, "approve", "ben", None, now, "AAAA"]
+        # A user's own role cannot record an answer, to their request or anyone's.
+        with psycopg.connect(pg.url_as("ben")) as con, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("INSERT INTO review_answers (owner, inbox_id, answer, reviewer, note, answered_at, "
+                        "signature) VALUES (%s, %s, %s, %s, %s, %s, %s)", row)  # fmt: skip
+        # The database's owner can, but an answer not signed with the hub's key is no answer.
+        pg.sql("INSERT INTO review_answers (owner, inbox_id, answer, reviewer, note, answered_at, signature) "
+               f"VALUES ('ben', '{item.id}', 'approve', 'mallory', NULL, '{now}', 'AAAA')")  # noqa: S608  # fmt: skip
+        await asyncio.sleep(0.5)
+        assert not waiting.done()
+        waiting.cancel()
+        try:
+            await waiting
+        except asyncio.CancelledError:
+            pass
+        return item.id, True
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+def test_a_signature_covers_the_whole_decision(key: tuple[Path, str]) -> None:
+    path, public = key
+    fields = {"inbox_id": "x1", "owner": "ann", "answer": "deny", "reviewer": "rita", "note": None,
+              "answered_at": "2026-11-28T20:00:00Z"}  # fmt: skip
+    signature = ReviewSigner(path).sign(fields)
+    assert verify_answer(public, fields, signature)
+    for change in ({"answer": "approve"}, {"owner": "ben"}, {"inbox_id": "x2"}, {"reviewer": "ann"},
+                   {"note": "ok"}):  # fmt: skip
+        assert not verify_answer(public, {**fields, **change}, signature), change
+    assert not verify_answer(public, fields, "not base64!")
+    other = generate_key(path.with_name("other.key"))
+    assert not verify_answer(other, fields, signature)
+
+
+def test_calls_are_filtered_and_a_user_sees_only_their_own(pg: Cluster, key: tuple[Path, str], tmp_path: Path) -> None:
+    from zeph_nb.store import AuditLog, AuditRecord
+
+    path, public = key
+    for user in ("ann", "ben"):
+        store = Store(kernel_settings(tmp_path / user, pg, user, public, reviewers=False))
+        log = AuditLog(store)
+        log.record(AuditRecord(tool="bash", params={"command": f"ls {user}"}, call_id=f"{user}-1", decision="allow",
+                               sandbox="bwrap"))  # fmt: skip
+        log.record(AuditRecord(tool="write", params={"path": "x"}, call_id=f"{user}-2", decision="deny",
+                               status="refused"))  # fmt: skip
+        store.close()
+    desk = ReviewDesk(pg.url_as("hubsvc"), ReviewSigner(path))
+    everyone = desk.calls(CallFilter(), only_owner=None)
+    assert {row["owner"] for row in everyone} >= {"ann", "ben"}
+    assert {row["owner"] for row in desk.calls(CallFilter(), only_owner="ann")} == {"ann"}
+    # A user's own view ignores a user filter naming someone else.
+    assert {row["owner"] for row in desk.calls(CallFilter(user="ben"), only_owner="ann")} == {"ann"}
+    refused = desk.calls(CallFilter(attention=True), only_owner=None)
+    assert refused and all(row["decision"] in ("ask", "deny") or row["approved_by"] for row in refused)
+    assert {row["tool"] for row in desk.calls(CallFilter(tool="write"), only_owner=None)} == {"write"}
+    assert {row["sandbox"] for row in desk.calls(CallFilter(sandbox="bwrap"), only_owner=None)} == {"bwrap"}
+    assert "ann" in desk.choices(only_owner=None)["owner"]
+    assert desk.choices(only_owner="ben")["owner"] == ["ben"]
+
+
+def test_reviewers_decide_needs_the_key_and_the_database() -> None:
+    from zeph_nb.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="review_key"):
+        Settings.from_toml('[gates.approval]\ndecided_by = "reviewers"\n')
+    with pytest.raises(ConfigError, match="Ed25519"):
+        Settings.from_toml('[gates.approval]\nreview_key = "short"\n')
