@@ -28,8 +28,8 @@ lab: $(STAMP)
 test: lint types unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check zeph_nb extension tests bench notebooks/*.py
-	$(BIN)/ruff format --check zeph_nb extension tests bench notebooks/*.py
+	$(BIN)/ruff check zeph_nb extension tests bench deploy notebooks/*.py
+	$(BIN)/ruff format --check zeph_nb extension tests bench deploy notebooks/*.py
 
 types: $(STAMP)
 	$(BIN)/mypy
@@ -44,7 +44,15 @@ sandbox-check:
 	  echo "would differ. Install it (Debian/Ubuntu: sudo apt-get install bubblewrap; .ci/run does) and run again."; \
 	  exit 1; fi
 
-unit: $(STAMP) sandbox-check
+# configurable-http-proxy, the proxy a real JupyterHub runs in front of itself (tests/hub), comes from npm: installed
+# once into the venv, pinned to a major version.
+PROXY := $(VENV)/node/node_modules/.bin/configurable-http-proxy
+$(PROXY): | $(BIN)/python
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing, so JupyterHub's proxy cannot be installed for the hub tests."; \
+	  echo "Install Node.js (Debian/Ubuntu: sudo apt-get install nodejs npm; .ci/run does) and run again."; exit 1; }
+	npm install --prefix $(VENV)/node --no-audit --no-fund --loglevel=error configurable-http-proxy@5
+
+unit: $(STAMP) sandbox-check $(PROXY)
 	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
 
 # Re-execute the tutorials and store their outputs (what nbval then holds them to).

@@ -31,8 +31,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     grant = commands.add_parser("grant", help="let a login role ship its kernel's rows (--reviewer: read all rows)")
     grant.add_argument("role", help="an existing database login role, usually the person's hub name")
     grant.add_argument("--reviewer", action="store_true", help="may read every user's rows")
-    grant.add_argument("--hub", action="store_true",
-                       help="the hub service's role: reads every row, records reviewers' answers, ships nothing")
+    grant.add_argument(
+        "--hub",
+        action="store_true",
+        help="the hub service's role: reads every row, records reviewers' answers, ships nothing",
+    )
     for command in (setup, grant):
         command.add_argument("--url", help="the database (default: [store] audit_url of the loaded settings)")
     options = parser.parse_args(args[1:])
@@ -64,7 +67,6 @@ def _team_db(options: argparse.Namespace, url: str) -> int:
         print(f"zeph-nb team-db {options.command}: {str(e).strip()}", file=sys.stderr)
         return 1
     return 0
-
 
 
 def _hub_key(args: list[str]) -> int:

@@ -37,7 +37,7 @@ class ApprovalSettings(_Section):
     # On a team's hub (zeph_nb.hub): "reviewers" sends every ask to the team's reviewers, whatever approver a run
     # names; the user's own buttons, dashboard and AutoApprove answer nothing. Meant for the managed file.
     decided_by: Literal["user", "reviewers"] = Field(
-        "user", description='who answers an ask: the user, or (on a hub) the team\'s reviewers on the hub service'
+        "user", description="who answers an ask: the user, or (on a hub) the team's reviewers on the hub service"
     )
     review_key: str | None = Field(
         None,

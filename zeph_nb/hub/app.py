@@ -89,6 +89,14 @@ class Base(HubOAuthenticated, web.RequestHandler):
         self.set_header("X-Content-Type-Options", "nosniff")
         self.set_header("Referrer-Policy", "same-origin")
 
+    def check_xsrf_cookie(self) -> None:
+        # Tornado checks XSRF before the user is known. A token in the Authorization header is no ambient
+        # credential (a page cannot make a browser send it), so resolve it first: HubAuth then skips the check for
+        # token requests and keeps it for cookie ones (the forms carry the _xsrf field).
+        if self.request.headers.get("Authorization"):
+            self.get_current_user()
+        super().check_xsrf_cookie()
+
     @property
     def who(self) -> str:
         return str(self.current_user["name"])

@@ -206,6 +206,10 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
         print(f"commands:     {where}")
     if agent.store.team is not None:
         print(f"team audit:   {agent.store.team.describe()}")
+    if settings.gates.approval.decided_by == "reviewers":
+        by = settings.set_by("gates.approval.decided_by")
+        print(f"asks:         answered by the team's reviewers on the hub ({by}); your buttons, dashboard and "
+              "--approve do not answer them")  # fmt: skip
     pending = agent.pending_approvals
     print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
     for request in pending:

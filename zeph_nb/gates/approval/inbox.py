@@ -194,7 +194,7 @@ class Inbox:
             raise ValueError(f"answer must be one of {', '.join(ANSWERS)}, not {answer!r}")
         if self.reviewers_decide:
             raise ReviewersDecide(
-                "the team's reviewers answer requests here (gates.approval.decided_by = \"reviewers\" in the managed "
+                'the team\'s reviewers answer requests here (gates.approval.decided_by = "reviewers" in the managed '
                 "settings); answer on the hub's zeph_nb_hub service page if you are one"
             )
         with self._answering:
