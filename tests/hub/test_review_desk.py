@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -188,3 +189,47 @@ def test_reviewers_decide_needs_the_key_and_the_database() -> None:
         Settings.from_toml('[gates.approval]\ndecided_by = "reviewers"\n')
     with pytest.raises(ConfigError, match="Ed25519"):
         Settings.from_toml('[gates.approval]\nreview_key = "short"\n')
+
+
+KEY_A = "MXIAsbpQ7B0NkJHL+htKKRFsy2C0uAFPad7vwPIhFyA="
+KEY_B = "AAAAsbpQ7B0NkJHL+htKKRFsy2C0uAFPad7vwPIhFyA="
+
+
+def test_a_user_file_cannot_take_the_decision_back_nor_swap_the_key(isolated_env: Path, managed_file: Any) -> None:
+    import warnings
+
+    managed_file(f'[store]\naudit_url = "host=/nowhere dbname=zeph"\n'
+                 f'[gates.approval]\ndecided_by = "reviewers"\nreview_key = "{KEY_A}"\n')  # fmt: skip
+    (isolated_env / "config.toml").write_text(f'[gates.approval]\ndecided_by = "user"\nreview_key = "{KEY_B}"\n')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        settings = Settings.load()
+    assert (settings.gates.approval.decided_by, settings.gates.approval.review_key) == ("reviewers", KEY_A)
+    said = " ".join(str(w.message) for w in caught)
+    assert "gates.approval.decided_by" in said and "gates.approval.review_key" in said
+
+
+def test_reviewers_decide_in_the_managed_file_needs_its_key_there_too(isolated_env: Path, managed_file: Any) -> None:
+    from zeph_nb.errors import ConfigError
+
+    managed_file('[store]\naudit_url = "host=/nowhere dbname=zeph"\n[gates.approval]\ndecided_by = "reviewers"\n')
+    # A key of the user's own would let them sign their own answers.
+    (isolated_env / "config.toml").write_text(f'[gates.approval]\nreview_key = "{KEY_B}"\n')
+    with pytest.raises(ConfigError, match="managed.toml: gates.approval.decided_by = .reviewers. needs") as refused:
+        Settings.load()
+    assert "got" not in str(refused.value)  # a check across tables does not echo the whole file
+
+
+def test_under_reviewers_the_status_says_who_answers(tmp_path: Path, key: tuple[Path, str], pg: Cluster) -> None:
+    from zeph_nb.agent.loop import Agent
+    from zeph_nb.agent.providers import ScriptedProvider
+    from zeph_nb.gates.approval import AutoApprove
+
+    settings = kernel_settings(tmp_path, pg, "ann", key[1])
+    agent = Agent(settings, provider=ScriptedProvider([]), approver=AutoApprove())
+    try:
+        answering = agent.chain.answering
+        assert isinstance(answering, InboxApprover) and answering.on_hub
+        assert "reviewers on the hub" in answering.where
+    finally:
+        agent.store.close()

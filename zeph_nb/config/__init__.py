@@ -223,6 +223,8 @@ class Settings(_Section):
 
     @model_validator(mode="after")
     def _reviewers_need_the_hub(self) -> Settings:
+        # The managed file is checked on its own first, so a managed decided_by brings its key and database in the
+        # same file: a user who could name either could answer their own requests.
         approval = self.gates.approval
         if approval.decided_by == "reviewers" and not (approval.review_key and self.store.audit_url):
             raise ValueError('gates.approval.decided_by = "reviewers" needs gates.approval.review_key (the hub '
@@ -378,17 +380,9 @@ def _apply_managed(settings: Settings, path: Path, data: dict[str, Any], layer: 
     extra = {name: getattr(settings, name) for name in _NOT_KEYS}
     extra.update(origins=origins, managed=managed)
     try:
-        result = Settings.model_validate({**merged, **extra}, context={"source": settings.source, "rules_read": True})
+        return Settings.model_validate({**merged, **extra}, context={"source": settings.source, "rules_read": True})
     except ValidationError as e:
         raise ConfigError(explain(e, str(path), origins, Settings, _TABLES)) from None
-    if managed.manages("gates.approval.decided_by") and result.gates.approval.decided_by == "reviewers":
-        # Reviewers decide only if the answers come from the team's database and verify with the hub's key: a user
-        # who could name either could answer their own requests.
-        for key in ("gates.approval.review_key", "store.audit_url"):
-            if not managed.manages(key):
-                raise ConfigError(f"{path}: gates.approval.decided_by = \"reviewers\" needs {key} in the same file "
-                                  "(the managed settings); add it, see the README's hub section")  # fmt: skip
-    return result
 
 
 def _leaf_of(key: str, leaves: set[str]) -> str:

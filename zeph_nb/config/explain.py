@@ -34,6 +34,8 @@ def explain(
             hint = difflib.get_close_matches(str(loc[-1])[:_KEY_CHARS], allowed, n=1)
             did_you_mean = f" (did you mean '{hint[0]}'?)" if hint else ""
             lines.append(f"{where}: unknown key '{key}'{did_you_mean}; allowed here: {', '.join(allowed)}")
+        elif not loc:  # a check across tables: its message names the keys; the input is the whole file
+            lines.append(f"{where}: {_shown(str(problem['msg']).removeprefix('Value error, '), _MSG_CHARS)}")
         else:
             got = problem.get("input")
             # A value refused for holding a password is not echoed: the error lands in notebook outputs and logs.

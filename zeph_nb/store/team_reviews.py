@@ -58,6 +58,9 @@ class TeamReviews:
             except Exception as e:  # psycopg's errors; the next poll tries again on a new connection
                 self._drop()
                 first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                if type(e).__name__ == "UndefinedTable":  # a database set up by a zeph-nb from before the hub
+                    first = (f"it has no {REVIEWS} table: ask its administrator to run `zeph-nb team-db setup`, "
+                             "then reviewers' answers arrive")  # fmt: skip
                 if self.last_error != first:
                     log.warning("zeph-nb: cannot read reviewers' answers from the team database (%s); still "
                                 "waiting", first)  # fmt: skip
