@@ -233,3 +233,15 @@ def test_under_reviewers_the_status_says_who_answers(tmp_path: Path, key: tuple[
         assert "reviewers on the hub" in answering.where
     finally:
         agent.store.close()
+
+
+def test_a_database_from_before_the_hub_says_to_run_setup(pg: Cluster, caplog: pytest.LogCaptureFixture) -> None:
+    from zeph_nb.store.team_reviews import TeamReviews
+
+    reviews = TeamReviews(pg.url_as("ann", database="postgres"), KEY_A)  # no review_answers table there
+    with caplog.at_level("WARNING", logger="zeph_nb.gates"):
+        assert reviews.answer_to("x") is None
+        assert reviews.answer_to("x") is None  # said once, not on every poll
+    said = [r.getMessage() for r in caplog.records if "review_answers" in r.getMessage()]
+    assert len(said) == 1 and "zeph-nb team-db setup" in said[0]
+    reviews.close()
