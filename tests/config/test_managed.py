@@ -317,3 +317,56 @@ def test_managed_providers_are_a_ceiling_and_a_provider_they_leave_out_falls_bac
         f'zeph-nb: llm.providers is set by {path} (managed); {user}\'s provider "mine" is not among them, and "auto" '
         "is used",
     ]
+
+
+USER_SERVERS = """
+[[mcp.servers]]
+name = "remote"
+url = "https://mcp.example.org/mcp"
+
+[[mcp.servers]]
+name = "docs"
+url = "https://pypi.org/mcp"
+
+[[mcp.servers]]
+name = "loose"
+command = "python"
+sandbox = false
+
+[[mcp.servers]]
+name = "net"
+command = "python"
+network = true
+
+[[mcp.servers]]
+name = "boxed"
+command = "python"
+"""
+
+
+def test_any_managed_file_leaves_a_users_url_server_loadable(isolated_env: Path, managed_file: ManagedFile) -> None:
+    # The managed layer re-checks the user's entries; a url server's unset sandbox must not read as written.
+    managed_file("[agent]\nmax_tool_iterations = 5\n")
+    (isolated_env / "config.toml").write_text(USER_SERVERS)
+    settings, said = load()
+    assert [s.name for s in settings.mcp.servers] == ["remote", "docs", "loose", "net", "boxed"]
+    assert said == []
+
+
+def test_a_users_mcp_servers_are_held_to_the_managed_sandbox_and_hosts(
+    isolated_env: Path, managed_file: ManagedFile
+) -> None:
+    managed_file('[tools]\nnetwork_hosts = ["pypi.org"]\n[tools.shell]\nsandbox = "bwrap"\n')
+    (isolated_env / "config.toml").write_text(USER_SERVERS)
+    settings, said = load()
+    assert [s.name for s in settings.mcp.servers] == ["docs", "boxed"]
+    assert [line.split("MCP server ")[1].split(" ")[0] for line in said] == ["'remote'", "'loose'", "'net'"]
+    assert all("it is not started" in line and "(managed)" in line for line in said)
+
+
+def test_servers_the_managed_file_lists_are_the_organisations(isolated_env: Path, managed_file: ManagedFile) -> None:
+    managed_file('[tools]\nnetwork_hosts = ["pypi.org"]\n[tools.shell]\nsandbox = "bwrap"\n'
+                 '[[mcp.servers]]\nname = "net"\ncommand = "python"\nnetwork = true\n')  # fmt: skip
+    (isolated_env / "config.toml").write_text(USER_SERVERS)
+    settings, _ = load()
+    assert [(s.name, s.network) for s in settings.mcp.servers] == [("net", True)]

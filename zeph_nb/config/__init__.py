@@ -377,12 +377,24 @@ def _apply_managed(settings: Settings, path: Path, data: dict[str, Any], layer: 
         origins[key] = f"managed:{path}"
     for line in managed.refused:
         warnings.warn(line, UserWarning, stacklevel=3)
+    _as_written(merged, [*settings.mcp.servers, *layer.mcp.servers])
     extra = {name: getattr(settings, name) for name in _NOT_KEYS}
     extra.update(origins=origins, managed=managed)
     try:
         return Settings.model_validate({**merged, **extra}, context={"source": settings.source, "rules_read": True})
     except ValidationError as e:
         raise ConfigError(explain(e, str(path), origins, Settings, _TABLES)) from None
+
+
+def _as_written(merged: dict[str, Any], servers: list[Any]) -> None:
+    """Each MCP server entry of ``merged`` with only the keys its file set: its checks tell a key written from a
+    default (``sandbox`` on a url server is refused as meaningless), and a dump would have written them all."""
+    written = {server.name: server.model_fields_set | {"name"} for server in servers}
+    entries = (merged.get("mcp") or {}).get("servers") or []
+    merged.setdefault("mcp", {})["servers"] = [
+        {key: value for key, value in entry.items() if key in written.get(entry.get("name"), entry)}
+        for entry in entries
+    ]
 
 
 def _leaf_of(key: str, leaves: set[str]) -> str:

@@ -341,12 +341,51 @@ def merge(
             dropped[key] = refused
     layer = ManagedSettings(path=path, values=values, leading=leading)
     lines = [f"zeph-nb: {layer.says(key)}; {whose(key)}'s {_shown(value)} is ignored" for key, value in dropped.items()]
+    lines += _held_servers(merged, managed, set(keys), path, whose)
     orphan = _orphaned_provider(merged)
     if orphan is not None:  # the user's [llm] provider named one of their entries the ceiling dropped
         merged["llm"]["provider"] = "auto"
         lines.append(f"zeph-nb: llm.providers is set by {path} (managed); {whose('llm.provider')}'s provider "
                      f"{_shown(orphan)} is not among them, and \"auto\" is used")  # fmt: skip
     return merged, layer.model_copy(update={"refused": tuple(lines)}), kept
+
+
+def _held_servers(merged: dict[str, Any], managed: dict[str, Any], keys: set[str], path: Path,
+                  whose: Callable[[str], str]) -> list[str]:  # fmt: skip
+    """Drop the user's own MCP servers that would step outside what the managed file holds commands to: under a
+    managed ``sandbox = "bwrap"`` a command server with ``sandbox = false``; under managed ``network_hosts`` a
+    command server with ``network = true`` (the host's whole network, no proxy) or a url server on a host beyond
+    them. Servers the managed file lists itself are the organisation's and stay. One line for each dropped."""
+    servers = (merged.get("mcp") or {}).get("servers") or []
+    theirs = {entry.get("name") for entry in ((managed.get("mcp") or {}).get("servers") or ())}
+    bwrap = "tools.shell.sandbox" in keys and _at(managed, "tools.shell.sandbox")[1] == "bwrap"
+    hosts = _at(managed, "tools.network_hosts")[1] if "tools.network_hosts" in keys else None
+    kept, lines = [], []
+    for entry in servers:
+        why = None
+        if entry.get("name") not in theirs:
+            if bwrap and entry.get("command") is not None and entry.get("sandbox") is False:
+                why = 'runs with sandbox = false, and tools.shell.sandbox is set to "bwrap"'
+            elif hosts is not None and entry.get("command") is not None and entry.get("network"):
+                why = f"gets the host's whole network (network = true), and tools.network_hosts is capped at {hosts}"
+            elif hosts is not None and entry.get("url") and not host_within(_url_host(entry["url"]), hosts):
+                why = f"is on a host beyond tools.network_hosts, capped at {hosts}"
+        if why is None:
+            kept.append(entry)
+        else:
+            lines.append(f"zeph-nb: {whose('mcp.servers')}'s MCP server {entry.get('name')!r} {why} by {path} "
+                         "(managed); it is not started")  # fmt: skip
+    if lines:
+        merged["mcp"]["servers"] = kept
+    return lines
+
+
+def _url_host(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower()
+    return f"{host}:{parts.port}" if parts.port else host
 
 
 def _orphaned_provider(merged: dict[str, Any]) -> str | None:
