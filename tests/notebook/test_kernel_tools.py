@@ -324,3 +324,19 @@ async def test_undo_says_that_code_run_in_the_kernel_is_not_undone(
     assert "no run in this kernel has changed files" in said
     assert "ran code in this kernel 1 time (run_python)" in said and "undo covers files only" in said
     ip.user_ns.pop("total", None)
+
+
+async def test_under_a_managed_bwrap_kernel_code_is_the_organisations_ask(
+    shell: tuple[InteractiveShell, ZephMagics], managed_file: Any
+) -> None:
+    # The managed file says nothing runs outside the OS sandbox; the kernel is outside it. A user's allow rule and
+    # AutoApprove answered run_python before; now a person must, each time.
+    ip, _ = shell
+    managed_file('[tools.shell]\nsandbox = "bwrap"\n')
+    (Path.cwd() / "zeph.toml").write_text('[gates.permissions]\nrun_python = [{pattern = "*", action = "allow"}]\n')
+    ip.user_ns.pop("total", None)
+    result = await ip.run_cell_magic("zeph", "--approve auto " + model(ip, call("run_python", code="total = 1"), "ok"),
+                                     "set it")  # fmt: skip
+    outcome = result.tool_calls[0]
+    assert outcome.status == "denied" and "AutoApprove may not" in outcome.text, outcome.text
+    assert "total" not in ip.user_ns

@@ -113,6 +113,17 @@ def contain_kernel(decision: PolicyDecision) -> PolicyDecision:
     return _ask(decision, "kernel code", why, extras=(KERNEL_EXTRA, *decision.extras), grantable=False)
 
 
+def kernel_under_managed_sandbox(decision: PolicyDecision, says: str) -> PolicyDecision:
+    """Under a managed ``sandbox = "bwrap"`` (``says`` names it), code for the kernel, which no sandbox holds, is the
+    organisation's ask: a person answers each one (never AutoApprove), whatever a user's rule allows. Only a
+    managed rule's allow, or any deny, stands."""
+    if decision.action == "deny" or (decision.action == "allow" and decision.managed):
+        return decision
+    why = f"{says}: code in the kernel runs outside it, so a person answers each one"
+    return dataclasses.replace(_ask(decision, "kernel code", why, extras=decision.extras, grantable=False),
+                               managed=says)  # fmt: skip
+
+
 def confirm_every_command(decision: PolicyDecision) -> PolicyDecision:
     """``[gates.approval] shell_confirm = true``: a command that would run asks, whatever rule or grant allowed it,
     and an answer is never kept as Always allow (the setting says the person wants to see each one)."""

@@ -22,6 +22,7 @@ from zeph_nb.gates.policy.containment import (
     contain_remote,
     contain_search,
     contain_web,
+    kernel_under_managed_sandbox,
 )
 from zeph_nb.gates.policy.declarative import DeclarativePolicy
 from zeph_nb.gates.policy.dependencies import DependencyGraph
@@ -141,6 +142,9 @@ class Permissions:
             decision = contain_search(decision, " ".join(subjects.values))
         if tool.in_kernel:
             decision = contain_kernel(decision)
+            managed = self.settings.managed
+            if managed is not None and managed.values.get("tools.shell.sandbox") == "bwrap":
+                decision = kernel_under_managed_sandbox(decision, managed.says("tools.shell.sandbox"))
         where = remote_target(self.settings)
         if where is not None and tool.mutates and tool.remote:
             decision = contain_remote(decision, where)
