@@ -101,3 +101,21 @@ def test_f8_wildcard_with_a_port_is_not_within_a_portless_ceiling(tmp_path, mana
 
 
 # -- F9 (low): a managed [gates.permissions] table under an alias or another case is silently inert ---------------
+
+
+# -- a managed deny is matched by command word: a word the line computes as it runs could be any command -----------
+
+
+@pytest.mark.parametrize("command", ["RM=rm; $RM -rf build", "x=r; ${x}m -rf build", "$(echo rm) -rf build"])
+def test_a_computed_command_word_under_a_managed_deny_is_a_persons_call(
+    tmp_path, managed_file, isolated_env, store, command
+):
+    managed_file('[[gates.permissions.bash]]\npattern = "rm *"\naction = "deny"\n')
+    work = tmp_path / "work"
+    (work / "build").mkdir(parents=True)
+    chain = build_chain(load(tmp_path, store), workdir=work, store=store, approver=AutoApprove())
+    outcome = run(chain, ToolCall("bash", {"command": command}))
+    assert outcome.status == "denied" and "computed when the line runs" in (outcome.reason or ""), outcome.reason
+    assert (work / "build").exists()
+    # A plain command the rules can read is unaffected.
+    assert run(chain, ToolCall("bash", {"command": "echo $HOME"})).status == "ok"

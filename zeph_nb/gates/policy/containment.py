@@ -124,6 +124,21 @@ def kernel_under_managed_sandbox(decision: PolicyDecision, says: str) -> PolicyD
                                managed=says)  # fmt: skip
 
 
+def computed_command_under_managed_deny(decision: PolicyDecision, analysis: ShellAnalysis, says: str) -> PolicyDecision:
+    """A command word the line computes as it runs (``RM=rm; $RM -rf x``, ``$(echo rm)``) cannot be matched against
+    the managed deny rules ``says`` names: it could be one of the commands they deny. So it is the organisation's
+    ask — a person answers each one, never AutoApprove, and no grant is kept."""
+    if decision.action == "deny":
+        return decision
+    computed = [c.written or c.name for c in analysis.commands if any(m in (c.written or c.name) for m in "$`")]
+    if not computed:
+        return decision
+    why = (f"the command word {computed[0]!r} is computed when the line runs, so {says} cannot be checked against "
+           "it; a person answers each one")  # fmt: skip
+    return dataclasses.replace(_ask(decision, "computed command", why, extras=decision.extras, grantable=False),
+                               managed=says)  # fmt: skip
+
+
 def confirm_every_command(decision: PolicyDecision) -> PolicyDecision:
     """``[gates.approval] shell_confirm = true``: a command that would run asks, whatever rule or grant allowed it,
     and an answer is never kept as Always allow (the setting says the person wants to see each one)."""

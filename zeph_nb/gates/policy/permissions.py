@@ -15,6 +15,7 @@ from pathlib import Path
 from zeph_nb.config import Settings
 from zeph_nb.gates.call import Prepared
 from zeph_nb.gates.policy.containment import (
+    computed_command_under_managed_deny,
     confirm_every_command,
     contain_command,
     contain_kernel,
@@ -133,6 +134,9 @@ class Permissions:
             decision = contain_command(decision, ctx.scope, ctx.analysis, self.grants.rules)
             if self.settings.gates.approval.shell_confirm:
                 decision = confirm_every_command(decision)
+            denying = self._managed_denies(tool.name)
+            if denying is not None and ctx.analysis is not None:
+                decision = computed_command_under_managed_deny(decision, ctx.analysis, denying)
         elif tool.subject_kind == "path":
             decision = contain_paths(decision, tool, subjects.values, self.protected)
         elif tool.subject_kind == "url" and tool.network:
@@ -161,6 +165,23 @@ class Permissions:
                     reason=f"{managed.says('tools.shell.sandbox')}: nothing runs outside it, and {where} is",
                 )
         return decision
+
+    def _managed_denies(self, tool: str) -> str | None:
+        """The managed rule list that denies commands of ``tool`` (a line naming it), or None when it denies none."""
+        managed = self.settings.managed
+        if managed is None:
+            return None
+        from wcmatch import fnmatch
+
+        permissions = managed.values.get("gates.permissions") or {}
+        for name, rules in permissions.items():
+            if fnmatch.fnmatch(tool, name) and any(rule.get("action") == "deny" for rule in rules or ()):
+                return f"the deny rules of gates.permissions.{name} (managed by {managed.path})"
+        for rule in managed.values.get("gates.policy.rules") or ():
+            names = ("bash", "shell") if tool == "bash" else (tool,)
+            if rule.get("effect") == "deny" and any(fnmatch.fnmatch(n, rule.get("tool", "*")) for n in names):
+                return f"the deny rules of gates.policy.rules (managed by {managed.path})"
+        return None
 
     # -- after a call ------------------------------------------------------------------------------------
 
