@@ -119,3 +119,14 @@ def test_a_computed_command_word_under_a_managed_deny_is_a_persons_call(
     assert (work / "build").exists()
     # A plain command the rules can read is unaffected.
     assert run(chain, ToolCall("bash", {"command": "echo $HOME"})).status == "ok"
+
+
+@pytest.mark.parametrize("table", ["shell", "Bash", "BASH"])
+def test_a_managed_deny_under_another_spelling_of_bash_applies(tmp_path, managed_file, isolated_env, store, table):
+    managed_file(f'[[gates.permissions.{table}]]\npattern = "rm *"\naction = "deny"\n')
+    work = tmp_path / "work"
+    (work / "build").mkdir(parents=True)
+    chain = build_chain(load(tmp_path, store), workdir=work, store=store, approver=AutoApprove())
+    outcome = run(chain, ToolCall("bash", {"command": "rm -rf build"}))
+    assert outcome.status == "denied" and outcome.decision == "deny", outcome.reason
+    assert (work / "build").exists()

@@ -186,6 +186,12 @@ class PolicyDecision:
             object.__setattr__(self, "reasons", (self.reason,))
 
 
+def _table_of(tool: str) -> str:
+    """The ``[gates.permissions]`` table a tool's rules are under: names are case-insensitive, "shell" is bash."""
+    name = tool.lower()
+    return "bash" if name == "shell" else name
+
+
 class PermissionPolicy:
     """Rules from one configuration, for one working directory (relative path patterns start there)."""
 
@@ -201,11 +207,13 @@ class PermissionPolicy:
         if gates.permissions is not None:
             for tool, rules in gates.permissions.items():
                 key = f"gates.permissions.{tool}"
-                self.rules[tool] = [
+                # [gates.permissions.shell] and .Bash mean bash, as "shell" does in [gates.policy] rules: a table
+                # that named no tool loaded silently and never applied (a managed deny among them).
+                self.rules.setdefault(_table_of(tool), []).extend(
                     Rule(tool, rule.pattern, rule.action, _managed_source(f"{key}[{i}]", managed, key, i),
                          managed=_managed_line(managed, key, i))
                     for i, rule in enumerate(rules)
-                ]  # fmt: skip
+                )  # fmt: skip
         self.authorization: list[Rule] = []
         if gates.authorization.enabled:
             key = "gates.authorization.rules"
@@ -240,7 +248,7 @@ class PermissionPolicy:
         own = [
             # replace, not a new Rule: every other field (managed=, above all) must survive the anchoring
             dataclasses.replace(r, pattern=self._path_pattern(r.pattern), written=r.pattern) if kind == "path" else r
-            for r in self.rules.get(name, [])
+            for r in self.rules.get(_table_of(name), [])
         ]
         has = capabilities_of(tool) if not isinstance(tool, str) else frozenset()
         auth = [r for r in self.authorization
