@@ -137,3 +137,22 @@ async def test_a_managed_ask_offers_no_always_allow_button(shell: tuple[Interact
     assert set(card.buttons) == {"approve", "deny"}
     card.buttons["deny"].click()
     await run
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"), [("--ssh ann@gpu", "--ssh ann@gpu"), ("--container web", "--container web")]
+)
+def test_under_a_managed_bwrap_another_machine_is_refused_at_the_cell(
+    isolated_env: Path, managed_file: ManagedFile, capsys: pytest.CaptureFixture[str], options: str, shown: str
+) -> None:
+    # Only the sandbox is managed (the backend is not pinned): every command there would be denied, so the cell
+    # says so instead of a banner saying each command asks.
+    path = managed_file('[tools.shell]\nsandbox = "bwrap"\n')
+    ip = InteractiveShell.instance()
+    magics = ZephMagics(ip)
+    ip.register_magics(magics)
+    assert ip.run_cell_magic("zeph", f"{options} {model(ip, 'never')}", "go") is None
+    assert capsys.readouterr().out.strip() == (
+        f'%%zeph: tools.shell.sandbox is set to "bwrap" by {path} (managed): nothing runs outside it; %%zeph {shown} '
+        "would run commands on another machine and is refused"
+    )

@@ -428,6 +428,12 @@ def _refuse_loosening(settings: Settings, options: argparse.Namespace, magics: Z
         wanted.append((key, value, by("tmux")))
     for key, value, who in wanted:
         managed.refuse(key, value, by=who)
+    if (ssh or container) and managed.values.get("tools.shell.sandbox") == "bwrap":
+        # Every command there would be denied (another machine is outside the OS sandbox): say so at the cell, as
+        # for a pinned backend, not with a banner saying each command asks.
+        where = "ssh" if ssh else "container"
+        raise ConfigError(f"{managed.says('tools.shell.sandbox')}: nothing runs outside it; {by(where)} would run "
+                          "commands on another machine and is refused")  # fmt: skip
 
 
 def _named(settings: Settings) -> set[str]:
