@@ -232,3 +232,21 @@ def test_a_reviewer_does_not_answer_their_own_request(team: Team) -> None:
     team.desk.answer(mine, "deny", reviewer="dan", note="no")  # another reviewer, through the desk
     reply = run.wait(timeout=120)
     assert reply.status == "ok" and "CALL denied | dan (reviewer, on the hub)" in reply.stdout, reply
+
+
+def test_the_service_says_when_the_database_is_down_and_recovers(team: Team) -> None:
+    import httpx
+
+    rita = team.hub.token_for("rita")
+    url = f"{team.service}api/requests"
+    with httpx.Client(headers={"Authorization": f"token {rita}"}, timeout=30) as client:
+        assert client.get(url).status_code == 200
+        team.pg.kill()
+        try:
+            down = client.get(url)
+            assert down.status_code == 503 and "unreachable" in down.json()["error"], down.text
+            page = client.get(team.service)
+            assert page.status_code == 503 and "Traceback" not in page.text and "reload in a moment" in page.text
+        finally:
+            team.pg.restart_after_kill()
+        assert client.get(url).status_code == 200
