@@ -103,6 +103,17 @@ def test_waiting_on_the_inbox_links_to_it_on_the_pages_own_server() -> None:
     assert "<a " not in shown and "(zeph/ on your Jupyter server)" in shown
 
 
+def test_waiting_for_a_team_reviewer_says_someone_else_answers() -> None:
+    card = ToolCard("bash", {"command": "make"})
+    where = "by a team reviewer on the hub's review page (the zeph_nb_hub service)"
+    card.waiting(request("make"), where, "/services/zeph_nb_hub/")
+    shown = card.ask_box.children[0].value
+    assert ('It waits to be answered <a href="/services/zeph_nb_hub/" target="_blank" rel="noopener noreferrer">by a '
+            "team reviewer on the hub&#x27;s review page</a>.") in shown  # fmt: skip
+    card.answered(True, "rita (reviewer, on the hub)")
+    assert "Approved by <b>rita (reviewer, on the hub)</b>" in card.ask_box.children[0].value
+
+
 def test_the_header_says_how_many_tools_the_filter_offered(clock: Clock) -> None:
     from zeph_nb.agent.events import ToolsOffered
 

@@ -215,11 +215,13 @@ class ToolCard:
         self.asked = clock()
         self._render_title()
         until = f" Denied if nobody answers by {request.expires_at:%H:%M:%S} UTC." if request.expires_at else ""
-        place = f" Answer it {html.escape(where)}." if where else ""
+        # "in the approval inbox …": the person answers it there; "by a team reviewer …": someone else does.
+        lead = "It waits to be answered" if where and where.startswith("by ") else "Answer it"
+        place = f" {lead} {html.escape(where)}." if where else ""
         if where and link:  # a path on this page's own server (notebook/server.py): opens beside the notebook
             words = html.escape(where.split(" (", 1)[0])
             href = html.escape(link, quote=True)
-            place = f' Answer it <a href="{href}" target="_blank" rel="noopener noreferrer">{words}</a>.'
+            place = f' {lead} <a href="{href}" target="_blank" rel="noopener noreferrer">{words}</a>.'
         self.ask_box.children = (
             w.HTML(f'<div class="zeph-ask"><b>Waiting for approval.</b> {html.escape(request.why)}{place}'
                    f"{until}</div>"),

@@ -309,7 +309,7 @@ class InboxApprover:
 
             self.reviews = TeamReviews(self.settings.store.audit_url, approval.review_key)
             if self.inbox.reviewers_decide:
-                self.where = "with the team's reviewers on the hub (the zeph_nb_hub service page)"
+                self.where = "by a team reviewer on the hub's review page (the zeph_nb_hub service)"
                 self.link, self.on_hub = approval.review_page, True
             else:
                 self.where += ", or by a team reviewer on the hub"
