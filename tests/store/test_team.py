@@ -354,3 +354,28 @@ def test_a_password_in_an_approval_request_stays_out_of_the_teams_log(pg: Cluste
     (shipped,) = pg.sql("SELECT summary || params || subjects FROM approvals WHERE id = 'inbox-pw'")
     assert "Tr0ub4dor" not in str(shipped) and "mysql -u root" in str(shipped)
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("role", "said"),
+    [
+        ("nobody_here", "there is no database role 'nobody_here': the administrator creates it"),
+        ("ungranted", "may not write the team's tables: the administrator runs `zeph-nb team-db grant"),
+    ],
+)
+def test_a_refused_login_says_what_to_do_not_to_wait(pg: Cluster, tmp_path: Path, role: str, said: str) -> None:
+    from zeph_nb.store import AuditLog, AuditRecord
+
+    if role == "ungranted":
+        pg.sql("DROP ROLE IF EXISTS ungranted")
+        pg.sql("CREATE ROLE ungranted LOGIN")
+    store = Store(settings_for(tmp_path, pg.url_as(role), user=role))
+    AuditLog(store).record(AuditRecord(tool="bash", params={"command": "ls"}, call_id="x", decision="allow"))
+    assert store.team is not None
+    with pytest.raises(TeamUnavailable, match="refuses this kernel") as refused, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the same line, said once as a warning
+        store.team.ship()
+    assert said in str(refused.value) and "shipped once it is done" in str(refused.value)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        store.close()

@@ -229,8 +229,13 @@ class TeamShipper:
             self._failed(e)
             raise
         except Exception as e:  # psycopg's errors: connection refused, server gone mid-COPY, …
-            error = TeamUnavailable(f"the team audit database is unavailable ({_first_line(e)}); rows wait "
-                                    "in the spool and are shipped when it is back")  # fmt: skip
+            fix = _login_fix(e)
+            if fix is not None:  # it answers, and will not take this kernel's rows until someone acts
+                error = TeamUnavailable(f"the team audit database refuses this kernel ({_first_line(e)}): {fix}; "
+                                        "rows wait in the spool and are shipped once it is done")  # fmt: skip
+            else:
+                error = TeamUnavailable(f"the team audit database is unavailable ({_first_line(e)}); rows wait "
+                                        "in the spool and are shipped when it is back")  # fmt: skip
             self._failed(error)
             raise error from e
         if self.last_error is not None:
@@ -373,6 +378,24 @@ def _set_aside(spool: Path, record: SpoolRecord, error: BaseException) -> None:
     why = _first_line(error)
     warnings.warn(f"zeph-nb: the team audit database refused a {record.table} row ({why}); it is kept in "
                   f"{rejected} and in the local log; the rows after it were shipped", stacklevel=2)  # fmt: skip
+
+
+def _login_fix(error: BaseException) -> str | None:
+    """What to do when the database answers but refuses who this kernel logs in as (None: it is just down)."""
+    import re
+
+    text = str(error)
+    missing = re.search(r'role "([^"]+)" does not exist', text)
+    if missing:
+        return (f"there is no database role {missing.group(1)!r}: the administrator creates it (CREATE ROLE "
+                f"{missing.group(1)} LOGIN) and runs `zeph-nb team-db grant {missing.group(1)}`; on a hub each "
+                "server's PGUSER is its hub user (deploy/jupyterhub_config.py)")  # fmt: skip
+    if "password authentication failed" in text or "no password supplied" in text:
+        return "the login needs a password: put it in ~/.pgpass (mode 0600) or a service file, never in audit_url"
+    if type(error).__name__ == "InsufficientPrivilege" or "permission denied for" in text:
+        return ("this login role may not write the team's tables: the administrator runs `zeph-nb team-db grant "
+                "<role>` for it")  # fmt: skip
+    return None
 
 
 def _first_line(error: BaseException) -> str:
