@@ -159,7 +159,8 @@ def test_a_user_cannot_open_anothers_request_nor_answer_their_own(team: Team, br
     hub = team.hub
     ann = waiting_or_done(team, "ann")
     hub.spawn("ben")
-    run = hub.start_in_kernel("ben", RUN.format(marker="ben-waits-for-a-reviewer"))
+    # What a model writes is hostile on the reviewer's page too: this one would run script if it were not escaped.
+    run = hub.start_in_kernel("ben", RUN.format(marker="ben-waits '<img src=x onerror=window.__pwned=1>'"))
     mine = waiting_request(team, "ben")
     ben = hub.token_for("ben")
     api = team.service + "api/requests/"
@@ -202,6 +203,8 @@ def test_a_user_cannot_open_anothers_request_nor_answer_their_own(team: Team, br
     calls.wait_for()
     text = calls.inner_text()
     assert "ann" in text and "ben" in text
+    assert "<img src=x onerror=window.__pwned=1>" in page.locator("main").inner_text()  # shown as text
+    assert page.evaluate("window.__pwned") is None
     page.screenshot(path=str(ARTIFACTS / "hub-team-calls.png"), full_page=True)
     page.close()
 
