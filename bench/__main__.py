@@ -7,6 +7,7 @@ from bench import (
     filter_bench,
     gates_bench,
     grep_bench,
+    hub_bench,
     import_guard_bench,
     inbox_bench,
     pane_watch_bench,
@@ -34,3 +35,4 @@ if __name__ == "__main__":
     import_guard_bench.main()
     pane_watch_bench.main()
     team_bench.main()
+    hub_bench.main()

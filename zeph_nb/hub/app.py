@@ -206,16 +206,14 @@ class TeamPage(Base):
                              decision=self.get_argument("decision", ""), sandbox=self.get_argument("sandbox", ""),
                              attention=self.get_argument("attention", "") == "1")  # fmt: skip
         only = None if self.reviewer else self.who
-        waiting = await self.db(lambda: self.desk.requests(owner=only))
-        recent = await self.db(lambda: self.desk.requests(owner=only, waiting=False, limit=20))
-        calls = await self.db(lambda: self.desk.calls(filters, only_owner=only))
-        choices = await self.db(lambda: self.desk.choices(only_owner=only))
         if self.get_argument("fragment", "") == "waiting":  # the page's script refreshes this part alone
+            waiting = await self.db(lambda: self.desk.requests(owner=only))
             self.render("waiting.html", waiting=waiting, prefix=self.settings["zeph_prefix"], who=self.who,
                         reviewer=self.reviewer)  # fmt: skip
             return
-        self.page("team.html", waiting=waiting, recent=[r for r in recent if r.state != "pending"], calls=calls,
-                  columns=CALL_COLUMNS, filters=filters, choices=choices)  # fmt: skip
+        page = await self.db(lambda: self.desk.page(filters, only_owner=only))
+        self.page("team.html", waiting=page.waiting, recent=page.recent, calls=page.calls, columns=CALL_COLUMNS,
+                  filters=filters, choices=page.choices)  # fmt: skip
 
 
 class RequestPage(Base):

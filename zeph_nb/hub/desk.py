@@ -24,7 +24,7 @@ from zeph_nb.security.review_signature import ReviewSigner
 from zeph_nb.store.team import CONNECT_TIMEOUT_SECS, STATEMENT_TIMEOUT_MS, TCP_OPTIONS
 from zeph_nb.store.team_schema import REVIEWS
 
-__all__ = ["CALL_COLUMNS", "CallFilter", "NotWaiting", "Request", "ReviewDesk"]
+__all__ = ["CALL_COLUMNS", "CallFilter", "NotWaiting", "Page", "Request", "ReviewDesk"]
 
 # The calls table's columns, in the order the page shows them.
 CALL_COLUMNS = ("ts", "owner", "server_name", "tool", "params", "decision", "matched_rule", "approved_by", "status",
@@ -49,6 +49,27 @@ FROM r LEFT JOIN c ON c.owner = r.owner AND c.id = r.id
 LEFT JOIN {REVIEWS} a ON a.owner = r.owner AND a.inbox_id = r.id
 """
 _NOW = "(now() AT TIME ZONE 'UTC')"
+CHOICES_FROM = 20_000
+# Every distinct owner by walking the owner index from one to the next (a "loose index scan"): one probe per user.
+_OWNERS = """
+WITH RECURSIVE o AS (
+  (SELECT owner FROM tool_calls ORDER BY owner LIMIT 1)
+  UNION ALL
+  SELECT (SELECT t.owner FROM tool_calls t WHERE t.owner > o.owner ORDER BY t.owner LIMIT 1) FROM o
+  WHERE o.owner IS NOT NULL
+)
+SELECT owner FROM o WHERE owner IS NOT NULL
+"""
+
+
+@dataclass(frozen=True)
+class Page:
+    """What one load of the team page shows."""
+
+    waiting: list[Request]
+    recent: list[Request]
+    calls: list[dict[str, Any]]
+    choices: dict[str, list[str]]
 
 
 class NotWaiting(Exception):
@@ -157,14 +178,33 @@ class ReviewDesk:
                                options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
                                **TCP_OPTIONS)  # type: ignore[arg-type]  # fmt: skip
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    def _read(self, sql: str, params: Sequence[Any] = (), *, con: Any = None) -> list[dict[str, Any]]:
+        if con is not None:  # one of several reads of a page, on the page's one connection
+            return [dict(row) for row in con.execute(sql.encode(), list(params)).fetchall()]
+        with self._connect() as own:
+            own.read_only = True
+            return [dict(row) for row in own.execute(sql.encode(), list(params)).fetchall()]
+
+    def page(self, filters: CallFilter, *, only_owner: str | None) -> Page:
+        """Everything the team page shows, read on one connection in one read-only transaction (one snapshot: a
+        request shown waiting is not also among the answered ones)."""
         with self._connect() as con:
             con.read_only = True
-            return [dict(row) for row in con.execute(sql.encode(), list(params)).fetchall()]
+            with con.transaction():
+                con.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                return Page(
+                    waiting=self.requests(owner=only_owner, con=con),
+                    recent=[r for r in self.requests(owner=only_owner, waiting=False, limit=20, con=con)
+                            if r.state != "pending"],
+                    calls=self.calls(filters, only_owner=only_owner, con=con),
+                    choices=self.choices(only_owner=only_owner, con=con),
+                )  # fmt: skip
 
     # -- reading ---------------------------------------------------------------------------------------------
 
-    def requests(self, *, owner: str | None = None, waiting: bool = True, limit: int = 200) -> list[Request]:
+    def requests(
+        self, *, owner: str | None = None, waiting: bool = True, limit: int = 200, con: Any = None
+    ) -> list[Request]:
         """Requests, the longest waiting first (``waiting``), or every recent one newest first; ``owner`` limits
         them to one user's."""
         clauses, params = [], []
@@ -175,7 +215,7 @@ class ReviewDesk:
             clauses.append(f"c.id IS NULL AND a.inbox_id IS NULL AND r.expires_at > {_NOW}")
         where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
         order = "r.ts" if waiting else "r.ts DESC"
-        rows = self._read(f"{_REQUESTS}{where} ORDER BY {order} LIMIT {int(limit)}", params)
+        rows = self._read(f"{_REQUESTS}{where} ORDER BY {order} LIMIT {int(limit)}", params, con=con)
         now = datetime.now(UTC).replace(tzinfo=None)
         return [_request(row, now) for row in rows]
 
@@ -184,19 +224,30 @@ class ReviewDesk:
         now = datetime.now(UTC).replace(tzinfo=None)
         return _request(rows[0], now) if rows else None
 
-    def calls(self, filters: CallFilter, *, only_owner: str | None, limit: int = MAX_CALLS) -> list[dict[str, Any]]:
+    def calls(
+        self, filters: CallFilter, *, only_owner: str | None, limit: int = MAX_CALLS, con: Any = None
+    ) -> list[dict[str, Any]]:
         """Tool calls, newest first; ``only_owner`` confines them to one user's whatever the filters say."""
         where, params = filters.where(only_owner)
         columns = ", ".join(CALL_COLUMNS)
-        return self._read(f"SELECT {columns} FROM tool_calls{where} ORDER BY ts DESC LIMIT {int(limit)}", params)
+        sql = f"SELECT {columns} FROM tool_calls{where} ORDER BY ts DESC LIMIT {int(limit)}"
+        return self._read(sql, params, con=con)
 
-    def choices(self, *, only_owner: str | None) -> dict[str, list[str]]:
-        """The values each filter can take, from the rows there are (the users, tools, decisions, sandboxes)."""
+    def choices(self, *, only_owner: str | None, con: Any = None) -> dict[str, list[str]]:
+        """The values each filter can take. The users: every owner, found by skipping along the owner index (one
+        probe per user, whatever the table's size). Tools, decisions and sandboxes: those of the newest
+        CHOICES_FROM calls, so a page load does not read the whole log (measured: bench/hub_bench.py)."""
+        names = ("tool", "decision", "sandbox")
+        lists = ", ".join(f"array_agg(DISTINCT {name}::text) AS {name}" for name in names)
         where, params = ("WHERE owner = %s", [only_owner]) if only_owner else ("", [])
-        found: dict[str, list[str]] = {}
-        for column in ("owner", "tool", "decision", "sandbox"):
-            rows = self._read(f"SELECT DISTINCT {column} AS v FROM tool_calls {where} ORDER BY 1 LIMIT 200", params)
-            found[column] = [str(row["v"]) for row in rows if row["v"] is not None]
+        recent = f"(SELECT {', '.join(names)} FROM tool_calls {where} ORDER BY ts DESC LIMIT {CHOICES_FROM}) AS r"
+        (row,) = self._read(f"SELECT {lists} FROM {recent}", params, con=con)
+        found = {name: sorted(v for v in (row[name] or ()) if v is not None)[:200] for name in names}
+        if only_owner:
+            found["owner"] = [only_owner]
+        else:
+            owners = self._read(_OWNERS, con=con)
+            found["owner"] = [str(r["owner"]) for r in owners if r["owner"] is not None][:1000]
         return found
 
     # -- answering -------------------------------------------------------------------------------------------

@@ -141,6 +141,9 @@ def _shape(con: Any, table: str) -> None:
             con.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET DEFAULT {default}")
     con.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_row_id ON {table} (owner, spool, seq)")
     con.execute(f"CREATE INDEX IF NOT EXISTS {table}_owner_ts ON {table} (owner)")
+    # The review page and audit.frame read the newest rows first: without it each read sorts the whole table.
+    if "ts" in COLUMNS[table]:
+        con.execute(f"CREATE INDEX IF NOT EXISTS {table}_ts ON {table} (ts)")
     con.execute(f"REVOKE ALL ON {table} FROM PUBLIC, {WRITER_ROLE}, {READER_ROLE}, {HUB_ROLE}")
     # A writer names only what the kernel knows: owner and shipped_at are the database's to fill.
     shipped = ", ".join([*COLUMNS[table], "hub_user", "server_name"])
