@@ -294,7 +294,10 @@ def main() -> None:
 
     logging.basicConfig(level=logging.INFO, format="[%(levelname)s %(asctime)s %(name)s] %(message)s")
     config = ServiceConfig.from_env(os.environ)
-    app = make_app(config)
+    try:
+        app = make_app(config)
+    except ValueError as e:  # the signing key: missing, unreadable, or not one hub-key made
+        raise SystemExit(f"zeph_nb.hub: {e}") from None
     bind = urlparse(config.bind_url)
     app.listen(bind.port or 80, bind.hostname or "127.0.0.1", xheaders=True)
     log.info("zeph_nb.hub: serving %s on %s", config.prefix, config.bind_url)
