@@ -320,3 +320,16 @@ def background_builds(request: pytest.FixtureRequest, tmp_path_factory: pytest.T
     finally:
         for build in builds.builds.values():
             build.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (Debian's; never a downloaded one), one per test module (tests/e2e, tests/hub)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.e2e_support import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()

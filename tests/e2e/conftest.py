@@ -4,18 +4,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_support import CHROMIUM, CHROMIUM_ARGS, Lab
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium (Debian's; never a downloaded one), one per test module."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+from e2e_support import Lab
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.e2e_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from tests.e2e.e2e_support import ARTIFACTS, CHROMIUM
 from tests.hub_harness import Hub, free_port, hub_available
 from tests.pg_cluster import Cluster, bindir, cluster
 from zeph_nb.cli import main as cli
@@ -93,16 +93,6 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Team]:
         with Hub(base, extra_config=config, env=env) as hub:
             desk = ReviewDesk(pg.url_as("zeph_hub_service"), ReviewSigner(key))
             yield Team(hub, pg, desk, hub.url.rstrip("/") + "/services/zeph_nb_hub/")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def waiting_request(team: Team, owner: str, timeout: float = 60.0) -> Any:

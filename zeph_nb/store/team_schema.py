@@ -127,9 +127,7 @@ def _reviews(con: Any) -> None:
         "zeph_read_own": f"FOR SELECT TO {WRITER_ROLE} USING (owner = session_user)",
         "zeph_review": f"FOR SELECT TO {READER_ROLE}, {HUB_ROLE} USING (true)",
     }
-    for name, rule in policies.items():
-        con.execute(f"DROP POLICY IF EXISTS {name} ON {REVIEWS}")
-        con.execute(f"CREATE POLICY {name} ON {REVIEWS} {rule}")
+    _set_policies(con, REVIEWS, policies)
 
 
 def _shape(con: Any, table: str) -> None:
@@ -155,11 +153,16 @@ def _shape(con: Any, table: str) -> None:
         "zeph_read_own": f"FOR SELECT TO {WRITER_ROLE} USING (owner = session_user)",
         "zeph_review": f"FOR SELECT TO {READER_ROLE}, {HUB_ROLE} USING (true)",
     }
+    _set_policies(con, table, policies)
+    con.execute("REVOKE ALL ON schema_migrations FROM PUBLIC")
+    con.execute(f"GRANT SELECT ON schema_migrations TO {WRITER_ROLE}, {READER_ROLE}, {HUB_ROLE}")
+
+
+def _set_policies(con: Any, table: str, policies: dict[str, str]) -> None:
+    """Row-level security policies of ``table``, replaced: a re-run of setup brings this version's."""
     for name, rule in policies.items():
         con.execute(f"DROP POLICY IF EXISTS {name} ON {table}")
         con.execute(f"CREATE POLICY {name} ON {table} {rule}")
-    con.execute("REVOKE ALL ON schema_migrations FROM PUBLIC")
-    con.execute(f"GRANT SELECT ON schema_migrations TO {WRITER_ROLE}, {READER_ROLE}, {HUB_ROLE}")
 
 
 def grant_role(con: Any, user: str, *, reviewer: bool, hub: bool = False) -> str:
