@@ -8,6 +8,18 @@ services, kernels): nothing is left running.
 
 Kernels are driven the way JupyterLab drives them: the user's server's REST API starts one, and code goes over the
 kernel's websocket as Jupyter ``execute_request`` messages.
+
+    with Hub(folder, extra_config="c.Spawner.environment = {'PGUSER': lambda s: s.user.name}") as hub:
+        hub.spawn("ann", "ben")                       # both at once; waits until ready
+        reply = hub.run_in_kernel("ann", "print(1)", timeout=60)   # .status ok|error|timeout, .stdout, .error
+        run = hub.start_in_kernel("ben", code)        # in the background: …, then run.wait(timeout)
+        hub.api("GET", "users")                       # the hub's REST API, with the admin token unless token=
+        hub.token_for("ann", scopes=[…]); hub.login(page, "ann", next_url="/hub/home"); hub.stop_server("ben")
+
+Each run gets a fresh kernel, left running (a run's background work, such as shipping audit rows, goes on after
+its reply) until the user's server stops. Users' servers see the hub's environment only through JupyterHub's
+``Spawner.env_keep`` and what the config sets; the hub itself starts without the test run's ZEPH_*, JUPYTER* and
+PG* variables (``env=`` adds the hub's own, e.g. for a managed service).
 """
 
 from __future__ import annotations
@@ -16,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -25,9 +38,11 @@ import sys
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
@@ -35,8 +50,9 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 PROXY = ROOT / ".venv" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
 PASSWORD = "e2e-password"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a traceback's colours
 
-__all__ = ["PASSWORD", "Hub", "KernelReply", "KernelRun", "free_port", "hub_available"]
+__all__ = ["PASSWORD", "Hub", "KernelReply", "KernelRun", "free_port", "hub_available", "processes_under"]
 
 
 def hub_available() -> bool:
@@ -59,12 +75,12 @@ class KernelReply:
     status: str  # ok | error | timeout
     stdout: str = ""
     stderr: str = ""
-    error: str = ""  # the traceback's last lines, for an error
+    error: str = ""  # for an error: "ename: evalue" and the traceback's last lines, without colours
 
 
 @dataclass
 class KernelRun:
-    """Code running in a user's kernel in the background; ``wait`` for its reply."""
+    """Code running in a user's kernel in the background; ``wait`` for its reply (again, after a "timeout")."""
 
     thread: threading.Thread
     result: list[KernelReply] = field(default_factory=list)
@@ -77,8 +93,14 @@ class KernelRun:
 
 
 _CONFIG = """
-import os
+import inspect
+import jupyterhub.utils
 c = get_config()  # noqa: F821
+# The hub waits for a starting server (and for its proxy) polling with a backoff from 0.2 s doubling up to 5 s: a
+# server up after 4 s was seen after 7. A test's hub polls every 0.05-0.25 s.
+_backoff = jupyterhub.utils.exponential_backoff
+if list(inspect.signature(_backoff).parameters)[2:5] == ["start_wait", "scale_factor", "max_wait"]:
+    _backoff.__defaults__ = (0.05, 1.5, 0.25, *_backoff.__defaults__[3:])
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = {port}
 c.JupyterHub.hub_ip = "127.0.0.1"
@@ -103,7 +125,8 @@ c.JupyterHub.services = [{{"name": "e2e-admin", "api_token": "{token}"}}]
 c.JupyterHub.load_roles = [{{
     "name": "e2e-admin",
     "services": ["e2e-admin"],
-    "scopes": ["admin:users", "admin:servers", "tokens", "access:servers", "list:users", "read:users"],
+    "scopes": ["admin:users", "admin:servers", "admin:groups", "tokens", "access:servers", "list:users",
+               "read:users", "read:services"],
 }}]
 """
 
@@ -124,6 +147,11 @@ class Hub:
     # -- starting and stopping -------------------------------------------------------------------------------
 
     def __enter__(self) -> Hub:
+        if not PROXY.exists() or shutil.which("node") is None:
+            raise RuntimeError(
+                f"JupyterHub's proxy cannot run: {PROXY} or node is missing. `make unit` installs it "
+                "with npm (Debian/Ubuntu: apt-get install nodejs npm; .ci/run does)"
+            )
         (self.folder / "home").mkdir(parents=True, exist_ok=True)
         args = ["--allow-root"] if os.geteuid() == 0 else []
         config = _CONFIG.format(port=self.port, hub_port=free_port(), proxy_api_port=free_port(), folder=self.folder,
@@ -153,7 +181,7 @@ class Hub:
             with contextlib.suppress(httpx.HTTPError):
                 if self.api("GET", "").status_code == 200:
                     return
-            time.sleep(0.3)
+            time.sleep(0.1)
         raise RuntimeError(f"jupyterhub did not answer within {timeout:g}s:\n{self.log_tail()}")
 
     def log_tail(self, lines: int = 60) -> str:
@@ -174,10 +202,14 @@ class Hub:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
-        # Users' servers run in sessions of their own: anything whose working folder is under ours goes too.
-        for pid in _processes_under(self.folder):
+        # Users' servers and kernels run in sessions of their own: anything whose working folder is under ours
+        # goes too (the hub stops them itself unless it was killed), and is waited for.
+        for pid in processes_under(self.folder):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while processes_under(self.folder) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.process = None
 
     # -- the hub's API ---------------------------------------------------------------------------------------
@@ -202,21 +234,43 @@ class Hub:
             created = self.api("POST", f"users/{user}")
             assert created.status_code in (201, 409), created.text
 
-    def spawn(self, user: str, timeout: float = 120.0) -> None:
-        """Start ``user``'s server and wait until the hub says it is ready."""
+    def spawn(self, *users: str, timeout: float = 120.0) -> None:
+        """Start each user's server (at once: the hub starts them side by side) and wait until all are ready."""
+        if len(users) == 1:
+            self._spawn(users[0], timeout)
+            return
+        with ThreadPoolExecutor(len(users)) as pool:
+            for done in [pool.submit(self._spawn, user, timeout) for user in users]:
+                done.result()
+
+    def _spawn(self, user: str, timeout: float) -> None:
         self._ensure_user(user)
-        started = self.api("POST", f"users/{user}/server")
-        assert started.status_code in (201, 202, 400), started.text  # 400: already running
         deadline = time.monotonic() + timeout
+        # The POST answers once the server is up, or after 10 s (202) with the spawn still going.
+        while (started := self.api("POST", f"users/{user}/server")).status_code == 400:
+            if "already running" in started.text:
+                break
+            if "pending stop" not in started.text or time.monotonic() > deadline:
+                raise RuntimeError(f"{user}'s server was not started: {started.text}")
+            time.sleep(0.1)  # a stop still under way: start once it is done
+        assert started.status_code in (201, 202, 400), started.text
         while time.monotonic() < deadline:
-            server = self.api("GET", f"users/{user}").json().get("servers", {}).get("", {})
-            if server.get("ready"):
+            servers = self.api("GET", f"users/{user}").json().get("servers", {})
+            if "" not in servers:  # the spawn failed and the hub forgot the server
+                raise RuntimeError(f"{user}'s server failed to start:\n{self.log_tail()}")
+            if servers[""].get("ready"):
                 return
-            time.sleep(0.3)
+            time.sleep(0.1)
         raise RuntimeError(f"{user}'s server did not start within {timeout:g}s:\n{self.log_tail()}")
 
-    def stop_server(self, user: str) -> None:
+    def stop_server(self, user: str, timeout: float = 60.0) -> None:
+        """Stop ``user``'s server (its kernels with it) and wait until the hub says it is gone."""
         self.api("DELETE", f"users/{user}/server")
+        deadline = time.monotonic() + timeout
+        while self.api("GET", f"users/{user}").json().get("servers"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{user}'s server did not stop within {timeout:g}s:\n{self.log_tail()}")
+            time.sleep(0.1)
 
     # -- kernels ---------------------------------------------------------------------------------------------
 
@@ -245,9 +299,14 @@ class Hub:
 
     # -- the browser -----------------------------------------------------------------------------------------
 
-    def login(self, page: Any, user: str) -> None:
-        """Log ``user`` in on a Playwright page through the hub's login form."""
-        page.goto(f"{self.url}hub/login")
+    def login(self, page: Any, user: str, next_url: str | None = None) -> None:
+        """Log ``user`` in on a Playwright page through the hub's login form (DummyAuthenticator: any name, with
+        ``PASSWORD``).
+
+        Without ``next_url`` the hub then sends the browser to the user's server, which starts it (the hub's
+        ``redirect_to_server``); ``next_url="/hub/home"`` lands on the home page and starts nothing."""
+        query = f"?next={quote(next_url)}" if next_url else ""
+        page.goto(f"{self.url}hub/login{query}")
         page.fill("#username_input", user)
         page.fill("#password_input", PASSWORD)
         page.click("#login_submit")
@@ -269,15 +328,19 @@ async def _execute(ws_url: str, headers: dict[str, str], code: str, timeout: flo
     }))  # fmt: skip
     reply = KernelReply("timeout")
     out: dict[str, list[str]] = {"stdout": [], "stderr": []}
+    # The reply comes on the shell channel and the output on iopub, in no set order between them: done once both
+    # the reply and iopub's "idle" (after the last output) have come.
+    replied = idle = False
+    status = ""
     deadline = time.monotonic() + timeout
     try:
-        while time.monotonic() < deadline:
+        while not (replied and idle) and time.monotonic() < deadline:
             try:
                 raw = await asyncio.wait_for(connection.read_message(), max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 break
             if raw is None:
-                reply.error = "the kernel's websocket closed"
+                reply.error = reply.error or "the kernel's websocket closed"
                 break
             message = json.loads(raw)
             if message.get("parent_header", {}).get("msg_id") != msg_id:
@@ -286,22 +349,35 @@ async def _execute(ws_url: str, headers: dict[str, str], code: str, timeout: flo
             if kind == "stream":
                 out[content["name"]].append(content["text"])
             elif kind == "error":
-                reply.error = "\n".join(content.get("traceback", [])[-5:]) or content.get("evalue", "")
+                trace = _ANSI.sub("", "\n".join(content.get("traceback", [])[-5:]))
+                reply.error = f"{content.get('ename')}: {content.get('evalue')}\n{trace}"
+            elif kind == "status" and content.get("execution_state") == "idle":
+                idle = True
             elif kind == "execute_reply":
-                reply.status = content["status"]
-                break
+                replied = True
+                status = content["status"]
+                if status == "error" and not reply.error:
+                    reply.error = f"{content.get('ename')}: {content.get('evalue')}"
     finally:
         connection.close()
+    if replied and idle:
+        reply.status = status
+    elif replied:
+        reply.error = reply.error or f"the reply ({status}) came, but not all of the output, within {timeout:g}s"
     reply.stdout, reply.stderr = "".join(out["stdout"]), "".join(out["stderr"])
     return reply
 
 
-def _processes_under(folder: Path) -> list[int]:
+def processes_under(folder: Path) -> list[int]:
+    """Live processes (not zombies) whose working folder is ``folder`` or below: the hub, its proxy, users'
+    servers and their kernels (each runs in its user's home there), whatever session they are in."""
     found = []
+    prefix = str(folder).rstrip("/") + "/"
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         with contextlib.suppress(OSError):
-            if os.readlink(entry / "cwd").startswith(str(folder)):
+            cwd = os.readlink(entry / "cwd")
+            if (cwd + "/").startswith(prefix) and (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
                 found.append(int(entry.name))
-    return [pid for pid in found if pid != os.getpid()]
+    return found
