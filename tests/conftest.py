@@ -81,9 +81,11 @@ def managed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[s
     0755, as an administrator would) and names it in ``$ZEPH_MANAGED_SETTINGS``. A real /etc/zeph-nb/managed.toml
     is set aside. Only root can give a file away: run as another user, the reach check (tested on its own) is the
     one thing waived."""
+    import zeph_nb.config
     from zeph_nb.config import managed
 
     monkeypatch.setattr(managed, "DEFAULT_PATH", tmp_path / "no-such-etc" / "managed.toml")
+    monkeypatch.setattr(zeph_nb.config, "_SAID", set())  # each test hears the refusals its own loads make
     if os.geteuid() != 0:
         monkeypatch.setattr(managed, "reach_problem", lambda path: None)
     folder = tmp_path / "etc-zeph-nb"

@@ -199,8 +199,7 @@ def test_settings_a_program_builds_run_under_the_managed_file_too(
     assert applied.with_managed() is applied
     from zeph_nb.agent.loop import Agent
 
-    with pytest.warns(UserWarning):
-        agent = Agent(built, workdir=isolated_env)
+    agent = Agent(built, workdir=isolated_env)  # the same refusal again: said once already, above
     assert agent.settings.tools.shell.sandbox == "bwrap"
 
 
@@ -370,3 +369,12 @@ def test_servers_the_managed_file_lists_are_the_organisations(isolated_env: Path
     (isolated_env / "config.toml").write_text(USER_SERVERS)
     settings, _ = load()
     assert [(s.name, s.network) for s in settings.mcp.servers] == [("net", True)]
+
+
+def test_a_refusal_is_said_once_per_process_not_on_every_load(isolated_env: Path, managed_file: ManagedFile) -> None:
+    managed_file("[agent]\nmax_tool_iterations = 5\n")
+    (isolated_env / "config.toml").write_text("[agent]\nmax_tool_iterations = 50\n")
+    first, said = load()
+    again, said_again = load()  # a kernel loads settings for each agent and each %%zeph cell
+    assert first.agent.max_tool_iterations == again.agent.max_tool_iterations == 5
+    assert len(said) == 1 and said_again == []

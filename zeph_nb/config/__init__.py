@@ -376,7 +376,11 @@ def _apply_managed(settings: Settings, path: Path, data: dict[str, Any], layer: 
             del origins[origin]
         origins[key] = f"managed:{path}"
     for line in managed.refused:
-        warnings.warn(line, UserWarning, stacklevel=3)
+        # Once per process: a kernel loads settings for every agent and every %%zeph cell, and IPython shows a
+        # warning again in each cell; the same line said twenty times reads as twenty problems.
+        if line not in _SAID:
+            _SAID.add(line)
+            warnings.warn(line, UserWarning, stacklevel=3)
     _as_written(merged, [*settings.mcp.servers, *layer.mcp.servers])
     extra = {name: getattr(settings, name) for name in _NOT_KEYS}
     extra.update(origins=origins, managed=managed)
@@ -419,6 +423,7 @@ def agent_wrote_config(home: Path, file: Path) -> bool:
 
 
 _TOLD: set[Path] = set()
+_SAID: set[str] = set()  # the managed file's refusals said so far (_apply_managed)
 
 
 def _parse_toml(text: str, source: str) -> dict[str, Any]:
