@@ -110,6 +110,7 @@ def test_waiting_for_a_team_reviewer_says_someone_else_answers() -> None:
     shown = card.ask_box.children[0].value
     assert ('It waits to be answered <a href="/services/zeph_nb_hub/" target="_blank" rel="noopener noreferrer">by a '
             "team reviewer on the hub&#x27;s review page</a>.") in shown  # fmt: skip
+    assert "waiting for a reviewer" in card.title.value and "waiting for you" not in card.title.value
     card.answered(True, "rita (reviewer, on the hub)")
     assert "Approved by <b>rita (reviewer, on the hub)</b>" in card.ask_box.children[0].value
 

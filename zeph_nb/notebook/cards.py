@@ -140,10 +140,13 @@ class ToolCard:
         self.widget = w.VBox([self.title, self.ask_box, self.stats, self.details])
         self.widget.add_class("zeph-card")
         self.buttons: dict[str, ipywidgets.Button] = {}
+        self.answered_elsewhere = False  # waiting for someone other than the person here (a team reviewer)
         self._render_title()
 
     def _render_title(self, meta: str = "") -> None:
         color, label = _BADGES[self.status]
+        if self.status == "waiting" and self.answered_elsewhere:
+            label = "waiting for a reviewer"  # the team's reviewers decide: the person here cannot answer it
         line = visible(_summary(self.tool, self.params)).replace("\n", " ⏎ ")
         if len(line) > 160:  # cut before escaping: a cut through "&#x27;" showed the half entity
             line = line[:157] + "…"
@@ -211,12 +214,13 @@ class ToolCard:
         say so, and where the answer is given. Buttons shown later (the widget approver) replace this."""
         import ipywidgets as w
 
+        # "in the approval inbox …": the person answers it there; "by a team reviewer …": someone else does.
+        self.answered_elsewhere = bool(where and where.startswith("by "))
         self.status = "waiting"
         self.asked = clock()
         self._render_title()
         until = f" Denied if nobody answers by {request.expires_at:%H:%M:%S} UTC." if request.expires_at else ""
-        # "in the approval inbox …": the person answers it there; "by a team reviewer …": someone else does.
-        lead = "It waits to be answered" if where and where.startswith("by ") else "Answer it"
+        lead = "It waits to be answered" if self.answered_elsewhere else "Answer it"
         place = f" {lead} {html.escape(where)}." if where else ""
         if where and link:  # a path on this page's own server (notebook/server.py): opens beside the notebook
             words = html.escape(where.split(" (", 1)[0])
