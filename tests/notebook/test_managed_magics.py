@@ -156,3 +156,15 @@ def test_under_a_managed_bwrap_another_machine_is_refused_at_the_cell(
         f'%%zeph: tools.shell.sandbox is set to "bwrap" by {path} (managed): nothing runs outside it; %%zeph {shown} '
         "would run commands on another machine and is refused"
     )
+
+
+async def test_a_managed_ask_autoapprove_may_not_answer_says_why_on_its_card(
+    shell: tuple[InteractiveShell, ZephMagics, Path],
+) -> None:
+    ip, _, _ = shell
+    turns = [{"tool": "bash", "params": {"command": "git push origin main"}}]
+    run = ip.run_cell_magic("zeph", "--approve auto " + model(ip, turns, "ok"), "push it")
+    await run
+    [card] = run.transcript.cards.values()
+    assert card.status == "denied"
+    assert "a person must answer it, and AutoApprove may not" in card.stats.value

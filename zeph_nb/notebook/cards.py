@@ -283,8 +283,12 @@ class ToolCard:
         self._render_title(" · ".join(meta))
         lines = []
         if outcome.status == "denied":
-            # Who said no is on the card already; say which rule was involved, not the whole error again.
+            # Who said no is on the card already; say which rule was involved, not the whole error again. A call
+            # refused before anyone was asked (a managed ask AutoApprove may not answer) has no "Denied by" line:
+            # the refusal's own sentence says why.
             why = outcome.reason or (outcome.category.label if outcome.category else "")
+            if outcome.decision == "ask" and outcome.approved_by is None and not outcome.waited_ms:
+                why = redact(outcome.output.summary)[:400]
             lines.append(f'<div class="zeph-stats">{html.escape(why)}</div>')
         elif outcome.category is not None:
             lines.append(f'<div class="zeph-error">{html.escape(outcome.category.label)}: '
