@@ -14,9 +14,22 @@ from zeph_nb.errors import ConfigError
 
 __all__ = ["main"]
 
+# Each command has its own parser (and --help); this is the one place that lists them all.
+USAGE = """usage: zeph-nb COMMAND ...
+
+commands:
+  migrate-config FILE   rewrite a config file's deprecated keys, keeping its comments and layout
+  team-db setup|grant   set up a team's PostgreSQL audit database, and let a login role in (--reviewer, --hub)
+  hub-key PATH          make the hub service's signing key; prints the review_key line for the managed file
+
+zeph-nb COMMAND --help says more about each."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] in (["-h"], ["--help"], []):
+        print(USAGE)
+        return 0 if args else 2
     if args[:1] == ["hub-key"]:
         return _hub_key(args[1:])
     if args[:1] != ["team-db"]:
@@ -90,8 +103,9 @@ def _hub_key(args: list[str]) -> int:
     except OSError as e:
         print(f"zeph-nb hub-key: cannot write {options.path}: {e.strerror or e}", file=sys.stderr)
         return 1
-    print(f"wrote {options.path} (mode 0600). Put this in the managed settings file:\n\n"
-          f'[gates.approval]\ndecided_by = "reviewers"\nreview_key = "{public}"')  # fmt: skip
+    print(f"wrote {options.path} (mode 0600). In the managed settings file's [gates.approval] table (with "
+          'decided_by = "reviewers"), set:\n\n'
+          f'review_key = "{public}"')  # fmt: skip
     return 0
 
 

@@ -228,8 +228,8 @@ class Settings(_Section):
         approval = self.gates.approval
         if approval.decided_by == "reviewers" and not (approval.review_key and self.store.audit_url):
             raise ValueError('gates.approval.decided_by = "reviewers" needs gates.approval.review_key (the hub '
-                             "service's public key) and store.audit_url (the team's database), where reviewers' "
-                             "answers come from")  # fmt: skip
+                             "service's public key: `zeph-nb hub-key PATH` makes it and prints the line) and "
+                             "store.audit_url (the team's database), where reviewers' answers come from")  # fmt: skip
         return self
 
     @classmethod
