@@ -23,6 +23,14 @@ import sys
 
 c = get_config()  # type: ignore[name-defined]
 
+_MISSING = [name for name in ("ZEPH_HUB_DB_URL", "ZEPH_HUB_SIGNING_KEY") if not os.environ.get(name)]
+if _MISSING:  # one line saying what to set, not a KeyError traceback from the middle of the hub's config
+    raise SystemExit(
+        f"zeph-nb (deploy/jupyterhub_config.py): set {' and '.join(_MISSING)} in the hub's environment: the team "
+        "database as the service's role (host=… dbname=zeph user=zeph_hub_service) and the key `zeph-nb hub-key "
+        "PATH` made; see deploy/README.md"
+    )
+
 SERVICE = "zeph_nb_hub"
 REVIEW_SCOPE = "custom:zeph-nb:review"
 MANAGED = os.environ.get("ZEPH_MANAGED_SETTINGS", "/etc/zeph-nb/managed.toml")

@@ -38,3 +38,14 @@ def test_zeph_nb_help_lists_every_command(capsys: Any) -> None:
     shown = capsys.readouterr().out
     for command in ("migrate-config", "team-db", "hub-key"):
         assert command in shown
+
+
+def test_the_hub_config_says_which_variable_is_missing(monkeypatch: Any) -> None:
+    import pytest
+    from traitlets.config import Config
+
+    monkeypatch.delenv("ZEPH_HUB_DB_URL", raising=False)
+    monkeypatch.setenv("ZEPH_HUB_SIGNING_KEY", "/srv/zeph/review.key")
+    source = (ROOT / "deploy" / "jupyterhub_config.py").read_text()
+    with pytest.raises(SystemExit, match="set ZEPH_HUB_DB_URL in the hub's environment"):
+        exec(compile(source, "jupyterhub_config.py", "exec"), {"get_config": Config})
