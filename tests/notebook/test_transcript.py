@@ -111,6 +111,9 @@ def test_waiting_for_a_team_reviewer_says_someone_else_answers() -> None:
     assert ('It waits to be answered <a href="/services/zeph_nb_hub/" target="_blank" rel="noopener noreferrer">by a '
             "team reviewer on the hub&#x27;s review page</a>.") in shown  # fmt: skip
     assert "waiting for a reviewer" in card.title.value and "waiting for you" not in card.title.value
+    waiting = ToolCard("bash", {"command": "rm -rf build"})
+    waiting.waiting(request("rm -rf build"), where, "/services/zeph_nb_hub/")
+    assert "<code>rm -r</code>" in waiting.ask_box.children[0].value  # the reason's code spans, as on the buttons' card
     card.answered(True, "rita (reviewer, on the hub)")
     assert "Approved by <b>rita (reviewer, on the hub)</b>" in card.ask_box.children[0].value
 

@@ -69,6 +69,7 @@ STYLE = """
 .zeph-error { font-size: 12px; color: #cf222e; }
 .zeph-warn { color: #9a3412; font-weight: 600; }
 .zeph-ask { font-size: 13px; margin: 4px 0; }
+.zeph-ask a { color: var(--jp-content-link-color, #0969da); text-decoration: underline; }
 .zeph-extra { color: #9a3412; background: #fff7ed; border-left: 3px solid #ea580c; padding: 2px 6px; margin: 3px 0;
   font-weight: 600; }
 .zeph-ask pre, .zeph-pre, .zeph-code pre { background: #fff; border: 1px solid #d8dee4; border-radius: 4px;
@@ -227,7 +228,7 @@ class ToolCard:
             href = html.escape(link, quote=True)
             place = f' {lead} <a href="{href}" target="_blank" rel="noopener noreferrer">{words}</a>.'
         self.ask_box.children = (
-            w.HTML(f'<div class="zeph-ask"><b>Waiting for approval.</b> {html.escape(request.why)}{place}'
+            w.HTML(f'<div class="zeph-ask"><b>Waiting for approval.</b> {_code_spans(html.escape(request.why))}{place}'
                    f"{until}</div>"),
         )  # fmt: skip
 

@@ -207,9 +207,12 @@ def print_status(agent: Agent | None, runs: int, max_iterations: int | None, las
     if agent.store.team is not None:
         print(f"team audit:   {agent.store.team.describe()}")
     if settings.gates.approval.decided_by == "reviewers":
+        from zeph_nb.notebook.server import HUB_SERVICE, hub_base_url
+
         by = settings.set_by("gates.approval.decided_by")
+        page = settings.gates.approval.review_page or (hub_base_url() or "/") + HUB_SERVICE
         print(f"asks:         answered by the team's reviewers on the hub ({by}); your buttons, dashboard and "
-              "--approve do not answer them")  # fmt: skip
+              f"--approve do not answer them; follow your requests at {page}")  # fmt: skip
     pending = agent.pending_approvals
     print(f"waiting:      {len(pending)} approval{'s' if len(pending) != 1 else ''}")
     for request in pending:
