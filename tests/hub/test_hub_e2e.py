@@ -186,6 +186,15 @@ def test_a_user_cannot_open_anothers_request_nor_answer_their_own(team: Team, br
     while not {"ann", "ben"} <= {row[0] for row in team.pg.sql("SELECT DISTINCT owner FROM tool_calls")}:
         assert time.monotonic() < deadline, "a user's calls did not reach the team database"
         time.sleep(0.2)
+    # ben's own server's dashboard works on the hub (a JupyterHub single-user server wants the XSRF token on every
+    # fetch, GETs included), and shows his own calls.
+    mine_page = browser.new_page(viewport={"width": 1280, "height": 900})
+    hub.login(mine_page, "ben", next_url="/hub/home")
+    mine_page.goto(f"{hub.url}user/ben/zeph/")
+    mine_page.wait_for_function("document.getElementById('live').textContent.startsWith('updated')", timeout=30_000)
+    assert mine_page.locator("#error").is_hidden()
+    mine_page.close()
+
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     hub.login(page, "rita")
     page.goto(team.service + "?attention=1")

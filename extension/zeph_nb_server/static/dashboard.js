@@ -27,7 +27,10 @@ function el(tag, attrs, ...children) {
 }
 
 async function api(path, options) {
-  const response = await fetch(BASE + "api/" + path, { credentials: "same-origin", ...options });
+  // Every request carries the XSRF token, GETs included: a JupyterHub single-user server (JupyterHub >= 4.1)
+  // refuses a cookie-authenticated fetch without it, whatever its method, with a 403 that looks like a logout.
+  const headers = { "X-XSRFToken": XSRF, ...((options && options.headers) || {}) };
+  const response = await fetch(BASE + "api/" + path, { credentials: "same-origin", ...options, headers });
   const text = await response.text();
   let body = null;
   try { body = text ? JSON.parse(text) : null; } catch (_) { body = null; }
@@ -316,9 +319,12 @@ async function refresh() {
     live.textContent = `updated ${new Date().toISOString().slice(11, 19)} UTC${state.paused ? " · paused" : ""}`;
     live.classList.remove("stale");
   } catch (error) {
-    errorBox.textContent = error.status === 403 || error.status === 401
+    // 401: the login is gone. 403: the server knows who this is and refuses (its message says why).
+    errorBox.textContent = error.status === 401
       ? "Not logged in to this Jupyter server any more: reload the page (with ?token=… if it uses a token)."
-      : `Could not load: ${error.message}`;
+      : error.status === 403
+        ? `Refused by this Jupyter server (${error.message}); reload the page, and if it stays, ask who runs it.`
+        : `Could not load: ${error.message}`;
     errorBox.hidden = false;
     live.textContent = "not updating";
     live.classList.add("stale");
