@@ -128,7 +128,8 @@ class Base(HubOAuthenticated, web.RequestHandler):
     def may_answer(self, request: Request) -> str | None:
         """Why this person may not answer ``request`` (None: they may)."""
         if not self.reviewer:
-            return "only the team's reviewers answer requests (hub scope custom:zeph-nb:review)"
+            return ("only the team's reviewers answer requests: ask one of them (members of the hub's zeph-reviewers "
+                    "group, or whoever holds the custom:zeph-nb:review scope)")  # fmt: skip
         if self.who in (request.owner, request.hub_user):
             return "a reviewer does not answer their own request; another reviewer must"
         if request.state != "pending":

@@ -96,6 +96,7 @@ class Request:
     state: str  # pending | answered | approved | denied | expired | cancelled
     answered_by: str | None
     note: str | None
+    answer: str | None = None  # the reviewer's answer (approve | deny), also while the run has not picked it up
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -151,6 +152,7 @@ def _request(row: dict[str, Any], now: datetime) -> Request:
         subjects=_json(row.get("subjects"), []), rule=str(row.get("rule") or ""), why=str(row.get("why") or ""),
         reason=str(row.get("reason") or ""), requested_at=row["requested_at"], expires_at=row.get("expires_at"),
         state=state, answered_by=by or None, note=row.get("closed_note") or row.get("review_note"),
+        answer=row.get("review"),
     )  # fmt: skip
 
 

@@ -342,7 +342,12 @@ class ZephMagics(Magics):
 
     def _answer(self, choice: str) -> None:
         request = self.approver.answer_oldest(choice) if self.approver is not None else None
-        if request is None:
+        if request is None and self.agent is not None and self.agent.pending_approvals:
+            # Waiting, but not for this notebook's buttons: the team's reviewers (or the inbox) answer it.
+            where = getattr(self.agent.chain.answering, "where", None) or "elsewhere"
+            print(f"{len(self.agent.pending_approvals)} waiting, answered {where}: %zeph approve/deny does not "
+                  "answer them")  # fmt: skip
+        elif request is None:
             print("no approval is waiting")
         else:
             print(f"{'approved' if choice != 'deny' else 'denied'}: {request.summary}")
