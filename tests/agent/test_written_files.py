@@ -193,3 +193,19 @@ def test_files_that_run_on_use_are_named_with_their_diff_and_never_blocked(store
     marks = [json.loads(v) if isinstance(v, str) else None for v in rows["runs_on_use"]]
     assert [[m["path"] for m in mark] if mark else None for mark in marks] == [
         [str(work / "conftest.py")], [str(work / "Makefile")], None]  # fmt: skip
+
+
+def test_zephs_own_state_under_the_working_directory_is_not_the_agents(tmp_path: Path) -> None:
+    # On a hub the working directory is the home folder, and zeph's home (~/.zeph) is inside it: a call's
+    # before/after scan sees the store, spools and key the kernel writes meanwhile. None of them is the agent's
+    # (commands cannot even see that folder); a config file there still is judged.
+    home, work = tmp_path / ".zeph", tmp_path
+    (home / "spool").mkdir(parents=True)
+    own = [home / "zeph.duckdb.wal", home / "spool" / "1.jsonl", home / "zeph.duckdb"]
+    for path in [*own, home / "config.toml", work / "made.py"]:
+        path.write_text("x")
+    journal = Provenance(home)
+    journal.record([*own, home / "config.toml", work / "made.py"], tool="bash", call_id="c1")
+    assert [journal.agent_written(path) for path in own] == [None, None, None]
+    assert journal.agent_written(home / "config.toml") is not None
+    assert journal.agent_written(work / "made.py") is not None

@@ -35,6 +35,7 @@ from jupyterhub.utils import url_path_join
 from tornado import web
 
 from zeph_nb.hub.desk import CALL_COLUMNS, CallFilter, NotWaiting, Request, ReviewDesk
+from zeph_nb.output.sanitize import visible
 from zeph_nb.security.review_signature import ReviewSigner
 
 __all__ = ["REVIEW_SCOPE", "ServiceConfig", "make_app"]
@@ -84,8 +85,11 @@ class Base(HubOAuthenticated, web.RequestHandler):
 
     def set_default_headers(self) -> None:
         # Everything shown came from kernels and models: no inline script runs, no other origin is loaded.
+        # No framing at all: on a hub without subdomain_host, users' own servers share this origin, and a page one
+        # of them serves could frame the request page and click Approve as a logged-in reviewer.
         self.set_header("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; "
-                        "frame-ancestors 'self'; form-action 'self'")  # fmt: skip
+                        "frame-ancestors 'none'; form-action 'self'")  # fmt: skip
+        self.set_header("X-Frame-Options", "DENY")
         self.set_header("X-Content-Type-Options", "nosniff")
         self.set_header("Referrer-Policy", "same-origin")
 
@@ -111,6 +115,9 @@ class Base(HubOAuthenticated, web.RequestHandler):
 
         try:
             return await asyncio.to_thread(work)
+        except psycopg.errors.UndefinedTable as e:  # a database set up by a zeph-nb from before the hub
+            raise DatabaseDown(f"{str(e).strip().splitlines()[0]}: its administrator runs `zeph-nb team-db setup`, "
+                               "then this page works") from None  # fmt: skip
         except psycopg.OperationalError as e:
             log.warning("zeph_nb.hub: the team database: %s", str(e).strip().splitlines()[:1])
             raise DatabaseDown(str(e).strip().splitlines()[0] if str(e).strip() else "unreachable") from None
@@ -166,7 +173,7 @@ class Base(HubOAuthenticated, web.RequestHandler):
 
     def get_template_namespace(self) -> dict[str, Any]:
         namespace: dict[str, Any] = super().get_template_namespace()
-        namespace.update(short=_short, when=_when, pretty=_pretty)
+        namespace.update(short=_short, when=_when, pretty=_pretty, shown=visible)
         return namespace
 
     def page(self, template: str, **values: Any) -> None:
@@ -174,7 +181,9 @@ class Base(HubOAuthenticated, web.RequestHandler):
 
 
 def _short(text: Any, limit: int) -> str:
-    line = " ".join(str(text).split())  # one line: a newline in a command must not break the table
+    # One line (a newline in a command must not break the table), and invisible or right-to-left characters
+    # written out: a model can make "rm -rf ~/…" read as something harmless.
+    line = " ".join(visible(str(text)).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -183,7 +192,7 @@ def _when(value: Any) -> str:
 
 
 def _pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return visible(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
 def _down(handler: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from zeph_nb.security.review_signature import ReviewSigner
+from zeph_nb.security.review_signature import ReviewSigner, request_digest
 from zeph_nb.store.team import CONNECT_TIMEOUT_SECS, STATEMENT_TIMEOUT_MS, TCP_OPTIONS
 from zeph_nb.store.team_schema import REVIEWS
 
@@ -97,6 +97,13 @@ class Request:
     answered_by: str | None
     note: str | None
     answer: str | None = None  # the reviewer's answer (approve | deny), also while the run has not picked it up
+    shown: str = ""  # the digest of the request as this row holds it: what an answer to it is signed over
+
+    @property
+    def redacted(self) -> bool:
+        """Whether secrets were masked in this copy: then the kernel runs something else than what is shown, and
+        refuses an approval of it."""
+        return "[REDACTED" in self.summary or "[REDACTED" in json.dumps(self.params, ensure_ascii=False)
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -153,6 +160,8 @@ def _request(row: dict[str, Any], now: datetime) -> Request:
         reason=str(row.get("reason") or ""), requested_at=row["requested_at"], expires_at=row.get("expires_at"),
         state=state, answered_by=by or None, note=row.get("closed_note") or row.get("review_note"),
         answer=row.get("review"),
+        shown=request_digest(str(row["tool"]), str(row["summary"]), str(row.get("params") or ""),
+                             str(row.get("subjects") or "")),
     )  # fmt: skip
 
 
@@ -259,19 +268,20 @@ class ReviewDesk:
         (someone answered first, its run closed it, or its time is up)."""
         answered_at = datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
         fields = {"inbox_id": request.id, "owner": request.owner, "answer": answer, "reviewer": reviewer,
-                  "note": note, "answered_at": answered_at}  # fmt: skip
+                  "note": note, "answered_at": answered_at, "shown": request.shown}  # fmt: skip
         signature = self.signer.sign(fields)
         with self._connect() as con:
             # Inserted only while the request waits: no closing row, no earlier answer (the key), time not up.
             inserted = con.execute(
-                f"""INSERT INTO {REVIEWS} (owner, inbox_id, hub_user, answer, reviewer, note, answered_at, signature)
-                SELECT %s, %s, %s, %s, %s, %s, %s, %s
+                f"""INSERT INTO {REVIEWS} (owner, inbox_id, hub_user, answer, reviewer, note, answered_at, signature,
+                                           shown)
+                SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s
                 WHERE EXISTS (SELECT 1 FROM approvals WHERE owner = %s AND id = %s AND event = 'requested'
                               AND expires_at > {_NOW})
                   AND NOT EXISTS (SELECT 1 FROM approvals WHERE owner = %s AND id = %s AND event = 'closed')
                 ON CONFLICT (owner, inbox_id) DO NOTHING RETURNING inbox_id""".encode(),
                 [request.owner, request.id, request.hub_user, answer, reviewer, note, answered_at, signature,
-                 request.owner, request.id, request.owner, request.id],
+                 request.shown, request.owner, request.id, request.owner, request.id],
             ).fetchall()  # fmt: skip
         if not inserted:
             now = self.request(request.owner, request.id)

@@ -125,6 +125,8 @@ class Provenance:
         entries = []
         for raw in paths:
             path = os.path.realpath(raw)  # the file, whichever link or folder link it is later imported through
+            if self._own_state(path):
+                continue
             digest = content_hash(path)
             if digest is not None:
                 entries.append(WrittenFile(path, digest, "agent", tool, call_id, time.time_ns()))
@@ -138,6 +140,14 @@ class Provenance:
         can set a ctime back); a later change by anyone moves the ctime out of it."""
         self._append([WrittenFile(os.path.realpath(root), "", "window", tool, call_id, started_ns, ended_ns)
                       for root in roots])  # fmt: skip
+
+    def _own_state(self, path: str) -> bool:
+        """Whether ``path`` is zeph-nb's own state in its home (the store, spools, key, journal), which the kernel
+        writes while a call runs. With the working directory at the home folder (a hub's default) a call's
+        before/after scan saw them change and named them the agent's. Config files there (``*.toml``) are still
+        judged: an unsandboxed command could write one."""
+        home = os.path.join(os.path.realpath(self.home), "")
+        return path.startswith(home) and not path.endswith(".toml")
 
     def trust(self, path: str | os.PathLike[str]) -> WrittenFile | None:
         """The person has seen ``path`` as it is now and accepts it as theirs; None when it is not a file."""
@@ -271,6 +281,8 @@ class Provenance:
         try:
             changed = os.stat(path).st_ctime_ns
         except OSError:
+            return None
+        if self._own_state(path):
             return None
         for window in self._windows:
             if path.startswith(os.path.join(window.path, "")) and window.at_ns <= changed <= window.until_ns:

@@ -22,14 +22,27 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SIGNED_FIELDS", "ReviewSigner", "generate_key", "public_key_of", "verify_answer"]
+__all__ = ["SIGNED_FIELDS", "ReviewSigner", "generate_key", "public_key_of", "request_digest", "verify_answer"]
 
-# The fields of a review_answers row that the signature covers, in this order.
-SIGNED_FIELDS = ("inbox_id", "owner", "answer", "reviewer", "note", "answered_at")
+# The fields of a review_answers row that the signature covers, in this order. ``shown`` is the digest of the
+# request as the reviewer saw it (``request_digest``): the kernel accepts an answer only for the request it posted,
+# unredacted and unchanged — not for a row someone else wrote under its id, nor for a copy whose "secrets" were
+# masked on the way to the team database (then what runs is not what was approved).
+SIGNED_FIELDS = ("inbox_id", "owner", "answer", "reviewer", "note", "answered_at", "shown")
+
+
+def request_digest(tool: str, summary: str, params: str, subjects: str) -> str:
+    """The SHA-256 of what a reviewer reads of a request: its tool, summary and parameters and subjects as the
+    JSON text the row holds."""
+    import hashlib
+
+    text = json.dumps(["zeph-nb request v1", tool, summary, params, subjects], separators=(",", ":"),
+                      ensure_ascii=False)  # fmt: skip
+    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
 
 
 def _message(fields: Mapping[str, Any]) -> bytes:
-    values = ["zeph-nb review answer v1", *(None if fields.get(n) is None else str(fields[n]) for n in SIGNED_FIELDS)]
+    values = ["zeph-nb review answer v2", *(None if fields.get(n) is None else str(fields[n]) for n in SIGNED_FIELDS)]
     return json.dumps(values, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 

@@ -50,8 +50,10 @@ class TeamReviews:
         self._warned: set[str] = set()
         self.last_error: str | None = None
 
-    def answer_to(self, inbox_id: str) -> ReviewAnswer | None:
-        """The verified answer to ``inbox_id``, or None (none yet, the database unreachable, or not signed)."""
+    def answer_to(self, inbox_id: str, posted: str = "") -> ReviewAnswer | None:
+        """The verified answer to ``inbox_id``, or None (none yet, the database unreachable, or not signed).
+        ``posted`` is the digest of the request as this kernel posted it: an approval of anything else (a row
+        someone wrote under the same id, a copy with masked secrets) comes back as a deny saying so."""
         with self._lock:
             try:
                 row = self._fetch(inbox_id)
@@ -75,7 +77,13 @@ class TeamReviews:
                 log.warning("zeph-nb: ignored an answer to request %s in the team database: it is not signed with "
                             "the hub's review_key; nothing it says is applied", inbox_id)  # fmt: skip
             return None
-        return ReviewAnswer(str(row["answer"]), str(row["reviewer"]), row.get("note"), str(row["answered_at"]))
+        answer = ReviewAnswer(str(row["answer"]), str(row["reviewer"]), row.get("note"), str(row["answered_at"]))
+        if posted and row.get("shown") != posted and answer.answer == "approve":
+            why = ("the reviewer saw a different copy of this request (secrets masked on the way to the team "
+                   "database, or a row written under its id), so the approval is not of what would run")  # fmt: skip
+            log.warning("zeph-nb: %s approved request %s, but %s; it is denied", answer.reviewer, inbox_id, why)
+            return ReviewAnswer("deny", answer.reviewer, why, answer.answered_at)
+        return answer
 
     def _fetch(self, inbox_id: str) -> dict[str, Any] | None:
         import psycopg
@@ -87,7 +95,7 @@ class TeamReviews:
                                         **TCP_OPTIONS)  # type: ignore[arg-type]  # fmt: skip
         # Row-level security shows only this role's requests' answers; owner is checked again by the signature.
         cursor = self._con.execute(
-            f"SELECT owner, inbox_id, answer, reviewer, note, answered_at, signature FROM {REVIEWS} "
+            f"SELECT owner, inbox_id, answer, reviewer, note, answered_at, signature, shown FROM {REVIEWS} "
             "WHERE inbox_id = %s AND owner = session_user",
             [inbox_id],
             prepare=True,

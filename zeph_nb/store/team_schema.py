@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS {REVIEWS} (
   note VARCHAR,
   answered_at VARCHAR NOT NULL,
   signature VARCHAR NOT NULL,
+  shown VARCHAR,
   recorded_by NAME NOT NULL DEFAULT session_user,
   recorded_at TIMESTAMP NOT NULL DEFAULT (clock_timestamp() AT TIME ZONE 'UTC'),
   PRIMARY KEY (owner, inbox_id)
@@ -117,9 +118,10 @@ def migrate_team(con: Any) -> list[str]:
 
 def _reviews(con: Any) -> None:
     con.execute(_REVIEWS_DDL)
+    con.execute(f"ALTER TABLE {REVIEWS} ADD COLUMN IF NOT EXISTS shown VARCHAR")  # a table from before the digest
     con.execute(f"REVOKE ALL ON {REVIEWS} FROM PUBLIC, {WRITER_ROLE}, {READER_ROLE}, {HUB_ROLE}")
     con.execute(f"GRANT SELECT ON {REVIEWS} TO {WRITER_ROLE}, {READER_ROLE}, {HUB_ROLE}")
-    names = "owner, inbox_id, hub_user, answer, reviewer, note, answered_at, signature"
+    names = "owner, inbox_id, hub_user, answer, reviewer, note, answered_at, signature, shown"
     con.execute(f"GRANT INSERT ({names}) ON {REVIEWS} TO {HUB_ROLE}")
     con.execute(f"ALTER TABLE {REVIEWS} ENABLE ROW LEVEL SECURITY")
     policies = {

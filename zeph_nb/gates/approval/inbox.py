@@ -37,6 +37,7 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ZephError
 from zeph_nb.gates.approval import ApprovalDecision, ApprovalRequest
 from zeph_nb.security.journal import process_alive
+from zeph_nb.security.review_signature import request_digest
 from zeph_nb.store.approvals import ApprovalRows, RequestRow
 from zeph_nb.store.store import Store, StoreBusy, utc_now
 
@@ -134,6 +135,7 @@ class Inbox:
     def __init__(self, store: Store, *, reviewers_decide: bool = False) -> None:
         self.store = store
         self.reviewers_decide = reviewers_decide
+        self.posted: dict[str, str] = {}  # inbox id -> the digest of the request as this process posted it
         self.rows = ApprovalRows(store)  # the table's owner: every row and query goes through it
         # One answer at a time in this process, so two clicks on the same request cannot both be recorded as
         # the deciding one. (Across processes the run acts on the earliest answer and says whose it was.)
@@ -144,24 +146,26 @@ class Inbox:
     def post(self, request: ApprovalRequest, *, requester: str, expires_at: datetime) -> str:
         """Add a request; returns its inbox id."""
         inbox_id = uuid.uuid4().hex
-        self.rows.request(
-            RequestRow(
-                id=inbox_id,
-                conversation_id=request.conversation_id,
-                call_id=request.call_id,
-                tool=request.tool,
-                summary=request.summary,
-                params=dict(request.params),
-                subjects=request.subjects,
-                rule=request.rule,
-                # The dashboard shows the reason: what the call gets beyond the sandbox goes with it.
-                reason="; ".join([*request.extras, request.reason]) if request.extras else request.reason,
-                requester=requester,
-                expires_at=expires_at,
-                grantable=bool(request.asking),
-                why=request.why,
-            )
+        row = RequestRow(
+            id=inbox_id,
+            conversation_id=request.conversation_id,
+            call_id=request.call_id,
+            tool=request.tool,
+            summary=request.summary,
+            params=dict(request.params),
+            subjects=request.subjects,
+            rule=request.rule,
+            # The dashboard shows the reason: what the call gets beyond the sandbox goes with it.
+            reason="; ".join([*request.extras, request.reason]) if request.extras else request.reason,
+            requester=requester,
+            expires_at=expires_at,
+            grantable=bool(request.asking),
+            why=request.why,
         )
+        self.rows.request(row)
+        # What a reviewer on the hub must have seen for their approval to count (store/team_reviews.py).
+        self.posted[inbox_id] = request_digest(row.tool, row.summary, json.dumps(dict(row.params), default=str),
+                                               json.dumps(list(row.subjects)))  # fmt: skip
         return inbox_id
 
     def first_answer(self, inbox_id: str) -> tuple[Answer, str, str | None] | None:
@@ -354,7 +358,7 @@ class InboxApprover:
     def _reviewed(self, inbox_id: str) -> tuple[Answer, str, str | None] | None:
         """A reviewer's verified answer from the team database, kept as this inbox's answer; None while none."""
         assert self.reviews is not None
-        review = self.reviews.answer_to(inbox_id)
+        review = self.reviews.answer_to(inbox_id, self.inbox.posted.get(inbox_id, "-"))
         if review is None:
             return None
         by = f"{review.reviewer} (reviewer, on the hub)"
