@@ -32,6 +32,11 @@ IN_CI = bool(os.environ.get("CI"))
 pytestmark = [
     pytest.mark.skipif(not IN_CI and (bindir() is None or not CHROMIUM.exists() or not hub_available()),
                        reason="needs PostgreSQL, Chromium and configurable-http-proxy (make test, .ci/run)"),
+    # Users' servers run as the test's own user here (SimpleLocalProcessSpawner), and zeph-nb rightly refuses a
+    # managed file its user owns: making it another user's takes root. (Run as an ordinary user, the managed file
+    # stopped every kernel's settings from loading, as it should; tests/hub's other tests pass as one.)
+    pytest.mark.skipif(os.geteuid() != 0, reason="the managed file must belong to another user than the servers' "
+                       "(root gives it away; CI runs as root)"),
 ]  # fmt: skip
 
 # ann's run: one shell command, which the managed file makes ask; AutoApprove is what a user might try.
