@@ -78,7 +78,8 @@ class TeamReviews:
                             "the hub's review_key; nothing it says is applied", inbox_id)  # fmt: skip
             return None
         answer = ReviewAnswer(str(row["answer"]), str(row["reviewer"]), row.get("note"), str(row["answered_at"]))
-        if posted and row.get("shown") != posted and answer.answer == "approve":
+        # Unconditional: a caller that cannot say what it posted gets no approval from here.
+        if row.get("shown") != posted and answer.answer == "approve":
             why = ("the reviewer saw a different copy of this request (secrets masked on the way to the team "
                    "database, or a row written under its id), so the approval is not of what would run")  # fmt: skip
             log.warning("zeph-nb: %s approved request %s, but %s; it is denied", answer.reviewer, inbox_id, why)
