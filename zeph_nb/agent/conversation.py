@@ -13,8 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zeph_nb.agent import tafc
-from zeph_nb.agent.messages import Block, Message, ModelRequest, TextBlock, ToolResultBlock, ToolUseBlock
-from zeph_nb.output.sanitize import estimate_tokens
+from zeph_nb.agent.messages import (
+    Block,
+    Message,
+    ModelRequest,
+    RunningSize,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from zeph_nb.output.sanitize import tokens_for_chars
 
 __all__ = ["Conversation", "Mark", "estimate_request", "fingerprint", "without_thinking"]
 
@@ -34,6 +42,8 @@ class Mark:
 @dataclass
 class Conversation:
     messages: list[Message] = field(default_factory=list)
+    # The request size, kept as a running total across rounds (see RunningSize).
+    sizes: RunningSize = field(default_factory=RunningSize, repr=False, compare=False)
 
     def add_prompt(self, prompt: str) -> Mark:
         last = self.messages[-1] if self.messages else None
@@ -82,18 +92,15 @@ class Conversation:
             self.messages.append(Message("user", cancelled))
 
 
-def estimate_request(request: ModelRequest) -> int:
-    """About how many tokens ``request`` costs, its reply's room included (chars/4 under-counts; see sanitize)."""
-    text = request.system + json.dumps(list(request.tool_schemas))
-    for message in request.messages:
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                text += block.text
-            elif isinstance(block, ToolUseBlock):
-                text += block.name + json.dumps(block.input, default=str)
-            else:
-                text += block.content
-    return estimate_tokens(text) + request.max_tokens
+def estimate_request(request: ModelRequest, sizes: RunningSize | None = None) -> int:
+    """About how many tokens ``request`` costs, its reply's room included (chars/4 under-counts; see sanitize).
+
+    The same count as ``estimate_tokens`` of the whole request's text, from the blocks' lengths rather than by
+    building that text; ``sizes``, kept from round to round, counts only the messages added since the last round.
+    """
+    chars = len(request.system) + len(json.dumps(list(request.tool_schemas)))
+    chars += (sizes or RunningSize()).chars(request.messages)
+    return tokens_for_chars(chars) + request.max_tokens
 
 
 def without_thinking(block: Block) -> Block:

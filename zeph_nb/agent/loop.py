@@ -247,7 +247,7 @@ class Agent:
                     break
                 request = await self._request(emit)
                 budget = settings.agent.context_budget_tokens
-                estimate = estimate_request(request)
+                estimate = estimate_request(request, self.conversation.sizes)
                 self.chain.note_context(estimate / budget if budget else 0.0)
                 if budget and estimate > BUDGET_SHARE * budget:
                     if (compacted := await self.assist.compact(self.conversation, before)) is not None:

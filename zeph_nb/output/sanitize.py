@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["estimate_tokens", "fold_binary", "sanitize", "visible", "without_escapes"]
+__all__ = ["estimate_tokens", "fold_binary", "sanitize", "tokens_for_chars", "visible", "without_escapes"]
 
 # What must not act on its own where a person reads a command: C0/C1 controls (but newline and tab), DEL, and the
 # bidirectional overrides, embeddings, isolates and marks that reorder what is shown (U+202E shows "exe.txt" for
@@ -122,4 +122,9 @@ def visible(text: str) -> str:
 
 
 def estimate_tokens(text: str) -> int:
-    return round(len(text) / CHARS_PER_TOKEN)
+    return tokens_for_chars(len(text))
+
+
+def tokens_for_chars(chars: int) -> int:
+    """``estimate_tokens`` of a text of ``chars`` characters, for callers that sum lengths they already know."""
+    return round(chars / CHARS_PER_TOKEN)

@@ -10,14 +10,23 @@ instead of pretending to be a model.
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from zeph_nb.agent.messages import Block, Message, ModelRequest, ModelResponse, TextBlock, TextSink, ToolUseBlock, Usage
-from zeph_nb.output.sanitize import estimate_tokens
+from zeph_nb.agent.messages import (
+    Block,
+    Message,
+    ModelRequest,
+    ModelResponse,
+    RunningSize,
+    TextBlock,
+    TextSink,
+    ToolUseBlock,
+    Usage,
+)
+from zeph_nb.output.sanitize import tokens_for_chars
 
 __all__ = ["NO_MODEL_REPLY", "ScriptedProvider", "Turn"]
 
@@ -41,6 +50,7 @@ class ScriptedProvider:
         self.turns: list[Turn] = list(turns or [])
         self.model = model
         self.requests: list[ModelRequest] = []  # what the loop sent, for tests and tutorials
+        self._sizes = RunningSize()
 
     async def complete(self, request: ModelRequest, on_text: TextSink) -> ModelResponse:
         self.requests.append(request)
@@ -57,9 +67,10 @@ class ScriptedProvider:
             if isinstance(block, TextBlock):
                 for piece in re.findall(r"\S+\s*|\s+", block.text):  # stream it word by word, like a model
                     await on_text(piece)
-        prompt = request.system + "".join(_message_text(m) for m in request.messages)
-        reply = "".join(_block_text(b) for b in content)
-        usage = Usage(input_tokens=estimate_tokens(prompt), output_tokens=estimate_tokens(reply))
+        # A running total: joining the whole prompt's text every turn made long offline runs quadratic.
+        prompt = len(request.system) + self._sizes.chars(request.messages)
+        reply = sum(block.chars for block in content)
+        usage = Usage(input_tokens=tokens_for_chars(prompt), output_tokens=tokens_for_chars(reply))
         stop = "tool_use" if any(isinstance(b, ToolUseBlock) for b in content) else "end_turn"
         return ModelResponse(content, stop, usage, self.model)
 
@@ -78,15 +89,3 @@ class ScriptedProvider:
             call_id = str(spec.get("id") or f"toolu_{uuid.uuid4().hex[:20]}")
             blocks.append(ToolUseBlock(call_id, str(spec["tool"]), spec.get("params", {})))
         return blocks
-
-
-def _block_text(block: Block) -> str:
-    if isinstance(block, TextBlock):
-        return block.text
-    if isinstance(block, ToolUseBlock):
-        return block.name + json.dumps(block.input, default=str)
-    return block.content
-
-
-def _message_text(message: Message) -> str:
-    return "".join(_block_text(block) for block in message.content)
