@@ -9,9 +9,10 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.files import ops as files_ops
 from zeph_nb.tools.files import tree as files_module
 from zeph_nb.tools.files.executor import FileExecutor
-from zeph_nb.tools.files.grep import find_ripgrep
+from zeph_nb.tools.files.grep import GrepMatch, find_ripgrep
 
 ENGINES = ["ripgrep", "python"]
 
@@ -140,3 +141,75 @@ def test_ripgrep_insisted_on_but_missing(corpus: Path, monkeypatch: pytest.Monke
     with pytest.raises(ToolError, match="no rg binary"):
         executor(corpus, "ripgrep").run("grep", pattern="x")
     assert executor(corpus, "auto").run("grep", pattern="hidden").summary == ".hidden:1: hello hidden"
+
+
+# -- a file's matches are confirmed once per file (issue 45): refusals must be what they were -------------------------
+
+
+def _refusal_tree(tree: dict[str, Path]) -> tuple[Path, Settings]:
+    """Many matches in: an allowed file, a deny_read file, zeph's own home (hidden), links to files outside and to
+    the denied one, a link to an allowed file and a folder reached through a link."""
+    work, outside = tree["work"], tree["outside"]
+    many = "".join(f"needle {i}\n" for i in range(300))
+    (work / "ok.txt").write_text(many)
+    (work / "private").mkdir()
+    (work / "private" / "denied.txt").write_text(many)
+    (work / "zeph-home").mkdir()
+    (work / "zeph-home" / "state.txt").write_text(many)
+    (outside / "loot.txt").write_text(many)
+    os.symlink(outside / "loot.txt", work / "to-outside.txt")
+    os.symlink(work / "private" / "denied.txt", work / "to-denied.txt")
+    os.symlink(work / "ok.txt", work / "to-ok.txt")
+    os.symlink(outside, work / "outdir")
+    os.symlink(work / "private", work / "privdir")
+    settings = Settings.from_toml('[tools.file]\ndeny_read = ["private/**"]\n').model_copy(
+        update={"home": work / "zeph-home"}
+    )
+    return work, settings
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_many_matches_in_refused_and_linked_files_are_never_shown(
+    tree: dict[str, Path], engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files_module, "MAX_GREP_MATCHES", 5000)
+    work, settings = _refusal_tree(tree)
+    settings = settings.model_copy(update={"tools": settings.tools.model_copy(
+        update={"file": settings.tools.file.model_copy(update={"grep_engine": engine})})})  # fmt: skip
+    out = FileExecutor(settings, workdir=work).run("grep", pattern="needle")
+    assert {m["path"] for m in out.raw["matches"]} == {"ok.txt"}
+    assert [m["line"] for m in out.raw["matches"]] == list(range(1, 301))
+
+
+def test_confirmation_refuses_what_the_walk_refuses(tree: dict[str, Path]) -> None:
+    """Hits as a racing engine could report them (every line's text right): shown only from files the sandbox
+    lets us read, whichever way the file is opened; links are followed only to readable files inside, as before."""
+    work, settings = _refusal_tree(tree)
+    files = FileExecutor(settings, workdir=work)
+    names = ["ok.txt", "private/denied.txt", "zeph-home/state.txt", "to-outside.txt", "to-denied.txt", "to-ok.txt",
+             "outdir/loot.txt", "privdir/denied.txt", "../outside/loot.txt", "missing.txt"]  # fmt: skip
+    hits = [
+        GrepMatch(Path(os.path.abspath(work / name)), n, f"needle {n - 1}") for name in names for n in (1, 150, 300)
+    ]
+    shown = [(name, hit.line) for name, hit in files._confirmed(hits)]
+    assert shown == [(name, n) for name in ("ok.txt", "to-ok.txt") for n in (1, 150, 300)]
+    # A line whose text is not what the engine said is not shown either.
+    wrong = [GrepMatch(work / "ok.txt", 2, "needle 7"), GrepMatch(work / "ok.txt", 301, "")]
+    assert list(files._confirmed(wrong)) == []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"\n", b"a", b"a\n", b"a\r\nb\r\n", b"\n\nx\n\n", b"one\ntwo", b"x" * 200 + b"\nshort\n" + b"y" * 70],
+)
+def test_lines_at_reads_what_bounded_lines_reads(tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The old reading (bounded_lines, line by line) against the new one (one read, split), also past the line cap.
+    for cap in (files_ops.MAX_READ_BYTES, 64):
+        monkeypatch.setattr(files_ops, "MAX_READ_BYTES", cap)
+        path = tmp_path / "f"
+        path.write_bytes(data)
+        wanted = set(range(1, 8))
+        with open(path, "rb") as handle:
+            expected = {n: raw.rstrip(b"\n") for n, (raw, _) in enumerate(files_ops.bounded_lines(handle, cap), 1)}
+        with open(path, "rb") as handle:
+            assert files_ops.lines_at(handle.fileno(), wanted) == {n: expected[n] for n in wanted if n in expected}
