@@ -2,10 +2,16 @@
 
 The baseline is `rg` run directly with the same flags the tool uses; the ratios say what the sandbox filtering,
 result capping and Python plumbing cost on top of it, and what the pure-Python fallback costs.
+
+The curve: the same tree with a marker planted on 0, 10, 100, 400, 1,000 and 10,000 random lines, one pattern per
+count, so the cost per match shows (every matching file is read again through the sandbox before its lines are
+shown). The tool shows at most 500 matches and stops rg there, so the 1,000 and 10,000 rows also measure stopping
+early; 400 is the worst case: every match confirmed and rg run to the end.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 import subprocess
@@ -37,16 +43,58 @@ WORDS = [
 RG_FLAGS = ["--null", "-n", "--no-heading", "--hidden", "--no-ignore", "--sort=path"]
 
 
+# Match counts of the curve; each count n has its own marker word on n random lines of the tree.
+CURVE = (0, 10, 100, 400, 1000, 10000)
+CURVE_ROUNDS = 7
+
+
+def marker(count: int) -> str:
+    return f"mark{count:05d}x"
+
+
 def build_tree(root: Path, files: int = 2000, lines: int = 400, seed: int = 1) -> int:
     rng = random.Random(seed)
+    # Distinct (file, line) slots per count: the 10,000-row pattern matches exactly 10,000 lines.
+    planted: dict[tuple[int, int], list[str]] = {}
+    for count in CURVE:
+        for slot in rng.sample(range(files * lines), count):
+            planted.setdefault(divmod(slot, lines), []).append(marker(count))
     total = 0
     for i in range(files):
         folder = root / f"pkg{i % 40}" / f"mod{i % 7}"
         folder.mkdir(parents=True, exist_ok=True)
-        text = "\n".join(" ".join(rng.choice(WORDS) for _ in range(8)) for _ in range(lines)) + "\n"
+        rows = []
+        for n in range(lines):
+            words = [rng.choice(WORDS) for _ in range(8)]
+            rows.append(" ".join(words + planted.get((i, n), [])))
+        text = "\n".join(rows) + "\n"
         (folder / f"file{i}.py").write_text(text)
         total += len(text)
     return total
+
+
+def curve(rg: str, root: Path, executor: FileExecutor) -> None:
+    """Ratio of the tool (ripgrep engine) to raw rg per match count; both timed in each round, alternately."""
+    print(f"  matches   rg p50    tool/rg min / median / max   ({CURVE_ROUNDS} rounds, baseline: raw rg, same flags)")
+    for count in CURVE:
+        pattern = marker(count)
+        ratios, bases = [], []
+        for _ in range(CURVE_ROUNDS):
+            start = time.perf_counter()
+            done = subprocess.run([rg, *RG_FLAGS, "-e", pattern, "--", str(root)], capture_output=True, check=False)
+            base = time.perf_counter() - start
+            start = time.perf_counter()
+            out = executor.run("grep", pattern=pattern)
+            ours = time.perf_counter() - start
+            ratios.append(ours / base)
+            bases.append(base)
+        found = done.stdout.count(b"\n")
+        shown = len(out.raw["matches"]) if out.raw else 0
+        assert found == count, (found, count)
+        print(
+            f"  {count:7d}  {statistics.median(bases) * 1000:6.1f} ms  {min(ratios):5.2f}x / "
+            f"{statistics.median(ratios):5.2f}x / {max(ratios):5.2f}x   (tool shows {shown})"
+        )
 
 
 def best_of(runs: int, fn: Callable[[], object]) -> float:
@@ -80,11 +128,12 @@ def main() -> None:
                 executor.run("grep", pattern=pattern)
 
             base = best_of(5, raw_rg)
-            ours = {name: best_of(3, lambda ex=ex: tool(ex)) for name, ex in engines.items()}
+            ours = {name: best_of(3, functools.partial(tool, ex)) for name, ex in engines.items()}
             print(
                 f"  {label:14s} rg {base * 1000:7.1f} ms | tool+rg {ours['ripgrep'] / base:5.2f}x"
                 f" | tool+python {ours['python'] / base:6.1f}x"
             )
+        curve(rg, root, engines["ripgrep"])
 
 
 if __name__ == "__main__":
