@@ -213,3 +213,25 @@ def test_lines_at_reads_what_bounded_lines_reads(tmp_path: Path, data: bytes, mo
             expected = {n: raw.rstrip(b"\n") for n, (raw, _) in enumerate(files_ops.bounded_lines(handle, cap), 1)}
         with open(path, "rb") as handle:
             assert files_ops.lines_at(handle.fileno(), wanted) == {n: expected[n] for n in wanted if n in expected}
+
+
+def test_read_opens_plain_paths_straight_and_refuses_as_the_walk_does(tree: dict[str, Path]) -> None:
+    """``read`` takes the same fast way in (``open_exactly``) for a plain path; every other path is walked, and
+    what the walk refuses is refused, with its message."""
+    work, settings = _refusal_tree(tree)
+    files = FileExecutor(settings, workdir=work)
+    sandbox = files.sandbox
+    fast = files_ops.open_exactly(sandbox, str(work / "ok.txt"))
+    assert fast is not None
+    os.close(fast)
+    for name in ("to-ok.txt", "private/denied.txt", "zeph-home/state.txt", "to-outside.txt", "outdir/loot.txt",
+                 "privdir/denied.txt", "../outside/loot.txt", "missing.txt", "."):  # fmt: skip
+        assert files_ops.open_exactly(sandbox, os.path.normpath(work / name)) is None, name
+    assert files.run("read", path="ok.txt").raw["content"].startswith("needle 0\n")
+    assert files.run("read", path="to-ok.txt").raw["path"] == "ok.txt"  # a link inside is followed, as before
+    for name in ("private/denied.txt", "zeph-home/state.txt", "to-outside.txt", "to-denied.txt", "outdir/loot.txt",
+                 "privdir/denied.txt", "../outside/loot.txt", str(tree["outside"] / "loot.txt")):  # fmt: skip
+        with pytest.raises(ToolError) as info:
+            files.run("read", path=name)
+        assert info.value.category is ToolErrorCategory.POLICY_BLOCKED, name
+        assert "needle" not in info.value.message

@@ -9,11 +9,13 @@ copies of directories are built beside the destination and renamed into place fo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import difflib
 import os
+import posixpath
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -24,7 +26,14 @@ from zeph_nb.security.paths import Sandbox
 from zeph_nb.tools.base import BINARY_HINT, ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.containment import protected_paths
 from zeph_nb.tools.files import args as A
-from zeph_nb.tools.files.ops import MAX_READ_BYTES, bounded_lines, check_opened, open_regular, write_at
+from zeph_nb.tools.files.ops import (
+    MAX_READ_BYTES,
+    bounded_lines,
+    check_opened,
+    open_exactly,
+    open_regular,
+    write_at,
+)
 from zeph_nb.tools.files.tree import TreeTools
 from zeph_nb.tools.untrusted import origin_of, untrusted
 
@@ -124,20 +133,15 @@ class FileExecutor(TreeTools):
     # -- tools -----------------------------------------------------------------------------------------------
 
     def _read(self, args: A.ReadArgs) -> ToolOutput:
-        with self.sandbox.entry(args.path) as entry:
-            self.sandbox.check_readable(entry.path, args.path)
-            shown = self.sandbox.display(entry.path)
-            entry.require()
-            with open_regular(entry, shown) as handle:
-                check_opened(self.sandbox, handle.fileno(), args.path)
-                if b"\x00" in handle.read(8192):
-                    size = os.fstat(handle.fileno()).st_size
-                    raise ToolError(
-                        ToolErrorCategory.PERMANENT_FAILURE, f"{shown} is a binary file ({size} bytes): {BINARY_HINT}"
-                    )
-                handle.seek(0)
-                lines, total, truncated, long_lines = _take_lines(handle, args.offset, args.limit)
-                origin = origin_of(handle.fileno())
+        with self._opened_for_reading(args.path) as (shown, handle):
+            if b"\x00" in handle.read(8192):
+                size = os.fstat(handle.fileno()).st_size
+                raise ToolError(
+                    ToolErrorCategory.PERMANENT_FAILURE, f"{shown} is a binary file ({size} bytes): {BINARY_HINT}"
+                )
+            handle.seek(0)
+            lines, total, truncated, long_lines = _take_lines(handle, args.offset, args.limit)
+            origin = origin_of(handle.fileno())
         content = "".join(lines)
         first, last = args.offset + 1, args.offset + len(lines)
         summary = content if content else ("(empty file)" if total == 0 else f"(no lines after line {args.offset})")
@@ -165,6 +169,27 @@ class FileExecutor(TreeTools):
             },
             truncated=truncated,
         )
+
+    @contextlib.contextmanager
+    def _opened_for_reading(self, given: str) -> Iterator[tuple[str, BinaryIO]]:
+        """The regular file ``given`` names, open, and how it is shown. A plain path to a file the sandbox lets us
+        read is opened straight away when the kernel confirms where it is (``open_exactly``: the same checks, no
+        walk in Python); anything else (a link, a refusal, a directory, a missing file) is walked as always, which
+        refuses or fails with its usual message."""
+        base = os.fspath(self.sandbox.workdir)
+        candidate = posixpath.normpath(posixpath.join(base, given)) if isinstance(given, str) and given else ""
+        fd = open_exactly(self.sandbox, candidate)
+        if fd is not None:
+            with os.fdopen(fd, "rb") as handle:
+                yield self.sandbox.display(Path(candidate)), handle
+            return
+        with self.sandbox.entry(given) as entry:
+            self.sandbox.check_readable(entry.path, given)
+            shown = self.sandbox.display(entry.path)
+            entry.require()
+            with open_regular(entry, shown) as handle:
+                check_opened(self.sandbox, handle.fileno(), given)
+                yield shown, handle
 
     def _write(self, args: A.WriteArgs) -> ToolOutput:
         with self.sandbox.entry(args.path, create_parents=True) as entry:

@@ -26,6 +26,7 @@ __all__ = [
     "copy_file_at",
     "copy_tree_at",
     "lines_at",
+    "open_exactly",
     "open_regular",
     "staging_dir_at",
     "walk_tree_at",
@@ -47,6 +48,40 @@ def check_opened(sandbox: Sandbox, fd: int, given: str) -> None:
     if not sandbox.contains(opened):
         raise SandboxViolation(f"{given!r} changed while it was being opened and now leads outside the sandbox")
     sandbox.check_readable(opened, given)
+
+
+def open_exactly(sandbox: Sandbox, path: str) -> int | None:
+    """A descriptor of the regular file at ``path`` (absolute, links expanded) when the kernel says that is exactly
+    where the file it opened is, and that path is inside the sandbox and readable by its rules; None otherwise,
+    and never an error: then the caller walks the path with ``Sandbox.entry`` as before, which refuses, or
+    follows links, and says why. A fast way in for the common case, never a different answer.
+
+    Why it is as strict as the walk: the walk's guarantee is that the file read was, when opened, at a canonical
+    path that passed the checks. /proc names an open file by its canonical path as the kernel knows it; when that
+    name is ``path`` and passes the same checks (``check_opened`` after a walk reads the same name), the same
+    holds. A link anywhere on the way, a move meanwhile, an unlinked file (/proc adds " (deleted)"), no /proc:
+    the names differ and the walk decides. What it saves is the walk in Python, a descriptor and an lstat per
+    folder: ~0.1 ms a file, most of grep's cost at a thousand matches, much of a small ``read``'s."""
+    if not path.startswith("/") or path.endswith(" (deleted)"):
+        return None
+    try:
+        # O_NONBLOCK so that a FIFO put there does not block the open. It "has no effect for regular files"
+        # (open(2)), so unlike open_regular this does not clear it again: two system calls a file.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except (OSError, ValueError):  # a final link (ELOOP), gone, not permitted, a NUL in the name
+        return None
+    try:
+        if os.readlink(f"/proc/self/fd/{fd}") == path and stat.S_ISREG(os.fstat(fd).st_mode):
+            where = Path(path)
+            if sandbox.contains(where) and sandbox.readable(where):
+                return fd
+    except OSError:
+        pass  # no /proc (not Linux)
+    except BaseException:
+        os.close(fd)
+        raise
+    os.close(fd)
+    return None
 
 
 def open_regular(entry: Entry, shown: str) -> BinaryIO:

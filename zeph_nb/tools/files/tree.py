@@ -27,6 +27,7 @@ from zeph_nb.tools.files.ops import (
     copy_file_at,
     copy_tree_at,
     lines_at,
+    open_exactly,
     open_regular,
     staging_dir_at,
     walk_tree_at,
@@ -270,7 +271,7 @@ class TreeTools:
             return
         wanted = {hit.line for hit in hits}
         try:
-            quick = _open_where_reported(self.sandbox, hits[0].path)
+            quick = open_exactly(self.sandbox, os.fspath(hits[0].path))
             if quick is not None:
                 try:
                     found = lines_at(quick, wanted)
@@ -333,41 +334,3 @@ def _kind(entry: os.DirEntry[str]) -> str:
     if entry.is_file(follow_symlinks=False):
         return "file"
     return "other"
-
-
-def _open_where_reported(sandbox: Sandbox, path: Path) -> int | None:
-    """The file an engine reported, opened (a descriptor), when the kernel says it is exactly there: a regular file
-    whose open descriptor is named ``path`` in /proc, inside the sandbox and readable by its rules. None when
-    anything differs (a link anywhere on the way, a move, a deletion, no /proc): then the caller walks it with
-    ``Sandbox.entry``, as every hit was before.
-
-    Why this is as strict as the walk: the walk's guarantee is that the file read was, when opened, at a canonical
-    path that passed the checks; /proc names the open file's canonical path as the kernel knows it, so when that
-    name is the reported path (which the engines give canonical: the root is resolved, links are not followed) and
-    it passes the same checks, the same holds. What it saves is the walk in Python, a descriptor per folder: about
-    0.1 ms a file, most of grep's cost when a thousand matches are spread over hundreds of files."""
-    text = os.fspath(path)
-    if not text.startswith("/") or text.endswith(" (deleted)"):  # /proc appends that to an unlinked file's name
-        return None
-    try:
-        # O_NONBLOCK so that a FIFO swapped in does not block the open; it means nothing to a regular file (open(2)),
-        # so unlike open_regular this does not clear it again (two system calls a file).
-        fd = os.open(text, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return None  # a final link (ELOOP), gone, not permitted: the walk decides, and says why
-    try:
-        try:
-            opened: str | None = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            opened = None  # no /proc (not Linux)
-        if opened != text or not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            return None
-        where = path if isinstance(path, Path) else Path(text)  # the same name: no second Path to build
-        if not sandbox.contains(where):
-            raise SandboxViolation(f"{text!r} is outside the sandbox")
-        sandbox.check_readable(where, text)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
