@@ -93,6 +93,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (8, "m008_undo"),
         (9, "m009_mcp_origin"),
         (10, "m010_runs_on_use"),
+        (11, "m011_overflow_blobs"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler, RunsOnUse, rewritten
-from zeph_nb.security.secrets import redact
+from zeph_nb.security.secrets import redact, scan_secrets
 from zeph_nb.tools.base import ToolOutput
 
 if TYPE_CHECKING:
@@ -86,9 +87,12 @@ class AuditGate:
             # process returns.
             exit_code = KILLED if "stdout" in output.raw else NOT_RUN
         filtered = processed.filtered if processed is not None else None
+        kept = output
+        if processed is not None and processed.overflow_id is not None:
+            kept = _slimmed(output, processed.overflow_id)  # the whole is on disk: memory keeps its ends
         gc.outcome = CallOutcome(
             call=gc.call,
-            output=output,
+            output=kept,
             text=text,
             status=status,
             decision=decision.action if decision is not None else None,
@@ -182,3 +186,38 @@ def _runs_on_use(found: tuple[RunsOnUse, ...]) -> str | None:
     if not found:
         return None
     return redact(json.dumps([{"path": f.path, "why": f.why} for f in found], ensure_ascii=False))
+
+
+# What a call's outcome keeps of a long text once the whole is stored: each end (a card shows 12,000 characters of
+# the head and 8,000 of the tail). Every past call's outcome stays in RunResult.tool_calls: with the whole kept, 20
+# calls of 15 MB held 1.2 GB.
+_KEEP = 20_000
+# Context read around each end to find the secrets in it: a named value's name, a key's PEM header before it.
+_MARGIN = 65_536
+
+
+def _slimmed(output: ToolOutput, overflow_id: str) -> ToolOutput:
+    """``output`` with each long text cut to its two ends, secrets there redacted (an end must never begin or stop
+    inside a secret: a piece of one is no longer recognised downstream), and where the whole is."""
+
+    def cut(value: str) -> str:
+        if len(value) <= 3 * _KEEP:
+            return value
+        head, tail = value[: _KEEP + _MARGIN], value[-(_KEEP + _MARGIN) :]
+        found_head, found_tail = scan_secrets(head), scan_secrets(tail)
+        end, start = _KEEP, len(tail) - _KEEP
+        for finding in found_head:
+            if finding.start < end < finding.end:
+                end = finding.start
+        for finding in found_tail:
+            if finding.start < start < finding.end:
+                start = finding.end
+        kept_head = redact(head[:end], [f for f in found_head if f.end <= end])
+        kept_tail = redact(tail[start:], [dataclasses.replace(f, start=f.start - start, end=f.end - start)
+                                          for f in found_tail if f.start >= start])  # fmt: skip
+        left_out = len(value) - end - (len(tail) - start)
+        return (f"{kept_head}\n… [{left_out:,} characters not kept in memory; the whole output, secrets redacted, is "
+                f"{overflow_id}: read_overflow reads it] …\n{kept_tail}")  # fmt: skip
+
+    raw = {key: cut(value) if isinstance(value, str) else value for key, value in output.raw.items()}
+    return dataclasses.replace(output, summary=cut(output.summary), raw=raw)

@@ -139,11 +139,12 @@ class OverflowRow:
     created_at: Timestamp = field(default_factory=_now_iso)
     tool: str | None = None
     call_id: str | None = None
-    content: str
+    content: str | None  # inline: rows written before blobs; a new row's text is its file under blobs/
     bytes: int  # of the whole output, before any cut to [store] max_overflow_bytes
     truncated: bool = False
     spool: str | None = None
     seq: int | None = None
+    blob: str | None = None  # the SHA-256 of the text kept in blobs/<uuid of id>, checked when it is read
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -200,6 +200,13 @@ ALTER TABLE tool_calls ADD COLUMN mcp_tool VARCHAR;
 ALTER TABLE tool_calls ADD COLUMN runs_on_use VARCHAR;
 """,
     ),
+    (
+        11,
+        "m011_overflow_blobs",
+        """\
+ALTER TABLE overflow ADD COLUMN blob VARCHAR;
+""",
+    ),
 ]
 
 

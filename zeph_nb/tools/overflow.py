@@ -46,7 +46,12 @@ class OverflowExecutor(SingleToolExecutor):
                 ToolErrorCategory.INVALID_PARAMETERS,
                 f"{args.id!r} is not an overflow id; they look like overflow:123e4567-e89b-12d3-a456-426614174000",
             )
-        content = await asyncio.to_thread(self.store.get_overflow, args.id, self.conversation_id)
+        from zeph_nb.store.store import OverflowUnreadable
+
+        try:
+            content = await asyncio.to_thread(self.store.get_overflow, args.id, self.conversation_id)
+        except OverflowUnreadable as e:
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, str(e)) from None
         if content is None:
             raise ToolError(
                 ToolErrorCategory.PERMANENT_FAILURE,
