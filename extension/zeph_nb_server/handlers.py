@@ -220,7 +220,12 @@ class OverflowHandler(ZephHandler):
             raise web.HTTPError(
                 400, "conversation=<id> is required: an overflow is only served within its conversation"
             )
-        text = await self.off_loop(lambda: _reader(self.zeph).get_overflow(f"overflow:{overflow_id}", conversation))
+        from zeph_nb.store.store import OverflowUnreadable
+
+        try:
+            text = await self.off_loop(lambda: _reader(self.zeph).get_overflow(f"overflow:{overflow_id}", conversation))
+        except OverflowUnreadable as e:  # its file under blobs/ is gone or was changed on disk: say so, not a 500
+            raise web.HTTPError(410, str(e)) from None
         if text is None:
             raise web.HTTPError(404, f"no overflow:{overflow_id} in conversation {conversation}")
         self.finish(text, set_content_type="text/plain; charset=utf-8")

@@ -160,6 +160,22 @@ def test_overflow_only_within_its_conversation(server: Server) -> None:
     assert status == 404
 
 
+def test_an_overflow_whose_file_was_changed_on_disk_is_refused_with_why(server: Server) -> None:
+    store = Store(Settings().model_copy(update={"home": server.home}))
+    try:
+        overflow_id = store.put_overflow("conv-a", "what the command printed", tool="bash", call_id="c2")
+        store.flush()
+        blob = store.blobs_dir / overflow_id.removeprefix("overflow:")
+    finally:
+        store.close()
+    blob.write_text("something else entirely")
+    status, body, _ = get(server, f"overflow/{overflow_id}?conversation=conv-a")
+    assert status == 410 and b"changed after it was stored" in body and b"something else" not in body
+    blob.unlink()
+    status, body, _ = get(server, f"overflow/{overflow_id}?conversation=conv-a")
+    assert status == 410 and b"is missing" in body
+
+
 # -- the approval inbox -------------------------------------------------------------------------------------------
 
 
