@@ -24,7 +24,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import bashlex
 import bracex
 from wcmatch import fnmatch
 
@@ -109,6 +108,11 @@ class ShellClassifier:
         for pattern in self.confirm_syntax:
             if pattern in unquoted:
                 analysis.raise_to("confirm", f"matches confirm pattern {pattern!r}")
+        # bashlex builds its LALR tables from the grammar on every import (its bundled yacc never reads the
+        # parsetab.py it ships): ~0.1 s, paid by the first line analysed rather than by `import zeph_nb`, and
+        # before that line's budget starts, so the first line gets the same verdict as any later one.
+        import bashlex  # noqa: F401
+
         outer, self._budget = self._budget, Budget.start()
         try:
             self._script(command, analysis, depth=0)
@@ -162,6 +166,8 @@ class ShellClassifier:
             script = ARITHMETIC.sub("0", script)
         if self._budget is not None:
             self._budget.admit(script)  # bashlex cannot be stopped once it starts: refuse what it cannot parse in time
+        import bashlex  # loaded by analyze(), before the budget started
+
         try:
             trees = bashlex.parse(script)
         except Exception as e:  # bashlex raises ParsingError, NotImplementedError and assorted internal errors
