@@ -40,8 +40,10 @@ def _unit_interval(default: float) -> Any:
 
 class _Section(BaseModel):
     # Unknown keys are errors (a typo must not be silently ignored); settings are values, not mutable state.
-    # A field's docstring is its description: the README's table of every key is made from them (reference.py).
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, use_attribute_docstrings=True)
+    # A field's docstring says what it does: the README's table of every key is made from them (reference.py
+    # reads them there). Not pydantic's use_attribute_docstrings: that parses each class's source at import,
+    # ~60 ms of every kernel's first Agent for text only the README generator reads.
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 
 def require_unique(names: list[str], table: str) -> None:

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import re
 import sys
+import textwrap
 import typing
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -40,14 +44,53 @@ def _default(field: FieldInfo) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"  # a default holding a backtick needs a longer fence
 
 
+@cache
+def _docstrings(cls: type) -> dict[str, str]:
+    """The string under each annotated attribute in ``cls``'s own body (PEP 257's attribute docstrings)."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+    assert isinstance(body, ast.ClassDef), cls
+    found = {}
+    for line, after in zip(body.body, body.body[1:], strict=False):
+        if (isinstance(line, ast.AnnAssign) and isinstance(line.target, ast.Name) and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):  # fmt: skip
+            found[line.target.id] = inspect.cleandoc(after.value.value)
+    return found
+
+
+def _about(model: type[BaseModel], name: str, field: FieldInfo) -> str:
+    """What a key does: its field's description, else the docstring under it in the class that declares it (what
+    pydantic's use_attribute_docstrings would have made its description)."""
+    if field.description is not None:
+        return field.description
+    for cls in model.__mro__:
+        if name in inspect.get_annotations(cls):
+            return _docstrings(cls).get(name, "")
+    return ""
+
+
+def _described(model: type[BaseModel], prefix: str = "") -> dict[str, str]:
+    """Dotted key -> what it does, walking the tables as ``leaf_fields`` does."""
+    from zeph_nb.config.explain import model_type
+
+    about = {}
+    for name, field in model.model_fields.items():
+        nested = model_type(field.annotation)
+        if nested is not None:
+            about.update(_described(nested, f"{prefix}{name}."))
+        else:
+            about[f"{prefix}{name}"] = _about(model, name, field)
+    return about
+
+
 def _rows(env: dict[str, str]) -> list[str]:
-    from zeph_nb.config import leaf_fields
+    from zeph_nb.config import Settings, leaf_fields
     from zeph_nb.config.provenance import source_of
 
+    described = _described(Settings)
     rows = []
     for dotted, field in leaf_fields():
         kind = _type(field.annotation).replace("|", "\\|").replace("\\\\|", "\\|")
-        about = " ".join((field.description or "").split()).replace("|", "\\|")  # one line: a row cannot wrap
+        about = " ".join(described[dotted].split()).replace("|", "\\|")  # one line: a row cannot wrap
         rows.append(
             f"| `{dotted}` | {kind} | {_default(field)} | `{env.get(dotted, '')}` | {about} | {source_of(dotted)} |"
         )
