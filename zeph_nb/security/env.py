@@ -73,10 +73,8 @@ def scrub_env(env: Mapping[str, str], *, scrub: Iterable[str] = (), keep: Iterab
 
     ``scrub`` adds name globs to remove and ``keep`` name globs to spare (``keep`` wins), on top of the defaults.
     """
-    remove = (*DEFAULT_SCRUB, *scrub)
-    spare = (*DEFAULT_KEEP, *keep)
-    return {
-        name: value
-        for name, value in env.items()
-        if fnmatch.fnmatch(name, spare, flags=_FLAGS) or not fnmatch.fnmatch(name, remove, flags=_FLAGS)
-    }
+    # Compiled once per call, not once per variable: fnmatch.fnmatch(name, patterns) expands every pattern again
+    # on each call (~0.1 ms for these lists, so ~20 ms a kernel's environment, twice in each new Agent).
+    remove = fnmatch.compile((*DEFAULT_SCRUB, *scrub), flags=_FLAGS)
+    spare = fnmatch.compile((*DEFAULT_KEEP, *keep), flags=_FLAGS)
+    return {name: value for name, value in env.items() if spare.match(name) or not remove.match(name)}
