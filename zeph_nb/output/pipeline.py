@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from zeph_nb.config import Settings
-from zeph_nb.output.engine import FilteredOutput
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, without_escapes
 from zeph_nb.security.secrets import compile_extra, redact, scan_secrets
 from zeph_nb.tools.base import ToolCall, ToolDef, ToolOutput
 
 if TYPE_CHECKING:
+    # A type here only: the filter engine (its rule models, strategies, summarizers: ~35 ms) is imported by
+    # the first output that is filtered (output/loading.py), not by every new Agent's chain.
+    from zeph_nb.output.engine import FilteredOutput
     from zeph_nb.store.store import Store
 
 __all__ = ["OutputPipeline", "ProcessedOutput"]
