@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import hashlib
 import os
 import random
@@ -126,6 +127,10 @@ class Store:
         self._use_flusher = flusher
         self.last_flush_error: Exception | None = None
         self._exit_hook = False
+        self._at_exit: functools.partial[None] | None = None  # this store's exit hook, once it wrote
+        self._exit_order = threading.Lock()  # the hook's place among exit hooks: see _load_engines
+        self._exiting = False
+        self._ordered = False
 
     # -- writing -------------------------------------------------------------------------------------------
 
@@ -137,14 +142,16 @@ class Store:
         if unknown:
             raise ValueError(f"unknown columns for {table}: {', '.join(sorted(unknown))}")
         if not self._exit_hook:
-            # DuckDB registers exit hooks of its own when first imported, and once they have run it refuses a
-            # flush from a pandas frame ("the Python interpreter is shutting down"). Exit hooks run last-in
-            # first-out, so importing it before registering ours makes ours run first, while it still works.
-            import duckdb  # noqa: F401
-
             # Only a store that wrote has anything to flush at exit; readers (one per audit.sql call) register
-            # nothing, or a dashboard polling for hours would grow the atexit list without end.
-            atexit.register(_close_at_exit, weakref.ref(self))
+            # nothing, or a dashboard polling for hours would grow the atexit list without end. DuckDB is not
+            # imported here (~0.2 s, with pandas ~0.6 s, of a new kernel's first run): a thread of its own imports
+            # both in the background, then registers this hook again, after DuckDB's, so it runs first (_load_engines).
+            self._at_exit = functools.partial(_close_at_exit, weakref.ref(self))
+            atexit.register(self._at_exit)
+            if self._use_flusher:
+                # Not a daemon: an interpreter that exits meanwhile waits for it before it runs exit hooks, so this
+                # hook is back in its place when they run, however short the script.
+                threading.Thread(target=self._load_engines, name="zeph-store-imports", daemon=False).start()
             # pandas imports concurrent.futures.thread, which registers a threading exit hook; once the
             # interpreter is shutting down that fails, so a flush at exit (before any other) could not import
             # pandas. Loading that one module now (milliseconds) keeps the exit flush working.
@@ -285,9 +292,27 @@ class Store:
                         forget(orphan)
             return copied
 
-    def _copy(self, spools: list[Path]) -> int:
-        import pandas  # noqa: F401 - first import takes ~0.5 s; never pay it while holding the database lock
+    def _load_engines(self) -> None:
+        """Import pandas and DuckDB (~0.6 s in a new process; never paid while holding the database's lock), then
+        make sure this store's exit hook runs before DuckDB's. DuckDB registers an exit hook of its own when first
+        imported, and once that has run it refuses a flush from a pandas frame ("the Python interpreter is shutting
+        down"); exit hooks run last-in first-out, so ours is registered again after it. At exit (our hook already
+        running) nothing moves: a DuckDB imported by the hook itself registers too late to run first. Either import
+        failing is left to the flush that needs it, which says why."""
+        try:
+            import duckdb  # noqa: F401
+            import pandas  # noqa: F401
+        except ImportError:
+            return
 
+        with self._exit_order:
+            if self._at_exit is not None and not self._ordered and not self._exiting:
+                atexit.unregister(self._at_exit)
+                atexit.register(self._at_exit)
+                self._ordered = True
+
+    def _copy(self, spools: list[Path]) -> int:
+        self._load_engines()
         con = self._connect(read_only=False)
         copied = 0
         try:
@@ -483,5 +508,7 @@ def _insert_rows(con: duckdb.DuckDBPyConnection, target: str, table: str, rows: 
 def _close_at_exit(ref: weakref.ref[Store]) -> None:
     store = ref()
     if store is not None:
+        with store._exit_order:  # from now on the flusher leaves this hook where it is (_load_engines)
+            store._exiting = True
         with contextlib.suppress(Exception):
             store.close()
