@@ -14,7 +14,6 @@ as one, since dropping either would lose a deny the person wrote. An environment
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 import warnings
@@ -267,6 +266,8 @@ def migrate_text(text: str) -> tuple[str, list[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``zeph-nb migrate-config [FILE]``: rewrite a config file's deprecated keys (a copy is kept as FILE.bak)."""
+    import argparse  # here, not at the top: every Settings.load() imports this module, and only this command parses
+
     parser = argparse.ArgumentParser(prog="zeph-nb", description="zeph-nb's command line")
     commands = parser.add_subparsers(dest="command", required=True)
     migrate = commands.add_parser("migrate-config", help="move deprecated keys of a zeph.toml to where they live now")
