@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from zeph_nb.output.engine import FilterEngine
 from zeph_nb.output.generic import _NORMALIZE, _TABLE, KEEP_CUES
 from zeph_nb.output.generic import KEEP as _KEEP
-from zeph_nb.output.kinds import LineKinds, digit_blind_table
+from zeph_nb.output.kinds import LineKinds, digit_blind_table, matched_chars
 from zeph_nb.output.loading import default_rules
 from zeph_nb.output.noise import _noise_lines
-from zeph_nb.output.rules import Dedup, StripNoise
+from zeph_nb.output.rules import Dedup, Normalize, StripNoise
 from zeph_nb.output.strategies import _KEEP_IN_LOGS, _LOG_CUES, _normalizer, apply_strategy, dedup
 from zeph_nb.security.secrets import _ASCII_LOWER, keyword_line_groups, keyword_spans
 
@@ -52,7 +53,7 @@ def test_the_table_maps_only_digits_no_pattern_tells_apart() -> None:
 def test_line_kinds_are_the_normalised_lines(seed: int) -> None:
     lines = _lines(seed)
     text = "\n".join(lines)
-    normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns))
+    normalize, table, _ = _normalizer(tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns))
     assert table is not None
     kinds = LineKinds(text, lines, normalize, table)
     assert kinds.kinds == [normalize(line).translate(table) for line in lines]
@@ -69,7 +70,7 @@ def test_cues_only_spare_searching_lines_no_match_could_be_in(seed: int, ascii: 
     lines = [" ".join(rnd.choice([line, *_ALARMS[: -1 if ascii else None]]) for _ in range(3)) for line in _lines(seed)]
     lines = [line.encode("ascii", "ignore").decode() if ascii else line for line in lines]
     text = "\n".join(lines)
-    normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns))
+    normalize, table, _ = _normalizer(tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns))
     kinds = LineKinds(text, lines, normalize, table)
     errors = {i for i, line in enumerate(lines) if _KEEP_IN_LOGS.search(line)}
     assert errors and kinds.lines_matching(_KEEP_IN_LOGS, cues=_LOG_CUES) == errors
@@ -173,3 +174,71 @@ def test_the_security_lines_quick_check_turns_away_no_security_line(seed: int) -
             hits += 1
             assert MAYBE_SECURITY_LINE.search(line.lower()), line
     assert hits > 300
+
+
+def _same_partition(a: Sequence[object], b: Sequence[object]) -> bool:
+    """Whether two lists of kinds group the lines alike (which lines share a kind), whatever the kinds are."""
+    return [list(a).index(x) for x in a] == [list(b).index(x) for x in b]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lines_like_no_other_are_kinds_of_their_own_as_normalising_says(seed: int) -> None:
+    # Lines alone once what the patterns read or write is deleted skip the regexes; the lines of a kind must be the
+    # same as when every line is normalised. Lines built to be near one another: ids of hex letters, digits of
+    # every length, times, an "x" that is and is not "0x", words the replacements hold ("<N>", "TS").
+    rnd = random.Random(seed)
+    parts = [
+        *(w for w in _WORDS if w.isascii()),
+        "<N>",
+        "<TS>",
+        "TS",
+        "x",
+        "0x",
+        "fade",
+        "Fade",
+        "cafe12",
+        "abc-def",
+        "1.2.3.4:80",
+        ".",
+        "-",
+    ]
+    lines = [" ".join(rnd.choice(parts) if rnd.random() < 0.7 else str(rnd.randint(0, 10**rnd.randint(1, 5)))
+                      for _ in range(rnd.randint(0, 5))) for _ in range(600)]  # fmt: skip
+    text = "\n".join(lines)
+    normalize, table, matched = _normalizer(
+        tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns)
+    )
+    assert matched is not None and "\n" not in matched
+    every = LineKinds(text, lines, normalize, table).kinds
+    spared = LineKinds(text, lines, normalize, table, matched).kinds
+    assert any(isinstance(kind, int) for kind in spared)  # some lines were spared the regexes
+    assert _same_partition(every, spared)
+    assert dedup(text, Dedup(type="dedup"), 0) == dedup(text, Dedup(type="dedup", normalize_patterns=[
+        Normalize(pattern=n.pattern + "|(?i:zzzz)", replacement=n.replacement) for n in Dedup(type="dedup").normalize_patterns
+    ]), 0)  # fmt: skip
+
+
+def test_only_patterns_matching_a_few_known_characters_spare_lines() -> None:
+    assert matched_chars([(r"\d+", "#")], None) == "#0123456789"
+    # A lookbehind reads characters it does not replace: they are not the pattern's.
+    assert matched_chars([(r"(?<![A-Za-z])0x[0-9a-f]{2}\b", "<H>")], None) == "0123456789<>Habcdefx"
+    for pattern in (r"\w+", r"a.b", r"[^a]", r"(?i)x", r"(?i:x)", r"\s", r"(a)\1", "é"):
+        assert matched_chars([(pattern, "#")], None) is None, pattern
+    assert matched_chars([("a", "é")], None) is None
+
+
+def test_the_split_searches_find_the_lines_the_whole_patterns_find() -> None:
+    from zeph_nb.output.salient import _RESTORE, _restored
+    from zeph_nb.output.test_summary import _PASS, _SKIP, _passes, _skipped
+
+    rnd = random.Random(45)
+    parts = ["PASSED", "[PASSED]", "-PASSED", "xPASSED", "PASSED-", "PASSED]", "test x ... ok", " ... ok", " ... skipped",
+             "--- PASS: ", "--- SKIP: ", "=== RUN", "=== RUNX", "PASS [", "SKIP [", "✓ ", "✔ ", "√ ", "ok 12 ", " PASS ",
+             " ✓ ", "# SKIP", "SKIPPED", "xSKIPPED", "... skipped", "○ skipped ", "... ignored, ", "ok", "test", " ",
+             "\t", "\x1c", "12", "1,234", "3.5", " passed", " failed", " errors", "error", "warnings", "total",
+             "summary", "ran", "overall", "assertionerror", "segmentation fault", "panicked", "x", "_", "é"]  # fmt: skip
+    for _ in range(20_000):
+        line = "".join(rnd.choice(parts) for _ in range(rnd.randint(0, 6)))
+        assert _passes(line) == (_PASS.search(line) is not None), line
+        assert _skipped(line) == (_SKIP.search(line) is not None), line
+        assert _restored(line) == (_RESTORE.search(line) is not None), line

@@ -21,8 +21,11 @@ from __future__ import annotations
 import importlib
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from itertools import accumulate, compress
+from operator import not_
 from typing import Any
 
 from zeph_nb.security.secrets import keyword_spans
@@ -32,7 +35,11 @@ from zeph_nb.security.secrets import keyword_spans
 _parser: Any = importlib.import_module("re._parser")
 C: Any = importlib.import_module("re._constants")
 
-__all__ = ["LineKinds", "digit_blind_table", "first_indices"]
+__all__ = ["Kind", "LineKinds", "digit_blind_table", "first_indices", "matched_chars"]
+
+# A line's kind: its normalised text, or (``LineKinds`` given ``matched``) the index of a line no other line can
+# share a kind with, which is never equal to a text.
+Kind = str | int
 
 _DIGITS = frozenset(range(ord("0"), ord("9") + 1))
 _NESTED = {C.SUBPATTERN, C.MAX_REPEAT, C.MIN_REPEAT, C.ASSERT, C.ASSERT_NOT}
@@ -92,16 +99,96 @@ def digit_blind_table(patterns: Iterable[str | re.Pattern[str]]) -> dict[int, in
     return {digit: blind[0] for digit in blind[1:]}
 
 
-def first_indices(keys: Sequence[str]) -> dict[str, int]:
+class _Open(Exception):
+    """A pattern may match a character outside any small set (``\\w``, ``.``, a negated class, a flag)."""
+
+
+def _consumed(tree: Iterable[tuple[object, object]], chars: set[int]) -> None:
+    for op, arg in tree:
+        if op is C.LITERAL and isinstance(arg, int):
+            chars.add(arg)
+        elif op is C.IN and isinstance(arg, list):
+            for item, value in arg:
+                if item is C.LITERAL and isinstance(value, int):
+                    chars.add(value)
+                elif item is C.RANGE and isinstance(value, tuple) and value[1] - value[0] < 256:
+                    chars.update(range(value[0], value[1] + 1))
+                elif item is C.CATEGORY and value is C.CATEGORY_DIGIT:
+                    chars.update(_DIGITS)  # only ASCII digits: used on ASCII text only
+                else:
+                    raise _Open
+        elif op is C.AT or op in (C.ASSERT, C.ASSERT_NOT):
+            continue  # matches no character: a lookaround's characters are not replaced
+        elif op is C.BRANCH and isinstance(arg, tuple):
+            for branch in arg[1]:
+                _consumed(branch, chars)
+        elif op is C.SUBPATTERN and isinstance(arg, tuple):
+            if arg[1] or arg[2]:  # (?i:...) and the like
+                raise _Open
+            _consumed(arg[3], chars)
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT) or op in _NESTED - {C.SUBPATTERN, C.ASSERT, C.ASSERT_NOT}:
+            if not isinstance(arg, tuple):
+                raise _Open
+            for part in arg:
+                if isinstance(part, _parser.SubPattern):
+                    _consumed(part, chars)
+        else:
+            raise _Open
+
+
+def matched_chars(patterns: Iterable[tuple[str, str]], table: dict[int, int] | None) -> str | None:
+    """Every ASCII character a match of one of ``(pattern, replacement)`` (run in order, ``re.sub``) can hold or
+    write, and the digits ``table`` maps; None when a pattern may match one outside a small set.
+
+    Deleting these from a line gives what normalising cannot change: two lines of one kind read the same with
+    them deleted. A line that reads like no other line with them deleted is of a kind of its own, and need not be
+    normalised (``LineKinds``): on a log whose every line is different (a request id on each), that was all of
+    the time dedup took, six regex passes over every line."""
+    chars: set[int] = set()
+    try:
+        for source, replacement in patterns:
+            tree = _parser.parse(source, re.MULTILINE)
+            if tree.state.flags & ~(re.MULTILINE | re.UNICODE):
+                raise _Open
+            _consumed(tree, chars)
+            chars.update(map(ord, replacement))
+    except _Open:
+        return None
+    if table is not None:
+        chars.update(table)
+        chars.update(table.values())
+    if any(char > 127 for char in chars):
+        return None
+    return "".join(map(chr, sorted(chars)))
+
+
+@lru_cache(maxsize=16)
+def _deleting(chars: str) -> dict[int, None]:
+    return dict.fromkeys(map(ord, chars))
+
+
+def first_indices(keys: Sequence[Kind]) -> dict[Kind, int]:
     """Where each key first occurs in ``keys``. Built by C-level zip, not a Python loop over every line (a third of
     the grouping's time on a log): read backwards, a key's last write is its first line."""
     return dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
 
 
 class LineKinds:
-    """The kinds of ``lines`` (``text`` split on "\\n"), normalised by ``normalize`` only once per group."""
+    """The kinds of ``lines`` (``text`` split on "\\n"), normalised by ``normalize`` only once per group.
 
-    def __init__(self, text: str, lines: list[str], normalize: Callable[[str], str], table: dict[int, int] | None):
+    With ``matched`` (``matched_chars`` of the patterns ``normalize`` runs), on ASCII text, a line that reads like
+    no other once those characters are deleted is of a kind no other line has: its kind is its index (an int,
+    never equal to a normalised text), and it is not normalised. Only where the kinds are compared with each other
+    and never read (dedup); the generic fallback reads them."""
+
+    def __init__(
+        self,
+        text: str,
+        lines: list[str],
+        normalize: Callable[[str], str],
+        table: dict[int, int] | None,
+        matched: str | None = None,
+    ):
         self.lines = lines
         if table is None:
             fast = lines
@@ -113,15 +200,28 @@ class LineKinds:
         #: index of each line's group, and the first line of each group
         self.group = list(map(first.__getitem__, fast))
         self.firsts = sorted(first.values())
-        normalized = normalize("\n".join(map(lines.__getitem__, self.firsts)))
-        # The remaining digits mapped in one pass, not one call per line (a fifth of the grouping's time on a log
-        # whose lines are all different).
-        keys = (normalized if table is None else normalized.translate(table)).split("\n")
-        if len(keys) != len(self.firsts):  # a pattern matched across lines: normalise line by line
-            keys = [normalize(lines[i]) for i in self.firsts]
-            keys = keys if table is None else [key.translate(table) for key in keys]
-        kind_of = dict(zip(self.firsts, keys, strict=True))
-        self.kinds = list(map(kind_of.__getitem__, self.group))
+        kind_of: dict[int, Kind] = {}
+        normalized_lines = self.firsts
+        if matched is not None and text.isascii() and self.firsts:
+            # What is left of each group's first line with what normalising reads or writes deleted: equal for
+            # two lines of one kind. The groups whose rest is like no other group's are kinds of their own.
+            rests = "\n".join(map(lines.__getitem__, self.firsts)).translate(_deleting(matched)).split("\n")
+            if len(rests) == len(self.firsts):  # a matched character is "\n": cannot happen, kept honest
+                shared = {rest for rest, times in Counter(rests).items() if times > 1}
+                in_shared = list(map(shared.__contains__, rests))
+                alone = list(compress(self.firsts, map(not_, in_shared)))
+                kind_of.update(zip(alone, alone, strict=True))  # the kind of such a line is its index
+                normalized_lines = list(compress(self.firsts, in_shared))
+        if normalized_lines:
+            normalized = normalize("\n".join(map(lines.__getitem__, normalized_lines)))
+            # The remaining digits mapped in one pass, not one call per line (a fifth of the grouping's time on a
+            # log whose lines are all different).
+            keys = (normalized if table is None else normalized.translate(table)).split("\n")
+            if len(keys) != len(normalized_lines):  # a pattern matched across lines: normalise line by line
+                keys = [normalize(lines[i]) for i in normalized_lines]
+                keys = keys if table is None else [key.translate(table) for key in keys]
+            kind_of.update(zip(normalized_lines, keys, strict=True))
+        self.kinds: list[Kind] = list(map(kind_of.__getitem__, self.group))
 
     def lines_matching(self, pattern: re.Pattern[str], *, lower: bool = False, cues: tuple[str, ...] = ()) -> set[int]:
         """Indices of every line ``pattern`` finds (in the lowered line with ``lower``), searched once per group;

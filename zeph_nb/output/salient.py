@@ -32,6 +32,26 @@ _RESTORE = re.compile(
     r"|\b\d[\d,.]*\s+(passed|failed|errors?|warnings?|skipped|xfailed|xpassed|deselected|succeeded)\b"
     r"|^\s*(total|summary|finished|ran|overall)\b",
 )
+# ``_RESTORE.search`` branch by branch, each found as fast as ``re`` can: the alternation was tried at every position
+# of every keyword line, and every line of `pytest -v` holds "passed" (10 us a line, a third of the filter's time
+# there). The words only where one of them is in the line; the counts led by their digit (``re`` skips ahead to
+# one in C); the line's start tried there only. The same lines: a test holds them to ``_RESTORE``.
+_RESTORE_WORDS = re.compile(_RESTORE.pattern.split("\\b|", 1)[0] + "\\b")
+_WORD_CUES = ("error", "fatal", "panic", "exception", "traceback", "critical", "warning", "fail", "denied", "refused",
+              "abort", "killed", "segmentation fault")  # fmt: skip
+_RESTORE_COUNTS = re.compile(
+    r"\d(?<=\b\d)[\d,.]*\s+(passed|failed|errors?|warnings?|skipped|xfailed|xpassed|deselected|succeeded)\b"
+)
+_RESTORE_START = re.compile(r"\s*(total|summary|finished|ran|overall)\b")
+
+
+def _restored(line: str) -> bool:
+    """``_RESTORE.search(line) is not None``, for a line without a newline."""
+    if any(cue in line for cue in _WORD_CUES) and _RESTORE_WORDS.search(line):
+        return True
+    return bool(_RESTORE_COUNTS.search(line) or _RESTORE_START.match(line))
+
+
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
 # A put-back line is cut at this length: a rule may have dropped a line for being huge (a minified bundle, a
 # base64 blob that happens to hold "error"), and the put-back must not bring back what the rule kept out.
@@ -106,7 +126,7 @@ def restore_salient_lines(
         line = lowered[start:end]
         if line in decided:
             continue
-        wanted = decided[line] = _RESTORE.search(line) is not None
+        wanted = decided[line] = _restored(line)
         if not wanted:
             continue
         kept = original[start:end].rstrip("\r")

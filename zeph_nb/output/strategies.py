@@ -15,7 +15,7 @@ from typing import Any
 
 from zeph_nb.output import rules as R
 from zeph_nb.output.diffs import diff_lines
-from zeph_nb.output.kinds import LineKinds, digit_blind_table, first_indices
+from zeph_nb.output.kinds import Kind, LineKinds, digit_blind_table, first_indices, matched_chars
 from zeph_nb.output.lines import FilterConfidence, StageResult, compile_lines, head_tail, matching_lines, split_lines
 from zeph_nb.output.noise import strip_noise
 from zeph_nb.output.test_summary import summarize_tests
@@ -265,9 +265,11 @@ _LOG_CUES = ("error", "fatal", "panic", "exception", "traceback", "critical", "f
 
 
 @lru_cache(maxsize=64)
-def _normalizer(normalize_patterns: tuple[tuple[str, str], ...]) -> tuple[Callable[[str], str], dict[int, int] | None]:
-    """A rule's normalisation as one callable (MULTILINE: the patterns are written for one line), and the digits
-    it and the error pattern cannot tell apart (output/kinds.py)."""
+def _normalizer(
+    normalize_patterns: tuple[tuple[str, str], ...],
+) -> tuple[Callable[[str], str], dict[int, int] | None, str | None]:
+    """A rule's normalisation as one callable (MULTILINE: the patterns are written for one line), the digits it
+    and the error pattern cannot tell apart, and the characters it can read or write (output/kinds.py)."""
     steps = [(re.compile(p, re.MULTILINE), r.replace("\\", "\\\\")) for p, r in normalize_patterns]
 
     def normalize(text: str) -> str:
@@ -275,7 +277,8 @@ def _normalizer(normalize_patterns: tuple[tuple[str, str], ...]) -> tuple[Callab
             text = pattern.sub(replacement, text)
         return text
 
-    return normalize, digit_blind_table([*(p for p, _ in steps), _KEEP_IN_LOGS])
+    table = digit_blind_table([*(p for p, _ in steps), _KEEP_IN_LOGS])
+    return normalize, table, matched_chars(normalize_patterns, table)
 
 
 def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
@@ -284,8 +287,9 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
     Two lines are of a kind when they match once timestamps, ids, addresses and numbers are normalised.
     """
     body, lines = split_lines(text)
-    normalize, table = _normalizer(tuple((n.pattern, n.replacement) for n in rule.normalize_patterns))
-    kinds = LineKinds(body, lines, normalize, table)
+    normalize, table, matched = _normalizer(tuple((n.pattern, n.replacement) for n in rule.normalize_patterns))
+    # Kinds are only compared here, never read: a line like no other needs no normalising (kinds.py).
+    kinds = LineKinds(body, lines, normalize, table, matched)
     keys = kinds.kinds
     end = len(lines) - _LOG_END  # how a log ends says what state it was left in: its last lines stay
     counts = Counter(keys[:end])  # what the note counts is what it stands for: not the last lines, shown
@@ -317,12 +321,12 @@ def dedup(text: str, rule: R.Dedup, exit_code: int | None) -> StageResult:
 
 
 def _dedup_capped(
-    lines: list[str], keys: list[str], counts: Counter[str], errors: set[int], end: int, cap: int
+    lines: list[str], keys: list[Kind], counts: Counter[Kind], errors: set[int], end: int, cap: int
 ) -> list[str]:
     """``dedup``'s lines when there are more kinds than ``cap``: the first ``cap`` kinds seen are shown (an error
     line's kind counts as seen), every error line and the last lines."""
     out: list[str] = []
-    shown: set[str] = set()
+    shown: set[Kind] = set()
     for index, (line, key) in enumerate(zip(lines, keys, strict=True)):
         first = key not in shown and len(shown) < cap
         if first or index in errors or index >= end:
