@@ -18,6 +18,7 @@ from zeph_nb.agent.messages import (
     Message,
     ModelRequest,
     RunningSize,
+    RunningToolNames,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
@@ -44,6 +45,12 @@ class Conversation:
     messages: list[Message] = field(default_factory=list)
     # The request size, kept as a running total across rounds (see RunningSize).
     sizes: RunningSize = field(default_factory=RunningSize, repr=False, compare=False)
+    # The tools it has called, kept the same way (the tool filter asks every round).
+    tools_used: RunningToolNames = field(default_factory=RunningToolNames, repr=False, compare=False)
+
+    def used_tools(self) -> set[str]:
+        """The tools the conversation has called (``requests.used_tools``), each message read once."""
+        return self.tools_used.names(self.messages)
 
     def add_prompt(self, prompt: str) -> Mark:
         last = self.messages[-1] if self.messages else None

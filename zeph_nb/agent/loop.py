@@ -40,7 +40,7 @@ from zeph_nb.agent.messages import (
     ToolUseBlock,
 )
 from zeph_nb.agent.model_calls import call_model
-from zeph_nb.agent.requests import build_request, tool_filter_from_settings, used_tools
+from zeph_nb.agent.requests import build_request, tool_filter_from_settings
 from zeph_nb.agent.result import RunResult
 from zeph_nb.config import Settings
 from zeph_nb.errors import ModelError, ZephError
@@ -320,7 +320,7 @@ class Agent:
             permissions = self.chain.session.permissions
             deps = permissions.dependencies
             boost = (lambda name: deps.boost(name, permissions.completed)) if deps is not None else (lambda _: 0.0)
-            chosen = await self.tool_filter.select(tools, used_tools(self.messages), boost)
+            chosen = await self.tool_filter.select(tools, self.conversation.used_tools(), boost)
             emit(ToolsOffered(tuple(chosen.names), chosen.total, chosen.note))
             offered = set(chosen.names)
             tools = [tool for tool in tools if tool.name in offered]

@@ -23,6 +23,7 @@ __all__ = [
     "ModelResponse",
     "Provider",
     "RunningSize",
+    "RunningToolNames",
     "TextBlock",
     "TextSink",
     "ToolResultBlock",
@@ -88,39 +89,86 @@ class Message:
         return [block for block in self.content if isinstance(block, ToolUseBlock)]
 
 
-class RunningSize:
-    """The characters of a message list that grows at its end, counted once per message: a running total.
+class _RunningTally:
+    """Work over a message list that grows at its end, done once per message as it is first seen.
 
-    Sizing every request from scratch re-read the whole conversation each round, which made a 1,000-call run
-    quadratic (10 ms a call at the end instead of 1.3). ``chars`` adds only the messages appended since its last
-    call. It starts over when the list is not the one it counted plus more: shorter, another message where its
-    first or last counted one was (compaction swaps the first for a summary, maybe keeping the length), or the
-    last one's blocks changed in number (a prompt joining a turn, ``settle`` taking one back). That covers every
-    way the agent edits its conversation; code that rewrites a message in the middle in place is not seen.
+    Doing it over the whole conversation every request made a 1,000-call run quadratic (10 ms a call at the end
+    instead of 1.3). Each call takes in only the messages appended since the last one. It starts over when the
+    list is not the one it saw plus more: shorter, another message where its first or last seen one was
+    (compaction swaps the first for a summary, maybe keeping the length), or the last one's blocks not the ones
+    it saw (a prompt joining a turn; ``settle`` taking one back, then another prompt joining in its place: as
+    many blocks, another text). That covers every way the agent edits its conversation; code that rewrites a
+    message in the middle in place is not seen.
     """
 
     def __init__(self) -> None:
-        self._counted = 0  # how many leading messages ``_total`` holds
-        self._total = 0
+        self._seen = 0  # how many leading messages are taken in
         self._first: Message | None = None
         self._last: Message | None = None
-        self._last_blocks = 0
+        self._last_blocks: list[Block] = []  # held, not their ids: a freed block's id can come back
 
-    def chars(self, messages: Sequence[Message]) -> int:
-        n = self._counted
+    def _catch_up(self, messages: Sequence[Message]) -> None:
+        n = self._seen
         if n and (
             len(messages) < n
             or messages[0] is not self._first
             or messages[n - 1] is not self._last
-            or len(messages[n - 1].content) != self._last_blocks
+            or not _same_blocks(messages[n - 1].content, self._last_blocks)
         ):
-            n, self._total = 0, 0
+            n = 0
+            self._start_over()
         for message in messages[n:]:
-            self._total += message.chars
-        self._counted = len(messages)
+            self._take(message)
+        self._seen = len(messages)
         self._first, self._last = (messages[0], messages[-1]) if messages else (None, None)
-        self._last_blocks = len(messages[-1].content) if messages else 0
+        self._last_blocks = list(messages[-1].content) if messages else []
+
+    def _start_over(self) -> None:
+        raise NotImplementedError
+
+    def _take(self, message: Message) -> None:
+        raise NotImplementedError
+
+
+def _same_blocks(blocks: Sequence[Block], seen: Sequence[Block]) -> bool:
+    return len(blocks) == len(seen) and all(a is b for a, b in zip(blocks, seen, strict=True))
+
+
+class RunningSize(_RunningTally):
+    """The characters of a message list (``Message.chars``), as a running total: each message measured once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._total = 0
+
+    def chars(self, messages: Sequence[Message]) -> int:
+        self._catch_up(messages)
         return self._total
+
+    def _start_over(self) -> None:
+        self._total = 0
+
+    def _take(self, message: Message) -> None:
+        self._total += message.chars
+
+
+class RunningToolNames(_RunningTally):
+    """The names of the tools a message list has called (``requests.used_tools``), each message read once: the
+    tool filter asks every request, and reading the whole conversation each time grew with its length."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._names: set[str] = set()
+
+    def names(self, messages: Sequence[Message]) -> set[str]:
+        self._catch_up(messages)
+        return set(self._names)  # a copy: the caller may keep or change it
+
+    def _start_over(self) -> None:
+        self._names = set()
+
+    def _take(self, message: Message) -> None:
+        self._names.update(block.name for block in message.content if isinstance(block, ToolUseBlock))
 
 
 @dataclass(frozen=True)

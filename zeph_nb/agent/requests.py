@@ -48,7 +48,8 @@ def build_request(
 
 
 def used_tools(messages: Iterable[Message]) -> set[str]:
-    """The tools the conversation has called: the filter never takes them away (``agent/tool_filter.py``)."""
+    """The tools the conversation has called: the filter never takes them away (``agent/tool_filter.py``). The
+    loop keeps this set as it grows (``Conversation.used_tools``); this is what it must equal."""
     return {block.name for message in messages for block in message.content if isinstance(block, ToolUseBlock)}
 
 
