@@ -254,3 +254,24 @@ def test_a_tool_not_offered_but_called_anyway_still_meets_every_gate(
     assert "write" not in offered(model.requests[0])
     (outcome,) = result.tool_calls
     assert outcome.status == "denied" and not (tmp_path / "x.txt").exists()
+
+
+async def test_a_filter_kept_across_rounds_and_runs_chooses_as_a_fresh_one_would(server: EmbeddingServer) -> None:
+    # The filter keeps each tool's similarity to the run's prompt for the run: every round (with a boost that
+    # changes between rounds) and every later run (another prompt) must choose what a new filter chooses.
+    from zeph_nb.agent.tool_filter import ToolFilter
+    from zeph_nb.config.tool_filter import ToolFilterSettings
+    from zeph_nb.tools.functions import ATTRIBUTE
+
+    tools = [getattr(tool, ATTRIBUTE).definition for tool in TOOLS]
+    config = ToolFilterSettings(enabled=True, provider="embed", top_k=2, min_description_words=0)
+    kept = ToolFilter(config, OpenAIEmbeddings(server.url, "hashing-512"))
+    prompts = ["weather forecast for Paris", "convert euros", "ping the host, then notes_search", "meetings"]
+    for prompt in prompts:
+        await kept.begin(prompt)
+        for round_ in range(3):
+            used = ["calendar_events"] if round_ == 2 else []
+            boost = (lambda name: 0.5 if name == "ping" else 0.0) if round_ == 1 else (lambda _: 0.0)
+            fresh = ToolFilter(config, OpenAIEmbeddings(server.url, "hashing-512"))
+            await fresh.begin(prompt)
+            assert await kept.select(tools, used, boost) == await fresh.select(tools, used, boost), (prompt, round_)

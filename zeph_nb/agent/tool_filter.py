@@ -75,10 +75,15 @@ class ToolFilter:
         self._query: list[float] | None = None
         self._prompt = ""
         self._note: str | None = None
+        # This run's similarity of each tool text to the prompt, and whether each name is in it: select runs every
+        # round with the same prompt, and recomputing them (15 cosines over 512 dimensions) cost 1-2 ms a round.
+        self._similar: dict[str, float] = {}
+        self._in_prompt: dict[str, bool] = {}
 
     async def begin(self, prompt: str) -> None:
         """A new run: embed its prompt (a failure is remembered as the run's note, never raised)."""
         self._prompt, self._query, self._note, self._failed = prompt, None, None, set()
+        self._similar, self._in_prompt = {}, {}
         try:
             (self._query,) = await self._embed([prompt])
         except (ModelError, ValueError) as e:
@@ -102,18 +107,25 @@ class ToolFilter:
                 why[tool.name] = "always on"
             elif tool.name in used:
                 why[tool.name] = "used in this conversation"
-            elif _named(tool.name, self._prompt):
+            elif self._named(tool.name):
                 why[tool.name] = "named in the prompt"
             elif len(tool.description.split()) < config.min_description_words:
                 why[tool.name] = "description too short to rank"
             elif text not in self._vectors:
                 why[tool.name] = "no embedding"
             else:
-                score = cosine(self._query, self._vectors[text]) + boost(tool.name)
+                if (similar := self._similar.get(text)) is None:
+                    similar = self._similar[text] = cosine(self._query, self._vectors[text])
+                score = similar + boost(tool.name)
                 ranked.append((-score, position, tool.name))
         for negative, _, name in sorted(ranked)[: config.top_k]:
             why[name] = f"similar ({-negative:.2f})"
         return Selection([name for name in names if name in why], len(tools), why)
+
+    def _named(self, name: str) -> bool:
+        if (named := self._in_prompt.get(name)) is None:
+            named = self._in_prompt[name] = _named(name, self._prompt)
+        return named
 
     async def _embed_missing(self, tools: Sequence[ToolDef]) -> None:
         texts = list(dict.fromkeys(tool_text(t) for t in tools))
