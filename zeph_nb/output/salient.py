@@ -10,6 +10,8 @@ is put back under a heading.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate, compress, count
 
 from zeph_nb.output.generic import normalize
 from zeph_nb.output.lines import PLACE
@@ -32,24 +34,57 @@ _RESTORE = re.compile(
     r"|\b\d[\d,.]*\s+(passed|failed|errors?|warnings?|skipped|xfailed|xpassed|deselected|succeeded)\b"
     r"|^\s*(total|summary|finished|ran|overall)\b",
 )
-# ``_RESTORE.search`` branch by branch, each found as fast as ``re`` can: the alternation was tried at every position
-# of every keyword line, and every line of `pytest -v` holds "passed" (10 us a line, a third of the filter's time
-# there). The words only where one of them is in the line; the counts led by their digit (``re`` skips ahead to
-# one in C); the line's start tried there only. The same lines: a test holds them to ``_RESTORE``.
+# ``_RESTORE.search`` branch by branch over all the keyword lines at once, each found as fast as ``re`` can: the
+# alternation was tried at every position of every keyword line, and every line of `pytest -v` holds "passed"
+# (10 us a line, half the filter's time there). The words searched for only in the lines one Aho-Corasick pass
+# finds one of them in; the counts led by their digit (``re`` skips ahead to one in C), over the lines joined (a
+# count's blanks never cross a line's end: ``[^\S\n]``); the line's start tried there only. The same lines: a
+# test holds them to ``_RESTORE``.
 _RESTORE_WORDS = re.compile(_RESTORE.pattern.split("\\b|", 1)[0] + "\\b")
 _WORD_CUES = ("error", "fatal", "panic", "exception", "traceback", "critical", "warning", "fail", "denied", "refused",
               "abort", "killed", "segmentation fault")  # fmt: skip
 _RESTORE_COUNTS = re.compile(
-    r"\d(?<=\b\d)[\d,.]*\s+(passed|failed|errors?|warnings?|skipped|xfailed|xpassed|deselected|succeeded)\b"
+    r"\d(?<=\b\d)[\d,.]*[^\S\n]+(passed|failed|errors?|warnings?|skipped|xfailed|xpassed|deselected|succeeded)\b"
 )
 _RESTORE_START = re.compile(r"\s*(total|summary|finished|ran|overall)\b")
+# ASCII digits, "," and "." as "0", and ASCII blanks but the newline (what ``\s`` matches there) as " "; then a
+# count's end is "0 " or "  " before one of the words.
+_DIGITS_AND_BLANKS = str.maketrans(
+    {**dict.fromkeys("0123456789,.", "0"), **dict.fromkeys(" \t\r\x0b\x0c\x1c\x1d\x1e\x1f", " ")}
+)
+_COUNT_CUES = tuple(
+    f"{before}{word}"
+    for before in ("0 ", "  ")
+    for word in ("passed", "failed", "error", "warning", "skipped", "xfailed", "xpassed", "deselected", "succeeded")
+)
 
 
-def _restored(line: str) -> bool:
-    """``_RESTORE.search(line) is not None``, for a line without a newline."""
-    if any(cue in line for cue in _WORD_CUES) and _RESTORE_WORDS.search(line):
-        return True
-    return bool(_RESTORE_COUNTS.search(line) or _RESTORE_START.match(line))
+def restored_lines(lines: list[str]) -> set[int]:
+    """The indices of ``lines`` (lowered, none holding a newline) that ``_RESTORE`` finds something in."""
+    if not lines:
+        return set()
+    joined = "\n".join(lines)
+    starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+    hit = {
+        index
+        for index in (
+            bisect_right(starts, start) - 1 for start, _ in keyword_spans(joined, joined, _WORD_CUES, merge=False)
+        )
+        if _RESTORE_WORDS.search(lines[index])
+    }
+    if joined.isascii():
+        # A count's last digit (or its comma or dot), blanks, the word: the same Aho-Corasick pass finds the lines
+        # where one may be, with the digits and blanks each made one character first. A count's blanks may be
+        # several: two blanks before the word stand in for them.
+        gate = joined.translate(_DIGITS_AND_BLANKS)
+        for start, _ in keyword_spans(gate, gate, _COUNT_CUES, merge=False):
+            index = bisect_right(starts, start) - 1
+            if _RESTORE_COUNTS.search(lines[index]):
+                hit.add(index)
+    else:
+        hit.update(bisect_right(starts, found.start()) - 1 for found in _RESTORE_COUNTS.finditer(joined))
+    hit.update(compress(count(), map(_RESTORE_START.match, lines)))
+    return hit
 
 
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
@@ -121,14 +156,12 @@ def restore_salient_lines(
     headings = {_undecorated(line) for line in present if line.strip() != _undecorated(line)}
     lost: dict[str, None] = {}  # the distinct salient lines of original that filtered lacks, in order
     shown: set[str] = set()  # the kinds of those it kept: a lost line of a kind already shown is no news
-    decided: dict[str, bool] = {}  # a log repeats its error lines: each distinct one is looked at once
-    for start, end in spans:
-        line = lowered[start:end]
-        if line in decided:
-            continue
-        wanted = decided[line] = _restored(line)
-        if not wanted:
-            continue
+    # A log repeats its error lines: each distinct one is looked at once, where it first is.
+    lines = [lowered[start:end] for start, end in spans]
+    first = dict(zip(reversed(lines), reversed(spans), strict=True))
+    distinct = list(dict.fromkeys(lines))
+    for index in sorted(restored_lines(distinct)):
+        start, end = first[distinct[index]]
         kept = original[start:end].rstrip("\r")
         bare = kept.strip()
         # A rule may keep a line without its indentation ("    Finished" as "Finished").
