@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -20,7 +21,7 @@ from zeph_nb.output.kinds import LineKinds, digit_blind_table, matched_chars
 from zeph_nb.output.loading import default_rules
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, Normalize, StripNoise
-from zeph_nb.output.strategies import _KEEP_IN_LOGS, _LOG_CUES, _normalizer, apply_strategy, dedup
+from zeph_nb.output.strategies import _KEEP_IN_LOGS, _LOG_CUES, _dedup_capped, _normalizer, apply_strategy, dedup
 from zeph_nb.security.secrets import _ASCII_LOWER, keyword_line_groups, keyword_spans
 
 _WORDS = ["INFO", "DEBUG", "error", "v2beta", "0x1f", "0x2F", "1x1f", "worker-7", "id=3fa85f64", "ms", "İstanbul",
@@ -244,3 +245,34 @@ def test_the_split_searches_find_the_lines_the_whole_patterns_find() -> None:
     # The put-back's search runs over the lines joined: a count's blanks must not reach into the next line.
     for some in (lines, [line for line in lines if line.isascii()]):  # beyond ASCII, and the ASCII gate
         assert restored_lines(some) == {i for i, line in enumerate(some) if _RESTORE.search(line)}
+
+
+def _capped_line_by_line(lines: list[str], keys: list[object], errors: set[int], end: int, cap: int) -> list[str]:
+    """dedup's capped lines as first written: a loop over every line, the kinds seen in a set."""
+    counts = Counter(keys[:end])
+    out: list[str] = []
+    shown: set[object] = set()
+    for index, (line, key) in enumerate(zip(lines, keys, strict=True)):
+        first = key not in shown and len(shown) < cap
+        if first or index in errors or index >= end:
+            out.append(line)
+            if first and counts[key] > 1 and index not in errors:
+                out.append(f"  [{counts[key] - 1} more like this]")
+            shown.add(key)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_capped_dedup_shows_the_lines_the_line_by_line_loop_showed(seed: int) -> None:
+    rnd = random.Random(seed)
+    n = rnd.choice((0, 1, 2, 3, 4, 50, 400))
+    keys: list[object] = [rnd.choice(("a", "b", "c", 1, 2, "d", "e")) if rnd.random() < 0.5 else f"k{rnd.randint(0, 60)}"
+                          for _ in range(n)]  # fmt: skip
+    lines = [f"line {i}" for i in range(n)]
+    errors = {i for i in range(n) if rnd.random() < 0.1}
+    end = n - 3
+    for cap in (1, 2, 3, 5, 10, 100):
+        counts = Counter(keys[:end])
+        first = dict(zip(reversed(keys), range(n - 1, -1, -1), strict=True))
+        fast = _dedup_capped(lines, keys, counts, errors, end, first, cap)  # type: ignore[arg-type]
+        assert fast == _capped_line_by_line(lines, keys, errors, end, cap)

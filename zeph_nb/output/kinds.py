@@ -23,7 +23,6 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
 from itertools import accumulate, compress
 from operator import not_
 from typing import Any
@@ -162,11 +161,6 @@ def matched_chars(patterns: Iterable[tuple[str, str]], table: dict[int, int] | N
     return "".join(map(chr, sorted(chars)))
 
 
-@lru_cache(maxsize=16)
-def _deleting(chars: str) -> dict[int, None]:
-    return dict.fromkeys(map(ord, chars))
-
-
 def first_indices(keys: Sequence[Kind]) -> dict[Kind, int]:
     """Where each key first occurs in ``keys``. Built by C-level zip, not a Python loop over every line (a third of
     the grouping's time on a log): read backwards, a key's last write is its first line."""
@@ -190,6 +184,7 @@ class LineKinds:
         matched: str | None = None,
     ):
         self.lines = lines
+        self.text = text
         if table is None:
             fast = lines
         else:
@@ -205,7 +200,9 @@ class LineKinds:
         if matched is not None and text.isascii() and self.firsts:
             # What is left of each group's first line with what normalising reads or writes deleted: equal for
             # two lines of one kind. The groups whose rest is like no other group's are kinds of their own.
-            rests = "\n".join(map(lines.__getitem__, self.firsts)).translate(_deleting(matched)).split("\n")
+            # On bytes: ``bytes.translate`` deletes at C speed, ``str.translate`` by a lookup per character.
+            joined = self._firsts_joined().encode("ascii")
+            rests = joined.translate(None, matched.encode("ascii")).split(b"\n")
             if len(rests) == len(self.firsts):  # a matched character is "\n": cannot happen, kept honest
                 shared = {rest for rest, times in Counter(rests).items() if times > 1}
                 in_shared = list(map(shared.__contains__, rests))
@@ -213,7 +210,10 @@ class LineKinds:
                 kind_of.update(zip(alone, alone, strict=True))  # the kind of such a line is its index
                 normalized_lines = list(compress(self.firsts, in_shared))
         if normalized_lines:
-            normalized = normalize("\n".join(map(lines.__getitem__, normalized_lines)))
+            every = normalized_lines is self.firsts
+            normalized = normalize(
+                self._firsts_joined() if every else "\n".join(map(lines.__getitem__, normalized_lines))
+            )
             # The remaining digits mapped in one pass, not one call per line (a fifth of the grouping's time on a
             # log whose lines are all different).
             keys = (normalized if table is None else normalized.translate(table)).split("\n")
@@ -222,6 +222,12 @@ class LineKinds:
                 keys = keys if table is None else [key.translate(table) for key in keys]
             kind_of.update(zip(normalized_lines, keys, strict=True))
         self.kinds: list[Kind] = list(map(kind_of.__getitem__, self.group))
+
+    def _firsts_joined(self) -> str:
+        """The first line of each group, joined: the text itself when no two lines are alike (no join of 4 MB)."""
+        if len(self.firsts) == len(self.lines):
+            return self.text
+        return "\n".join(map(self.lines.__getitem__, self.firsts))
 
     def lines_matching(self, pattern: re.Pattern[str], *, lower: bool = False, cues: tuple[str, ...] = ()) -> set[int]:
         """Indices of every line ``pattern`` finds (in the lowered line with ``lower``), searched once per group;
@@ -234,10 +240,10 @@ class LineKinds:
         matches a dotless i, which lowering leaves alone."""
         firsts = self.firsts
         if cues:
-            joined = "\n".join(map(self.lines.__getitem__, firsts))
+            joined = self._firsts_joined()
             if joined.isascii():
                 lowered = joined.lower()
-                starts = list(accumulate(map((1).__add__, map(len, lowered.split("\n"))), initial=0))
+                starts = list(accumulate(map((1).__add__, map(len, map(self.lines.__getitem__, firsts))), initial=0))
                 spans = keyword_spans(lowered, lowered, cues, merge=False)
                 firsts = [firsts[bisect_right(starts, start) - 1] for start, _ in spans]
         hit = set()
