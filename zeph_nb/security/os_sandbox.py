@@ -17,7 +17,8 @@ Inside, by default (``bwrap_argv`` writes it once):
   granted (``share_network``, for an MCP server its entry grants the network, keeps the host's namespace);
 * no capabilities, even as root (``--cap-drop ALL``: measured here, root keeps them otherwise and can remount
   ``/`` read-write); a session of its own (no TIOCSTI into the person's terminal);
-* limits on processes, file size and address space (``prlimit``), so a fork or write bomb hits a limit.
+* limits on processes, file size and address space (set by the command's own ``bash -c``, else by ``prlimit``), so
+  a fork or write bomb hits a limit.
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ import functools
 import logging
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zeph_nb.security.later import later
 from zeph_nb.security.protected import ProtectedPaths, inside
 from zeph_nb.security.sandbox_probe import Mode, SandboxStatus, probe
 from zeph_nb.security.tree_scan import (
@@ -102,6 +105,24 @@ class Limits:
         if self.memory_bytes:
             args.append(f"--as={self.memory_bytes}")
         return args
+
+    def ulimit_prefix(self) -> str:
+        """The same limits set by the ``bash -c`` that runs the command, before the command: no ``prlimit`` process
+        to start (measured: 1.1-1.8 ms a command). Soft and hard alike (``ulimit`` without ``-S``/``-H`` sets both),
+        so the command cannot raise them (no CAP_SYS_RESOURCE in the sandbox). ``builtin``: a function of that name
+        cannot stand in for it; on the same line as the command, so bash's line numbers in its errors do not move,
+        and the line is parsed whole before any of it runs (a syntax error on it runs nothing, the limits neither).
+        If a limit cannot be set, the command does not run (126, as when prlimit could not start it)."""
+        options = []
+        if self.processes:
+            options.append(f"-u {self.processes}")
+        if self.file_size_bytes:  # 1024-byte blocks (512 in POSIX mode: a stricter limit, never a looser one)
+            options.append(f"-f {self.file_size_bytes // 1024}")  # rounded down: never looser
+        if self.memory_bytes:  # KiB
+            options.append(f"-v {self.memory_bytes // 1024}")
+        if not options:
+            return ""
+        return f"builtin ulimit {' '.join(options)} || builtin exit 126; "
 
 
 @dataclass(frozen=True)
@@ -236,12 +257,16 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap", executables: Sequence[st
     others = tmp_parent()
     if others.is_dir():
         tmp += ["--tmpfs", str(others)]  # the other calls' private /tmp folders, from a tmpfs /tmp too
-    for path in shown_from_tmp(spec, executables):
+    shown = shown_from_tmp(spec, executables)
+    for path in shown:
         tmp += ["--ro-bind-try", str(path), str(path)]  # gone since (a test's clean-up): nothing to show
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *tmp, "--tmpfs", "/run",
             "--remount-ro", "/run"]  # fmt: skip
+    # What the sandbox replaces with folders of its own: what the host has there is out of sight already.
+    replaced = [_TMP, Path("/run"), *([others] if others.is_dir() else [])]
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
         args += ["--tmpfs", "/var/run", "--remount-ro", "/var/run"]
+        replaced.append(Path("/var/run"))
     writable = [w for w in dict.fromkeys(spec.writable) if w.is_dir()]
     for root in writable:
         args += ["--bind", str(root), str(root)]
@@ -261,14 +286,10 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap", executables: Sequence[st
     for path in dict.fromkeys(_environment_parts(trees.environments, spec, writable)):
         if os.path.lexists(path) and not path.is_symlink() and any(inside(path, root) for root in writable):
             args += ["--ro-bind-try", str(path), str(path)]
-    # Hidden last, so nothing bound above can show them again. A hidden path that holds a writable root would
-    # hide the work itself; the file tools still refuse it, the sandbox leaves it.
-    for path in spec.protected.hidden:
-        if any(inside(root, path) and root != path for root in writable) or not os.path.lexists(path):
-            continue
-        if path.is_symlink():
-            continue  # its canonical target is in the list too
-        if path.is_dir():
+    # Hidden last, so nothing bound above can show them again.
+    bound = [*writable, *shown, *([Path(PROXY_SOCKET)] if spec.network_socket is not None else [])]
+    for path, is_dir in _hiding(spec.protected.hidden, writable, bound, replaced):
+        if is_dir:
             args += ["--tmpfs", str(path), "--remount-ro", str(path)]
         else:
             args += ["--ro-bind", "/dev/null", str(path)]
@@ -278,6 +299,80 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap", executables: Sequence[st
              *(["--new-session"] if spec.new_session else []),
              "--cap-drop", "ALL", "--chdir", str(spec.workdir)]  # fmt: skip
     return args
+
+
+def _hiding(
+    hidden: Sequence[Path], writable: Sequence[Path], bound: Sequence[Path], replaced: Sequence[Path]
+) -> list[tuple[Path, bool]]:
+    """The mounts that hide ``hidden`` — (path, is a folder): an empty read-only tmpfs over a folder, /dev/null over
+    a file — as few as hide the same. Each mount costs bubblewrap a read of the whole mount table (about 0.2 ms,
+    measured: bench/sandbox_bench.py), so none is made that hides nothing more:
+
+    * a link is skipped: its canonical target is in the list too;
+    * a path that holds a writable root would hide the work itself; the file tools still refuse it, the sandbox
+      leaves it;
+    * a path in a folder the sandbox replaces with one of its own (/tmp, /run, the other calls' private folders),
+      when no bind brings back it or a folder above or below it: inside, that path is the private folder's, where
+      the host's is not (the tmux and ssh sockets under the real /tmp);
+    * a path inside a hidden folder: the folder's tmpfs hides it (bwrap could not make the inner mount point in a
+      read-only tmpfs anyway: the command would fail);
+    * several hidden entries that are all a folder holds become one tmpfs over the folder, when no command may
+      write in that folder (it is in no writable root) and nothing is bound inside it: what was readable there —
+      nothing but empty stand-ins — stays so, and the stand-ins' names are hidden too."""
+    # On strings (os.path, ``inside``): ~160 hidden paths a command, pathlib's parents and hashes cost 1 ms.
+    roots, binds, replaced_folders = [str(p) for p in writable], [str(p) for p in bound], [str(p) for p in replaced]
+    found: dict[str, bool] = {}
+    for path in dict.fromkeys(map(str, hidden)):
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue
+        if stat.S_ISLNK(mode) or any(root != path and _within(root, path) for root in roots):
+            continue
+        if any(path != folder and _within(path, folder) for folder in replaced_folders) and not any(
+            _within(path, other) or _within(other, path) for other in binds
+        ):
+            continue
+        found[path] = stat.S_ISDIR(mode)
+    _whole_folders(found, hidden, roots, binds, replaced_folders)
+    folders = [path for path, is_dir in found.items() if is_dir]
+    return [(Path(path), is_dir) for path, is_dir in found.items()
+            if not any(path != folder and _within(path, folder) for folder in folders)]  # fmt: skip
+
+
+def _within(path: str, root: str) -> bool:
+    """``inside`` on strings."""
+    return path == root or path.startswith(root if root.endswith("/") else root + "/")
+
+
+def _whole_folders(
+    found: dict[str, bool], hidden: Sequence[Path], roots: list[str], binds: list[str], replaced: list[str]
+) -> None:
+    """``found`` with the entries of a folder whose every entry is hidden replaced by the folder (see ``_hiding``)."""
+    members: dict[str, list[str]] = {}
+    for path in found:
+        members.setdefault(os.path.dirname(path), []).append(path)
+    names: dict[str, set[str]] = {}
+    for folder, inner in members.items():
+        if len(inner) < 2 or folder == "/" or folder in replaced:
+            continue
+        if any(_within(folder, root) for root in roots) or any(_within(other, folder) for other in binds):
+            continue
+        if not names:  # the hidden entries of each folder, once a folder gets this far
+            for split in map(os.path.split, map(str, hidden)):
+                names.setdefault(split[0], set()).add(split[1])
+        listed = names.get(folder, set())
+        try:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                continue
+            with os.scandir(folder) as entries:  # stops at the first entry that is not hidden (/etc: at once)
+                if not all(entry.name in listed for entry in entries):
+                    continue
+        except OSError:
+            continue
+        for path in inner:
+            del found[path]
+        found[folder] = True
 
 
 def _environment_parts(environments: Sequence[Path], spec: SandboxSpec, writable: Sequence[Path]) -> list[Path]:
@@ -322,24 +417,56 @@ def tmp_parent() -> Path:
 
 
 @contextlib.contextmanager
-def private_tmp() -> Iterator[Path]:
-    """A fresh folder for one command's /tmp, on disk (``/var/tmp`` where there is one), removed afterwards."""
+def private_tmp(*, wait: bool = False) -> Iterator[Path]:
+    """A fresh folder for one command's /tmp, on disk (``/var/tmp`` where there is one), removed afterwards: in the
+    background unless ``wait``."""
     parent = tmp_parent()
     parent.mkdir(mode=0o700, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="tmp-", dir=parent))
     try:
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        if wait:
+            shutil.rmtree(folder, ignore_errors=True)
+        else:
+            # Off the call's path (about 1 ms: the mount points bwrap made in it, right after its namespace went
+            # away; seconds for a command that left gigabytes). Until then it is under tmp_parent(), which every
+            # sandbox hides: seen by nobody.
+            later(shutil.rmtree, folder, True)
 
 
-def wrap(command: Sequence[str], spec: SandboxSpec, status: SandboxStatus, configured: Sequence[str] = ()) -> list[str]:
-    """``command`` (an argv) as it runs in the sandbox: ``prlimit … -- bwrap … -- command``. ``configured``: files
-    the person's configuration starts it with (an MCP server's script), shown when they live under /tmp."""
+def wrap(
+    command: Sequence[str],
+    spec: SandboxSpec,
+    status: SandboxStatus,
+    configured: Sequence[str] = (),
+    *,
+    gate_fd: int | None = None,
+) -> list[str]:
+    """``command`` (an argv) as it runs in the sandbox: ``prlimit … -- bwrap … -- command``, and for the shell's
+    ``bash -c <line>``: ``bwrap … -- bash -c '<ulimit …>; <line>'``. ``configured``: files the person's configuration
+    starts it with (an MCP server's script), shown when they live under /tmp.
+
+    ``gate_fd`` (``bash -c`` only): a pipe the caller passes to the process; the command runs once a ``y`` is read
+    from it, and not at all (126) if it closes without one — so what must happen before the command runs (the
+    guard's journal, fsync'd) can happen while bwrap sets the sandbox up, and a caller that dies first leaves
+    nothing running."""
     if not status.active or status.bwrap is None:
         raise RuntimeError("wrap() needs a working sandbox; check probe() first")
-    limits = spec.limits.prlimit_args()
-    head = [status.prlimit, *limits, "--"] if status.prlimit and limits else []
+    head: list[str] = []
+    if len(command) >= 3 and command[0] == "bash" and command[1] == "-c":
+        # The shell's own commands: the limits set by their bash itself (Limits.ulimit_prefix), not by prlimit.
+        # The gate's fd is closed once read (plain ``exec``: ``builtin exec``'s redirection would be undone).
+        gate = "" if gate_fd is None else (
+            f"builtin read -r -N 1 -u {int(gate_fd)} _zeph_gate && [[ $_zeph_gate == y ]] && exec {int(gate_fd)}<&- "
+            "&& builtin unset _zeph_gate || builtin exit 126; "
+        )  # fmt: skip
+        command = [*command[:2], gate + spec.limits.ulimit_prefix() + command[2], *command[3:]]
+    else:
+        if gate_fd is not None:
+            raise ValueError("a gate needs a bash -c command")
+        if status.prlimit and (limits := spec.limits.prlimit_args()):
+            head = [status.prlimit, *limits, "--"]
     # Only the program and what the configuration names, never the other arguments: a model's command line that
     # is itself a path under /tmp must not make another user's folder there appear.
     started_with = [command[0], *(path for path in configured if os.path.isabs(path) and os.path.exists(path))]
