@@ -5,7 +5,9 @@ what git runs or obeys in them), policy files, Python environments. ``os_sandbox
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -103,8 +105,40 @@ def git_dir_layout(folder: Path) -> bool:
 _KNOWN: dict[Path, dict[Path, Literal["repository", "policy", "environment"]]] = {}
 
 
-def protected_in_trees(roots: Sequence[Path], budget: int = GIT_SCAN_FOLDERS) -> TreeScan:
-    """``scan_tree`` over ``roots``, plus whatever an earlier scan of them found that still exists."""
+# One call's trees are walked twice before its command runs — by the undo gate (the environments provenance skips)
+# and by the shell's guard (what the sandbox keeps read-only), milliseconds apart — and once after it. A walk of the
+# same roots made less than this long ago is that walk (the one after a command counts: it saw at least as much);
+# anything that appears in between is what the check after the command looks for anyway, as when it appears while
+# the command runs. Short, so a call that waited for a person walks again.
+SHARED_WALK_SECS = 0.25
+_recent: dict[tuple[Path, ...], tuple[float, int, TreeScan]] = {}
+
+
+def protected_in_trees(roots: Sequence[Path], budget: int = GIT_SCAN_FOLDERS, *, fresh: bool = False) -> TreeScan:
+    """``scan_tree`` over ``roots``, plus whatever an earlier scan of them found that still exists; a walk of the
+    same roots with at least this ``budget`` made in the last ``SHARED_WALK_SECS`` is reused, not repeated, unless
+    ``fresh`` (the look after a command: it must see what the command did)."""
+    key = tuple(dict.fromkeys(roots))
+    now = time.monotonic()
+    recent = _recent.get(key)
+    if not fresh and recent is not None and now - recent[0] < SHARED_WALK_SECS and recent[1] >= budget:
+        # Less what is gone since: a policy file the guard set aside after the walk must not count as one that was
+        # there before the next command (a command that wrote it again would keep it).
+        scan = recent[2]
+        return dataclasses.replace(
+            scan,
+            repositories=tuple(p for p in scan.repositories if os.path.lexists(p)),
+            policy_files=tuple(p for p in scan.policy_files if os.path.lexists(p)),
+            environments=tuple(p for p in scan.environments if os.path.lexists(p)),
+        )
+    scan = _protected_in_trees(key, budget)
+    if len(_recent) > 16:
+        _recent.clear()
+    _recent[key] = (now, budget, scan)
+    return scan
+
+
+def _protected_in_trees(roots: Sequence[Path], budget: int) -> TreeScan:
     repos: list[Path] = []
     policy: list[Path] = []
     environments: list[Path] = []

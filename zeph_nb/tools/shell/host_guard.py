@@ -51,7 +51,7 @@ class HostGuard:
       stripped of hooks and of config keys git itself does not write; a new ``.git`` pointer file is removed.
     """
 
-    def __init__(self, settings: Settings, spec: SandboxSpec) -> None:
+    def __init__(self, settings: Settings, spec: SandboxSpec, *, journal_at_enter: bool = True) -> None:
         self.home = settings.home
         self.writable = list(spec.writable)
         self.protected = spec.protected
@@ -71,6 +71,9 @@ class HostGuard:
         self.repos = {repo: _identity(repo) for repo in repos}
         self.notes: list[str] = []
         self._journal = GuardJournal(self.home, self.absent + list(self.links))
+        # Without it the caller writes the journal itself (``write_journal``), before the command can run: the
+        # shell writes it while bwrap sets the sandbox up, and the command waits for it (os_sandbox.wrap's gate).
+        self._journal_at_enter = journal_at_enter
         self._keep_journal = False
         self._lock = threading.RLock()
         self.closed = False
@@ -80,8 +83,14 @@ class HostGuard:
         self.on_close: Callable[[], None] | None = None  # the pane watcher's: it lets go of this guard
 
     def __enter__(self) -> HostGuard:
-        self._journal.__enter__()
+        if self._journal_at_enter:
+            self._journal.__enter__()
         return self
+
+    def write_journal(self) -> None:
+        """Write (durably) what was absent, for a guard made with ``journal_at_enter=False``: before its command
+        may run."""
+        self._journal.__enter__()
 
     def __exit__(self, *exc: object) -> None:
         with self._lock:
@@ -147,7 +156,7 @@ class HostGuard:
                 f"zeph-nb undid {', '.join(removed)}: config files and git's hooks, config and pointers are out of "
                 "reach of tools; ask the person to change them"
             )
-        after = found if found is not None else protected_in_trees(self.writable, AFTER_SCAN_FOLDERS)
+        after = found if found is not None else protected_in_trees(self.writable, AFTER_SCAN_FOLDERS, fresh=True)
         # A zeph.toml in any folder is config for a kernel started there (Jupyter starts one per notebook folder).
         # Set aside rather than deleted: one that was there before, past what the first look saw, is the person's.
         new_policy = [path for path in after.policy_files
