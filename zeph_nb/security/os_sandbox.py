@@ -352,16 +352,12 @@ def _whole_folders(
     members: dict[str, list[str]] = {}
     for path in found:
         members.setdefault(os.path.dirname(path), []).append(path)
-    names: dict[str, set[str]] = {}
     for folder, inner in members.items():
         if len(inner) < 2 or folder == "/" or folder in replaced:
             continue
         if any(_within(folder, root) for root in roots) or any(_within(other, folder) for other in binds):
             continue
-        if not names:  # the hidden entries of each folder, once a folder gets this far
-            for split in map(os.path.split, map(str, hidden)):
-                names.setdefault(split[0], set()).add(split[1])
-        listed = names.get(folder, set())
+        listed = _hidden_names(tuple(hidden)).get(folder, frozenset())
         try:
             if not stat.S_ISDIR(os.lstat(folder).st_mode):
                 continue
@@ -373,6 +369,15 @@ def _whole_folders(
         for path in inner:
             del found[path]
         found[folder] = True
+
+
+@functools.lru_cache(maxsize=8)
+def _hidden_names(hidden: tuple[Path, ...]) -> dict[str, frozenset[str]]:
+    """The hidden entries of each folder, by name (the list changes only with the settings)."""
+    names: dict[str, set[str]] = {}
+    for folder, name in map(os.path.split, map(str, hidden)):
+        names.setdefault(folder, set()).add(name)
+    return {folder: frozenset(entries) for folder, entries in names.items()}
 
 
 def _environment_parts(environments: Sequence[Path], spec: SandboxSpec, writable: Sequence[Path]) -> list[Path]:
