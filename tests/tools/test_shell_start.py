@@ -18,6 +18,7 @@ import pytest
 from zeph_nb.config import Settings
 from zeph_nb.security.os_sandbox import Limits, SandboxSpec, private_tmp, probe, wrap
 from zeph_nb.tools.shell.executor import ShellExecutor
+from zeph_nb.tools.shell.process import _pidfd_works
 
 SANDBOX = probe("auto")
 needs_sandbox = pytest.mark.skipif(
@@ -86,6 +87,7 @@ def test_a_journal_that_cannot_be_written_stops_the_command_before_it_runs(base:
     assert not marker.exists()
 
 
+@pytest.mark.skipif(not _pidfd_works(), reason="no pidfd here (Linux before 5.3): asyncio's watcher is used")
 def test_a_command_is_watched_without_a_thread_of_its_own(base: Path) -> None:
     async def run() -> tuple[list[str], str, int | None]:
         executor = _executor(base)
