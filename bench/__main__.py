@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from bench import (
     audit_bench,
+    chain_overhead_bench,
+    cold_start_bench,
     filter_bench,
+    filter_speed_bench,
     gates_bench,
     grep_bench,
     hub_bench,
     import_guard_bench,
     inbox_bench,
+    large_output_bench,
+    longrun_bench,
     pane_watch_bench,
     sandbox_bench,
     sandbox_probe_bench,
@@ -23,8 +28,10 @@ from bench import (
 if __name__ == "__main__":
     grep_bench.main()
     filter_bench.main()
+    filter_speed_bench.main([])
     audit_bench.main()
     gates_bench.main()
+    chain_overhead_bench.main()
     inbox_bench.main()
     sandbox_bench.main()
     sandbox_probe_bench.main()
@@ -36,3 +43,7 @@ if __name__ == "__main__":
     pane_watch_bench.main()
     team_bench.main()
     hub_bench.main()
+    # issue 45: cost as the work grows
+    longrun_bench.main([])
+    large_output_bench.main([])
+    cold_start_bench.main([])
