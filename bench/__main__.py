@@ -28,7 +28,7 @@ from bench import (
 if __name__ == "__main__":
     grep_bench.main()
     filter_bench.main()
-    filter_speed_bench.main([])
+    filter_speed_bench.main()
     audit_bench.main()
     gates_bench.main()
     chain_overhead_bench.main()
