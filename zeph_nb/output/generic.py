@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from zeph_nb.output.kinds import LineKinds, digit_blind_table, first_indices
 from zeph_nb.output.lines import quoted
@@ -153,8 +153,9 @@ def generic_filter(text: str) -> str | None:
     # An error-like line is told apart by all of it (mypy's errors differ only in where they are); only the very
     # same line again is a repeat.
     # Built by C-level map over the distinct kinds, not a comprehension over every line (10% of the filter's time).
-    stripped = {kind: kind.strip() for kind in set(kinds.kinds)}
-    keys = list(map(stripped.__getitem__, kinds.kinds))
+    texts = cast("list[str]", kinds.kinds)  # no ``matched`` given: every kind is its line's normalised text
+    stripped = {kind: kind.strip() for kind in set(texts)}
+    keys = list(map(stripped.__getitem__, texts))
     for index in wanted:
         keys[index] = lines[index].strip()
     _many_alike(keys, wanted)
