@@ -57,6 +57,38 @@ def test_the_limits_are_hard_and_set_without_prlimit(base: Path) -> None:
 
 
 @needs_sandbox
+@pytest.mark.parametrize(
+    "planted",
+    [{"BASH_FUNC_builtin%%": "() { :; }"}, {"BASH_FUNC_exec%%": "() { :; }"}, {"BASH_ENV": "/dev/null"}],
+    ids=["builtin function", "exec function", "BASH_ENV"],
+)
+def test_an_environment_that_runs_before_the_line_gets_prlimit_and_the_journal_first(
+    base: Path, planted: dict[str, str]
+) -> None:
+    # An exported function named builtin stands in for `builtin ulimit` and `builtin exit` (measured: the limits
+    # were not set and the line ran); a BASH_ENV script runs before the line's limits and gate.
+    spec = SandboxSpec(base / "work", (base / "work",), limits=Limits(300, 2 * 1024**2, 4096 * 1024**2))
+    env = {**os.environ, **planted}
+    argv = wrap(["bash", "-c", "ulimit -Hu"], spec, SANDBOX, env=env)
+    if SANDBOX.prlimit is None:
+        pytest.skip("no prlimit on this machine")
+    assert argv[0] == SANDBOX.prlimit
+    with pytest.raises(ValueError, match="runs nothing before it"):
+        wrap(["bash", "-c", "true"], spec, SANDBOX, gate_fd=5, env=env)
+    with private_tmp(wait=True) as tmp:
+        argv = wrap(["bash", "-c", "ulimit -Hu"], dataclasses.replace(spec, tmp_dir=tmp), SANDBOX, env=env)
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert done.stdout.split() == ["300"], done.stderr
+    # Through the executor: the command still runs, under the configured process limit, in that environment.
+    settings = Settings.from_toml("[tools.shell]\nmax_processes = 300\n").model_copy(
+        update={"home": base / "zeph", "user_home": base / "home"}
+    )
+    executor = ShellExecutor(settings, workdir=base / "work", env=env)
+    output = asyncio.run(executor.run_command("ulimit -Hu", timeout=30))
+    assert output.raw["stdout"].split() == ["300"], output.raw
+
+
+@needs_sandbox
 def test_a_gate_closed_without_its_byte_runs_nothing(base: Path) -> None:
     """The shell's caller dying before the journal is written (its end of the gate closes): the command never runs."""
     marker = base / "work" / "ran"

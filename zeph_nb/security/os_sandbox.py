@@ -31,7 +31,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -447,6 +447,7 @@ def wrap(
     configured: Sequence[str] = (),
     *,
     gate_fd: int | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> list[str]:
     """``command`` (an argv) as it runs in the sandbox: ``prlimit … -- bwrap … -- command``, and for the shell's
     ``bash -c <line>``: ``bwrap … -- bash -c '<ulimit …>; <line>'``. ``configured``: files the person's configuration
@@ -459,7 +460,7 @@ def wrap(
     if not status.active or status.bwrap is None:
         raise RuntimeError("wrap() needs a working sandbox; check probe() first")
     head: list[str] = []
-    if len(command) >= 3 and command[0] == "bash" and command[1] == "-c":
+    if len(command) >= 3 and command[0] == "bash" and command[1] == "-c" and not bash_runs_first(env or {}):
         # The shell's own commands: the limits set by their bash itself (Limits.ulimit_prefix), not by prlimit.
         # The gate's fd is closed once read (plain ``exec``: ``builtin exec``'s redirection would be undone).
         gate = "" if gate_fd is None else (
@@ -469,10 +470,22 @@ def wrap(
         command = [*command[:2], gate + spec.limits.ulimit_prefix() + command[2], *command[3:]]
     else:
         if gate_fd is not None:
-            raise ValueError("a gate needs a bash -c command")
+            raise ValueError(
+                "a gate needs a bash -c command whose environment runs nothing before it (bash_runs_first)"
+            )
         if status.prlimit and (limits := spec.limits.prlimit_args()):
             head = [status.prlimit, *limits, "--"]
     # Only the program and what the configuration names, never the other arguments: a model's command line that
     # is itself a path under /tmp must not make another user's folder there appear.
     started_with = [command[0], *(path for path in configured if os.path.isabs(path) and os.path.exists(path))]
     return [*head, *bwrap_argv(spec, status.bwrap, started_with), "--", *command]
+
+
+def bash_runs_first(env: Mapping[str, str]) -> bool:
+    """Whether ``bash -c`` with ``env`` runs something of the environment's before its line: a ``BASH_ENV`` script,
+    or an exported function named ``builtin`` or ``exec`` (``BASH_FUNC_builtin%%``), which would stand in for the
+    builtins the line's own limits and gate use. Then the limits come from prlimit and the guard's journal is
+    written before the command starts, as they were before bash set them itself."""
+    return bool(env.get("BASH_ENV")) or any(
+        name.startswith("BASH_FUNC_") and name[len("BASH_FUNC_") :].rstrip("%()") in {"builtin", "exec"} for name in env
+    )

@@ -33,7 +33,7 @@ from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security import relay
 from zeph_nb.security.env import scrub_env
 from zeph_nb.security.netproxy import NetworkProxy
-from zeph_nb.security.os_sandbox import PROXY_SOCKET, SandboxSpec, private_tmp, wrap
+from zeph_nb.security.os_sandbox import PROXY_SOCKET, SandboxSpec, bash_runs_first, private_tmp, wrap
 from zeph_nb.security.urls import Resolver
 from zeph_nb.shell import ShellAnalysis
 from zeph_nb.shell.escalations import ANY_HOST, merge
@@ -278,9 +278,9 @@ class ShellExecutor(SingleToolExecutor):
             env = {**env, "XDG_CACHE_HOME": "/tmp/.cache"}  # noqa: S108 - the sandbox's own /tmp
             if proxy is not None:
                 argv = [sys.executable, "-I", relay.__file__, PROXY_SOCKET, "--", *argv]
-            else:
+            elif not bash_runs_first(env):
                 gate = os.pipe()  # the command waits on it for the guard's journal (os_sandbox.wrap)
-            argv = wrap(argv, spec, scope.status, gate_fd=gate[0] if gate else None)
+            argv = wrap(argv, spec, scope.status, gate_fd=gate[0] if gate else None, env=env)
         if gate is None:
             guard.write_journal()
         # In a session of its own, so a kill reaches every child; stdin closed, both pipes read.
