@@ -17,20 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from zeph_nb.security.secret_patterns import (
-    ANCHORED,
-    KEYWORDS,
-    LED,
-    NAME_AT,
-    NAMED,
-    NAMED_BY_KEYWORD,
-    PATTERNS,
-    WHOLE_TEXT,
-    after_place,
-    is_placeholder,
-    name_before,
-    plausible_value,
-)
+# What a credential looks like (secret_patterns.py) is imported by the first scan, in the functions below: its ~40
+# regexes take ~5 ms to compile, which every new Agent paid at import though it scans nothing until a call returns.
 
 __all__ = [
     "SecretFinding",
@@ -160,6 +148,8 @@ def scan_secrets(
     patterns (``[output.filters.security] extra_patterns``): group 1 is the value, or the whole match without one.
     ``known`` are values found secret elsewhere (value: kind), secret here too wherever they appear: a filter's
     output keeps a line that repeats a value named only on a line it dropped."""
+    from zeph_nb.security.secret_patterns import ANCHORED, LED, NAME_AT, NAMED_BY_KEYWORD, PATTERNS, WHOLE_TEXT
+
     found = _Found()
     lowered = ascii_lower(text)  # the keywords are ASCII
     hits = _keyword_hits(lowered)  # one pass for every kind's keywords
@@ -201,10 +191,15 @@ def scan_secrets(
 
 # Every kind's keywords, each once, and which kinds each belongs to: one automaton pass over a text finds them all
 # (it was a ``str.find`` pass per keyword and a line search per kind: 0.9 s on 15.9 MB, 18x a splitlines pass).
-_ALL_KEYWORDS: tuple[str, ...] = tuple(dict.fromkeys(k for kind, _, _ in PATTERNS for k in KEYWORDS[kind]))
-_KEYWORD_INDEX: dict[str, tuple[int, ...]] = {
-    kind: tuple(_ALL_KEYWORDS.index(k) for k in keywords) for kind, keywords in KEYWORDS.items()
-}
+@lru_cache(maxsize=1)
+def _keywords() -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+    """Every keyword once, and per kind the indexes of its keywords (made at the first scan: see the imports)."""
+    from zeph_nb.security.secret_patterns import KEYWORDS, PATTERNS
+
+    every = tuple(dict.fromkeys(k for kind, _, _ in PATTERNS for k in KEYWORDS[kind]))
+    return every, {kind: tuple(every.index(k) for k in keywords) for kind, keywords in KEYWORDS.items()}
+
+
 _CHUNK = 1 << 22  # the automaton's matches are tuples: a text of "-----" is one per character, taken 4 MB at a time
 
 
@@ -218,7 +213,7 @@ class _Hits:
     def of(self, kind: str) -> list[int]:
         offsets = self._of.get(kind)
         if offsets is None:
-            lists = [self.by_keyword[i] for i in _KEYWORD_INDEX[kind]]
+            lists = [self.by_keyword[i] for i in _keywords()[1][kind]]
             nonempty = [at for at in lists if at]
             if len(nonempty) <= 1:
                 offsets = nonempty[0] if nonempty else []
@@ -229,9 +224,10 @@ class _Hits:
 
 
 def _keyword_hits(lowered: str) -> _Hits:
-    on_bytes, on_text = _automata(_ALL_KEYWORDS)
-    by_keyword: list[list[int]] = [[] for _ in _ALL_KEYWORDS]
-    overlap = max(len(k) for k in _ALL_KEYWORDS) - 1
+    every = _keywords()[0]
+    on_bytes, on_text = _automata(every)
+    by_keyword: list[list[int]] = [[] for _ in every]
+    overlap = max(len(k) for k in every) - 1
     for base in range(0, max(len(lowered), 1), _CHUNK):
         # Each piece reaches a keyword's length into the next, so a keyword across the seam is found, once: by the
         # piece it starts in.
@@ -325,6 +321,8 @@ def _add_repeats(text: str, found: _Found, known: Mapping[str, str]) -> None:
 
 
 def _is_secret(kind: str, match: re.Match[str], group: int, value: str) -> bool:
+    from zeph_nb.security.secret_patterns import NAMED, after_place, is_placeholder, name_before, plausible_value
+
     if kind not in NAMED:
         return not is_placeholder(value)
     before = match.string[match.start() : match.start(group)]
@@ -444,7 +442,7 @@ def _with_keywords(row: Mapping[str, Any], keys: list[str]) -> list[str]:
         starts.append(at)
         at += len(row[key]) + 1
     lowered = ascii_lower("\n".join(row[key] for key in keys))
-    on_bytes, on_text = _automata(_ALL_KEYWORDS)
+    on_bytes, on_text = _automata(_keywords()[0])
     holding = {bisect.bisect_right(starts, at) - 1 for _, at, _ in _find(on_bytes, on_text, lowered, overlapping=False)}
     return [key for i, key in enumerate(keys) if i in holding]
 
