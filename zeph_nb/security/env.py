@@ -7,6 +7,7 @@ keep-list spares well-known harmless names that happen to match (``TOKENIZERS_PA
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 
 from wcmatch import fnmatch
@@ -73,8 +74,13 @@ def scrub_env(env: Mapping[str, str], *, scrub: Iterable[str] = (), keep: Iterab
 
     ``scrub`` adds name globs to remove and ``keep`` name globs to spare (``keep`` wins), on top of the defaults.
     """
-    # Compiled once per call, not once per variable: fnmatch.fnmatch(name, patterns) expands every pattern again
-    # on each call (~0.1 ms for these lists, so ~20 ms a kernel's environment, twice in each new Agent).
-    remove = fnmatch.compile((*DEFAULT_SCRUB, *scrub), flags=_FLAGS)
-    spare = fnmatch.compile((*DEFAULT_KEEP, *keep), flags=_FLAGS)
+    remove, spare = _matchers((*DEFAULT_SCRUB, *scrub), (*DEFAULT_KEEP, *keep))
     return {name: value for name, value in env.items() if spare.match(name) or not remove.match(name)}
+
+
+@functools.lru_cache(maxsize=16)
+def _matchers(scrub: tuple[str, ...], keep: tuple[str, ...]) -> tuple[fnmatch.WcMatcher[str], fnmatch.WcMatcher[str]]:
+    """The globs compiled, once per process for each list, not once per variable: fnmatch.fnmatch(name, patterns)
+    expands every pattern again on each call (~0.1 ms for these lists, so ~20 ms a kernel's environment), and
+    compiling them takes ~3 ms, which each new Agent paid twice (its bash and diagnostics tools scrub alike)."""
+    return fnmatch.compile(scrub, flags=_FLAGS), fnmatch.compile(keep, flags=_FLAGS)
