@@ -17,8 +17,22 @@ from zeph_nb.security.env import DEFAULT_KEEP, DEFAULT_SCRUB, scrub_env
 from zeph_nb.store import Store
 
 # What the first Agent(...) leaves for later: the shell parser (bashlex builds its tables on import), the filter
-# engine (for the first filtered output), and what the store flushes with (pandas, NumPy, DuckDB).
-LATER = ["bashlex", "duckdb", "numpy", "pandas", "zeph_nb.output.engine"]
+# engine (for the first filtered output), what the store flushes with (pandas, NumPy, DuckDB), the secret scanner's
+# patterns (for the first output), ctypes (for a function that outlives its timeout), the phrases of an approval
+# card, and the helpers a run may never use (compaction, reformatting, hallucination checks).
+LATER = [
+    "bashlex",
+    "ctypes",
+    "duckdb",
+    "numpy",
+    "pandas",
+    "zeph_nb.agent.compaction",
+    "zeph_nb.agent.hallucination",
+    "zeph_nb.agent.reformat",
+    "zeph_nb.gates.approval.explain",
+    "zeph_nb.output.engine",
+    "zeph_nb.security.secret_patterns",
+]
 
 FIRST_RUN = textwrap.dedent(
     """

@@ -14,13 +14,10 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from zeph_nb.agent.compaction import compact
 from zeph_nb.agent.conversation import Conversation, Mark
 from zeph_nb.agent.events import ToolCallFinished
-from zeph_nb.agent.hallucination import fabricated_references
 from zeph_nb.agent.messages import Message
 from zeph_nb.agent.providers import provider_named
-from zeph_nb.agent.reformat import corrected_arguments
 from zeph_nb.agent.result import RunResult
 from zeph_nb.config import Settings
 from zeph_nb.gates.call import CallOutcome
@@ -53,6 +50,9 @@ class Assist:
         if not outcome.category.needs_parameter_reformat:
             return outcome
         emit(ToolCallFinished(outcome))  # the refused call keeps its card and audit row
+        # The helpers' modules are imported by their first use, not by every new Agent (most name no helper).
+        from zeph_nb.agent.reformat import corrected_arguments
+
         budget = self.settings.gates.retry.budget_secs or REFORMAT_TIMEOUT_SECS
         fixed = await corrected_arguments(self.reformatter, tool, call.params, outcome.text, timeout=budget)
         if fixed is None:
@@ -69,12 +69,16 @@ class Assist:
         """Summarise the runs before this one (see ``compaction``); the run's new mark, or None (stop as before)."""
         if self.compressor is None:
             return None
+        from zeph_nb.agent.compaction import compact  # see corrected_arguments above
+
         return await compact(conversation, before, self.compressor)
 
     def warnings(self, result: RunResult, messages: Sequence[Message]) -> list[str]:
         """What the final reply claims that the conversation does not hold, when hallucination detection is on."""
         if not self.settings.agent.hallucination_detection or not result.text:
             return []
+        from zeph_nb.agent.hallucination import fabricated_references  # at the first reply: its patterns, ~1 ms
+
         tools = [tool.name for tool in self.chain.tool_definitions()]
         found = fabricated_references(result.text, messages, tools, calls_this_run=len(result.tool_calls))
         for warning in found:

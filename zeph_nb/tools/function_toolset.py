@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import ctypes
 import dataclasses
 import json
 import threading
@@ -158,6 +157,9 @@ async def _in_thread(made: FunctionTool, args: list[Any], kwargs: dict[str, Any]
 
 def _abandon(thread: threading.Thread) -> None:
     """Ask ``thread`` to stop: raise Abandoned in it at its next Python instruction (best effort)."""
+    # ctypes costs ~4 ms to import and only a function that outlives its timeout needs it: not every new Agent.
+    import ctypes
+
     if thread.ident is not None and thread.is_alive():
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(Abandoned))
 

@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from zeph_nb.gates.approval.explain import plain_reason
-
 __all__ = [
     "ApprovalDecision",
     "ApprovalRequest",
@@ -70,6 +68,9 @@ class ApprovalRequest:
     @property
     def why(self) -> str:
         """Why it asks, in one plain sentence for the person deciding (``reason`` keeps the rules' own words)."""
+        # Imported by the first ask, not by every new Agent (its phrase tables are ~1.5 ms of a cold start).
+        from zeph_nb.gates.approval.explain import plain_reason
+
         return plain_reason(self.tool, self.subjects, self.reasons or (self.reason,), self.extras, self.explained)
 
     @property
