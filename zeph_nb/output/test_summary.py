@@ -11,8 +11,10 @@ are kept. Outside blocks only meaningful lines and summaries survive.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate, compress, count
 
 from zeph_nb.output.lines import PLACE, quoted
 
@@ -161,6 +163,46 @@ _AFTER_RUN = 20  # lines after the last summary kept whole; more is a runner's o
 _PYTEST_PROGRESS = re.compile(r"^\S+ [.sxXEF]+\s*(\[\s*\d+%\])?$|^[.sxXEF]{3,}\s*(\[\s*\d+%\])?$")
 
 
+# A plain pass line: one the loop below would only append as a pass (`tests/t.py::test_x PASSED [ 3%]`), whatever
+# its state but ``asked``. Most of a `pytest -v` run is such lines, and a run of them is taken at once, not a Python
+# step and six regex calls a line (half the summary's time). Such a line holds the PASSED word and does not start
+# with anything below: a blank (a doctest example's source, libtest's list, an indented runner's line), the first
+# characters of every ``_SUMMARY`` branch, of ``_RUNNER_NOISE`` and of ``_PYTEST_PROGRESS`` (its first word is
+# whole, so taken possessively). A prefix of each: more lines than need be go the slow way, never fewer; a test
+# holds every line those patterns match to this one. Nor may it hold a skip's words (``_skipped``), nor be
+# doctest's markers, ``failures:`` or libtest's ``running N tests``, which hold no PASSED.
+_NOT_PLAIN = re.compile(
+    r"\s|\d|===|!!!|\*\*\*|# |ℹ |Ran |OK|ok|FAIL|PASS|test result: |Test|Summary|Snapshots|Time|Duration|Start at"
+    r"|error: |Interrupted|[.sxXEF]{3}|\S++ [.sxXEF]"
+)
+_SKIP_CUES = ("SKIP", "skipped", "ignored, ")  # what ``_skipped`` looks for first
+_PLAIN_RUN = re.compile(rb"\x01+")
+# A line separator ``str.splitlines`` splits at: where the text ends in one, its last line is not followed by "".
+_SEPARATORS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _plain_passes(text: str, lines: list[str]) -> bytearray:
+    """A byte per line of ``lines`` (``text.splitlines()``): 1 where it is a plain pass line."""
+    plain = bytearray(map(bool, map(_PASSED.search, lines)))
+    for index in compress(count(), map(_NOT_PLAIN.match, lines)):
+        plain[index] = 0
+    # The skip words found in the text by ``str.find`` (a few lines hold them), each mapped to its line by the lines'
+    # starts: exact when every separator is one character (not "\r\n"), which the starts' end tells.
+    starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+    if starts[-1] == len(text) + (0 if text.endswith(_SEPARATORS) else 1):
+        for cue in _SKIP_CUES:
+            at = text.find(cue)
+            while at >= 0:
+                line = bisect_right(starts, at) - 1
+                plain[line] = 0
+                at = text.find(cue, starts[line + 1])  # a line counted once, however many it holds
+    else:
+        for cue in _SKIP_CUES:
+            for index in compress(count(), map(str.__contains__, lines, [cue] * len(lines))):
+                plain[index] = 0
+    return plain
+
+
 @dataclass(frozen=True)
 class TestRunSummary:
     text: str
@@ -217,8 +259,23 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     skips = 0
     passes: list[int] = []  # where each passing test's line (and libtest's count) is in ``out``: kept in a small run
     lines = text.splitlines()
+    plain = _plain_passes(text, lines) if lines else bytearray()
     after_summary = (0, 0)  # where the last summary line was: in ``lines``, and in ``out`` after it
-    for number, line in enumerate(lines):
+    number = -1
+    while number + 1 < len(lines):
+        number += 1
+        line = lines[number]
+        if plain[number] and not asked:
+            # A run of plain pass lines: what the steps below do for each, at once. The first ends a failure
+            # block (the rest find none open) and any doctest example or libtest list; each is kept as a pass.
+            run = _PLAIN_RUN.match(plain, number)
+            end = run.end() if run is not None else number + 1
+            end_block()
+            example = listing = False
+            passes += range(len(out), len(out) + end - number)
+            out += lines[number:end]
+            number = end - 1
+            continue
         # doctest's markers are doctest's outside a failure or after its own; inside another runner's failure
         # (a test's captured stdout printing "Trying:") they are that failure's lines.
         if _DOCTEST_EXAMPLE.match(line) and (not in_block or out[block_start].startswith('File "')):
@@ -303,9 +360,12 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     if failures == 0 and not complete:
         return None
     if passes and (len(passes) > _FEW_PASSES or asked_any):
-        dropped = set(passes)
-        out = [line for index, line in enumerate(out) if index not in dropped]
-        after_summary = (after_summary[0], after_summary[1] - sum(index < after_summary[1] for index in passes))
+        # By C-level passes over a mask, not a comprehension over every line kept: ``passes`` is in order.
+        keep = bytearray(b"\x01") * len(out)
+        for index in passes:
+            keep[index] = 0
+        out = list(compress(out, keep))
+        after_summary = (after_summary[0], after_summary[1] - bisect_left(passes, after_summary[1]))
     if complete:
         # What follows the runner's last summary is another command's (`; echo exit=$?`, `&& echo deployed`):
         # kept as it is, up to a screen of it.

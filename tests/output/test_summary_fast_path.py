@@ -1,0 +1,74 @@
+"""The test summary's runs of plain pass lines give what its line-by-line loop gives.
+
+``_plain_passes`` marks the lines the loop would only keep as passes; the loop takes a run of them at once. With
+the marks all cleared the loop is the line-by-line one it was, so that is the reference, on generated runs built
+to put pass lines where the state is not plain: inside failures, doctest examples, libtest's list, a section a
+flag asked for, after a summary; with skips, progress lines and separators other than "\\n".
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from zeph_nb.output import test_summary
+from zeph_nb.output.test_summary import (
+    _NOT_PLAIN,
+    _PASSED,
+    _PYTEST_PROGRESS,
+    _RUNNER_NOISE,
+    _SUMMARY,
+    _plain_passes,
+    _skipped,
+    summarize_tests,
+)
+
+_PIECES = [
+    "tests/a.py::test_x PASSED [ 10%]", "tests/b.py::T::test_y[p-1] PASSED", "tests/c.py::test_z FAILED [ 20%]",
+    "tests/s.py::test_s SKIPPED (needs net) [ 30%]", "tests/k.py::test_skipped_case PASSED", "a/PASSED/b ....",
+    "ok PASSED", "Test PASSED", "  indented PASSED", "\tTAB PASSED", "=== RUN   TestX PASSED", "12 PASSED",
+    "=================================== FAILURES ===================================",
+    "_______________________ test_x ________________________", "E       assert 1 == 2", ">       assert x",
+    "tests/a.py:12: AssertionError", "=========================== short test summary info ============================",
+    "FAILED tests/a.py::test_x - AssertionError", "SKIPPED [1] tests/s.py:5: needs network",
+    "========== 1 failed, 3 passed, 1 skipped in 0.12s ==========", "3 passed in 0.10s", "failures:",
+    "    tests::parse_empty", "running 3 tests", "Trying:", "    f(1)", "Expecting:", "    2", "ok", "",
+    "FAIL: test_a (t.T)", "----------------------------------------------------------------------",
+    "Ran 3 tests in 0.001s", "OK", "FAILED (failures=1)", "tests/a.py ....F.s [ 50%]", "....", "x [PASSED] y",
+    "echo done", "File \"t.py\", line 3, in t", "--- FAIL: TestY (0.00s)", "Summary [ 0.1s ] 3 tests PASSED",
+    "test result: ok. 3 passed", "PASSED", "not PASSED ... ok", "x PASSED\r", "ignored, PASSED",
+]  # fmt: skip
+
+
+def _runs(seed: int) -> list[str]:
+    rnd = random.Random(seed)
+    texts = []
+    for _ in range(60):
+        lines = [rnd.choice(_PIECES) if rnd.random() < 0.5 else f"tests/t{rnd.randint(0, 9)}.py::test_{rnd.randint(0, 99)} PASSED"
+                 for _ in range(rnd.randint(0, 80))]  # fmt: skip
+        text = rnd.choice(["\n", "\n", "\r\n", "\x0b"]).join(lines) + rnd.choice(["", "\n", "\r\n"])
+        texts.append(text)
+    return texts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_runs_of_plain_passes_summarize_as_line_by_line(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = _runs(seed)
+    fast = [summarize_tests(text, max_failures=2, max_trace_lines=3) for text in texts]
+    assert any(any(_plain_passes(text, text.splitlines())) for text in texts)  # the fast path was taken
+    monkeypatch.setattr(test_summary, "_plain_passes", lambda text, lines: bytearray(len(lines)))
+    assert fast == [summarize_tests(text, max_failures=2, max_trace_lines=3) for text in texts]
+
+
+def test_a_plain_pass_line_is_one_the_loop_keeps_as_a_pass_only() -> None:
+    lines = [line for seed in range(6) for text in _runs(seed) for line in text.splitlines()] + _PIECES
+    for text in ("\n".join(lines), "\r\n".join(lines)):
+        split = text.splitlines()
+        plain = _plain_passes(text, split)
+        for line, mark in zip(split, plain, strict=True):
+            # The patterns it stands in for, whole: a plain line matches none of them.
+            if _SUMMARY.search(line) or _PYTEST_PROGRESS.search(line) or _RUNNER_NOISE.match(line):
+                assert _NOT_PLAIN.match(line), line
+            if mark:
+                assert _PASSED.search(line) and not _skipped(line) and line[:1] not in (" ", "\t"), line
