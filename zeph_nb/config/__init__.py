@@ -467,6 +467,8 @@ def _leaf_keys() -> dict[str, str]:
 
 
 def _apply_env(data: dict[str, Any], origins: dict[str, str], env: Mapping[str, str], source: str) -> None:
+    if not any(name.startswith("ZEPH_") and name not in _ENV_NON_KEYS for name in env):
+        return  # the usual case; the tables below take ~2 ms to make, on every Settings.load() (each new Agent)
     known = _leaf_keys()
     variable_of = {dotted: name for name, dotted in known.items()}
     older = legacy_env(known.values())
