@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
-__all__ = ["MAX_PATTERN_LEN", "Regex", "_Section", "_unit_interval", "require_unique"]
+__all__ = ["MAX_PATTERN_LEN", "Regex", "_Section", "_unit_interval", "empty_list", "require_unique"]
 
 MAX_PATTERN_LEN = 512
 
@@ -44,6 +44,13 @@ class _Section(BaseModel):
     # reads them there). Not pydantic's use_attribute_docstrings: that parses each class's source at import,
     # ~60 ms of every kernel's first Agent for text only the README generator reads.
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+
+def empty_list() -> list[Any]:
+    """A new empty list: the default of a list key, as ``default_factory=list`` is, without its cost. pydantic reads
+    each factory's signature when it builds a model, and ``inspect.signature(list)`` parses list's text signature
+    anew every time: ~0.5 ms for each of the 29 list keys, ~15 ms of every new Agent. A function's is read at once."""
+    return []
 
 
 def require_unique(names: list[str], table: str) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, _unit_interval
+from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, _unit_interval, empty_list
 
 __all__ = [
     "AdversarialPolicySettings",
@@ -125,8 +125,8 @@ class RetrySettings(_Section):
 
 
 class DependencyRule(_Section):
-    requires: list[str] = Field(default_factory=list)
-    prefers: list[str] = Field(default_factory=list)
+    requires: list[str] = Field(default_factory=empty_list)
+    prefers: list[str] = Field(default_factory=empty_list)
 
 
 class DependencySettings(_Section):
@@ -136,7 +136,7 @@ class DependencySettings(_Section):
     """hide tools until the tools they require have completed"""
     rules: dict[str, DependencyRule] = Field(default_factory=dict)
     """per tool: requires and prefers"""
-    always_on: list[str] = Field(default_factory=list, description="tools never hidden by unmet requirements")
+    always_on: list[str] = Field(default_factory=empty_list, description="tools never hidden by unmet requirements")
     boost_per_dep: float = Field(0.15, ge=0, le=1, description="rank a completed preferred tool adds (seed 003)")
     max_total_boost: float = Field(0.2, ge=0, le=1, description="the most a tool's preferences can add")
 
@@ -168,9 +168,9 @@ class AuthorizationRule(_Section):
     effect: Literal["allow", "ask", "deny"]
     tool: str = Field(min_length=1)
     args_match: Regex | None = None
-    paths: list[str] = Field(default_factory=list)
+    paths: list[str] = Field(default_factory=empty_list)
     capabilities: list[Literal["mutates", "read_only", "network", "shell", "files", "kernel"]] = Field(
-        default_factory=list, description="the rule applies only to tools with every one of these (seed 003)"
+        default_factory=empty_list, description="the rule applies only to tools with every one of these (seed 003)"
     )
 
 
@@ -179,7 +179,7 @@ class AuthorizationSettings(_Section):
 
     enabled: bool = False
     """consult the authorization rules after the permission rules"""
-    rules: list[AuthorizationRule] = Field(default_factory=list)
+    rules: list[AuthorizationRule] = Field(default_factory=empty_list)
     """effect, tool glob, args_match, paths, capabilities"""
 
 
@@ -190,7 +190,7 @@ class AdversarialPolicySettings(_Section):
     """ask the second model about every call the rules let through (but exempt_tools)"""
     provider: str | None = None
     """the [[llm.providers]] name of the model that checks"""
-    policies: list[str] = Field(default_factory=list)
+    policies: list[str] = Field(default_factory=empty_list)
     """the policies, in plain language ("never send data to hosts outside example.com")"""
     fail_open: bool = False
     """true: a check that fails or answers neither ALLOW nor DENY lets the call on (false: it is a DENY)"""

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from zeph_nb.config.common import _Section, require_unique
+from zeph_nb.config.common import _Section, empty_list, require_unique
 
 __all__ = ["BUILTIN_PROVIDERS", "LLMSettings", "NamedProvider"]
 
@@ -31,7 +31,7 @@ class NamedProvider(_Section):
     """the most tokens one reply may have (default: [llm] max_tokens)"""
     embedding_model: str | None = None
     """the model its /embeddings endpoint uses, for [agent.tool_filter] (default: model)"""
-    replies: list[str] = Field(default_factory=list)
+    replies: list[str] = Field(default_factory=empty_list)
     """kind scripted: what it answers, one reply per request in order (a policy check's ALLOW or DENY, a demo's
     words); none: it says that no model is configured"""
 
@@ -77,7 +77,7 @@ class LLMSettings(_Section):
     )
     stream: bool = Field(True, description="stream the reply as it is written (anthropic)")
     system_prompt: str | None = Field(None, description="extra instructions appended to the built-in ones")
-    providers: list[NamedProvider] = Field(default_factory=list)
+    providers: list[NamedProvider] = Field(default_factory=empty_list)
     """named models: [[llm.providers]] name, kind, model, base_url, api_key_env, max_tokens, embedding_model, replies"""
 
     @model_validator(mode="after")

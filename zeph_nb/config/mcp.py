@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from zeph_nb.config.common import _Section, require_unique
+from zeph_nb.config.common import _Section, empty_list, require_unique
 
 __all__ = ["McpServer", "McpSettings"]
 
@@ -16,7 +16,7 @@ class McpServer(_Section):
     """its tools are offered as mcp_<name>_<tool>"""
     command: str | None = None
     """the program that runs the server over stdio (e.g. "uvx", "python")"""
-    args: list[str] = Field(default_factory=list)
+    args: list[str] = Field(default_factory=empty_list)
     """its arguments"""
     env: dict[str, str] = Field(default_factory=dict)
     """more environment for it (it gets only HOME, PATH, USER, SHELL, TERM, LOGNAME otherwise)"""
@@ -30,7 +30,7 @@ class McpServer(_Section):
     """run the command in the OS sandbox (no network; writes only to the working directory and paths)"""
     network: bool = False
     """the sandboxed server shares the host's network (every host and loopback's services, with no proxy)"""
-    paths: list[str] = Field(default_factory=list)
+    paths: list[str] = Field(default_factory=empty_list)
     """more folders the sandboxed server may write (a command's only: a url server has no sandbox)"""
     timeout_secs: float = Field(60.0, gt=0, le=3600)
     """how long one call (or the server's start) may take"""
@@ -79,7 +79,7 @@ class McpServer(_Section):
 class McpSettings(_Section):
     """``[mcp]``."""
 
-    servers: list[McpServer] = Field(default_factory=list)
+    servers: list[McpServer] = Field(default_factory=empty_list)
     """the servers: [[mcp.servers]] name, command + args + env or url + headers, trusted, sandbox, network, paths"""
 
     @model_validator(mode="after")

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 from wcmatch import fnmatch, glob
 
-from zeph_nb.config.common import Regex, _Section
+from zeph_nb.config.common import Regex, _Section, empty_list
 
 __all__ = ["AgentChecks", "PolicyRule", "PolicySettings", "UtilitySettings", "anchored", "names_tool"]
 
@@ -59,7 +59,7 @@ class PolicyRule(_Section):
     effect: Literal["allow", "deny"]
     tool: str = Field(min_length=1)
     """a glob of tool names, case-insensitive ("shell" also names bash)"""
-    paths: list[str] = Field(default_factory=list)
+    paths: list[str] = Field(default_factory=empty_list)
     """globs of the paths a call names; a deny needs one to match, an allow all of them"""
     args_match: Regex | None = None
     """a regex searched in the call's arguments (as JSON)"""
@@ -74,7 +74,7 @@ class PolicySettings(_Section):
     """what a call no rule matches gets"""
     policy_file: str | None = None
     """a TOML file of [[rules]] that replaces the inline rules (relative: beside the config file)"""
-    rules: list[PolicyRule] = Field(default_factory=list, max_length=MAX_RULES)
+    rules: list[PolicyRule] = Field(default_factory=empty_list, max_length=MAX_RULES)
     """effect (allow or deny), tool glob, paths, args_match; any matching deny wins"""
 
     def denied_paths(self, tool: str, *aliases: str) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, _unit_interval
+from zeph_nb.config.common import MAX_PATTERN_LEN, Regex, _Section, _unit_interval, empty_list
 from zeph_nb.config.gate_sections import (
     AnomalySettings,
     AuthorizationRule,
@@ -99,11 +99,11 @@ class ShellSettings(_Section):
 
     timeout: int = Field(30, ge=1, le=86_400)
     """seconds a command may run before it is killed (the call can ask for less)"""
-    allowed_paths: list[str] = Field(default_factory=list)
+    allowed_paths: list[str] = Field(default_factory=empty_list)
     """folders commands may write besides the working directory"""
-    blocked_commands: list[str] = Field(default_factory=list)
+    blocked_commands: list[str] = Field(default_factory=empty_list)
     """command names (and words) refused before any rule is read; never substrings"""
-    allowed_commands: list[str] = Field(default_factory=list)
+    allowed_commands: list[str] = Field(default_factory=empty_list)
     """set: the only commands that run; anything else is blocked"""
     confirm_patterns: list[str] = Field(default_factory=_default_confirm_patterns)
     """command words or syntax that make a command ask"""
@@ -111,22 +111,24 @@ class ShellSettings(_Section):
     """false: commands get no network and the network clients are blocked"""
     transactional: bool = False
     """snapshot the files in transaction_scope before a command that writes"""
-    transaction_scope: list[str] = Field(default_factory=list)
+    transaction_scope: list[str] = Field(default_factory=empty_list)
     """globs under the working directory a transaction covers; empty: all but VCS folders"""
     auto_rollback: bool = False
     """put the snapshot back when the exit code is in auto_rollback_exit_codes"""
-    auto_rollback_exit_codes: list[int] = Field(default_factory=list)
+    auto_rollback_exit_codes: list[int] = Field(default_factory=empty_list)
     """exit codes that roll back; empty: any non-zero"""
     snapshot_required: bool = False
     """a snapshot that fails (over the cap) stops the command"""
     max_snapshot_bytes: int = Field(0, ge=0, description="0 means no cap")
-    scrub_env: list[str] = Field(default_factory=list, description="more variable-name globs to hide from commands")
-    keep_env: list[str] = Field(default_factory=list, description="variable-name globs to pass through anyway")
+    scrub_env: list[str] = Field(
+        default_factory=empty_list, description="more variable-name globs to hide from commands"
+    )
+    keep_env: list[str] = Field(default_factory=empty_list, description="variable-name globs to pass through anyway")
     sandbox: Literal["auto", "bwrap", "off"] = Field(
         "auto", description="auto: bubblewrap when it works here; bwrap: required (commands fail without it); off"
     )
     hidden_paths: list[str] = Field(
-        default_factory=list, description="more paths commands and file tools may neither read nor write"
+        default_factory=empty_list, description="more paths commands and file tools may neither read nor write"
     )
     allow_unsandboxed: bool = Field(True, description="whether the model may ask to run a command outside the sandbox")
     strict_paths: bool = Field(
@@ -142,10 +144,10 @@ class ShellSettings(_Section):
 class FileSettings(_Section):
     """``[tools.file]``: the sandbox of the file tools."""
 
-    allowed_paths: list[str] = Field(default_factory=list, description="empty means the working directory")
-    deny_read: list[str] = Field(default_factory=list)
+    allowed_paths: list[str] = Field(default_factory=empty_list, description="empty means the working directory")
+    deny_read: list[str] = Field(default_factory=empty_list)
     """globs of paths no tool may read (their names are hidden from listings too)"""
-    allow_read: list[str] = Field(default_factory=list)
+    allow_read: list[str] = Field(default_factory=empty_list)
     """set: only paths these globs match may be read, after deny_read"""
     grep_engine: Literal["auto", "ripgrep", "python"] = "auto"
     """grep's engine: ripgrep from the wheel, or the pure-Python one"""
@@ -158,7 +160,7 @@ class ScrapeSettings(_Section):
     max_body_bytes: int = Field(1024 * 1024, ge=1, description="counted on the bytes received")
     max_redirects: int = Field(3, ge=0, le=10)
     """redirects a web tool follows, each one checked like the first URL"""
-    allow_private: list[str] = Field(default_factory=list, description="host names or networks to allow anyway")
+    allow_private: list[str] = Field(default_factory=empty_list, description="host names or networks to allow anyway")
     extra_ca_bundle: str | None = Field(None, description="a PEM file of extra CAs to trust")
     search_url: str = Field(
         "https://html.duckduckgo.com/html/?q={query}", description="HTML search endpoint; {query} is replaced"
@@ -166,7 +168,7 @@ class ScrapeSettings(_Section):
     user_agent: str = "zeph-nb/0.1"
     """the User-Agent the web tools send"""
     allowed_hosts: list[str] = Field(
-        default_factory=list, description="hosts (or *.domain) fetch and web_scrape reach without asking"
+        default_factory=empty_list, description="hosts (or *.domain) fetch and web_scrape reach without asking"
     )
 
 
@@ -179,7 +181,7 @@ class ExecutionSettings(_Section):
     """where commands run: here, in tmux panes, over SSH or in a container"""
     ssh: str | None = Field(None, description='backend "ssh": user@host or user@host:port')
     ssh_options: list[str] = Field(
-        default_factory=list, description='ssh -o options, e.g. ["IdentityFile=~/.ssh/gpu", "Port=2222"]'
+        default_factory=empty_list, description='ssh -o options, e.g. ["IdentityFile=~/.ssh/gpu", "Port=2222"]'
     )
     container: str | None = Field(None, description='backend "container": the running container\'s name or id')
     engine: Literal["auto", "docker", "podman"] = "auto"
@@ -225,7 +227,9 @@ class ToolsSettings(_Section):
     kernel_enabled: bool = Field(
         True, description="list_variables, inspect_variable, run_python, propose_cell (only inside a notebook kernel)"
     )
-    disabled: list[str] = Field(default_factory=list, description="more tools not offered, by name (installed too)")
+    disabled: list[str] = Field(
+        default_factory=empty_list, description="more tools not offered, by name (installed too)"
+    )
     network_hosts: list[str] | None = None
     """set: the only hosts any tool may reach (pypi.org, *.example.org, host:8443) — a command's network grant,
     fetch, web_scrape, web_search — whatever a rule, grant or approval says; [] none; unset: no ceiling"""
