@@ -22,7 +22,7 @@ from zeph_nb.output.loading import default_rules
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, Normalize, StripNoise
 from zeph_nb.output.strategies import _KEEP_IN_LOGS, _LOG_CUES, _dedup_capped, _normalizer, apply_strategy, dedup
-from zeph_nb.security.secrets import _ASCII_LOWER, keyword_line_groups, keyword_spans
+from zeph_nb.security.secrets import _ASCII_LOWER, ascii_lower, keyword_line_groups, keyword_spans
 
 _WORDS = ["INFO", "DEBUG", "error", "v2beta", "0x1f", "0x2F", "1x1f", "worker-7", "id=3fa85f64", "ms", "İstanbul",
           "192.168.0.12", "12:30:01", "2026-11-22T10:00:00.463Z", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "  ", "#"]  # fmt: skip
@@ -276,3 +276,27 @@ def test_capped_dedup_shows_the_lines_the_line_by_line_loop_showed(seed: int) ->
         first = dict(zip(reversed(keys), range(n - 1, -1, -1), strict=True))
         fast = _dedup_capped(lines, keys, counts, errors, end, first, cap)  # type: ignore[arg-type]
         assert fast == _capped_line_by_line(lines, keys, errors, end, cap)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_put_back_without_the_scan_finding_passed_puts_back_what_it_did_with_it(seed: int) -> None:
+    """The scan no longer looks for "passed" (every `pytest -v` line holds it): the put-back finds the lines that
+    word alone makes salient itself, and puts back what it did when given every line holding a KEYWORDS word."""
+    from zeph_nb.output.salient import _PASSED_MANY, KEYWORDS, SCANNED, restore_salient_lines
+
+    rnd = random.Random(seed)
+    parts = ["passed", "PASSED", "xpassed", "3 passed", "1,200 passed", "3\tpassed", "3  xpassed", "ran", "ran\t",
+             "Ran", "  ran", "\x0bran", "ran.", "ran 3", "total", "error", "t::x", "3", " ", "\t", "é", "İ", "5 failed",
+             "warning", "in 0.1s", "summary", "=", "rand", "grant", "\r"]  # fmt: skip
+    for many in (False, True):  # few lines holding "passed" (given whole) and many (the gate)
+        lines = ["".join(rnd.choice(parts) for _ in range(rnd.randint(0, 5))) for _ in range(3_000 if many else 300)]
+        lines += ["t::x PASSED"] * (_PASSED_MANY if many else 0)
+        rnd.shuffle(lines)
+        for text in ("\n".join(lines), "\n".join(line for line in lines if line.isascii())):
+            lowered = ascii_lower(text)
+            spans = keyword_spans(text, lowered, SCANNED, merge=False)
+            every = keyword_spans(text, lowered, KEYWORDS, merge=False)
+            for filtered in ("", "t::x PASSED", "ran\nsummary"):
+                assert restore_salient_lines(text, filtered, lowered, spans) == restore_salient_lines(
+                    text, filtered, lowered, every
+                ), (many, filtered)

@@ -16,7 +16,7 @@ from typing import Any
 from zeph_nb.output.diffs import has_diff, without_context
 from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
-from zeph_nb.output.salient import KEYWORDS as SALIENT_KEYWORDS
+from zeph_nb.output.salient import SCANNED as SALIENT_KEYWORDS
 from zeph_nb.output.salient import restore_salient_lines
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, fold_binary, sanitize
 from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS

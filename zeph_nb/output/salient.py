@@ -17,7 +17,7 @@ from zeph_nb.output.generic import normalize
 from zeph_nb.output.lines import PLACE
 from zeph_nb.security.secrets import ascii_lower, clear_cut, keyword_spans
 
-__all__ = ["KEYWORDS", "MAX_LINE", "MAX_RESTORED", "restore_salient_lines"]
+__all__ = ["KEYWORDS", "MAX_LINE", "MAX_RESTORED", "SCANNED", "restore_salient_lines"]
 
 # Every line the pattern below can match holds one of these (lowered): one Aho-Corasick pass finds the few lines
 # worth a regex in a long output, shared with the security pass (``keyword_line_groups``).
@@ -26,6 +26,11 @@ KEYWORDS = (
     "killed", "segmentation fault", "assert", "passed", "skipped", "deselected", "succeeded", "total", "summary",
     "finished", "ran ", "overall",
 )  # fmt: skip
+# The keywords the scan looks for (``spans`` of ``restore_salient_lines``): all but "passed", which every line of
+# `pytest -v` holds, and which cost a step of the scan's Python loop a line there (30 ms of 4 MB). A line holding
+# "passed" and no other keyword can only be a count (`3 passed`) or start with "ran" not followed by a blank
+# (``_RESTORE_START``): the put-back finds those itself, in the whole text at once (``_passed_only``).
+SCANNED = tuple(keyword for keyword in KEYWORDS if keyword != "passed")
 # What a rule must not drop: an error or a verdict. Counts of ordinary things ("12 files") a rule that drops them
 # knew about.
 _RESTORE = re.compile(
@@ -87,6 +92,36 @@ def restored_lines(lines: list[str]) -> set[int]:
     return hit
 
 
+# The counts whose word holds no keyword but "passed" (the others' lines the scan finds), in the gate's alphabet.
+_PASSED_COUNT_CUES = tuple(f"{before}{word}" for before in ("0 ", "  ") for word in ("passed", "xpassed"))
+_PASSED_MANY = 1_000  # fewer lines holding "passed" than this are given whole: cheaper than the gate's passes
+# Where ``_RESTORE_START`` may find "ran": at a line's start, after its blanks (the newline before it excluded).
+_RAN_LED = re.compile(r"[^\S\n]*+ran\b")
+_RAN_LED_AFTER = re.compile(r"\n" + _RAN_LED.pattern)
+
+
+def _passed_only(text: str, lowered: str) -> list[tuple[int, int]]:
+    """The (start, end) of the lines of ``text`` holding "passed" that ``_RESTORE`` may find something in without
+    another ``KEYWORDS`` word: a count of passed tests, or a line led by "ran" (``ran\tpassed``). More lines may be
+    given (``restored_lines`` decides), never fewer."""
+    times = lowered.count("passed")
+    if times < _PASSED_MANY or not lowered.isascii():
+        # Every line holding it, as the scan gave them before: a few (a log), or beyond ASCII, where the gate's
+        # digits and blanks are not all there are.
+        return keyword_spans(text, lowered, ("passed",), merge=False) if times else []
+    gate = lowered.translate(_DIGITS_AND_BLANKS)
+    starts = [start for start, _ in keyword_spans(gate, gate, _PASSED_COUNT_CUES, merge=False)]
+    ran = [0] if _RAN_LED.match(lowered) else []
+    ran += [found.start() + 1 for found in _RAN_LED_AFTER.finditer(lowered)]
+    spans = []
+    for start in [*starts, *ran]:
+        end = text.find("\n", start)
+        spans.append((start, end if end >= 0 else len(text)))
+    # A "ran" line is the put-back's only if it holds a keyword, as every line it is given does (the counts do).
+    counts, led = spans[: len(starts)], spans[len(starts) :]
+    return counts + [(start, end) for start, end in led if "passed" in lowered[start:end]]
+
+
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
 # A put-back line is cut at this length: a rule may have dropped a line for being huge (a minified bundle, a
 # base64 blob that happens to hold "error"), and the put-back must not bring back what the rule kept out.
@@ -144,13 +179,16 @@ def restore_salient_lines(
 ) -> tuple[str, int]:
     """``filtered`` plus, under a heading, the error, warning and summary lines of ``original`` it lost (one of
     each kind that ``filtered`` does not already show); and how many. ``lowered`` is ``ascii_lower(original)``
-    and ``spans`` the lines of ``original`` holding a ``KEYWORDS`` word, when the caller has them already."""
+    and ``spans`` the lines of ``original`` holding a ``SCANNED`` word, when the caller has them already."""
     if filtered is original:
         return filtered, 0
     if lowered is None:
         lowered = ascii_lower(original)
     if spans is None:
-        spans = keyword_spans(original, lowered, KEYWORDS, merge=False)
+        spans = keyword_spans(original, lowered, SCANNED, merge=False)
+    more = _passed_only(original, lowered)
+    if more:  # in order, each line once: as the lines holding a KEYWORDS word would be
+        spans = sorted({*spans, *more})
     present = set(filtered.split("\n"))
     # A rule may keep a section's heading in its own words (pytest's `=== FAILURES ===` as `== FAILURES ==`).
     headings = {_undecorated(line) for line in present if line.strip() != _undecorated(line)}
