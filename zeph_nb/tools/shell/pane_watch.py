@@ -317,13 +317,15 @@ def _stop_if_planting(watched: PaneWatch) -> None:
     if watched.stopped or watched.pid is None or watched.guard.plants < STOP_AFTER_PLANTS:
         return
     watched.stopped = True
-    with contextlib.suppress(OSError):
-        # The pane's process is bwrap's parent (or bwrap): the whole sandbox dies with it (--die-with-parent).
-        os.kill(watched.pid, signal.SIGKILL)
+    # The note first: a capture of the pane between the kill and the note would show "ended by signal 9" with no
+    # reason (seen under load), and the model would retry what was stopped.
     watched.guard.add_note(
         f"zeph-nb stopped this command: it planted what would run outside the sandbox {watched.guard.plants} times "
         "(hooks, pointers, config that runs commands, policy files), each undone; do not retry it"
     )
+    with contextlib.suppress(OSError):
+        # The pane's process is bwrap's parent (or bwrap): the whole sandbox dies with it (--die-with-parent).
+        os.kill(watched.pid, signal.SIGKILL)
     log.warning("zeph-nb: stopped a background command that kept planting what would run outside the sandbox")
 
 
