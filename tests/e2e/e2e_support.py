@@ -116,8 +116,19 @@ def transcript(page: Any) -> Any:
 
 
 def shot(page: Any, name: str) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
     ARTIFACTS.mkdir(exist_ok=True)
-    page.locator(".zeph-run").first.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    # The transcript re-renders as events arrive (the audit row's line lands after the final text): the element
+    # located can be replaced while it is being captured (seen under load), so locate it again and retry.
+    for attempt in range(5):
+        try:
+            page.locator(".zeph-run").first.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+            return
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == 4:
+                raise
+            page.wait_for_timeout(200)
 
 
 def audit_rows(lab: Lab) -> Any:
