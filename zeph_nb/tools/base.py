@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BINARY_HINT",
+    "BuiltinArgs",
     "SingleToolExecutor",
     "SubjectKind",
     "Tool",
@@ -40,6 +41,15 @@ class ToolArgs(BaseModel):
     """Base for every tool's argument model: unknown parameters are errors, not silently dropped."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BuiltinArgs(ToolArgs):
+    """Base for zeph-nb's own tools' argument models: pydantic builds each one's validator and schema on its first
+    use (the tool list of the first request, the tool's first call), not at import, where the ~16 of them were
+    ~10 ms of every new Agent. Only for models the tests build: a broken one would fail at first use, not import
+    (so not for ToolArgs itself, which people's tools subclass)."""
+
+    model_config = ConfigDict(defer_build=True)
 
 
 # What a refusal to read a binary file says to do instead: "trying again will fail the same way" alone left the

@@ -24,14 +24,14 @@ from pydantic import Field
 from zeph_nb.config import Settings
 from zeph_nb.security.env import scrub_env
 from zeph_nb.security.os_sandbox import private_tmp, wrap
-from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.base import BuiltinArgs, SingleToolExecutor, ToolCall, ToolDef, ToolOutput
 from zeph_nb.tools.containment import sandbox_spec, sandbox_status
 from zeph_nb.tools.shell.host_guard import HostGuard
 
 __all__ = ["DIAGNOSTICS", "Diagnostic", "DiagnosticsExecutor"]
 
 
-class DiagnosticsArgs(ToolArgs):
+class DiagnosticsArgs(BuiltinArgs):
     kind: Literal["check", "lint", "clippy"] = Field(
         "check", description="check: type/compile errors; lint: style and bugs; clippy: cargo clippy only"
     )

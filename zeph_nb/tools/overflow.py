@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
-from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.base import BuiltinArgs, SingleToolExecutor, ToolCall, ToolDef, ToolOutput
 
 if TYPE_CHECKING:
     from zeph_nb.store.store import Store
@@ -18,7 +18,7 @@ __all__ = ["READ_OVERFLOW", "OverflowExecutor"]
 _ID = re.compile(r"^overflow:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
-class ReadOverflowArgs(ToolArgs):
+class ReadOverflowArgs(BuiltinArgs):
     id: str = Field(min_length=1, max_length=100, description="The overflow:<uuid> id given in a cut output")
     offset: int = Field(0, ge=0, description="Character to start at")
     limit: int = Field(50_000, ge=1, le=1_000_000, description="How many characters to return")

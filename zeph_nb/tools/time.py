@@ -10,14 +10,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from zeph_nb.tools.base import SingleToolExecutor, ToolArgs, ToolCall, ToolDef, ToolOutput
+from zeph_nb.tools.base import BuiltinArgs, SingleToolExecutor, ToolCall, ToolDef, ToolOutput
 
 __all__ = ["TIME", "TimeExecutor", "format_time"]
 
 TimeFormat = Literal["epoch", "epoch_ms", "epoch_ns", "iso", "rfc2822", "date", "time"]
 
 
-class TimeArgs(ToolArgs):
+class TimeArgs(BuiltinArgs):
     format: TimeFormat = Field(
         "epoch",
         description="epoch (seconds, the default), epoch_ms, epoch_ns, iso (UTC with milliseconds, "

@@ -8,31 +8,31 @@ from typing import Any
 
 from pydantic import Field
 
-from zeph_nb.tools.base import ToolArgs, ToolDef
+from zeph_nb.tools.base import BuiltinArgs, ToolDef
 
 __all__ = ["FILE_TOOLS"]
 
 _Path = Field(min_length=1, max_length=4096, description="File path, relative to the working directory")
 
 
-class ReadArgs(ToolArgs):
+class ReadArgs(BuiltinArgs):
     path: str = _Path
     offset: int = Field(0, ge=0, description="Number of lines to skip from the start")
     limit: int | None = Field(None, ge=1, description="Maximum number of lines to return")
 
 
-class WriteArgs(ToolArgs):
+class WriteArgs(BuiltinArgs):
     path: str = _Path
     content: str = Field(description="The complete new content of the file")
 
 
-class EditArgs(ToolArgs):
+class EditArgs(BuiltinArgs):
     path: str = _Path
     old_string: str = Field(min_length=1, description="Exact text to replace; must occur exactly once")
     new_string: str = Field(description="Text to put in its place")
 
 
-class FindPathArgs(ToolArgs):
+class FindPathArgs(BuiltinArgs):
     pattern: str = Field(
         min_length=1,
         max_length=4096,
@@ -43,29 +43,29 @@ class FindPathArgs(ToolArgs):
     )
 
 
-class ListDirectoryArgs(ToolArgs):
+class ListDirectoryArgs(BuiltinArgs):
     path: str = Field(".", min_length=1, max_length=4096, description="Directory to list")
 
 
-class CreateDirectoryArgs(ToolArgs):
+class CreateDirectoryArgs(BuiltinArgs):
     path: str = _Path
 
 
-class DeletePathArgs(ToolArgs):
+class DeletePathArgs(BuiltinArgs):
     path: str = _Path
 
 
-class MovePathArgs(ToolArgs):
+class MovePathArgs(BuiltinArgs):
     source: str = _Path
     destination: str = _Path
 
 
-class CopyPathArgs(ToolArgs):
+class CopyPathArgs(BuiltinArgs):
     source: str = _Path
     destination: str = _Path
 
 
-class GrepArgs(ToolArgs):
+class GrepArgs(BuiltinArgs):
     pattern: str = Field(min_length=1, max_length=4096, description="Regular expression to search for")
     path: str | None = Field(None, max_length=4096, description="File or directory to search; default: all")
     case_sensitive: bool = True

@@ -19,7 +19,7 @@ from pydantic import Field
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.urls import Resolver
-from zeph_nb.tools.base import ToolArgs, ToolCall, ToolDef, ToolOutput, checked_args
+from zeph_nb.tools.base import BuiltinArgs, ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.untrusted import untrusted
 from zeph_nb.tools.web.client import Fetched, SafeClient
 
@@ -35,18 +35,18 @@ _NOISE = ["script", "style", "noscript", "template", "svg", "canvas", "iframe", 
 _TEXTUAL = ("text/", "application/json", "application/xml", "application/xhtml+xml", "application/javascript")
 
 
-class FetchArgs(ToolArgs):
+class FetchArgs(BuiltinArgs):
     url: str = _URL
 
 
-class ScrapeArgs(ToolArgs):
+class ScrapeArgs(BuiltinArgs):
     url: str = _URL
     select: str = Field(min_length=1, max_length=1000, description="CSS selector, e.g. 'table.prices td.amount'")
     extract: str = Field("text", description="'text', 'html', or 'attr:<name>' (e.g. 'attr:href')")
     limit: int = Field(10, ge=1, le=200, description="Most elements to return")
 
 
-class SearchArgs(ToolArgs):
+class SearchArgs(BuiltinArgs):
     query: str = Field(min_length=1, max_length=500, description="What to search the web for")
 
 
