@@ -14,8 +14,8 @@ import pytest
 
 from zeph_nb.output import test_summary
 from zeph_nb.output.test_summary import (
-    _NOT_PLAIN,
     _PASSED,
+    _PLAIN,
     _PYTEST_PROGRESS,
     _RUNNER_NOISE,
     _SUMMARY,
@@ -27,7 +27,7 @@ from zeph_nb.output.test_summary import (
 _PIECES = [
     "tests/a.py::test_x PASSED [ 10%]", "tests/b.py::T::test_y[p-1] PASSED", "tests/c.py::test_z FAILED [ 20%]",
     "tests/s.py::test_s SKIPPED (needs net) [ 30%]", "tests/k.py::test_skipped_case PASSED", "a/PASSED/b ....",
-    "ok PASSED", "Test PASSED", "  indented PASSED", "\tTAB PASSED", "=== RUN   TestX PASSED", "12 PASSED",
+    "ok PASSED", "Test PASSED", "a/b PASSED ....", "x  PASSED", "x PASSED ....", "  indented PASSED", "\tTAB PASSED", "=== RUN   TestX PASSED", "12 PASSED",
     "=================================== FAILURES ===================================",
     "_______________________ test_x ________________________", "E       assert 1 == 2", ">       assert x",
     "tests/a.py:12: AssertionError", "=========================== short test summary info ============================",
@@ -67,8 +67,23 @@ def test_a_plain_pass_line_is_one_the_loop_keeps_as_a_pass_only() -> None:
         split = text.splitlines()
         plain = _plain_passes(text, split)
         for line, mark in zip(split, plain, strict=True):
-            # The patterns it stands in for, whole: a plain line matches none of them.
-            if _SUMMARY.search(line) or _PYTEST_PROGRESS.search(line) or _RUNNER_NOISE.match(line):
-                assert _NOT_PLAIN.match(line), line
+            # The patterns its prefixes stand in for, whole.
+            if _SUMMARY.search(line) or _RUNNER_NOISE.match(line):
+                assert not _PLAIN.match(line), line
             if mark:
                 assert _PASSED.search(line) and not _skipped(line) and line[:1] not in (" ", "\t"), line
+                assert not (_SUMMARY.search(line) or _PYTEST_PROGRESS.search(line) or _RUNNER_NOISE.match(line)), line
+
+
+def test_the_patterns_asked_with_match_are_anchored_in_every_branch() -> None:
+    """``match`` for ``search`` finds the same lines only when every branch starts at the line's start."""
+    import importlib
+
+    parser = importlib.import_module("re._parser")
+    constants = importlib.import_module("re._constants")
+    for pattern in (test_summary._FAIL_START, test_summary._SUMMARY, test_summary._PYTEST_PROGRESS):
+        tree = list(parser.parse(pattern.pattern, pattern.flags))
+        branches = tree[0][1][1] if len(tree) == 1 and tree[0][0] is constants.BRANCH else [tree]
+        for branch in branches:
+            first = next(iter(branch))
+            assert first == (constants.AT, constants.AT_BEGINNING), (pattern.pattern, first)

@@ -161,19 +161,23 @@ _BLOCK_NOISE = re.compile(
 _ASKED_SECTION = re.compile(r"^(short test summary info|slowest( \d+)? durations)$")
 _AFTER_RUN = 20  # lines after the last summary kept whole; more is a runner's own (cargo's doc-tests), filtered
 _PYTEST_PROGRESS = re.compile(r"^\S+ [.sxXEF]+\s*(\[\s*\d+%\])?$|^[.sxXEF]{3,}\s*(\[\s*\d+%\])?$")
+# ``_FAIL_START``, ``_SUMMARY`` and ``_PYTEST_PROGRESS`` have every branch anchored at the line's start: they are
+# asked with ``match``, not ``search``, which tried each branch at every position of the line (a test holds them
+# anchored).
 
 
 # A plain pass line: one the loop below would only append as a pass (`tests/t.py::test_x PASSED [ 3%]`), whatever
 # its state but ``asked``. Most of a `pytest -v` run is such lines, and a run of them is taken at once, not a Python
-# step and six regex calls a line (half the summary's time). Such a line holds the PASSED word and does not start
-# with anything below: a blank (a doctest example's source, libtest's list, an indented runner's line), the first
-# characters of every ``_SUMMARY`` branch, of ``_RUNNER_NOISE`` and of ``_PYTEST_PROGRESS`` (its first word is
-# whole, so taken possessively). A prefix of each: more lines than need be go the slow way, never fewer; a test
-# holds every line those patterns match to this one. Nor may it hold a skip's words (``_skipped``), nor be
-# doctest's markers, ``failures:`` or libtest's ``running N tests``, which hold no PASSED.
-_NOT_PLAIN = re.compile(
-    r"\s|\d|===|!!!|\*\*\*|# |ℹ |Ran |OK|ok|FAIL|PASS|test result: |Test|Summary|Snapshots|Time|Duration|Start at"
-    r"|error: |Interrupted|[.sxXEF]{3}|\S++ [.sxXEF]"
+# step and six regex calls a line (half the summary's time). Such a line has the PASSED word after its first blank
+# (so ``_PASSED`` finds it, and ``_PYTEST_PROGRESS``, whose line after its first word is progress marks, cannot), and
+# does not start with anything in the lookahead: a blank (a doctest example's source, libtest's list, an indented
+# runner's line), or the first characters of every ``_SUMMARY`` branch and of ``_RUNNER_NOISE``. A prefix of each:
+# more lines than need be go the slow way, never fewer; a test holds every line those patterns match to it. Nor may
+# it hold a skip's words (``_skipped``), nor be doctest's markers, ``failures:`` or libtest's ``running N tests``,
+# which hold no PASSED. One ``match`` a line, in C.
+_PLAIN = re.compile(
+    r"(?![\s\d]|===|!!!|\*\*\*|# |ℹ |Ran |OK|ok|FAIL|PASS|test result: |Test|Summary|Snapshots|Time|Duration|Start at"
+    r"|error: |Interrupted)[^ ]*+ PASSED(?![\w\]-])"
 )
 _SKIP_CUES = ("SKIP", "skipped", "ignored, ")  # what ``_skipped`` looks for first
 _PLAIN_RUN = re.compile(rb"\x01+")
@@ -183,9 +187,7 @@ _SEPARATORS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u20
 
 def _plain_passes(text: str, lines: list[str]) -> bytearray:
     """A byte per line of ``lines`` (``text.splitlines()``): 1 where it is a plain pass line."""
-    plain = bytearray(map(bool, map(_PASSED.search, lines)))
-    for index in compress(count(), map(_NOT_PLAIN.match, lines)):
-        plain[index] = 0
+    plain = bytearray(map(bool, map(_PLAIN.match, lines)))
     # The skip words found in the text by ``str.find`` (a few lines hold them), each mapped to its line by the lines'
     # starts: exact when every separator is one character (not "\r\n"), which the starts' end tells.
     starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
@@ -295,7 +297,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             out.append(line)
             continue
         listing = listing and not line.strip()  # a blank line may follow the header; anything else ends it
-        if _SUMMARY.search(line):
+        if _SUMMARY.match(line):
             end_block()
             asked = False
             out.append(line)  # as the runner wrote it: a filter removes lines, it does not rewrite them
@@ -306,7 +308,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             out.append(line)  # -rA's PASSED lines too: the flag asked for them
             asked_any = True
             continue
-        if _FAIL_START.search(line) and not _passes(line):
+        if _FAIL_START.match(line) and not _passes(line):
             end_block()
             failures += 1
             block_start = len(out)
@@ -325,9 +327,9 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             if skips <= _SKIPS_SHOWN:
                 out.append(line)
             continue
-        if _passes(line) or _PYTEST_PROGRESS.search(line):
+        if _passes(line) or _PYTEST_PROGRESS.match(line):
             end_block()
-            if not _PYTEST_PROGRESS.search(line) and not _RUNNER_NOISE.match(line):
+            if not _PYTEST_PROGRESS.match(line) and not _RUNNER_NOISE.match(line):
                 passes.append(len(out))
                 out.append(line)
             continue
@@ -371,7 +373,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
         # kept as it is, up to a screen of it.
         # Not when it holds a failure: that is the runner's own list, after its counts (node's `✖ failing tests:`).
         rest = [line for line in lines[after_summary[0] :] if line.strip()]
-        if rest and len(rest) <= _AFTER_RUN and not any(_FAIL_START.search(line) for line in rest):
+        if rest and len(rest) <= _AFTER_RUN and not any(_FAIL_START.match(line) for line in rest):
             out = out[: after_summary[1]] + rest
     return TestRunSummary("\n".join(_fold_repeats(out)).strip("\n"), failures, complete)
 
