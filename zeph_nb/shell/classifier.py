@@ -31,7 +31,7 @@ from zeph_nb.shell import payloads
 from zeph_nb.shell.analysis import ShellAnalysis, Verdict
 from zeph_nb.shell.args import path_uses, redirect_use
 from zeph_nb.shell.budget import Budget, OverBudget
-from zeph_nb.shell.options import RISKS, Rider, env_riders, family, riders_of
+from zeph_nb.shell.options import RISKS, Rider, env_riders, family, riders_of, risky_env
 from zeph_nb.shell.rules import (
     CONFIRM_PATTERNS,
     RAW_DISK,
@@ -110,8 +110,11 @@ class ShellClassifier:
                 analysis.raise_to("confirm", f"matches confirm pattern {pattern!r}")
         # bashlex builds its LALR tables from the grammar on every import (its bundled yacc never reads the
         # parsetab.py it ships): ~0.1 s, paid by the first line analysed rather than by `import zeph_nb`, and
-        # before that line's budget starts, so the first line gets the same verdict as any later one.
+        # before that line's budget starts, so the first line gets the same verdict as any later one. The risky
+        # environment names are compiled here too, for the same reason.
         import bashlex  # noqa: F401
+
+        risky_env()
 
         outer, self._budget = self._budget, Budget.start()
         try:

@@ -28,6 +28,7 @@ __all__ = [
     "env_riders",
     "family",
     "riders_of",
+    "risky_env",
     "subcommand",
 ]
 
@@ -254,8 +255,14 @@ RISKY_ENV = (
     "SSL_CERT_*", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GCONV_PATH", "LOCPATH", "MALLOC_*", "GLIBC_TUNABLES",
 )  # fmt: skip
 _ENV_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH
-# Compiled once: compiling the 70 patterns for every assignment cost 0.4 ms each (a line of x=1; took seconds).
-_RISKY_ENV = fnmatch.compile(list(RISKY_ENV), flags=_ENV_FLAGS & ~fnmatch.IGNORECASE)
+
+
+@functools.cache
+def risky_env() -> fnmatch.WcMatcher[str]:
+    """RISKY_ENV compiled, once: compiling the 70 patterns for every assignment cost 0.4 ms each (a line of x=1;
+    took seconds). Not at import (~3 ms of every new Agent): the classifier's first analysis compiles it, with
+    bashlex, before that line's budget starts."""
+    return fnmatch.compile(list(RISKY_ENV), flags=_ENV_FLAGS & ~fnmatch.IGNORECASE)
 
 
 def family(name: str) -> str:
@@ -272,7 +279,7 @@ def env_riders(assignments: Sequence[str]) -> list[Rider]:
     found = []
     for word in assignments:
         name = word.split("=", 1)[0]
-        if _RISKY_ENV.match(name):
+        if risky_env().match(name):
             found.append(Rider(name, (word,), f"{name} in the environment changes what runs"))
     return found
 
