@@ -236,15 +236,112 @@ def test_a_secret_inside_a_hidden_folder_is_one_mount_and_the_command_still_runs
     assert str(inner / "deep.key") not in argv and argv.count(str(home.vault)) == 2  # --tmpfs and --remount-ro
 
 
+def _hidden_by(mounts: Sequence[tuple[str | Path, bool]]) -> dict[Path, bool]:
+    return {Path(path): is_dir for path, is_dir in mounts}
+
+
 def test_a_folder_is_hidden_whole_only_when_every_entry_is_hidden_and_nobody_writes_in_it(home: Home) -> None:
     hidden = [home.vault / "a.key", home.vault / "b.key", home.mixed / "c.key"]
     writable = [home.work]
-    found = dict(_NEW(hidden, writable, writable, [Path("/tmp")]))
+    found = _hidden_by(_NEW(hidden, writable, writable, [Path("/tmp")]))
     assert found == {home.vault: True, home.mixed / "c.key": False}
     # The same folder, writable by commands: creating in it must stay possible, so the files are hidden one by one.
-    found = dict(_NEW(hidden, [home.base], [home.base], [Path("/tmp")]))
+    found = _hidden_by(_NEW(hidden, [home.base], [home.base], [Path("/tmp")]))
     assert home.vault not in found and found[home.vault / "a.key"] is False
     # Something bound inside it (a writable folder, a path shown from /tmp): never covered by the folder's tmpfs.
-    found = dict(_NEW(hidden, writable, [*writable, home.vault / "a.key"], [Path("/tmp")]))
+    found = _hidden_by(_NEW(hidden, writable, [*writable, home.vault / "a.key"], [Path("/tmp")]))
     assert home.vault not in found
     assert stat.S_ISDIR(os.lstat(home.vault).st_mode)
+
+
+def _worked_out_each_time(
+    hidden: Sequence[Path], writable: Sequence[Path], bound: Sequence[Path], replaced: Sequence[Path]
+) -> dict[Path, bool]:
+    """``_hiding`` as it was before its plan was kept between commands: everything worked out from scratch."""
+    roots, binds, folders_replaced = [str(p) for p in writable], [str(p) for p in bound], [str(p) for p in replaced]
+
+    def within(path: str, root: str) -> bool:
+        return path == root or path.startswith(root.rstrip("/") + "/")
+
+    found: dict[str, bool] = {}
+    for path in dict.fromkeys(map(str, hidden)):
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue
+        if stat.S_ISLNK(mode) or any(root != path and within(root, path) for root in roots):
+            continue
+        if any(path != f and within(path, f) for f in folders_replaced) and not any(
+            within(path, o) or within(o, path) for o in binds
+        ):
+            continue
+        found[path] = stat.S_ISDIR(mode)
+    names: dict[str, set[str]] = {}
+    for folder, name in map(os.path.split, map(str, hidden)):
+        names.setdefault(folder, set()).add(name)
+    members: dict[str, list[str]] = {}
+    for path in found:
+        members.setdefault(os.path.dirname(path), []).append(path)
+    for folder, inner in members.items():
+        if len(inner) < 2 or folder == "/" or folder in folders_replaced:
+            continue
+        if any(within(folder, r) for r in roots) or any(within(o, folder) for o in binds):
+            continue
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            continue
+        if not all(name in names[folder] for name in os.listdir(folder)):
+            continue
+        for path in inner:
+            del found[path]
+        found[folder] = True
+    dirs = [p for p, d in found.items() if d]
+    return {Path(p): d for p, d in found.items() if not any(p != f and within(p, f) for f in dirs)}
+
+
+def _bump(folder: Path) -> None:
+    """A folder's mtime moved on for sure (a change within one tick of the coarse clock may leave it as it was)."""
+    info = os.stat(folder)
+    os.utime(folder, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000_000))
+
+
+def test_the_plan_kept_between_commands_hides_what_a_fresh_look_would_as_the_files_change(home: Home) -> None:
+    """The plan kept per list (``_hiding_plan``) and the folders' last listings must never hide less than working
+    everything out afresh: after a hidden path appears, a folder becomes all-hidden, gets an ordinary entry again,
+    or is swapped for a link, the mounts are the ones a fresh look gives."""
+    extra = home.vault / "new.key"
+    hidden = [home.vault / "a.key", home.vault / "b.key", extra, home.mixed / "c.key", home.mixed / "d.key"]
+    writable, replaced = [home.work], [Path("/tmp")]
+
+    def same() -> None:
+        assert _hidden_by(_NEW(hidden, writable, writable, replaced)) == _worked_out_each_time(
+            hidden, writable, writable, replaced
+        )
+
+    same()
+    extra.write_text(SECRET)  # a hidden path that appeared: in a whole folder already, hidden with it
+    _bump(home.vault)
+    same()
+    (home.mixed / "d.key").write_text(SECRET)  # appears beside an ordinary file: hidden on its own
+    _bump(home.mixed)
+    same()
+    assert _hidden_by(_NEW(hidden, writable, writable, replaced))[home.mixed / "d.key"] is False
+    (home.mixed / "readme.txt").unlink()  # the mixed folder now holds only hidden entries: one tmpfs
+    _bump(home.mixed)
+    same()
+    assert _hidden_by(_NEW(hidden, writable, writable, replaced)).get(home.mixed) is True
+    (home.vault / "notes.txt").write_text("ordinary")  # an ordinary entry again: each hidden file on its own
+    _bump(home.vault)
+    same()
+    assert home.vault not in _hidden_by(_NEW(hidden, writable, writable, replaced))
+    # Even without the mtime moving, a folder thought whole hides more, never less.
+    (home.mixed / "later.txt").write_text("ordinary")
+    info = os.stat(home.mixed)
+    os.utime(home.mixed, ns=(info.st_atime_ns, info.st_mtime_ns))
+    now = _hidden_by(_NEW(hidden, writable, writable, replaced))
+    for path in _worked_out_each_time(hidden, writable, writable, replaced):
+        assert any(inside(path, mount) for mount in now), path
+    # A folder swapped for a link to another: never hidden through the link, its entries looked at afresh.
+    moved = home.base / "vault-moved"
+    home.vault.rename(moved)
+    home.vault.symlink_to(moved)
+    same()
