@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import accumulate, compress, count
 
 from zeph_nb.output.lines import PLACE, quoted
+from zeph_nb.security.secrets import keyword_spans
 
 __all__ = ["TestRunSummary", "summarize_tests"]
 
@@ -188,16 +189,13 @@ _SEPARATORS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u20
 def _plain_passes(text: str, lines: list[str]) -> bytearray:
     """A byte per line of ``lines`` (``text.splitlines()``): 1 where it is a plain pass line."""
     plain = bytearray(map(bool, map(_PLAIN.match, lines)))
-    # The skip words found in the text by ``str.find`` (a few lines hold them), each mapped to its line by the lines'
-    # starts: exact when every separator is one character (not "\r\n"), which the starts' end tells.
+    # The lines holding a skip word found in the text by one Aho-Corasick pass (a few lines hold one), each mapped
+    # to its line by the lines' starts: exact when every separator is one character (not "\r\n"), which the
+    # starts' end tells.
     starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
     if starts[-1] == len(text) + (0 if text.endswith(_SEPARATORS) else 1):
-        for cue in _SKIP_CUES:
-            at = text.find(cue)
-            while at >= 0:
-                line = bisect_right(starts, at) - 1
-                plain[line] = 0
-                at = text.find(cue, starts[line + 1])  # a line counted once, however many it holds
+        for at, _ in keyword_spans(text, text, _SKIP_CUES, merge=False):
+            plain[bisect_right(starts, at) - 1] = 0
     else:
         for cue in _SKIP_CUES:
             for index in compress(count(), map(str.__contains__, lines, [cue] * len(lines))):
