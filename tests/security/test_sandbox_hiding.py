@@ -345,3 +345,47 @@ def test_the_plan_kept_between_commands_hides_what_a_fresh_look_would_as_the_fil
     home.vault.rename(moved)
     home.vault.symlink_to(moved)
     same()
+
+
+@pytest.mark.parametrize("failure", ["cannot list", "an entry vanishes while listed"])
+def test_a_folder_that_cannot_be_listed_has_its_hidden_entries_looked_up_one_by_one(
+    home: Home, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    """A folder with many hidden names is listed rather than each name looked up. One that cannot be listed (search
+    permission without read: a home of mode 0711, as an ordinary user sees another's) or whose listing breaks
+    half-way must not make its secrets look absent."""
+    folder = home.base / "many"
+    folder.mkdir()
+    hidden = [folder / f".secret-{i}" for i in range(os_sandbox._LIST_FROM + 2)]
+    for path in hidden[:3]:
+        path.write_text(SECRET)
+    (folder / "ordinary.txt").write_text("ordinary")
+    real = os.scandir
+
+    class Broken:
+        def __init__(self, entries: Iterator[os.DirEntry[str]]) -> None:
+            self.entries = entries
+
+        def __enter__(self) -> Iterator[os.DirEntry[str]]:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def __iter__(self) -> Iterator[os.DirEntry[str]]:
+            for entry in self.entries:
+                if entry.name == ".secret-0":
+                    raise FileNotFoundError(entry.path)  # as its stat would, once it is gone
+                yield entry
+
+    def scandir(path: str | int) -> object:
+        if path != str(folder):  # the fixture's clean-up lists by descriptor
+            return real(path)
+        if failure == "cannot list":
+            raise PermissionError(13, "Permission denied", path)
+        return Broken(real(path))
+
+    monkeypatch.setattr(os_sandbox.os, "scandir", scandir)
+    found = _hidden_by(_NEW(hidden, [home.work], [home.work], [Path("/tmp")]))
+    assert found == _worked_out_each_time(hidden, [home.work], [home.work], [Path("/tmp")])
+    assert all(found.get(path) is False for path in hidden[:3])

@@ -323,20 +323,25 @@ def _hiding(
                         tuple(map(str, replaced)))  # fmt: skip
     # What the file system says now, every time: only what follows from the lists alone is worked out once.
     modes: dict[str, int] = {}
+    listed: set[str] = set()  # the candidates whose folder was listed whole: absent from ``modes`` means absent
     for folder, names in plan.listed.items():
         # A folder holding many candidates (a home's dot-entries) is listed once; a failed lstat per absent name
-        # costs ~1.5 us (it raises), a listing ~0.3 us an entry.
+        # costs ~1.5 us (it raises), a listing ~0.3 us an entry. A folder that cannot be listed (search permission
+        # without read, 0711) or an entry gone meanwhile: its candidates are looked up one by one, as before.
+        seen: dict[str, int] = {}
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:
                     if entry.name in names:
-                        modes[entry.path] = entry.stat(follow_symlinks=False).st_mode
+                        seen[entry.path] = entry.stat(follow_symlinks=False).st_mode
         except OSError:
             continue
+        modes.update(seen)
+        listed.update(os.path.join(folder, name) for name in names)
     found: dict[str, bool] = {}
     for path in plan.candidates:
         mode = modes.get(path)
-        if mode is None and path not in plan.in_listed:
+        if mode is None and path not in listed:
             try:
                 mode = os.lstat(path).st_mode
             except OSError:
@@ -357,7 +362,6 @@ class _HidingPlan:
     above: dict[str, tuple[str, ...]]  # each candidate's (and hidden folder's) folders, up to "/"
     wholes: dict[str, frozenset[str]]  # folder -> the hidden names in it, for folders that may be hidden whole
     listed: dict[str, frozenset[str]]  # folders listed rather than each candidate in them looked up
-    in_listed: frozenset[str]  # the candidates in those folders
 
 
 @functools.lru_cache(maxsize=16)
@@ -398,8 +402,7 @@ def _hiding_plan(hidden: tuple[str, ...], roots: tuple[str, ...], binds: tuple[s
     for path in candidates:
         by_folder.setdefault(os.path.dirname(path), set()).add(os.path.basename(path))
     listed = {folder: frozenset(inner) for folder, inner in by_folder.items() if len(inner) >= _LIST_FROM}
-    in_listed = frozenset(os.path.join(folder, name) for folder, inner in listed.items() for name in inner)
-    return _HidingPlan(tuple(candidates), above, wholes, listed, in_listed)
+    return _HidingPlan(tuple(candidates), above, wholes, listed)
 
 
 # From how many candidates in one folder it is listed instead (a listing of a home of ~100 entries costs what ~15
