@@ -280,13 +280,14 @@ def test_capped_dedup_shows_the_lines_the_line_by_line_loop_showed(seed: int) ->
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_put_back_without_the_scan_finding_passed_puts_back_what_it_did_with_it(seed: int) -> None:
-    """The scan no longer looks for "passed" (every `pytest -v` line holds it): the put-back finds the lines that
-    word alone makes salient itself, and puts back what it did when given every line holding a KEYWORDS word."""
+    """The scan no longer looks for "passed" (every `pytest -v` line holds it) nor "warn" (every WARN line of a
+    log): the put-back finds the lines those alone make salient itself, and puts back what it did when given every
+    line holding a KEYWORDS word."""
     from zeph_nb.output.salient import KEYWORDS, SCANNED, restore_salient_lines
 
     rnd = random.Random(seed)
     parts = ["passed", "PASSED", "xpassed", "3 passed", "1,200 passed", "3\tpassed", "3  xpassed", "ran", "ran\t",
-             "Ran", "  ran", "\x0bran", "ran.", "ran 3", "3\n passed", "\u2007passed", "٣ passed", "total", "error", "t::x", "3", " ", "\t", "é", "İ", "5 failed",
+             "Ran", "  ran", "\x0bran", "ran.", "ran 3", "3\n passed", "\u2007passed", "٣ passed", "warn", "WARN", "warns", "warnings", "3 warnings", "Warning:", "total", "error", "t::x", "3", " ", "\t", "é", "İ", "5 failed",
              "warning", "in 0.1s", "summary", "=", "rand", "grant", "\r"]  # fmt: skip
     for many in (False, True):
         lines = ["".join(rnd.choice(parts) for _ in range(rnd.randint(0, 5))) for _ in range(3_000 if many else 300)]

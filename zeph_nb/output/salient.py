@@ -26,11 +26,13 @@ KEYWORDS = (
     "killed", "segmentation fault", "assert", "passed", "skipped", "deselected", "succeeded", "total", "summary",
     "finished", "ran ", "overall",
 )  # fmt: skip
-# The keywords the scan looks for (``spans`` of ``restore_salient_lines``): all but "passed", which every line of
-# `pytest -v` holds, and which cost a step of the scan's Python loop a line there (30 ms of 4 MB). A line holding
-# "passed" and no other keyword can only be a count (`3 passed`) or start with "ran" not followed by a blank
-# (``_RESTORE_START``): the put-back finds those itself, in the whole text at once (``_passed_only``).
-SCANNED = tuple(keyword for keyword in KEYWORDS if keyword != "passed")
+# The keywords the scan looks for (``spans`` of ``restore_salient_lines``): not "passed", which every line of
+# `pytest -v` holds, nor "warn", which every WARN line of a log holds: each cost a step of the scan's Python loop a
+# line (30 ms of 4 MB of `pytest -v`). Every ``_RESTORE`` word of warning holds "warning", looked for instead. A
+# line holding one of the two and no other keyword can then only be a count of passed tests or start with "ran"
+# not followed by a blank (``_RESTORE_START``): the put-back finds those itself, in the whole text at once
+# (``_not_scanned``).
+SCANNED = (*(keyword for keyword in KEYWORDS if keyword not in ("passed", "warn")), "warning")
 # What a rule must not drop: an error or a verdict. Counts of ordinary things ("12 files") a rule that drops them
 # knew about.
 _RESTORE = re.compile(
@@ -101,12 +103,10 @@ _RAN_LED = re.compile(r"[^\S\n]*+ran\b")
 _RAN_LED_AFTER = re.compile(r"\n" + _RAN_LED.pattern)
 
 
-def _passed_only(text: str, lowered: str) -> list[tuple[int, int]]:
-    """The (start, end) of the lines of ``text`` holding "passed" that ``_RESTORE`` may find something in without
-    another ``KEYWORDS`` word: a count of passed tests, or a line led by "ran" (``ran\tpassed``). More lines may be
-    given (``restored_lines`` decides), never fewer."""
-    if "passed" not in lowered:
-        return []
+def _not_scanned(text: str, lowered: str) -> list[tuple[int, int]]:
+    """The (start, end) of the lines of ``text`` holding a ``KEYWORDS`` word that ``_RESTORE`` may find something
+    in but the scan (``SCANNED``) did not give: a count of passed tests, or a line led by "ran" (``ran\twarn``).
+    More lines may be given (``restored_lines`` decides), never fewer."""
     counts = [lowered.rfind("\n", 0, found.start()) + 1 for found in _PASSED_COUNT.finditer(lowered)]
     ran = [0] if _RAN_LED.match(lowered) else []
     ran += [found.start() + 1 for found in _RAN_LED_AFTER.finditer(lowered)]
@@ -116,7 +116,7 @@ def _passed_only(text: str, lowered: str) -> list[tuple[int, int]]:
         spans.append((start, end if end >= 0 else len(text)))
     # A "ran" line is the put-back's only if it holds a keyword, as every line it is given does (the counts do).
     found, led = spans[: len(counts)], spans[len(counts) :]
-    return found + [(start, end) for start, end in led if "passed" in lowered[start:end]]
+    return found + [(start, end) for start, end in led if any(word in lowered[start:end] for word in KEYWORDS)]
 
 
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
@@ -183,7 +183,7 @@ def restore_salient_lines(
         lowered = ascii_lower(original)
     if spans is None:
         spans = keyword_spans(original, lowered, SCANNED, merge=False)
-    more = _passed_only(original, lowered)
+    more = _not_scanned(original, lowered)
     if more:  # in order, each line once: as the lines holding a KEYWORDS word would be
         spans = sorted({*spans, *more})
     present = set(filtered.split("\n"))
