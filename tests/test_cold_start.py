@@ -42,10 +42,15 @@ FIRST_RUN = textwrap.dedent(
     agent = zeph_nb.Agent(provider=model, approver=zeph_nb.DenyAll())
     later = json.loads(sys.argv[1])
     loaded = [name for name in later if name in sys.modules]
+    from zeph_nb.tools.base import BuiltinArgs
+    models = BuiltinArgs.__subclasses__()
+    built = [model.__name__ for model in models if model.__pydantic_complete__]
+    from zeph_nb.shell.options import risky_env
+    built += ["risky_env"] if risky_env.cache_info().currsize else []
     result = agent.run_sync("count")
     call = result.tool_calls[0]
-    print(json.dumps({"loaded": loaded, "stop": result.stop_reason, "decision": call.decision,
-                      "exit_code": call.exit_code, "bashlex": "bashlex" in sys.modules}))
+    print(json.dumps({"loaded": loaded, "models": len(models), "built": built, "stop": result.stop_reason,
+                      "decision": call.decision, "exit_code": call.exit_code, "bashlex": "bashlex" in sys.modules}))
     """
 )
 
@@ -60,6 +65,9 @@ def test_a_new_agent_leaves_the_parser_and_the_data_libraries_for_its_first_run(
     assert done.stderr == ""  # among others: no "rows left in the spool" from the exit flush
     out = json.loads(done.stdout)
     assert out["loaded"] == []
+    # The built-in tools' argument models (all 16 defined by then) and the shell's risky environment names: built by
+    # the first request and the first line analysed, not by the Agent.
+    assert out["models"] >= 16 and out["built"] == []
     # The run parsed the line (an allow needs the parse: an unparsed line asks, and DenyAll would have refused).
     assert out == {**out, "stop": "completed", "decision": "allow", "exit_code": 0, "bashlex": True}
     # The process exited right after its run: the exit flush copied the row in, with DuckDB imported off the run.
