@@ -75,6 +75,12 @@ def test_cues_only_spare_searching_lines_no_match_could_be_in(seed: int, ascii: 
     kinds = LineKinds(text, lines, normalize, table)
     errors = {i for i, line in enumerate(lines) if _KEEP_IN_LOGS.search(line)}
     assert errors and kinds.lines_matching(_KEEP_IN_LOGS, cues=_LOG_CUES) == errors
+    # Given the engine's scan of the put-back's keywords (which hold every cue) instead of scanning for the cues.
+    from zeph_nb.output.salient import SCANNED
+
+    assert set(_LOG_CUES) <= set(SCANNED)
+    scanned = keyword_spans(text, ascii_lower(text), SCANNED, merge=False)
+    assert kinds.lines_matching(_KEEP_IN_LOGS, cues=_LOG_CUES, holding=scanned) == errors
     generic = LineKinds(text, lines, lambda t: _NORMALIZE.sub("#", t), _TABLE)
     wanted = {i for i, line in enumerate(lines) if _KEEP.search(line.lower())}
     assert wanted and generic.lines_matching(_KEEP, lower=True, cues=KEEP_CUES) == wanted

@@ -240,7 +240,9 @@ class FilterEngine:
         confidence = FilterConfidence.FALLBACK
         text = shaped
         if found is not None:
-            stage = apply_strategy(shaped, found[0].strategy, exit_code, _arguments(found[1]))
+            # The scan's keyword lines are lines of ``shaped`` only when no stack was folded.
+            keyword_lines = scan.salient if scan is not None and shaped is clean else None
+            stage = apply_strategy(shaped, found[0].strategy, exit_code, _arguments(found[1]), keyword_lines)
             text, confidence = stage.text, stage.confidence
             if not text.strip() and clean.strip():  # the rule removed everything: it did not understand this one
                 rule, text, confidence = None, shaped, FilterConfidence.FALLBACK

@@ -223,13 +223,30 @@ class LineKinds:
             kind_of.update(zip(normalized_lines, keys, strict=True))
         self.kinds: list[Kind] = list(map(kind_of.__getitem__, self.group))
 
+    def _line_indices(self, spans: Sequence[tuple[int, int]]) -> list[int]:
+        """The index in ``lines`` of the line each span (in order, each a line's start and end in ``text``) is."""
+        indices: list[int] = []
+        index, at = 0, 0
+        for start, _ in spans:
+            index += self.text.count("\n", at, start)  # at C speed over the gap: a few spans in a long text
+            indices.append(index)
+            at = start
+        return indices
+
     def _firsts_joined(self) -> str:
         """The first line of each group, joined: the text itself when no two lines are alike (no join of 4 MB)."""
         if len(self.firsts) == len(self.lines):
             return self.text
         return "\n".join(map(self.lines.__getitem__, self.firsts))
 
-    def lines_matching(self, pattern: re.Pattern[str], *, lower: bool = False, cues: tuple[str, ...] = ()) -> set[int]:
+    def lines_matching(
+        self,
+        pattern: re.Pattern[str],
+        *,
+        lower: bool = False,
+        cues: tuple[str, ...] = (),
+        holding: Sequence[tuple[int, int]] | None = None,
+    ) -> set[int]:
         """Indices of every line ``pattern`` finds (in the lowered line with ``lower``), searched once per group;
         only valid for a pattern that cannot tell the mapped digits apart (``digit_blind_table``).
 
@@ -237,9 +254,14 @@ class LineKinds:
         the groups whose line holds one are searched, found by one Aho-Corasick scan: a log whose lines are all
         different (a request id on each) has as many groups as lines, and a regex search of each was a third of
         the generic fallback's time there. Beyond ASCII every group is searched: ``re``'s case-insensitive ``i``
-        matches a dotless i, which lowering leaves alone."""
+        matches a dotless i, which lowering leaves alone. ``holding``: the (start, end) in ``text`` of lines that
+        include every line holding a cue, from a scan the caller made already (the engine's): then that scan's
+        lines are the ones searched, on ASCII text, and no scan is made here."""
         firsts = self.firsts
-        if cues:
+        if cues and holding is not None and self.text.isascii():
+            # A cue has no digit: every line of a group holds it when one does (the lines differ only in digits).
+            firsts = sorted({self.group[index] for index in self._line_indices(holding)})
+        elif cues:
             joined = self._firsts_joined()
             if joined.isascii():
                 lowered = joined.lower()
