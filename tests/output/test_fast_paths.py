@@ -293,7 +293,7 @@ def test_the_put_back_without_the_scan_finding_passed_puts_back_what_it_did_with
 
     rnd = random.Random(seed)
     parts = ["passed", "PASSED", "xpassed", "3 passed", "1,200 passed", "3\tpassed", "3  xpassed", "ran", "ran\t",
-             "Ran", "  ran", "\x0bran", "ran.", "ran 3", "3\n passed", "\u2007passed", "٣ passed", "warn", "WARN", "warns", "warnings", "3 warnings", "Warning:", "total", "error", "t::x", "3", " ", "\t", "é", "İ", "5 failed",
+             "Ran", "  ran", "\x0bran", "ran.", "ran 3", "\u2007ran", "xran", " \x85ran\t", "3\n passed", "\u2007passed", "٣ passed", "warn", "WARN", "warns", "warnings", "3 warnings", "Warning:", "total", "error", "t::x", "3", " ", "\t", "é", "İ", "5 failed",
              "warning", "in 0.1s", "summary", "=", "rand", "grant", "\r"]  # fmt: skip
     for many in (False, True):
         lines = ["".join(rnd.choice(parts) for _ in range(rnd.randint(0, 5))) for _ in range(3_000 if many else 300)]
