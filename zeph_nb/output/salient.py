@@ -119,8 +119,8 @@ def _not_scanned(text: str, lowered: str) -> list[tuple[int, int]]:
         end = text.find("\n", start)
         spans.append((start, end if end >= 0 else len(text)))
     # A "ran" line is the put-back's only if it holds a keyword, as every line it is given does (the counts do).
-    found, led = spans[: len(counts)], spans[len(counts) :]
-    return found + [(start, end) for start, end in led if any(word in lowered[start:end] for word in KEYWORDS)]
+    counted, led = spans[: len(counts)], spans[len(counts) :]
+    return counted + [(start, end) for start, end in led if any(word in lowered[start:end] for word in KEYWORDS)]
 
 
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
