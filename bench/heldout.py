@@ -41,6 +41,11 @@ HELDOUT_G = DATA / "filter_heldout_g"
 # other corpus has (Java, CMake/ctest, gdb, PostgreSQL, redis, openssl, Flask, pylint, tsc…): how the filters do
 # on programs no rule was written for. Scored with the code before and after the session that recorded it.
 HELDOUT_H = DATA / "filter_heldout_h"
+# I, held apart like H, recorded for issue 46 by a fifth who read neither the filters nor any result: long logs of
+# real programs whose lines come from a few interleaved templates (Jupyter and uvicorn at debug level, pip's
+# resolver, npm verbose, PostgreSQL, redis, sshd, tmux, git traces, a training loop, a worker, pytest's live log…),
+# the shape a fold by template is for. Judged before any filter ran on it.
+HELDOUT_I = DATA / "filter_heldout_i"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+export const formatDay = (d) => d.toISOString().slice(0, 10)

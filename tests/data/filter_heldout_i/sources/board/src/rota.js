@@ -1,0 +1,1 @@
+export const renderRota = (s) => s.map(x => x.site).join("")

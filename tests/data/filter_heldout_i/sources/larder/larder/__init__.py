@@ -1,0 +1,1 @@
+"""larder: a community food bank's stock service."""
