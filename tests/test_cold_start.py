@@ -19,7 +19,8 @@ from zeph_nb.store import Store
 # What the first Agent(...) leaves for later: the shell parser (bashlex builds its tables on import), the filter
 # engine (for the first filtered output), what the store flushes with (pandas, NumPy, DuckDB), the secret scanner's
 # patterns (for the first output), ctypes (for a function that outlives its timeout), the phrases of an approval
-# card, and the helpers a run may never use (compaction, reformatting, hallucination checks).
+# card, the files that run on use (for the first write), the remote backends' base (for a remote one), and the
+# helpers a run may never use (compaction, reformatting, hallucination checks).
 LATER = [
     "bashlex",
     "ctypes",
@@ -31,7 +32,9 @@ LATER = [
     "zeph_nb.agent.reformat",
     "zeph_nb.gates.approval.explain",
     "zeph_nb.output.engine",
+    "zeph_nb.security.runs_on_use",
     "zeph_nb.security.secret_patterns",
+    "zeph_nb.tools.execution.backend",
 ]
 
 FIRST_RUN = textwrap.dedent(

@@ -33,7 +33,6 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import GateCall, Handler, Prepared, RunsOnUse
 from zeph_nb.security.provenance import journal_for
-from zeph_nb.security.runs_on_use import runs_on_use
 from zeph_nb.security.tree_scan import protected_in_trees
 from zeph_nb.store.snapshots import FileChangeRow, FileChanges
 from zeph_nb.tools.base import ToolOutput
@@ -189,6 +188,10 @@ class Snapshotter:
 
     def mark(self, ctx: Prepared, written: list[tuple[str, PathState | None]], *, add: bool = False) -> None:
         """Name the files just written that other tools run when used (the transcript, status, audit row)."""
+        # Its table of such files (and their patterns) is loaded by the first call that writes, not by every new
+        # Agent.
+        from zeph_nb.security.runs_on_use import runs_on_use
+
         found = []
         for path, old in written:
             why = runs_on_use(path, self.workdir)

@@ -10,9 +10,14 @@ from __future__ import annotations
 import atexit
 import os
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from zeph_nb.config import Settings
-from zeph_nb.tools.execution.backend import CommandBackend, CommandResult
+
+# Every new Agent asks backend_for() whether commands run elsewhere; the answer is mostly no, and the backends' base
+# (backend.py) is then not needed: it is imported by the first backend made, or by a reader of these two names.
+if TYPE_CHECKING:
+    from zeph_nb.tools.execution.backend import CommandBackend, CommandResult
 
 __all__ = ["CommandBackend", "CommandResult", "backend_for", "close_backends"]
 
@@ -44,6 +49,14 @@ def backend_for(settings: Settings, env: Mapping[str, str] | None = None) -> Com
             atexit.register(close_backends)
         _BACKENDS[key] = backend
     return backend
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("CommandBackend", "CommandResult"):
+        from zeph_nb.tools.execution import backend
+
+        return getattr(backend, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def close_backends() -> None:
