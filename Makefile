@@ -52,8 +52,13 @@ $(PROXY): | $(BIN)/python
 	  echo "Install Node.js (Debian/Ubuntu: sudo apt-get install nodejs npm; .ci/run does) and run again."; exit 1; }
 	npm install --prefix $(VENV)/node --no-audit --no-fund --loglevel=error configurable-http-proxy@5
 
+# Two workers (pytest-xdist): much of the suite waits on subprocesses, servers and a browser, so two keep two cores
+# busy; --dist loadfile keeps a file's tests together (module fixtures, a tutorial's cells in one kernel). -n 2, not
+# auto: auto counts physical cores, one on many 2-vCPU machines. Each worker gets its own ZEPH_HOME inside this one
+# (tests/conftest.py). PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= 2
 unit: $(STAMP) sandbox-check $(PROXY)
-	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
+	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
 
 # Re-execute the tutorials and store their outputs (what nbval then holds them to).
 notebooks: $(STAMP)

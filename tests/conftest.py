@@ -23,6 +23,14 @@ from zeph_nb.config import Settings
 from zeph_nb.store import Store
 from zeph_nb.tools.files.executor import FileExecutor
 
+# `make test` gives the run a throwaway ZEPH_HOME, which the tutorials' kernels (nbval) inherit. Two pytest-xdist
+# workers run two tutorials at once: each worker gets a home of its own inside it, so no tutorial sees another's
+# audit rows or waits on its store.
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("ZEPH_HOME"):
+    _worker_home = Path(os.environ["ZEPH_HOME"]) / os.environ["PYTEST_XDIST_WORKER"]
+    _worker_home.mkdir(parents=True, exist_ok=True)
+    os.environ["ZEPH_HOME"] = str(_worker_home)
+
 
 @pytest.fixture(autouse=True)
 def _no_import_guard_left() -> Iterator[None]:
@@ -250,14 +258,20 @@ def _function_registry() -> Iterator[None]:
 # ``@pytest.mark.background_build`` and gets its folder from ``background_builds.wait(__name__)``. Nothing starts
 # when no test that needs it is selected.
 BUILD_BOUND_SECS = 2400.0  # a bound that tells a hang, from when a test waits (before, the build runs niced)
+# The build writes its exit code next to its folder, for a worker that waits on a build it did not start (below).
 _BUILD = """\
 import importlib.util, os, sys
 from pathlib import Path
 os.nice(19)
-spec = importlib.util.spec_from_file_location(sys.argv[1], sys.argv[2])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-module.background_build(Path(sys.argv[3]))
+code = 1
+try:
+    spec = importlib.util.spec_from_file_location(sys.argv[1], sys.argv[2])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.background_build(Path(sys.argv[3]))
+    code = 0
+finally:
+    Path(sys.argv[3] + ".rc").write_text(str(code))
 """
 
 
@@ -268,28 +282,45 @@ def pytest_configure(config: pytest.Config) -> None:
 @dataclass
 class BackgroundBuild:
     folder: Path
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | None  # None: another pytest-xdist worker started it
     log: Path
 
     def wait(self) -> Path:
         """The build's folder once it is done; the test fails with the build's output when it failed."""
-        with contextlib.suppress(OSError):  # awaited now: its usual priority back, where that is allowed
-            os.setpriority(os.PRIO_PGRP, self.process.pid, 0)
-        try:
-            code = self.process.wait(timeout=BUILD_BOUND_SECS)
-        except subprocess.TimeoutExpired:
-            self.stop()
-            code = None
+        pid = self.process.pid if self.process is not None else _read_int(self.folder, ".pid")
+        if pid is not None:
+            with contextlib.suppress(OSError):  # awaited now: its usual priority back, where that is allowed
+                os.setpriority(os.PRIO_PGRP, pid, 0)
+        code = self._code(BUILD_BOUND_SECS)
         if code != 0:
-            output = self.log.read_text(errors="replace")[-8000:]
+            output = self.log.read_text(errors="replace")[-8000:] if self.log.exists() else "(no log)"
             pytest.fail(f"the background build in {self.folder} ended with {code}:\n{output}", pytrace=False)
         return self.folder
 
+    def _code(self, bound: float) -> int | None:
+        if self.process is not None:
+            try:
+                return self.process.wait(timeout=bound)
+            except subprocess.TimeoutExpired:
+                self.stop()
+                return None
+        deadline = time.monotonic() + bound
+        while (code := _read_int(self.folder, ".rc")) is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+        return code
+
     def stop(self) -> None:
-        if self.process.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             with contextlib.suppress(OSError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+
+def _read_int(folder: Path, suffix: str) -> int | None:
+    try:
+        return int(folder.with_name(folder.name + suffix).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 class BackgroundBuilds:
@@ -302,6 +333,7 @@ class BackgroundBuilds:
             process = subprocess.Popen([sys.executable, "-c", _BUILD, module.__name__, module.__file__, str(folder)],
                                        cwd=Path(__file__).parent.parent, stdin=subprocess.DEVNULL, stdout=out,
                                        stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+        folder.with_name(folder.name + ".pid").write_text(str(process.pid))
         self.builds[module.__name__] = BackgroundBuild(folder, process, log)
 
     def wait(self, module: str) -> Path:
@@ -315,12 +347,29 @@ def background_builds(request: pytest.FixtureRequest, tmp_path_factory: pytest.T
     builds = BackgroundBuilds()
     modules = {item.module.__name__: item.module for item in request.session.items
                if item.get_closest_marker("background_build") is not None}  # fmt: skip
+    # Under pytest-xdist (`make test` runs two workers) every worker collects every test, and does not know which
+    # it will run: the first to create a build's folder (in the temp folder the workers share) starts it, and a
+    # worker that needs it waits for the exit code the build writes. A build is a minute of CPU; twice would cost
+    # what the second worker gains.
+    shared = tmp_path_factory.getbasetemp()
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        shared = shared.parent
     for name, module in modules.items():
-        builds.start(module, tmp_path_factory.mktemp(name.rpartition(".")[2]))
+        folder = shared / name.rpartition(".")[2]
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            builds.builds[name] = BackgroundBuild(folder, None, folder.parent / f"{folder.name}.log")
+        else:
+            builds.start(module, folder)
     try:
         yield builds
     finally:
         for build in builds.builds.values():
+            if worker and build.process is not None:
+                # The other worker may still wait on it: let it finish (within the bound), then stop it.
+                build._code(BUILD_BOUND_SECS)
             build.stop()
 
 
