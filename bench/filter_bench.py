@@ -13,7 +13,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.corpus import evaluate, head_tail, load
-from bench.heldout import HELDOUT, HELDOUT_B, HELDOUT_D, HELDOUT_F, HELDOUT_G, HELDOUT_H, TUNE, TUNE_E, load_heldout
+from bench.heldout import (
+    HELDOUT,
+    HELDOUT_B,
+    HELDOUT_D,
+    HELDOUT_F,
+    HELDOUT_G,
+    HELDOUT_H,
+    HELDOUT_I,
+    TUNE,
+    TUNE_E,
+    load_heldout,
+)
 from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output.generic import generic_filter
@@ -59,6 +70,7 @@ def main() -> None:
         (HELDOUT_F, None, "F: held apart, recorded beside E by one who read neither filters nor results"),
         (HELDOUT_G, None, "G: held apart, recorded later by a third who read neither filters nor results"),
         (HELDOUT_H, None, "H: held apart, tool families no other corpus has, by a fourth who read neither"),
+        (HELDOUT_I, None, "I: held apart, interleaved logs of real programs, by a fifth who read neither"),
     )
     for folder, split, said in corpora:
         heldout = load_heldout(folder, split)
