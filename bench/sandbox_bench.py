@@ -16,7 +16,9 @@ times, interleaved (so drift and the other core's load hit all alike), the same 
   filters, secret scan, audit row) — the step is the rest of the chain.
 
 Each round's figure is the round's median of a row over the round's median of ``direct``; printed as min/median/max
-over the rounds, for ``sleep 0.05`` (the target: at most 1.25x) and, as the fixed cost alone, ``true``.
+over the rounds, for ``sleep 0.05`` (the target: at most 1.25x) and, as the fixed cost alone, ``true``. Each row also
+prints the median CPU time the kernel's own thread spent per run (``time.thread_time``: the Python of the executor
+and the chain, which other jobs on a shared machine do not inflate as they do the wall clock).
 """
 
 from __future__ import annotations
@@ -95,17 +97,21 @@ async def _measure(work: Path, home: Path) -> None:
             for runner in runners.values():  # warm
                 await runner()
             medians: dict[str, list[float]] = {row: [] for row in ROWS}
+            cpu: dict[str, list[float]] = {row: [] for row in ROWS}
             for _ in range(ROUNDS):
                 times: dict[str, list[float]] = {row: [] for row in ROWS}
                 for _ in range(PER_ROUND):
                     for row, runner in runners.items():
-                        start = time.perf_counter()
+                        start, start_cpu = time.perf_counter(), time.thread_time()
                         await runner()
                         times[row].append(time.perf_counter() - start)
+                        cpu[row].append(time.thread_time() - start_cpu)
                 for row in ROWS:
                     medians[row].append(statistics.median(times[row]))
         direct = medians["direct"]
-        print(f"  {command} ({what}): direct p50 {_mmm([d * 1000 for d in direct], '.1f')} ms")
+        direct_cpu = statistics.median(cpu["direct"]) * 1000
+        direct_ms = _mmm([d * 1000 for d in direct], ".1f")
+        print(f"  {command} ({what}): direct p50 {direct_ms} ms   loop CPU {direct_cpu:.2f} ms")
         previous: list[float] | None = None
         for row in ROWS[1:]:
             ratios = [m / d for m, d in zip(medians[row], direct, strict=True)]
@@ -114,7 +120,8 @@ async def _measure(work: Path, home: Path) -> None:
                 steps = [(m - p) * 1000 for m, p in zip(medians[row], previous, strict=True)]
                 step = f"   step +{_mmm(steps, '.1f')} ms"
             extra = _mmm([(m - d) * 1000 for m, d in zip(medians[row], direct, strict=True)], ".1f")
-            print(f"    {row:11} {_mmm(ratios, '.2f')}x   (+{extra} ms over direct){step}")
+            used = statistics.median(cpu[row]) * 1000
+            print(f"    {row:11} {_mmm(ratios, '.2f')}x   (+{extra} ms over direct){step}   loop CPU {used:.2f} ms")
             previous = medians[row]
         if command.startswith("sleep"):
             worst = max(m / d for m, d in zip(medians["chain"], direct, strict=True))
