@@ -399,3 +399,25 @@ def test_provider_option_takes_a_named_provider(
     assert magics.agent.provider.name == "scripted" and magics.agent.settings.llm.provider == "offline"
     unknown = ip.run_cell_magic("zeph", "--provider nowhere", "hello")
     assert unknown is None  # said as one line: no variable and no [[llm.providers]] entry of that name
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("--aprove auto", "%%zeph: unknown option --aprove; did you mean --approve?"),
+        ("--app=auto", "%%zeph: unknown option --app; did you mean --approve?"),  # no silent abbreviation
+        ("--max-iterations many", "%%zeph: argument --max-iterations: invalid int value: 'many'"),
+        ("--provider", "%%zeph: argument --provider: expected one argument"),
+        ("tidy up", "%%zeph: unexpected 'tidy' on the %%zeph line: the request goes in the cell below it"),
+        ("--cwd 'a b", "%%zeph: cannot read the options (No closing quotation); close the quote"),
+    ],
+)
+def test_a_mistyped_option_is_one_line_naming_it_and_the_closest(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str], line: str, said: str
+) -> None:
+    ip, magics = shell
+    assert ip.run_cell_magic("zeph", line, "say hello") is None
+    out, err = capsys.readouterr()
+    assert out == said + "\n"
+    assert err == ""  # argparse's usage block went to stderr before
+    assert magics.agent is None  # nothing ran

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import shlex
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from traitlets import Bool, Enum, Int, Unicode
@@ -47,8 +48,18 @@ __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp", "trust")
 
 
+class _OptionError(Exception):
+    """A mistake in the %%zeph line, said in one line (argparse would print its usage block to stderr and exit)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _OptionError(message)
+
+
 def _arguments() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="%%zeph", add_help=False, exit_on_error=False)
+    # allow_abbrev off: "--app" meaning "--approve" is a guess a person cannot see; a mistyped option is named.
+    parser = _Parser(prog="%%zeph", add_help=False, exit_on_error=False, allow_abbrev=False)
     parser.add_argument("--model")
     parser.add_argument("--provider", help="anthropic, openai, scripted, or the name of a variable holding one")
     parser.add_argument("--max-iterations", type=int, dest="max_iterations")
@@ -59,6 +70,27 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--container", help="a running container's name: commands and file edits run in it")
     parser.add_argument("--tools", help="which of your @zeph_nb.tool functions, comma-separated (default: all)")
     return parser
+
+
+def _parse_options(line: str) -> argparse.Namespace:
+    """The %%zeph line's options, or ``_OptionError`` naming what is wrong and the closest valid option."""
+    parser = _arguments()
+    valid = sorted(option for action in parser._actions for option in action.option_strings)
+    try:
+        options, extra = parser.parse_known_args(shlex.split(line))
+    except ValueError as e:  # shlex: an unclosed quote
+        raise _OptionError(f"cannot read the options ({e}); close the quote") from None
+    except (argparse.ArgumentError, _OptionError) as e:
+        raise _OptionError(str(e)) from None  # names the option and what it takes
+    if not extra:
+        return options
+    word = extra[0]
+    name = word.split("=", 1)[0]
+    if not name.startswith("-"):
+        raise _OptionError(f"unexpected {word!r} on the %%zeph line: the request goes in the cell below it")
+    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}?" if close else f"options: {', '.join(valid)}"
+    raise _OptionError(f"unknown option {name}; {hint}")
 
 
 @magics_class
@@ -111,10 +143,9 @@ class ZephMagics(Magics):
             print("%%zeph: the cell is empty; write what the agent should do below the %%zeph line.")
             return None
         try:
-            options = _arguments().parse_args(shlex.split(line))
-        except (argparse.ArgumentError, SystemExit, ValueError) as e:
-            print(f"%%zeph: {e}. Usage: %%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|"
-                  "deny|inbox] [--cwd PATH] [--tmux | --ssh USER@HOST | --container NAME] [--tools A,B]")  # fmt: skip
+            options = _parse_options(line)
+        except _OptionError as e:
+            print(f"%%zeph: {e}")
             return None
         from zeph_nb.errors import ZephError
 
