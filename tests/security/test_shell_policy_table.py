@@ -192,6 +192,13 @@ ROWS: list[tuple[str, str]] = [
     ('for f in *.txt; do wc -l "$f"; done', "AAQA"),
     ("x=1; echo $x", "AAQA"),
     ('read -r line < notes.txt; echo "$line"', "AAQA"),
+    ('read -p "Name: " name; echo "$name"', "AAQA"),  # the prompt is read's argument, name is what it sets
+    ("read -rsp 'Password: ' pw; echo \"$pw\" | wc -c", "AAQA"),
+    ('read -t 5 -n1 key; echo "$key"', "AAQA"),
+    ("read -d '' -a words < list.txt; echo \"$words\"", "AAQA"),
+    ('while read -r row; do echo "$row"; done < notes.txt', "AAQA"),
+    ('read -p PATH x; echo "$PATH"', "QQQA"),  # a prompt is no variable the line sets
+    ("echo read HOME; echo $HOME", "QQQA"),  # "read" as an argument sets nothing
     ("echo ${#HOME}", "QQQA"),
     ("cat $HOME/.ssh/id_rsa", "BBBB"),  # read as ~/.ssh/id_rsa: a credential
     ("ls $TMPDIR", "QQQQ"),  # a path whose value is only known when it runs: no rule can vouch for it

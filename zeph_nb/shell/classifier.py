@@ -52,6 +52,7 @@ from zeph_nb.shell.words import (
     HARMLESS_VARIABLES,
     INTERPRETER,
     LINE_CHANGERS,
+    READ_COMMAND,
     SHELLS,
     WRAPPERS,
     decode_ansi_c,
@@ -61,6 +62,7 @@ from zeph_nb.shell.words import (
     parameter_name,
     parts,
     program_path,
+    read_names,
     skip_options,
     wrapped_script,
 )
@@ -160,6 +162,12 @@ class ShellClassifier:
             # for HOME in …; read PATH: a loop or read variable that the environment exports changes what runs.
             loop = [n for n in [match.group(2) or "", *listed] if n]
             analysis.ride(None, env_riders([f"{n}=" for n in loop]))
+        if "read" in script:
+            for match in READ_COMMAND.finditer(script):
+                self._spend()
+                names = read_names(match.group(1))
+                analysis.defined.update(names)
+                analysis.ride(None, env_riders([f"{n}=" for n in names]))  # read PATH changes what runs next
         if "$((" in script:  # bashlex cannot read arithmetic; a number stands in for it, and the line still asks
             analysis.raise_to("confirm", "uses arithmetic expansion $((…))")
             for match in ARITHMETIC.finditer(script):

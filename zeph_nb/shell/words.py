@@ -19,6 +19,7 @@ __all__ = [
     "INTERPRETER",
     "KEYWORDS",
     "LINE_CHANGERS",
+    "READ_COMMAND",
     "SHELLS",
     "SHELL_CALL",
     "STRING_LITERAL",
@@ -30,6 +31,7 @@ __all__ = [
     "parameter_name",
     "parts",
     "program_path",
+    "read_names",
     "skip_options",
     "wrapped_script",
 ]
@@ -43,8 +45,47 @@ STRING_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
 # Names a command line sets itself (x=1, for x in, read x, local x): expanding them reads nothing from outside.
 DEFINED_NAMES = re.compile(
     r"(?:^|[\s;&|(])(?:([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=|(?:for|select)\s+([A-Za-z_]\w*)\b)"
-    r"|\b(?:read|local|declare|typeset|mapfile|readarray|getopts\s+\S+)((?:\s+-\w+)*(?:\s+[A-Za-z_]\w*)+)"
+    r"|\b(?:local|declare|typeset|mapfile|readarray|getopts\s+\S+)((?:\s+-\w+)*(?:\s+[A-Za-z_]\w*)+)"
 )
+# `read`'s words up to the end of its simple command (quoted words whole): its options take arguments, so the
+# names it sets are worked out by read_names, not by a pattern (`read -p "Name: " name`, `read -t 5 -n1 key`).
+READ_COMMAND = re.compile(
+    # in command position only (`echo read it` sets nothing), after at most an IFS= prefix (`while IFS= read -r l`):
+    # a longer run of prefixes would make the pattern rescan them from every start, and such a line just asks.
+    r"(?:^|[;&|(\n{!]|\b(?:then|do|else|if|while|until|time)\b)[ \t]*(?:IFS=(?:'[^']*'|\"[^\"]*\"|[^\s;&|]*)[ \t]+)?"
+    r"read\b((?:[ \t]+(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|[^\s;&|()<>'\"]+)+)*)"
+)
+_READ_WORD = re.compile(r"(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|[^\s'\"]+)+")
+_READ_TAKES_ARGUMENT = frozenset("adinNptu")  # bash's read: -a array -d delim -i text -n/-N count -p prompt -t -u
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def read_names(words: str) -> list[str]:
+    """The variables ``read <words>`` sets: its name operands and ``-a``'s array, whatever options come first
+    (``-rsp 'pw: ' pw``, ``-n1``, ``-d ''``); an option's argument is not a name."""
+    found = _READ_WORD.findall(words)
+    names: list[str] = []
+    i = 0
+    while i < len(found):
+        word = found[i]
+        i += 1
+        if word == "--":
+            break
+        if not word.startswith("-") or word == "-":
+            i -= 1
+            break
+        for at, letter in enumerate(word[1:], start=1):
+            if letter not in _READ_TAKES_ARGUMENT:
+                continue
+            argument = word[at + 1 :]
+            if not argument and i < len(found):
+                argument = found[i]
+                i += 1
+            if letter == "a" and _NAME.fullmatch(argument):
+                names.append(argument)
+            break
+    names += [word for word in found[i:] if _NAME.fullmatch(word)]
+    return names
 
 
 def defined_names(script: str) -> Iterator[re.Match[str]]:
