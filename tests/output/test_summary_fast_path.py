@@ -87,3 +87,16 @@ def test_the_patterns_asked_with_match_are_anchored_in_every_branch() -> None:
         for branch in branches:
             first = next(iter(branch))
             assert first == (constants.AT, constants.AT_BEGINNING), (pattern.pattern, first)
+
+
+def test_the_split_meaningful_search_finds_the_lines_the_whole_pattern_finds() -> None:
+    rnd = random.Random(45)
+    parts = ["assert", "Assert", "AssertionError", "xAssert", "assertx", "Error", "ValueError", "Errors", "ErrorX",
+             "_Error", "Exception", "MyException:", "panicked", "FAILED", "FAIL", "Failed", "failed", "failedx",
+             "E ", ">  ", "E", "  File \"a.py\", line 3", "Traceback (most recent call last)", "Expected", " got: ",
+             "left", "=", "a.py:12", " src/x.rs:3", "  at f (a.js:1:2)", " --> src/a.rs:1:2", "error[E0308]",
+             "error: ", "warning: ", "FAIL: ", "ERROR: ", "collected 3 items", "1..4", " ", "\t", "x", "_", "é",
+             "É", "1", "."]  # fmt: skip
+    lines = ["".join(rnd.choice(parts) for _ in range(rnd.randint(0, 5))) for _ in range(20_000)]
+    for line in lines:
+        assert test_summary._meaningful(line) == (test_summary._MEANINGFUL.search(line) is not None), line
