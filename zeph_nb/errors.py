@@ -230,6 +230,8 @@ _IO_CATEGORIES: dict[int, ToolErrorCategory] = {
     errno.EACCES: ToolErrorCategory.POLICY_BLOCKED,
     errno.EPERM: ToolErrorCategory.POLICY_BLOCKED,
     errno.EROFS: ToolErrorCategory.POLICY_BLOCKED,
+    # A name longer than the file system takes: the parameter is wrong, and the same call fails again.
+    errno.ENAMETOOLONG: ToolErrorCategory.INVALID_PARAMETERS,
 }
 
 

@@ -271,3 +271,23 @@ def test_without_an_id_undo_takes_this_kernels_run_never_another_notebooks(store
     assert not (work / "theirs.md").exists()
     run(store, work, ("write", {"path": "mine.md", "content": "y"}))
     assert prepare_undo(store, pid=os.getpid()).plan.run_id != theirs  # now this kernel's own
+
+
+def test_a_name_no_file_system_takes_is_the_calls_own_error_not_the_snapshots(
+    store: Store, work: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # The undo gate snapshots what a call may touch before it runs; a 300-character name made its walk raise
+    # (ENAMETOOLONG) and the call failed as an internal error with a traceback on the kernel's stderr.
+    long = "a" * 300 + ".txt"
+    settings = Settings().model_copy(update={"home": store.home})
+    turns: list[Any] = [[{"tool": "write", "params": {"path": long, "content": "x"}}],
+                        [{"tool": "write", "params": {"path": f"d/{long}/x", "content": "x"}}],  # its parent
+                        [{"tool": "find_path", "params": {"pattern": "{a,b}" * 12}}], "done"]  # fmt: skip
+    agent = zeph_nb.Agent(settings, zeph_nb.ScriptedProvider(turns), zeph_nb.AutoApprove(), workdir=work, store=store)
+    calls = agent.run_sync("write it").tool_calls
+    assert [(c.tool, c.status) for c in calls] == [("write", "error"), ("write", "error"), ("find_path", "error")]
+    assert all("category: invalid_parameters" in c.text for c in calls), [c.text[-300:] for c in calls]
+    assert "File name too long" in calls[0].text
+    assert "braces expand to more than 1,000 patterns" in calls[2].text
+    assert "Traceback" not in capfd.readouterr().err
+    assert list(work.iterdir()) == []

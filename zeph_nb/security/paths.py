@@ -10,6 +10,7 @@ strings means ``/work/sandbox-evil`` is not inside ``/work/sandbox``.
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 from collections.abc import Iterable, Iterator, Sequence
@@ -144,6 +145,12 @@ class Sandbox:
         ``create_parents`` then makes missing directories on the way, each checked to be inside and writable.
         """
         (self.resolve if follow_final else self.locate)(path)
+        if create_parents:
+            # A name the file system cannot hold fails after the folders before it were made: refuse it first, so a
+            # failed write leaves nothing behind. 255 bytes is NAME_MAX on Linux's file systems (and macOS's).
+            for part in Path(path).parts:
+                if len(os.fsencode(part)) > 255:
+                    raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), os.fspath(path))
 
         def may_create(directory: Path) -> None:
             self._require_inside(directory, path)

@@ -11,6 +11,7 @@ here follows a symbolic link or opens anything but a regular file (a FIFO would 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -122,10 +123,12 @@ class Capture:
         or ``reads`` refuses it."""
         try:
             info = os.lstat(path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return ABSENT
-        except NotADirectoryError:
-            return ABSENT
+        except OSError as e:
+            if e.errno in (errno.ENAMETOOLONG, errno.ELOOP):  # no file can have this name: the tool says so itself
+                return ABSENT
+            raise
         mode = stat.S_IMODE(info.st_mode)
         if stat.S_ISLNK(info.st_mode):
             return PathState("symlink", target=os.readlink(path))

@@ -7,6 +7,7 @@ swapped in by a command running at the same time cannot redirect it; see ``secur
 from __future__ import annotations
 
 import errno
+import itertools
 import os
 import shutil
 import stat
@@ -15,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from wcmatch import glob
+
+# What wcmatch raises when braces expand past its limit (documented, but defined in its private module).
+from wcmatch._wcparse import PATTERN_LIMIT, PatternLimitException
 
 from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
 from zeph_nb.security.beneath import Entry, open_dir
@@ -58,7 +62,15 @@ class TreeTools:
         found: list[str] = []
         more = False
         flags = glob.GLOBSTAR | glob.BRACE
-        for match in glob.iglob(args.pattern, root_dir=os.fspath(base), flags=flags):
+        try:
+            matches = iter(glob.iglob(args.pattern, root_dir=os.fspath(base), flags=flags))
+            first = next(matches, None)  # the braces are expanded here, before any file is looked at
+        except PatternLimitException:
+            raise _invalid(
+                f"the pattern's braces expand to more than {PATTERN_LIMIT:,} patterns; use fewer {{a,b}} groups "
+                "(a * or ** covers many names at once)"
+            ) from None
+        for match in itertools.chain([] if first is None else [first], matches):
             location = self._still_inside(base / match)
             if location is None:
                 continue  # `../*`, a path through a link that leaves the sandbox, or gone: not ours to list
