@@ -70,6 +70,29 @@ async def test_history_is_kept_across_runs_until_cleared(tmp_path: Path, store: 
     assert [m.text for m in provider.requests[2].messages] == ["three"]
 
 
+async def test_runs_without_a_model_are_no_history_for_a_real_one(tmp_path: Path, store: Store) -> None:
+    # Without a key the offline model answers "No model is configured…"; once a key is set the conversation goes
+    # on, and that exchange went along: Claude read it as its own earlier answer.
+    settings = Settings.load(env={"ZEPH_AGENT_MAX_TOOL_ITERATIONS": "1", "ZEPH_HOME": str(store.home)})
+    real = ScriptedProvider([[{"tool": "time", "params": {}}], "Second answer.", "Back."])
+    agent = Agent(settings, real, AutoApprove(), tmp_path, store=store)
+    assert (await agent.run("one")).stop_reason == "max_iterations"  # ends on the tool's result: a user turn
+    agent.provider = ScriptedProvider()  # the key removed: offline
+    await agent.run("two")  # joins the tool result's turn
+    await agent.run("three")  # a turn of its own
+    assert [m.role for m in agent.messages] == ["user", "assistant", "user", "assistant", "user", "assistant"]
+    agent.provider = real
+    await agent.run("four")
+    sent = real.requests[-1].messages
+    assert [m.role for m in sent] == ["user", "assistant", "user"]
+    assert [type(b).__name__ for b in sent[-1].content] == ["ToolResultBlock", "TextBlock"]
+    assert sent[-1].text == "four" and "No model is configured" not in str(sent)
+    await agent.run("five")
+    assert [m.text for m in real.requests[-1].messages][-3:] == ["four", "Second answer.", "five"]
+    # Messages in the middle were taken out: the running size still agrees with a recount.
+    assert agent.conversation.sizes.chars(agent.messages) == sum(m.chars for m in agent.messages)
+
+
 async def test_max_iterations_from_the_environment(tmp_path: Path, store: Store) -> None:
     settings = Settings.load(env={"ZEPH_AGENT_MAX_TOOL_ITERATIONS": "2", "ZEPH_HOME": str(store.home)})
     turns = [bash(f"echo {i}") for i in range(5)]

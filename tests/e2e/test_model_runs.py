@@ -119,6 +119,8 @@ def test_a_key_set_mid_session_is_used_by_the_next_cell(lab: Lab, browser: Any) 
         shot(online, "key-set-mid-session")
         sent = [r.headers.get("x-api-key") or r.headers.get("authorization", "") for r in server.received]
         assert len(sent) == 1 and KEY in sent[0]  # the key set in the kernel, in the SDK's choice of header
+        # The offline exchange is no history: Claude read "No model is configured…" as its own earlier answer.
+        assert [m["role"] for m in server.bodies[-1]["messages"]] == ["user"], server.bodies[-1]["messages"]
     page.close()
 
 

@@ -86,6 +86,33 @@ class Conversation:
                 Message("assistant", [TextBlock(f"[this run ended before it was finished ({reason})]")])
             )
 
+    def forget_replies(self, reply: str) -> int:
+        """Take out every exchange answered with exactly ``reply`` (the offline model's "No model is configured…"):
+        the answer and the prompt before it, which joined a turn of tool results or made one of its own. Turns left
+        side by side by a removal are joined, so roles still alternate. Returns how many exchanges went."""
+        if not any(m.role == "assistant" and m.text == reply for m in self.messages):
+            return 0
+        kept: list[Message] = []
+        gone = 0
+        for message in self.messages:
+            offline = message.role == "assistant" and message.text == reply
+            if offline and kept and kept[-1].role == "user" and all(isinstance(b, TextBlock) for b in message.content):
+                blocks = list(kept.pop().content)
+                while blocks and isinstance(blocks[-1], TextBlock):  # the prompt, after any tool results it joined
+                    blocks.pop()
+                if blocks:
+                    kept.append(Message("user", blocks))
+                gone += 1
+            elif kept and kept[-1].role == message.role:
+                kept[-1] = Message(message.role, [*kept[-1].content, *message.content])
+            else:
+                kept.append(message)
+        self.messages[:] = kept
+        # A message in the middle changed: the running tallies start over rather than trust what they saw.
+        self.sizes = RunningSize()
+        self.tools_used = RunningToolNames()
+        return gone
+
     def close_open_calls(self) -> None:
         """After a Stop mid-tool: every tool use the model made gets a result, so the conversation stays valid."""
         if not self.messages or self.messages[-1].role != "assistant":

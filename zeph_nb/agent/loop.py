@@ -312,6 +312,12 @@ class Agent:
         if not self._titled:
             self._titled = True
             Conversations(self.chain.store).start(self.conversation_id, prompt)
+        if not getattr(self.provider, "unconfigured", False):
+            # Runs made while no model was configured are no history for a real one: Claude read the offline
+            # "No model is configured…" as its own earlier answer (a key set mid-session keeps the conversation).
+            from zeph_nb.agent.providers.scripted import NO_MODEL_REPLY
+
+            self.conversation.forget_replies(NO_MODEL_REPLY)
         return self.conversation.add_prompt(prompt)
 
     async def _request(self, emit: Callable[[Any], None]) -> ModelRequest:
