@@ -35,6 +35,9 @@ LATER = [
     "zeph_nb.security.runs_on_use",
     "zeph_nb.security.secret_patterns",
     "zeph_nb.tools.execution.backend",
+    "zeph_nb.tools.shell.background",
+    "zeph_nb.tools.shell.panes",
+    "zeph_nb.undo.transaction",
 ]
 
 FIRST_RUN = textwrap.dedent(

@@ -16,7 +16,6 @@ from zeph_nb.shell import ShellAnalysis
 from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall, ToolOutput
 from zeph_nb.tools.scope import CommandScope
-from zeph_nb.tools.shell import executor as shell_module
 from zeph_nb.tools.shell import process as process_module
 from zeph_nb.tools.shell.executor import BashArgs, ShellExecutor
 
@@ -350,13 +349,15 @@ async def test_snapshot_not_required_runs_with_a_warning(project: Path) -> None:
 
 async def test_read_only_commands_take_no_snapshot(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     taken: list[object] = []
-    original = shell_module.Transaction.begin
+    from zeph_nb.undo.transaction import Transaction  # the executor imports it at its first command that may write
+
+    original = Transaction.begin
 
     def spy(*args: object, **kwargs: object) -> object:
         taken.append(args)
         return original(*args, **kwargs)  # type: ignore[arg-type]  # forwarding the real call
 
-    monkeypatch.setattr(shell_module.Transaction, "begin", spy)
+    monkeypatch.setattr(Transaction, "begin", spy)
     await run(shell(project, TX), "ls src && git status 2>/dev/null || true")
     assert taken == []
     await run(shell(project, TX), "echo x > src/y")

@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, Field, StringConstraints
 
@@ -47,9 +47,7 @@ from zeph_nb.tools.containment import (
     shell_classifier,
 )
 from zeph_nb.tools.scope import CommandScope
-from zeph_nb.tools.shell.background import in_pane
 from zeph_nb.tools.shell.host_guard import HostGuard
-from zeph_nb.tools.shell.panes import TmuxPanes
 from zeph_nb.tools.shell.process import (
     ERROR_TAIL_CHARS,
     PIPE_GRACE_SECS,
@@ -63,7 +61,12 @@ from zeph_nb.tools.shell.process import (
     raise_for_failure,
     spawn,
 )
-from zeph_nb.undo.transaction import SnapshotFailed, Transaction
+
+if TYPE_CHECKING:
+    # Imported by the first call that needs them (a pane, a command that may write), not by a new Agent: the
+    # tmux and undo machinery is ~10 ms of the first Agent's imports (bench/cold_start_bench.py).
+    from zeph_nb.tools.shell.panes import TmuxPanes
+    from zeph_nb.undo.transaction import Transaction
 
 __all__ = ["BASH", "BASH_TMUX", "ShellExecutor"]
 
@@ -185,6 +188,8 @@ class ShellExecutor(SingleToolExecutor):
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
         wait = getattr(args, "wait", True)
         if wait is not True and self.panes is not None:
+            from zeph_nb.tools.shell.background import in_pane
+
             return await in_pane(self.panes, self.settings, self.workdir, args.command, wait, scope, call)
         transaction, snapshot_note = await asyncio.to_thread(self._begin, analysis)
         output = await self.run_command(
@@ -364,6 +369,8 @@ class ShellExecutor(SingleToolExecutor):
         """The scope captured before a command that may write, or why there is none (None, None: not asked for)."""
         if not self.shell.transactional or not analysis.may_write:
             return None, None
+        from zeph_nb.undo.transaction import SnapshotFailed, Transaction
+
         try:
             transaction = Transaction.begin(self.workdir, self.shell.transaction_scope, self.shell.max_snapshot_bytes)
         except SnapshotFailed as e:
