@@ -162,6 +162,25 @@ async def test_always_allow_applies_from_the_next_call_and_records_who(tmp_path:
     assert list(grants["pattern"]) == ["echo one", "echo two"] and set(grants["granted_by"]) == {"carol"}
 
 
+async def test_a_grant_is_shown_as_it_was_given_and_its_call_says_so(tmp_path: Path, store: Store) -> None:
+    # An exact grant is stored glob-escaped (echo \\-n hi); the Rule column, the audit API and the card showed that.
+    from zeph_nb.notebook.cards import ToolCard
+
+    chain = chain_for(ASK_ECHO, tmp_path, store, ScriptedApprover(["always"], name="carol"))
+    await chain.execute(bash("echo -n hi"))
+    again = await chain.execute(bash("echo -n hi"))
+    assert (again.status, again.decision, again.approved_by) == ("ok", "allow", None)
+    assert again.matched_rule is not None and again.matched_rule.startswith('Always allow "echo -n hi" by carol at ')
+    assert again.reason == "allowed by an earlier " + again.matched_rule
+    store.flush()
+    rows = store.query("SELECT matched_rule FROM tool_calls WHERE call_id = ?", [again.call.call_id])
+    assert list(rows["matched_rule"]) == [again.matched_rule]
+    assert list(store.query("SELECT pattern FROM permission_rules")["pattern"]) == ["echo \\-n hi"]  # still exact
+    card = ToolCard("bash", again.call.params)
+    card.finished(again)
+    assert "allowed by an earlier Always allow &quot;echo -n hi&quot; by carol" in card.stats.value
+
+
 async def test_a_revoked_grant_asks_again(tmp_path: Path, store: Store) -> None:
     chain = chain_for(ASK_ECHO, tmp_path, store, ScriptedApprover(["always"]))
     await chain.execute(bash("echo one"))

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from zeph_nb.gates.policy import GRANTED
 from zeph_nb.output.sanitize import visible
 from zeph_nb.security.secrets import redact
 from zeph_nb.tools.base import call_summary
@@ -294,6 +295,9 @@ class ToolCard:
         elif outcome.category is not None:
             lines.append(f'<div class="zeph-error">{html.escape(outcome.category.label)}: '
                          f"{html.escape(redact(outcome.output.summary)[:300])}</div>")  # fmt: skip
+        elif outcome.decision == "allow" and (outcome.reason or "").startswith(GRANTED):
+            # Nobody was asked this time: the card says which earlier answer let it through.
+            lines.append(f'<div class="zeph-stats">{html.escape(outcome.reason or "")}</div>')
         for stat in outcome.filter_stats:
             lines.append(f'<div class="zeph-stats">{html.escape(stat)}</div>')
         if outcome.overflow_id:

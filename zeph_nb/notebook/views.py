@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ConfigError
@@ -84,8 +83,7 @@ def print_tools(view: ToolsView, functions: dict[str, str]) -> None:
     if view.grants:
         print("Always allowed:")
         for grant in view.grants:
-            shown = re.sub(r"\\(.)", r"\1", grant.pattern)  # patterns are glob-escaped: rm \-rf reads as rm -rf
-            print(f"  {grant.tool:6} {shown}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
+            print(f"  {grant.tool:6} {grant.shown}   by {grant.granted_by}, {grant.granted_at:%Y-%m-%d %H:%M}")
 
 
 def every_row(frame: Any) -> Any:

@@ -7,6 +7,7 @@ The rules' names are importable from here (``from zeph_nb.gates.policy import Po
 """
 
 from zeph_nb.gates.policy.rules import (
+    GRANTED,
     Action,
     PermissionPolicy,
     PolicyDecision,
@@ -18,6 +19,7 @@ from zeph_nb.gates.policy.rules import (
 )
 
 __all__ = [
+    "GRANTED",
     "Action",
     "PermissionPolicy",
     "PolicyDecision",

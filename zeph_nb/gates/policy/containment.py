@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from zeph_nb.config import Settings
-from zeph_nb.gates.policy import PolicyDecision, Rule, exact_pattern
+from zeph_nb.gates.policy import GRANTED, PolicyDecision, Rule, exact_pattern
 from zeph_nb.security.netproxy import host_allowed
 from zeph_nb.security.protected import ProtectedPaths
 from zeph_nb.security.secrets import scan_secrets
@@ -271,7 +271,7 @@ def contain_web(
     used = [next((g for g in mine if g.matches("url", url)), None) for url in new]
     if all(rule is not None for rule in used):
         names = "; ".join(sorted({rule.source for rule in used if rule is not None}))
-        return PolicyDecision("allow", names, f"allowed by an earlier Always allow: {names}", by_rule=True)
+        return PolicyDecision("allow", names, GRANTED + names, by_rule=True)
     hosts = list(dict.fromkeys(web_host(url) for url in new))
     why = (
         f"{tool.name} would reach {', '.join(hosts)} for the first time in this conversation; check the whole URL "

@@ -10,6 +10,7 @@ so one granted in another notebook applies here from the next call on. Revoking 
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from zeph_nb.store.grants import GrantRow, GrantRows
 if TYPE_CHECKING:
     from zeph_nb.store.store import Store
 
-__all__ = ["Grant", "PermissionGrants"]
+__all__ = ["Grant", "PermissionGrants", "shown_pattern"]
 
 log = logging.getLogger("zeph_nb.gates")
 
@@ -31,9 +32,20 @@ log = logging.getLogger("zeph_nb.gates")
 class Grant(GrantRow):
     """A grant in force: the table's row (store/grants.py), read as a permission rule."""
 
+    @property
+    def shown(self) -> str:
+        """The pattern as the person granted it: an exact grant is stored glob-escaped (``rm \\-f b.txt`` matches
+        only ``rm -f b.txt``), which is no way to show it (the dashboard's Rule column, the audit API, %zeph tools)."""
+        return shown_pattern(self.pattern)
+
     def as_rule(self) -> Rule:
         when = self.granted_at.strftime("%Y-%m-%d %H:%M")
-        return Rule(self.tool, self.pattern, "allow", f'Always allow "{self.pattern}" by {self.granted_by} at {when}')
+        return Rule(self.tool, self.pattern, "allow", f'Always allow "{self.shown}" by {self.granted_by} at {when}')
+
+
+def shown_pattern(pattern: str) -> str:
+    """A grant's pattern without its glob escapes (``exact_pattern``'s backslashes)."""
+    return re.sub(r"\\(.)", r"\1", pattern)
 
 
 class PermissionGrants:

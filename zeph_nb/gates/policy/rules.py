@@ -85,6 +85,11 @@ def code_matches(pattern: str, code: str) -> bool:
     return re.fullmatch(_CODE_NAME.join(parts), code.strip()) is not None
 
 
+# How a decision made by a grant begins; the grant's own words follow ('Always allow "rm -f b.txt" by ann at …'),
+# and the call's card shows the sentence.
+GRANTED = "allowed by an earlier "
+
+
 def exact_pattern(subject: str) -> str:
     """A pattern that matches ``subject`` and nothing else (what "Always allow" persists)."""
     return str(fnmatch.escape(subject))
@@ -360,9 +365,7 @@ class PermissionPolicy:
                 return None
             used.append(hit)
         names = sorted({g.source for g in used})
-        return PolicyDecision(
-            "allow", "; ".join(names), "allowed by an earlier Always allow: " + "; ".join(names), by_rule=True
-        )
+        return PolicyDecision("allow", "; ".join(names), GRANTED + "; ".join(names), by_rule=True)
 
 
 def _managed_source(source: str, managed: ManagedSettings | None, key: str, index: int) -> str:
