@@ -101,8 +101,9 @@ def test_waiting_a_while_returns_the_output_or_says_it_still_runs(tmp_path: Path
     assert done.summary.splitlines() == ["out", "err", "[ended with exit code 3]"]
     assert done.exit_code == 3 and done.raw["streams"] == "merged by the terminal"
     slow = run(executor, "bash", command="echo begun; sleep 600", wait=1)
-    assert slow.error is not None and slow.error.category == ToolErrorCategory.TIMEOUT
-    assert "still running in tmux pane" in slow.error.message and "begun" in slow.error.message
+    # Left running on purpose: a result, not a timeout error (which drew a red "failed" card).
+    assert slow.error is None and slow.raw["running"] is True
+    assert "still running in tmux pane" in slow.summary and "begun" in slow.summary
     assert ": running:" in run(executor, "capture-pane").summary  # it was not stopped
 
 
@@ -402,3 +403,22 @@ def test_the_persons_own_pane_is_reached_only_by_name_and_always_asks(
         assert default.category == ToolErrorCategory.INVALID_PARAMETERS
     finally:
         sp.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True, check=False)
+
+
+def test_a_job_left_running_after_its_wait_is_a_neutral_card_and_a_plain_result(tmp_path: Path) -> None:
+    """wait="1s" on a longer job: the job runs on as asked. It drew a red "failed" card, and the model's block said
+    both "this call was not retried" and "retryable: true"."""
+    from zeph_nb.gates import build_chain
+    from zeph_nb.notebook.cards import ToolCard
+
+    settings = Settings.model_validate({"tools": {"execution": {"backend": "tmux"}}, "home": tmp_path / "z"})
+    chain = build_chain(settings, workdir=tmp_path, approver=AutoApprove())
+    outcome = asyncio.run(chain.execute(ToolCall("bash", {"command": "echo begun; sleep 30", "wait": "1s"})))
+    assert (outcome.status, outcome.category) == ("ok", None)
+    assert outcome.text.startswith("the command is still running in tmux pane %") and "begun" in outcome.text
+    assert "[tool_error]" not in outcome.text and "retr" not in outcome.text
+    card = ToolCard("bash", outcome.call.params)
+    card.finished(outcome)
+    assert ">still running</span>" in card.title.value and f"in pane {outcome.output.raw['pane']}" in card.title.value
+    assert "failed" not in card.title.value
+    asyncio.run(chain.execute(ToolCall("send-keys", {"keys": ["C-c"]})))

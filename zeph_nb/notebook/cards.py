@@ -88,6 +88,7 @@ _BADGES: dict[str, tuple[str, str]] = {
     "waiting": ("#bf8700", "waiting for you"),
     "running": ("#0969da", "running"),
     "done": ("#1a7f37", "done"),
+    "background": ("#6e7781", "still running"),  # left running in a tmux pane on purpose (wait=false or a wait)
     "failed": ("#cf222e", "failed"),
     "denied": ("#9a6700", "denied"),
     "cancelled": ("#6e7781", "cancelled"),
@@ -267,7 +268,10 @@ class ToolCard:
     def finished(self, outcome: CallOutcome) -> None:
         import ipywidgets as w
 
-        if outcome.status == "ok":
+        pane = outcome.output.raw.get("pane") if isinstance(outcome.output.raw, dict) else None
+        if outcome.status == "ok" and pane and outcome.output.raw.get("running"):
+            self.status = "background"
+        elif outcome.status == "ok":
             self.status = "done"
         elif outcome.status in ("denied", "cancelled"):
             self.status = outcome.status
@@ -278,6 +282,8 @@ class ToolCard:
             meta.append(f"waited {outcome.waited_ms / 1000:.1f} s for approval")
         if outcome.exit_code is not None and outcome.exit_code >= 0:  # -1: it never ran
             meta.append(f"exit {outcome.exit_code}")
+        if self.status == "background":
+            meta.append(f"in pane {pane}")
         if outcome.cached:
             meta.append("from cache")
         if outcome.attempts > 1:

@@ -121,7 +121,7 @@ async def report_pane(
     panes: TmuxPanes, pane: Pane, wait: bool | int | str, call: ToolCall, *, sandbox: str
 ) -> ToolOutput:
     """The answer to a bash call whose command was started in ``pane``: at once, when it ends, or after ``wait``
-    (a timeout error that says it still runs). Shared by every place panes live (here, an SSH host, a
+    (that it still runs, with its output so far). Shared by every place panes live (here, an SSH host, a
     container)."""
     where = f"tmux pane {pane.id}"
     raw: dict[str, object] = {"pane": pane.id, "session": panes.session, "sandbox": sandbox,
@@ -137,13 +137,12 @@ async def report_pane(
         pane.check(ended=False)
         notes = "".join(f"\n[{note}]" for note in pane.take_notes())
         so_far = tail_of(text, ERROR_TAIL_CHARS) + notes
-        raise ToolError(
-            ToolErrorCategory.TIMEOUT,
-            f"the command is still running in {where} after {limit:g}s; it was not stopped. Read it with "
-            f"capture-pane (target {pane.id}), answer it with send-keys, stop it with send-keys keys=['C-c']"
-            + (f"; output so far:\n{so_far}" if so_far else "; it printed nothing yet"),
-            details={**raw, "running": True, "stdout": text},
-        )
+        # Not an error: the model asked to wait this long and go on, and the command runs on as it should. A
+        # timeout error here drew a red "failed" card and a block saying both "not retried" and "retryable".
+        summary = (f"the command is still running in {where} after {limit:g}s; it was not stopped. Read it with "
+                   f"capture-pane (target {pane.id}), answer it with send-keys, stop it with send-keys keys=['C-c']"
+                   + (f"; output so far:\n{so_far}" if so_far else "; it printed nothing yet"))  # fmt: skip
+        return ToolOutput("bash", summary, raw={**raw, "running": True, "stdout": text}, call_id=call.call_id)
     pane.reported = True
     code = state.code if state.signal is None else 128 + state.signal  # as a shell reports a signalled command
     summary = text or "(no output)"
