@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -208,8 +209,10 @@ def test_a_tool_error_names_what_to_do_when_tmux_is_missing(monkeypatch: pytest.
         TmuxPanes({})
 
 
-def test_background_commands_end_with_a_kernel_that_was_killed(tmp_path: Path) -> None:
-    """SIGKILL runs no atexit hook: the server's first window watches the kernel and stops the server itself."""
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_background_commands_end_with_a_kernel_that_was_killed(tmp_path: Path, how: signal.Signals) -> None:
+    """SIGKILL and SIGTERM (how Jupyter stops a kernel that does not answer) run no atexit hook: the server's first
+    window watches the kernel and stops the server itself, and removes the socket file tmux leaves behind."""
     marker = f"zeph-orphan-{os.getpid()}"
     kernel = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""
@@ -225,7 +228,10 @@ def test_background_commands_end_with_a_kernel_that_was_killed(tmp_path: Path) -
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "ZEPH_HOME": str(tmp_path / "z")},
     )  # fmt: skip
     assert kernel.stdout is not None
-    assert "dispatched to tmux pane" in kernel.stdout.readline()
+    said = kernel.stdout.readline()
+    assert "dispatched to tmux pane" in said
+    socket_file = Path(said.split("tmux -S ", 1)[1].split()[0])
+    assert socket_file.exists()
 
     def running() -> bool:
         return subprocess.run(["pgrep", "-f", marker], capture_output=True, check=False).returncode == 0
@@ -234,12 +240,13 @@ def test_background_commands_end_with_a_kernel_that_was_killed(tmp_path: Path) -
     while not running() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert running()
-    kernel.kill()
+    kernel.send_signal(how)
     kernel.wait()
     deadline = time.monotonic() + 15
-    while running() and time.monotonic() < deadline:
+    while (running() or socket_file.exists()) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not running(), "a background command outlived its killed kernel"
+    assert not socket_file.exists(), "the server's socket file was left behind"
 
 
 @pytest.mark.skipif(not SANDBOX.active, reason=f"no OS sandbox here: {SANDBOX.reason}")

@@ -62,9 +62,12 @@ def tmux_available() -> str | None:
 _STATE = "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}:#{pid}"  # the pane's end, and the server's pid
 
 
-def _kill_server(argv: list[str]) -> None:
+def _kill_server(argv: list[str], socket_file: Path | None = None) -> None:
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(argv, capture_output=True, timeout=5, check=False)
+    if socket_file is not None:  # tmux (3.3a) leaves its socket file behind when it exits
+        with contextlib.suppress(OSError):
+            socket_file.unlink()
 
 
 def _remove_stale_sockets(folder: Path) -> None:
@@ -216,9 +219,12 @@ class TmuxPanes:
                 # (On a remote side nothing can watch this process: its panes stay until the kernel exits
                 # cleanly or someone stops them there — commands on a GPU box may well be meant to.)
                 note = f"zeph-nb: each background command opens a window of its own in session {self.session}."
+                # Once the kernel is gone it ignores the hangup the server's end sends it, to remove the socket
+                # file tmux leaves behind (a kernel stopped with SIGTERM, as Jupyter does, ran no atexit hook).
+                sock = shlex.quote(str(self.socket))
                 watch = (f"printf '%s\\n' '{note}'; exec < /dev/null; while kill -0 {os.getpid()} 2>/dev/null; "
-                         f"do sleep 1; done; exec {shlex.quote(self.binary)} -S {shlex.quote(str(self.socket))} "
-                         "kill-server")  # fmt: skip
+                         f"do sleep 1; done; trap '' HUP; {shlex.quote(self.binary)} -S {sock} kill-server; "
+                         f"rm -f {sock}")  # fmt: skip
                 if self.remote is not None:
                     watch = f"printf '%s\\n' '{note}'; exec tail -f /dev/null < /dev/null"
                 try:
@@ -228,7 +234,7 @@ class TmuxPanes:
                     if not await self._alive():  # not another toolset of this kernel starting it just now
                         raise
                 # Background commands end with the kernel, as every other command of the agent does.
-                atexit.register(_kill_server, self._argv(["kill-server"]))
+                atexit.register(_kill_server, self._argv(["kill-server"]), None if self.remote else self.socket)
                 for option, value in (("remain-on-exit", "on"), ("history-limit", str(HISTORY_LINES)),
                                       ("set-clipboard", "off"), ("allow-rename", "off"),
                                       ("allow-passthrough", "off")):  # fmt: skip
@@ -254,6 +260,9 @@ class TmuxPanes:
                 if not self._serving():
                     break
                 await asyncio.sleep(0.02)
+            if self.remote is None and not self._serving():  # the file tmux leaves behind
+                with contextlib.suppress(OSError):
+                    self.socket.unlink()
         self._close_guards()
         self.panes.clear()
         self._started = False
