@@ -15,7 +15,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import trustme
+try:
+    import trustme
+except ImportError:  # the own-environment install has no [lab] extra: say what to install, not a bare traceback
+    raise ImportError(
+        "the tutorials' HTTPS site needs trustme for its test certificate authority: pip install trustme "
+        "(or pip install 'zeph-nb[lab]')"
+    ) from None
 
 PAGES: dict[str, tuple[str, str]] = {
     "/": (
