@@ -58,3 +58,25 @@ def test_zeph_tools_lines_up_the_summaries_however_long_the_names(capsys: pytest
     print_tools(ToolsView(tuple(ToolInfo(n, f"what {n} does", 0) for n in names), (), ()), {})
     lines = capsys.readouterr().out.splitlines()[1:]
     assert len({line.index("what ") for line in lines}) == 1, lines
+
+
+def test_zeph_audit_in_a_notebook_folds_escapes_and_names_the_rule(tmp_path: Path, store: Store) -> None:
+    from zeph_nb.gates import ScriptedApprover
+    from zeph_nb.notebook.views import recent_calls
+
+    settings = Settings.from_toml('[gates.permissions]\nbash = [{pattern = "echo *", action = "ask"}]\n')
+    settings = settings.model_copy(update={"home": store.home})
+    hostile = "echo '<img src=x onerror=alert(1)>' " + "and-more " * 10
+    turns = [[{"tool": "bash", "params": {"command": hostile}}], [{"tool": "bash", "params": {"command": hostile}}],
+             [{"tool": "time", "params": {}}], "ok"]  # fmt: skip
+    Agent(settings, ScriptedProvider(turns), ScriptedApprover(["always"]), tmp_path, store=store).run_sync("go")
+    shown = recent_calls(10, settings)
+    assert shown["rule"].tolist()[:2] == ["default (trust level trusted)", shown["rule"][1]]
+    assert shown["rule"][1].startswith('Always allow "echo <img') and shown["rule"][2].startswith("gates.perm")
+    assert {"params", "reason", "matched_rule"} <= set(shown.full.columns) and len(shown.full) == 3
+    page = shown._repr_html_()
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page  # escaped, tooltips included
+    assert "<NA>" not in page and "NaN" not in page and "None" not in page
+    assert "…</td>" in page  # the long command is folded, whole in its title
+    text = repr(shown)
+    assert "<NA>" not in text and "NaN" not in text

@@ -277,3 +277,33 @@ def test_run_python_asks_with_the_code_and_the_next_cell_sees_its_change(lab: La
     run_cell(page, 2)
     page.locator(".jp-Cell").nth(2).get_by_text("['x', 'double']").wait_for(timeout=30_000)
     page.close()
+
+
+def test_zeph_audit_fits_the_notebook_at_1280_px(lab: Lab, browser: Any) -> None:
+    # A long command, a grant's allow, a denial and a failure: the rows whose cells ran past the page before.
+    long = "echo " + "a-rather-long-argument " * 12
+    turns = [[{"tool": "bash", "params": {"command": long}}], [{"tool": "bash", "params": {"command": long}}],
+             [{"tool": "read", "params": {"path": "missing.txt"}}], "Done."]  # fmt: skip
+    setup = SETUP.format(turns=turns) + "\napprover = zeph_nb.ScriptedApprover(['always'])"
+    name = "audit-view"
+    write_notebook(lab.root / f"{name}.ipynb", setup,
+                   '%%zeph --provider model --approve approver\nEcho twice, read a file', "%zeph audit")  # fmt: skip
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{lab.url}/lab/tree/{name}.ipynb?reset&token={lab.token}")
+    run_cell(page, 0)
+    run_cell(page, 1)
+    transcript(page).get_by_text("Done.").wait_for(timeout=60_000)
+    run_cell(page, 2)
+    table = page.locator(".jp-Cell").nth(2).locator(".zeph-audit table")
+    table.wait_for(timeout=30_000)
+    text = table.inner_text()
+    assert "Always allow" in text and "…" in text and "<NA>" not in text and "NaN" not in text
+    area = page.locator(".jp-Cell").nth(2).locator(".jp-OutputArea-output").first
+    # Nothing cut: the table is no wider than the output area it sits in (no horizontal scroll bar).
+    widths = area.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1], widths
+    folded = table.locator("td[title]").first
+    assert (folded.get_attribute("title") or "").startswith("echo a-rather-long-argument")
+    ARTIFACTS.mkdir(exist_ok=True)
+    area.screenshot(path=str(ARTIFACTS / "zeph-audit.png"))  # the table, not the run's transcript
+    page.close()

@@ -8,8 +8,9 @@ command needs them.
 from __future__ import annotations
 
 import hashlib
+import html
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from zeph_nb.errors import ConfigError
 
@@ -46,16 +47,18 @@ def print_sandbox(description: str) -> None:
 
 def recent_calls(limit: int, settings: Settings | None) -> Any:
     """``%zeph audit``: the last ``limit`` calls, with the command, path or URL each was about (what a person
-    scans for)."""
+    scans for) and the rule that decided it (a grant's allow told from a default one). A DataFrame; in a notebook
+    a compact table with the long cells folded (whole on hover); ``.full`` is every column of those rows."""
     from zeph_nb import audit
 
     # This kernel's own cache: it answers offline, and a team's database is read with zeph_nb.audit.
     frame = audit.frame(limit=limit, settings=settings, team=False)
     frame["what"] = frame["params"].map(what)
+    frame["rule"] = frame["matched_rule"].fillna("")
     # Which filter rule read a shell call's output and how far it understood it: "generic, fallback".
     rule, confidence = frame["filter_rule"].fillna("no rule"), frame["filter_confidence"]
     frame["filter"] = (rule + ", " + confidence).where(confidence.notna(), "")
-    columns = ["ts", "tool", "what", "status", "decision", "approved_by", "exit_code", "error_category",
+    columns = ["ts", "tool", "what", "status", "decision", "rule", "approved_by", "exit_code", "error_category",
                "duration_ms", "waited_ms", "filter", "tokens_saved"]  # fmt: skip
     shown = frame[columns].copy()
     # For a person scanning it (audit.frame() keeps the full values): whole seconds and milliseconds, numbers
@@ -65,7 +68,79 @@ def recent_calls(limit: int, settings: Settings | None) -> Any:
         shown[column] = shown[column].round().astype("Int64")
     for column in ("approved_by", "error_category"):
         shown[column] = shown[column].fillna("")
-    return shown
+    return _audit_rows(shown, frame.drop(columns=["what", "rule", "filter"]))
+
+
+# Cells folded in the notebook's table (whole in the cell's tooltip and in the frame), and allowed to wrap: at
+# 1280 px JupyterLab's output area is ~850 px wide, and the table fits in it without a scroll bar
+# (tests/e2e/test_lab.py measures it). The short columns never wrap.
+_FOLD = {"what": 48, "rule": 40, "by": 16, "error": 22, "filter": 32}
+_WRAP = frozenset({"what", "rule", "filter"})  # long free text; names and categories stay on one line
+
+
+def _audit_rows(shown: Any, full: Any) -> Any:
+    import pandas as pd
+
+    class AuditRows(pd.DataFrame):  # type: ignore[misc]  # pandas is untyped here (ignore_missing_imports)
+        _metadata: ClassVar[list[str]] = ["full"]  # pandas keeps .full on the frame
+
+        @property
+        def _constructor(self) -> Any:
+            return pd.DataFrame  # derived frames (filters, set_index) are ordinary again
+
+        def _display(self) -> Any:
+            """The rows as a person reads them: every cell text, a missing number an empty cell (not <NA> beside
+            empty strings), the exit code beside the status, the waits and savings beside what they qualify."""
+            rows = pd.DataFrame(self)
+            text = rows.astype(object).where(rows.notna(), "")
+            status = [f"{s} · exit {c}" if c != "" and c not in (0, -1) else s
+                      for s, c in zip(text["status"], text["exit_code"], strict=True)]  # fmt: skip
+            ms = [f"{d} (+{w} waited)" if w not in ("", 0) else str(d)
+                  for d, w in zip(text["duration_ms"], text["waited_ms"], strict=True)]  # fmt: skip
+            saved = [f"{f} · {n:,} saved" if f and n not in ("", 0) else f
+                     for f, n in zip(text["filter"], text["tokens_saved"], strict=True)]  # fmt: skip
+            return pd.DataFrame({
+                "time": [t.strftime("%m-%d %H:%M:%S") if t != "" else "" for t in text["ts"]],
+                "tool": text["tool"], "what": text["what"], "status": status, "decision": text["decision"],
+                "rule": text["rule"], "by": text["approved_by"], "error": text["error_category"], "ms": ms,
+                "filter": saved,
+            })  # fmt: skip
+
+        def __repr__(self) -> str:
+            with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 60):
+                return str(self._display().to_string())
+
+        def _repr_html_(self) -> str:
+            # Everything here came from the model or a tool: escaped, cell by cell, tooltips included. Styles are
+            # on each cell: JupyterLab right-aligns output tables, and its sanitiser keeps no <style> block.
+            shown = self._display()
+            cell = "padding: 2px 4px; text-align: left; vertical-align: top; white-space: nowrap"
+            wrapping = (
+                "padding: 2px 4px; text-align: left; vertical-align: top; white-space: normal;"
+                " overflow-wrap: anywhere; min-width: 6em"
+            )
+            head = "".join(f'<th style="{cell}">{html.escape(str(c))}</th>' for c in shown.columns)
+            rows = []
+            for record in shown.itertuples(index=False):
+                cells = []
+                for column, value in zip(shown.columns, record, strict=True):
+                    text = str(value)
+                    style = wrapping if column in _WRAP else cell
+                    limit = _FOLD.get(column)
+                    if limit is not None and len(text) > limit:
+                        cells.append(f'<td style="{style}" title="{html.escape(text, quote=True)}">'
+                                     f"{html.escape(text[: limit - 1])}…</td>")  # fmt: skip
+                    else:
+                        cells.append(f'<td style="{style}">{html.escape(text)}</td>')
+                rows.append("<tr>" + "".join(cells) + "</tr>")
+            note = f"{len(shown)} calls, newest first; every column: <code>.full</code>"
+            return (f'<div class="zeph-audit"><table style="font-size: 12px; border-collapse: collapse">'
+                    f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+                    f'<div style="font-size: 11px; color: #6e7781">{note}</div></div>')  # fmt: skip
+
+    rows = AuditRows(shown)
+    rows.full = full
+    return rows
 
 
 def print_tools(view: ToolsView, functions: dict[str, str]) -> None:
