@@ -36,6 +36,7 @@ from zeph_nb.output.shapes import (
     may_be,
 )
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
+from zeph_nb.output.templates import GENERIC, TEMPLATES, fold_long_output
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "JSON_LISTS",
     "PROFILE",
     "TABLE",
+    "TEMPLATES",
     "TRACEBACK",
     "TREE",
     "FilterEngine",
@@ -52,7 +54,8 @@ __all__ = [
     "producing_segments",
 ]
 
-GENERIC = "generic"  # the rule name a FilteredOutput reports when the generic fallback shortened it
+# GENERIC: the rule name a FilteredOutput reports when the generic fallback shortened it by run; TEMPLATES when
+# it folded a long output by template (both named in output/templates.py).
 DIFF = "diff"  # ... when no rule knew the command and its output was a diff (output/diffs.py)
 BINARY = "binary"  # ... when no rule knew the command and lines of it were bytes, not text (sanitize.fold_binary)
 TRACEBACK = "traceback"  # ... when only library frames of a traceback were folded (output/tracebacks.py)
@@ -183,9 +186,10 @@ class FilterEngine:
     shortened where it repeats itself (``generic.py``; confidence FALLBACK).
     """
 
-    def __init__(self, rules: tuple[Rule, ...] | list[Rule], *, generic: bool = True) -> None:
+    def __init__(self, rules: tuple[Rule, ...] | list[Rule], *, generic: bool = True, templates: bool = True) -> None:
         self.rules = tuple(rules)
         self.generic = generic  # the generic fallback ([output.filters.log_dedup] enabled)
+        self.templates = templates  # a long output's generic fallback folds by template (off: by run only)
 
     def match(self, command: str) -> Rule | None:
         found = self._match(command)
@@ -214,6 +218,13 @@ class FilterEngine:
         shown = first_shape(text, SHAPES, cues)
         if shown is not None:
             return shown
+        if self.generic and self.templates:
+            # A log interleaves its kinds: folded by run, it was a note every few lines (issue 46). By template
+            # where that folds, else by run.
+            found = fold_long_output(text)
+            if found is not None:
+                return found[0], found[1], FilterConfidence.FALLBACK
+            return text, rule, FilterConfidence.FALLBACK
         folded = generic_filter(text) if self.generic else None
         if folded is not None:
             return folded, GENERIC, FilterConfidence.FALLBACK

@@ -20,7 +20,7 @@ from zeph_nb.output.kinds import LineKinds, digit_blind_table, first_indices
 from zeph_nb.output.lines import quoted
 from zeph_nb.security.secrets import clear_cut
 
-__all__ = ["KEEP", "MIN_LINES", "generic_filter", "normalize"]
+__all__ = ["KEEP", "MIN_LINES", "generic_filter", "line_kinds", "normalize"]
 
 _EXAMPLE_CHARS = 120  # of a line shown for the lines like it
 # Shorter outputs pass as they are: every line may matter. 40, not 60: a 42-line run of a worker logging one
@@ -142,12 +142,19 @@ def normalize(text: str) -> str:
 _TABLE = digit_blind_table([_NORMALIZE, KEEP, _WORDS])
 
 
-def generic_filter(text: str) -> str | None:
-    """``text`` with repeated lines collapsed, or None when it is short or nothing repeats."""
-    lines = text.split("\n")
+def line_kinds(text: str, lines: list[str]) -> LineKinds:
+    """The kinds the generic fallback groups ``lines`` (``text`` split on "\\n") by; the fold by template
+    (output/templates.py) groups by the same, and hands them on when it gives way."""
+    return LineKinds(text, lines, normalize, _TABLE)
+
+
+def generic_filter(text: str, kinds: LineKinds | None = None) -> str | None:
+    """``text`` with repeated lines collapsed, or None when it is short or nothing repeats; ``kinds``: its lines'
+    ``line_kinds``, when worked out already."""
+    lines = text.split("\n") if kinds is None else kinds.lines
     if len(lines) < MIN_LINES:
         return None
-    kinds = LineKinds(text, lines, normalize, _TABLE)
+    kinds = line_kinds(text, lines) if kinds is None else kinds
     # Run over the lowered line: (?i) makes Python's re 2.5x slower here.
     wanted = kinds.lines_matching(KEEP, lower=True, cues=KEEP_CUES)
     # An error-like line is told apart by all of it (mypy's errors differ only in where they are); only the very

@@ -135,6 +135,8 @@ class Dedup(_Capped):
     type: Literal["dedup"]
     normalize_patterns: list[Normalize] = Field(default_factory=_default_normalize)
     max_unique_patterns: int = Field(10_000, ge=1)
+    # A long log folded by template (output/templates.py): each frequent template once, errors verbatim in order.
+    by_template: bool = False
 
 
 Strategy = Annotated[

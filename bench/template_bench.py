@@ -1,0 +1,162 @@
+"""Fold by template (issue 46, item 1): quality on the corpora and speed on 4 MB, our miner against drain3.
+
+Variants, each run through the whole engine (sanitize, rule, put-back, security pass) in one process:
+
+- ``today``: the engine as it was before the fold (generic run fold, the logs rule's dedup);
+- ``own``: the fold with our miner (``templates.mine_templates``: Drain's merge over the distinct kinds);
+- ``drain3``: the same fold, with drain3's ``TemplateMiner`` as the merge over the distinct kinds;
+- ``no merge``: the fold with kinds as templates (what the merge adds);
+- ``own, no rule only``: the fold for outputs no rule knows, the ``logs`` rule's dedup as it was.
+
+drain3 is not a dependency: ``--drain3-path DIR`` points at a folder it is installed in
+(``pip install --target DIR drain3==0.9.11``). Held-apart corpora are scored with ``--heldout`` only, as totals:
+never read which lines they lose.
+
+    python -m bench.template_bench [--heldout] [--drain3-path DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from bench.corpus import evaluate, load
+from bench.filter_speed_bench import repeating_log, service_log
+from bench.heldout import (
+    HELDOUT,
+    HELDOUT_B,
+    HELDOUT_D,
+    HELDOUT_F,
+    HELDOUT_G,
+    HELDOUT_H,
+    HELDOUT_I,
+    TUNE,
+    TUNE_E,
+    load_heldout,
+)
+from bench.heldout import score as score_heldout
+from zeph_nb.filters import FilterEngine, default_rules
+from zeph_nb.output import templates
+from zeph_nb.output.rules import Dedup, Rule
+
+Miner = Callable[[list[str]], dict[str, tuple[str, ...]]]
+
+
+def drain3_miner() -> Miner:
+    """drain3's TemplateMiner as the merge step: each distinct kind (our normalising already applied) is one log
+    message; its cluster's template is the kind's template (drain3 writes a hole as ``<*>`` too)."""
+    from drain3 import TemplateMiner
+    from drain3.template_miner_config import TemplateMinerConfig
+
+    def mine(kinds: list[str]) -> dict[str, tuple[str, ...]]:
+        config = TemplateMinerConfig()
+        config.profiling_enabled = False
+        config.drain_sim_th = templates.SIMILAR
+        config.drain_depth = templates._PREFIX + 2  # drain3's depth counts the root and the length level
+        miner = TemplateMiner(config=config)
+        cluster_of = {kind: miner.add_log_message(kind)["cluster_id"] for kind in kinds}
+        by_id = {cluster.cluster_id: tuple(cluster.log_template_tokens) for cluster in miner.drain.clusters}
+        return {kind: by_id[cluster] for kind, cluster in cluster_of.items()}
+
+    return mine
+
+
+def no_merge(kinds: list[str]) -> dict[str, tuple[str, ...]]:
+    return {kind: tuple(kind.split()) for kind in kinds}
+
+
+def _without_templates(rule: Rule) -> Rule:
+    if not isinstance(rule.strategy, Dedup):
+        return rule
+    return rule.model_copy(update={"strategy": rule.strategy.model_copy(update={"by_template": False})})
+
+
+@contextmanager
+def variant(name: str, miners: dict[str, Miner]) -> Iterator[FilterEngine]:
+    """The engine as ``name`` has it, for the duration."""
+    saved = templates.mine_templates
+    try:
+        if name in miners:
+            templates.mine_templates = miners[name]
+        if name == "today":
+            yield FilterEngine([_without_templates(rule) for rule in default_rules()], templates=False)
+        elif name == "own, no rule only":
+            yield FilterEngine([_without_templates(rule) for rule in default_rules()])
+        else:
+            yield FilterEngine(default_rules())
+    finally:
+        templates.mine_templates = saved
+
+
+def _rate(fn: Callable[[], object], size: int, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return size / best / 1e6
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--heldout", action="store_true", help="also score the held-apart corpora (totals only)")
+    parser.add_argument("--drain3-path", help="a folder drain3 is installed in (pip install --target)")
+    parser.add_argument("--no-speed", action="store_true")
+    args = parser.parse_args(argv)
+    miners: dict[str, Miner] = {"no merge": no_merge}
+    names = ["today", "own", "own, no rule only"]
+    if args.drain3_path:
+        sys.path.insert(0, args.drain3_path)
+        miners["drain3"] = drain3_miner()
+        names.append("drain3")
+    names.append("no merge")
+
+    def runner(engine: FilterEngine) -> Callable[[Any], str]:
+        return lambda sample: engine.filter(sample.command, sample.output, sample.exit_code).text
+
+    samples = load()
+    print(f"fold by template: {len(samples)} real outputs in tests/data/filter_corpus (bench corpus)")
+    for name in names:
+        with variant(name, miners) as engine:
+            score = evaluate(samples, runner(engine))
+        print(f"  {name:18s} tokens removed {score.reduction:6.1%}   judged lines kept {score.recall:6.1%}"
+              f" ({score.critical_kept}/{score.critical})")  # fmt: skip
+    corpora: list[tuple[Any, str | None, str]] = [(TUNE, "dev", "C-dev"), (TUNE_E, "dev", "E-dev")]
+    if args.heldout:
+        corpora += [
+            (HELDOUT, None, "A"), (HELDOUT_B, None, "B"), (HELDOUT_D, None, "D"), (TUNE, "test", "C-test"),
+            (TUNE_E, "test", "E-test"), (HELDOUT_F, None, "F"), (HELDOUT_G, None, "G"), (HELDOUT_H, None, "H"),
+            (HELDOUT_I, None, "I"),
+        ]  # fmt: skip
+    for folder, split, label in corpora:
+        judged = load_heldout(folder, split)
+        print(f"fold by template: {label}, {len(judged)} outputs in tests/data/{folder.name}")
+        for name in names:
+            with variant(name, miners) as engine:
+                print(f"  {name:18s} {score_heldout(judged, runner(engine)).line()}")
+    if args.no_speed:
+        return
+    print("speed: the fold alone, and the whole filter_output, on 4 MB of generated log (MB/s; floor: splitlines+join)")
+    for label, make, command in (
+        ("non-repeating log, no rule", service_log, "./serve --verbose"),
+        ("non-repeating log, logs rule", service_log, "tail -n 100000 app.log"),
+        ("repeating log, no rule", repeating_log, "./serve --verbose"),
+        ("repeating log, logs rule", repeating_log, "tail -n 100000 app.log"),
+    ):
+        text = make(4_000_000)
+        floor = _rate(lambda t=text: "\n".join(t.splitlines()), len(text))
+        cells = []
+        for name in names:
+            with variant(name, miners) as engine:
+                engine.filter(command, "x\n" * 100, 0)  # compiled patterns out of the timing
+                whole = _rate(lambda t=text, c=command: engine.filter(c, t, 0), len(text))
+            cells.append(f"{name} {whole:5.0f} ({whole / floor:.3f}x)")
+        print(f"  {label:30s} floor {floor:4.0f}   " + "   ".join(cells))
+
+
+if __name__ == "__main__":
+    main()

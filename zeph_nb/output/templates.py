@@ -1,0 +1,336 @@
+"""Fold by template: a long log whose lines come from a few interleaved templates, each shown once with its count.
+
+The generic fallback folds only *runs* of similar lines; a service log interleaves its kinds (a request line, a
+pool line, a heartbeat, a warning every few lines), so its runs are short and a 94,000-character log reached the
+model as 40,000 characters of run notes. Here the templates are mined over the whole output:
+
+1. Each line's kind is the line with what varies written ``#`` (numbers, UUIDs, hex ids, times, paths: the
+   generic fallback's normalising, found at ``str.translate`` speed by ``LineKinds``).
+2. Kinds alike but for a word or two (``Adding candidate numpy`` and ``… pandas``; ``GET`` and ``POST``) are merged
+   into one template, Drain-style (He et al. 2017): kinds of the same token count whose first words agree are
+   compared position by position, and a kind joins the first template it shares at least ``SIMILAR`` of its
+   tokens with; the positions that differ become ``<*>``.
+3. A template seen more than ``RARE`` times, with words in it, is *folded*: at its first line the output shows
+   ``[610 more, lines 4-1889: "<time> INFO [http] GET /api/v1/items 200 <n>ms request_id=<uuid>"  (<n> 12..40)]``
+   after its first line: how many, where they are, the template with typed holes, and a few of the values they
+   took; its last line is shown too.
+
+Everything else stays verbatim and in order, the notes between: every line of an error, warning or exception
+(``generic.KEEP``), every traceback (its frames and source lines under ``Traceback …`` up to the exception line),
+templates seen only a few times (events, not repetition; a summary line is one), rows without words (the answer
+itself), and the first and last lines. A template whose note would be no shorter than its lines is not folded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import compress, repeat
+from operator import eq, not_
+from typing import cast
+
+from zeph_nb.output.generic import _NORMALIZE, _WORDS, KEEP, KEEP_CUES, generic_filter, line_kinds
+from zeph_nb.output.generic import MIN_LINES as GENERIC_MIN_LINES
+from zeph_nb.output.kinds import LineKinds
+from zeph_nb.output.lines import matching_lines, quoted
+from zeph_nb.security.secrets import clear_cut
+
+__all__ = ["GENERIC", "MIN_LINES", "TEMPLATES", "fold_by_template", "fold_long_output", "mine_templates"]
+
+GENERIC = "generic"  # the rule name of an output folded by run (generic.py)
+TEMPLATES = "templates"  # ... and by template (here)
+
+MIN_LINES = 100  # shorter outputs are left to the generic fallback (a table of 58 rows is an answer, not a log)
+EDGE = 3  # first and last lines kept as they are: how a log starts and in what state it ended
+RARE = 3  # a template seen this often or less is an event, kept whole
+SIMILAR = 0.6  # the share of tokens a kind must share with a template to join it (Drain's default is 0.4)
+_PREFIX = 2  # tokens that must agree before two kinds are compared (Drain's tree depth)
+_CANDIDATES = 8  # templates a kind is compared with in its bucket (the latest): bounds the work on unique lines
+# Distinct kinds over this are not merged (a Python step each, ~1 us a comparison): a log of that many unlike lines
+# is folded by run instead (the generic fallback), which costs what it cost before.
+_MERGE_UP_TO = 5_000
+_SAMPLED = 120  # lines of a template whose values are read for its note (evenly spread, first and last among them)
+_NOTE_CHARS = 200  # of a template shown in its note, cut never through a secret
+_SURE = 400  # lines a note is always shorter than (its template, three holes' values and its count: < 800 chars)
+_SLOTS_SHOWN = 3  # holes whose values a note names
+_VALUES_SHOWN = 3  # distinct values named for a hole of words
+_VALUE_CHARS = 40  # a longer word is not named
+# A Python traceback: its header, then indented frames and source lines, then the exception's own line.
+# A Python traceback's header, found in the whole text at once (``matching_lines``), then walked: a match tried at
+# every line was 45 ms of 4 MB. Its frames, source lines and exception line are found from it; a chained one's
+# "During handling of the above exception" and Java's "Caused by: …Exception" are ``KEEP``'s anyway.
+_TRACEBACK = re.compile(r"^[ \t]*Traceback \(most recent call last\)", re.MULTILINE)
+_TRACEBACK_CUE = "Traceback (most recent call last)"
+# An error's words (``KEEP`` without "warn"): a line ``KEEP`` finds that has none of these is a warning.
+_ERROR = re.compile(KEEP.pattern.replace("warn|warning|", ""), re.MULTILINE)
+WARNINGS_SHOWN, WARNINGS_LAST = 3, 2  # of a warning seen more than ``MANY_WARNINGS`` times, alike but for values
+MANY_WARNINGS = 10
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-")
+WILD = "<*>"
+
+
+def _typed(value: str) -> str:
+    """The hole a value of ``_NORMALIZE`` is shown as: ``<uuid>``, ``<time>``, ``<hex>``, ``<path>`` or ``<n>``."""
+    if _UUID.match(value):
+        return "<uuid>"
+    if ":" in value:
+        return "<time>"
+    if value.startswith("/"):
+        return "<path>"
+    if value.startswith("0x") or not _NUMBER.fullmatch(value):
+        return "<hex>"
+    return "<n>"
+
+
+def _similar(tokens: list[str], template: list[str]) -> bool:
+    # A hole matches anything: a kind that fits a template's holes is one of its lines. Counted at C level.
+    same = sum(map(eq, tokens, template)) + template.count(WILD)
+    return bool(same >= SIMILAR * len(tokens))
+
+
+def mine_templates(kinds: list[str]) -> dict[str, tuple[str, ...]]:
+    """The template (its tokens, ``<*>`` where kinds differ) each distinct kind in ``kinds`` belongs to.
+
+    Drain's idea without its tree: kinds are bucketed by token count and their first ``_PREFIX`` tokens, and a kind
+    joins the first template of its bucket it shares ``SIMILAR`` of its tokens with, else starts one. Kinds are
+    taken in order of first appearance, so the same output always gives the same templates."""
+    buckets: dict[tuple[int, tuple[str, ...]], list[list[str]]] = {}
+    member: dict[str, list[str]] = {}
+    for kind in kinds:
+        tokens = kind.split()
+        bucket = buckets.setdefault((len(tokens), tuple(tokens[:_PREFIX])), [])
+        for template in reversed(bucket[-_CANDIDATES:]):
+            if _similar(tokens, template):
+                # Where they differ becomes a hole, in place: every kind already in it sees the wider template.
+                for at, (token, held) in enumerate(zip(tokens, template, strict=True)):
+                    if token != held:
+                        template[at] = WILD
+                member[kind] = template
+                break
+        else:
+            bucket.append(tokens)
+            member[kind] = tokens
+    return {kind: tuple(template) for kind, template in member.items()}
+
+
+def fold_long_output(text: str) -> tuple[str, str] | None:
+    """A long output no rule knows, folded by template, else by run (the generic fallback, given the kinds worked
+    out here: a log of unlike lines costs one normalising pass, not two); with the rule name that folded it."""
+    lines = text.split("\n")
+    if len(lines) < GENERIC_MIN_LINES:
+        return None
+    kinds = line_kinds(text, lines)
+    folded = fold_by_template(text, kinds)
+    if folded is not None:
+        return folded, TEMPLATES
+    folded = generic_filter(text, kinds)
+    return (folded, GENERIC) if folded is not None else None
+
+
+def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
+    """``text`` with each frequent template shown once (count, span, typed template, values) where it first
+    appears, its first and last lines, every error, warning, traceback, rare line and the ends verbatim and in
+    order; None when it is short or nothing folds. ``kinds``: its ``line_kinds``, when worked out already."""
+    lines = text.split("\n") if kinds is None else kinds.lines
+    if len(lines) < MIN_LINES:
+        return None
+    kinds = line_kinds(text, lines) if kinds is None else kinds
+    texts = cast("list[str]", kinds.kinds)  # no ``matched`` given: every kind is its line's normalised text
+    if len(set(texts)) > 2 * _MERGE_UP_TO:
+        return None  # unlike lines, too many to merge (see below): asked before any other pass
+    kept = bytearray(len(lines))
+    flagged = kinds.lines_matching(KEEP, lower=True, cues=KEEP_CUES)
+    for index in flagged:
+        kept[index] = 1
+    warned = _many_warnings(flagged, lines, texts)
+    _keep_tracebacks(text, lines, kept)
+    kept[:EDGE] = b"\x01" * EDGE
+    kept[-EDGE:] = b"\x01" * EDGE
+    # Templates are mined over the kinds of the lines not kept anyway (an error merged with its neighbours would
+    # make a hole of the word that says what failed); in order of first appearance, so always the same.
+    distinct = [kind for kind in dict.fromkeys(compress(texts, map(not_, kept))) if kind.strip()]
+    if len(distinct) > _MERGE_UP_TO:
+        return None
+    template_of = {kind: " ".join(tokens) for kind, tokens in mine_templates(distinct).items()}
+    # Each line's template; "" for a line kept anyway or blank.
+    keys: list[str] = list(map(template_of.get, texts, repeat("")))
+    for index in compress(range(len(lines)), kept):
+        keys[index] = ""
+    counts = Counter(keys)
+    folded = {key for key, times in counts.items() if key and times > RARE and _WORDS.search(key)}
+    if not folded:
+        return None
+    members = _lines_of(folded, keys)
+    notes: dict[int, str] = {}  # a note, by the line it is shown after
+    for key, found in members.items():
+        # Its first and last lines are shown as they are (how it started, the state it ended in: a training
+        # loop's first and last loss), the note for the lines between where the first was.
+        middle = found[1:-1]
+        note = _note(key, middle, found, lines, texts, "more")
+        # A note no shorter than the lines it stands for says no more than they do (over _SURE lines, each at
+        # least a character and its newline, it is shorter: not summed).
+        if len(middle) > _SURE or len(note) < _chars(lines, middle):
+            notes[found[0]] = note
+        else:
+            folded.discard(key)
+    # What is shown as it is: kept lines, lines of templates not folded, the first and last of those folded.
+    # Blank lines among folded ones say nothing and go.
+    visible = {key for key in counts if key and key not in folded}
+    shown = bytearray(map(visible.__contains__, keys))
+    for index in compress(range(len(lines)), kept):
+        shown[index] = 1
+    for key in folded:
+        shown[members[key][0]] = shown[members[key][-1]] = 1
+    for found in warned:
+        # The first few and the last of a warning repeated alike but for values are shown, the note for the rest.
+        rest = [i for i in found[WARNINGS_SHOWN:-WARNINGS_LAST] if EDGE <= i < len(lines) - EDGE]
+        if not rest:
+            continue
+        note = _note(texts[found[0]].strip(), rest, found, lines, texts, "more of this warning")
+        if len(note) < _chars(lines, rest):
+            notes[found[WARNINGS_SHOWN - 1]] = note
+            for index in rest:
+                shown[index] = 0
+    out: list[str] = []
+    for index in sorted({*compress(range(len(lines)), shown), *notes}):
+        if shown[index]:
+            out.append(lines[index])
+        if index in notes:
+            out.append(notes[index])
+    shorter = "\n".join(out)
+    return shorter if len(shorter) < len(text) else None
+
+
+def _lines_of(folded: set[str], keys: list[str]) -> dict[str, list[int]]:
+    """The indices of the lines of each template in ``folded``, found at C speed: each line's template as a byte
+    (``bytes(map(...))``), then for each template that byte as 1 and every other as 0 (``bytes.translate``) picks
+    its lines (``compress``). A Python step a line was 5 ms of 4 MB; a ``str`` comparison a line per template,
+    13 ms. Over 255 templates (no byte for each): that Python step."""
+    if len(folded) > 255:
+        members: dict[str, list[int]] = {key: [] for key in folded}
+        where = members.get
+        for index, key in enumerate(keys):
+            found = where(key)
+            if found is not None:
+                found.append(index)
+        return members
+    number = {key: byte for byte, key in enumerate(sorted(folded), 1)}
+    ids = bytes(map(number.get, keys, repeat(0)))
+    lines = range(len(keys))
+    return {key: list(compress(lines, ids.translate(_ONLY[byte]))) for key, byte in number.items()}
+
+
+# For each byte, a ``bytes.translate`` table that keeps it as 1 and makes every other byte 0.
+_ONLY = [bytes(int(other == byte) for other in range(256)) for byte in range(256)]
+
+
+def _chars(lines: list[str], indices: list[int]) -> int:
+    """The characters of ``lines[indices]`` with their newlines."""
+    return sum(map(len, map(lines.__getitem__, indices))) + len(indices)
+
+
+def _many_warnings(flagged: set[int], lines: list[str], kinds: list[str]) -> list[list[int]]:
+    """The lines of each warning (a line ``KEEP`` finds with no error's word in it) seen more than
+    ``MANY_WARNINGS`` times alike but for its values (``slow lookup for key user:50254 took 773 ms``): a warning
+    every few lines of a long log was most of what the fold left."""
+    by_kind: dict[str, list[int]] = {}
+    for index in sorted(flagged):
+        by_kind.setdefault(kinds[index], []).append(index)
+    many = [found for found in by_kind.values() if len(found) > MANY_WARNINGS]
+    return [found for found in many if _ERROR.search(lines[found[0]].lower()) is None]
+
+
+def _keep_tracebacks(text: str, lines: list[str], kept: bytearray) -> None:
+    """Marks every line of each Python traceback: from its header through its frames and source lines (indented
+    deeper) to the exception's line (the first one not)."""
+    if _TRACEBACK_CUE not in text:  # at C speed: most logs hold none
+        return
+    covered = -1
+    for start in sorted(matching_lines(_TRACEBACK, text, lines)):
+        if start <= covered:
+            continue
+        indent = _indent(lines[start])
+        index = start + 1
+        while index < len(lines) and (
+            not lines[index].strip() or len(lines[index]) - len(lines[index].lstrip()) > indent
+        ):
+            index += 1
+        covered = min(index, len(lines) - 1)  # the exception's line
+        kept[start : covered + 1] = b"\x01" * (covered + 1 - start)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _note(template: str, folded: list[int], found: list[int], lines: list[str], kinds: list[str], more: str) -> str:
+    """``[610 more, lines 4-1889: "GET /api/v1/items 200 <n>ms"  (<n> 12..40)]`` for the ``folded`` lines of a
+    template whose lines are ``found`` (its values are read from those)."""
+    step = max(1, len(found) // _SAMPLED)
+    sampled = [*found[::step][: _SAMPLED - 1], found[-1]]
+    slots = _slots(template, [lines[i].strip() for i in sampled], [kinds[i].strip() for i in sampled])
+    shown = _shown(template, lines[found[0]].strip(), slots)
+    values = _values(slots)
+    said = f"  ({'; '.join(values)})" if values else ""
+    return f"[{len(folded):,} {more}, lines {folded[0] + 1}-{folded[-1] + 1}: {shown}{said}]"
+
+
+def _slots(template: str, sampled: list[str], kinds: list[str]) -> dict[str, list[str]]:
+    """The distinct values each hole held in the ``sampled`` lines: ``#k`` the k-th normalised span, ``*k`` the
+    k-th token where the template's kinds differ."""
+    by_slot: dict[str, dict[str, None]] = {}
+    holes = template.split()
+    for line, kind in zip(sampled, kinds, strict=True):
+        for at, value in enumerate(_NORMALIZE.findall(line)):
+            by_slot.setdefault(f"#{at}", {})[value] = None
+        words = kind.split()
+        if len(words) == len(holes):
+            for at, (word, hole) in enumerate(zip(words, holes, strict=True)):
+                if hole == WILD:
+                    by_slot.setdefault(f"*{at}", {})[word] = None
+    return {slot: list(values) for slot, values in by_slot.items()}
+
+
+def _shown(template: str, first: str, slots: dict[str, list[str]]) -> str:
+    """The template as shown: the first line with each normalised span that varies as a typed hole (one that held
+    the same value in every line sampled is shown as it is: ``/api/v1/items``), ``<*>`` where kinds differ."""
+    spans = iter(range(1 << 30))
+
+    def hole(match: re.Match[str]) -> str:
+        values = slots.get(f"#{next(spans)}", [])
+        return match.group() if len(values) == 1 else _typed(match.group())
+
+    tokens = _NORMALIZE.sub(hole, first).split()
+    holes = template.split()
+    if len(tokens) == len(holes):
+        tokens = [WILD if hole == WILD else token for token, hole in zip(tokens, holes, strict=True)]
+    line = " ".join(tokens)
+    cut = clear_cut(line, _NOTE_CHARS)
+    return quoted(line if cut >= len(line) else line[:cut] + "…")
+
+
+def _values(slots: dict[str, list[str]]) -> list[str]:
+    """What the holes held: a range for numbers, a few words for a word hole; ids, times and paths not (their
+    spread says nothing)."""
+    said: list[str] = []
+    for slot, distinct in slots.items():
+        if len(distinct) < 2:
+            continue
+        if slot.startswith("#"):
+            if not all(_NUMBER.fullmatch(value) for value in distinct):
+                continue
+            numbers = [float(value) for value in distinct]
+            said.append(f"<n> {_number(min(numbers))}..{_number(max(numbers))}")
+        else:
+            # Whole words only, never cut (half a secret is not found to be redacted); a long one is not named.
+            named = [value for value in distinct if len(value) <= _VALUE_CHARS][:_VALUES_SHOWN]
+            more = f" +{len(distinct) - len(named)}" if len(distinct) > len(named) else ""
+            said.append(f"<*> {', '.join(named)}{more}")
+        if len(said) == _SLOTS_SHOWN:
+            break
+    return said
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() else f"{value:g}"
