@@ -160,9 +160,13 @@ def stream(
     return Reply(200, events, sse=True)
 
 
-def stalled(ping_secs: float = 0.2) -> Reply:
-    """A stream that starts (message_start) and then sends only pings: no content, ever."""
-    head = stream([]).body[:1]
+def stalled(ping_secs: float = 0.2, after_text: str = "") -> Reply:
+    """A stream that starts (message_start), sends ``after_text`` if any, and then only pings: no more content."""
+    if not after_text:
+        return Reply(200, stream([]).body[:1], sse=True, stall_ping_secs=ping_secs)
+    events = stream([text(after_text)]).body
+    head = [(event, data) for event, data in events if event in ("message_start", "content_block_start")
+            or (event == "content_block_delta")]  # fmt: skip
     return Reply(200, head, sse=True, stall_ping_secs=ping_secs)
 
 

@@ -106,7 +106,7 @@ async def test_a_retry_after_beyond_the_budget_says_when_to_come_back(tmp_path: 
 
 async def test_a_stalled_stream_ends_with_a_clear_error(tmp_path: Path, store: Store, quick_backoff: None) -> None:
     # message_start, then only pings: without an idle timeout the cell said "running" for ever.
-    toml = "[llm]\nidle_timeout_secs = 1\nretry_budget_secs = 2\n"
+    toml = "[llm]\nidle_timeout_secs = 1\nretry_budget_secs = 6\n"  # room for two tries on a loaded machine
     with serve([stalled()] * 5) as server:
         provider = AnthropicProvider("claude-test", api_key="sk-test", base_url=server.url)
         result = await agent_for(provider, tmp_path, store, toml).run("hi")
@@ -120,6 +120,36 @@ async def test_a_stall_then_a_reply_completes(tmp_path: Path, store: Store, quic
         provider = AnthropicProvider("claude-test", api_key="sk-test", base_url=server.url)
         result = await agent_for(provider, tmp_path, store, "[llm]\nidle_timeout_secs = 1\n").run("hi")
     assert (result.stop_reason, result.text, len(server.received)) == ("completed", "here at last", 2)
+
+
+async def test_a_stall_midway_takes_back_what_it_streamed(tmp_path: Path, store: Store, quick_backoff: None) -> None:
+    # The retry's text was glued to the cut-off words: front-ends are told which text to take back, once.
+    from io import StringIO
+
+    from zeph_nb.agent.events import StreamAbandoned, TextDelta
+    from zeph_nb.notebook.plain import PlainTranscript
+
+    cut = "an answer that will stall h"
+    events: list[object] = []
+    out = StringIO()
+    plain = PlainTranscript(out)
+
+    def on_event(event: object) -> None:
+        events.append(event)
+        plain.handle(event)  # type: ignore[arg-type]
+
+    with serve([stalled(after_text=cut), stream([text("Recovered after the stall.")])]) as server:
+        provider = AnthropicProvider("claude-test", api_key="sk-test", base_url=server.url)
+        agent = agent_for(provider, tmp_path, store, "[llm]\nidle_timeout_secs = 1\n")
+        result = await agent.run("hi", on_event=on_event)
+    assert (result.stop_reason, result.text) == ("completed", "Recovered after the stall.")
+    abandoned = [e for e in events if isinstance(e, StreamAbandoned)]
+    assert [(e.text, e.reason) for e in abandoned] == [(cut, "no reply for 1 s")]
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert shown == cut + "Recovered after the stall."  # what was streamed; the event says which part is void
+    said = out.getvalue()
+    assert "[no reply for 1 s: the reply above was cut off, is not part of the answer, and is asked again]" in said
+    assert "hRecovered" not in said  # the retry's text on a line of its own
 
 
 async def test_refused_credentials_are_a_configuration_error(tmp_path: Path, store: Store) -> None:

@@ -138,6 +138,29 @@ def test_a_stalled_stream_ends_with_a_clear_error(lab: Lab, browser: Any) -> Non
     page.close()
 
 
+def test_a_stream_that_stalls_midway_is_folded_away_and_the_retry_reads_on_its_own(lab: Lab, browser: Any) -> None:
+    # The retry's text was glued to the cut-off words ("…will stall hRecovered…") and nothing said it was retried.
+    cut = "Here is the start of an answer that will stall h"
+    with serve([stalled(ping_secs=0.5, after_text=cut), stream([text("Recovered after the stall.")])]) as server:
+        first = setup(server.url, llm_idle_timeout_secs=8, llm_retry_budget_secs=40)
+        page = open_notebook(lab, browser, "stall-midway", first, "%%zeph\nhi")
+        run_cell(page, 0)
+        view = run(page, 1)
+        view.get_by_text("will stall h").wait_for(timeout=60_000)
+        said = head(view, "tried again in", 30_000)  # during the stall: how long until the idle timeout
+        assert "no reply for" in said and "([llm] idle_timeout_secs)" in said, said
+        shot(view, "stream-stalling")
+        view.get_by_text("Recovered after the stall.").wait_for(timeout=60_000)
+        folded = view.locator("details.zeph-abandoned")
+        assert folded.count() == 1 and "no reply for 8 s: tried again" in folded.locator("summary").inner_text()
+        assert not folded.locator("div").is_visible()  # folded: the cut-off words are not read as the answer
+        answer = view.get_by_text("Recovered after the stall.")
+        assert "will stall" not in answer.inner_text()  # a block of its own, not glued on
+        assert len(server.received) == 2
+        shot(view, "stream-retried")
+    page.close()
+
+
 def test_the_transcript_counts_down_while_it_retries(lab: Lab, browser: Any) -> None:
     overloaded = api_error(529, "overloaded_error", "Overloaded", {"retry-after": "5"})
     with serve([overloaded, stream([text("Back again after the overload.")])]) as server:

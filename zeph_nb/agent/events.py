@@ -17,6 +17,7 @@ __all__ = [
     "Retrying",
     "StopReason",
     "Stopped",
+    "StreamAbandoned",
     "TextDelta",
     "ToolCallFinished",
     "ToolCallStarted",
@@ -48,6 +49,17 @@ class Retrying:
 
 
 @dataclass(frozen=True)
+class StreamAbandoned:
+    """A try had streamed ``text`` when it failed (``reason``: "no reply for 60 s", "overloaded") and is tried
+    again: that text is no part of the answer, which the next try streams from its start. Sent once, before the
+    countdown's first ``Retrying``."""
+
+    text: str
+    reason: str
+    kind: Literal["stream_abandoned"] = "stream_abandoned"
+
+
+@dataclass(frozen=True)
 class ToolCallFinished:
     outcome: CallOutcome  # status, decision, category, filter stats, sizes, duration
     kind: Literal["tool_call_finished"] = "tool_call_finished"
@@ -74,6 +86,7 @@ AgentEvent = (
     TextDelta
     | IterationStarted
     | Retrying
+    | StreamAbandoned
     | ToolCallStarted
     | ApprovalRequested
     | ApprovalAnswered

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from zeph_nb.agent.events import Retrying
+from zeph_nb.agent.events import Retrying, StreamAbandoned
 from zeph_nb.agent.messages import ModelRequest, ModelResponse, Provider, TextSink
 from zeph_nb.config import LLMSettings, RetrySettings
 from zeph_nb.errors import ModelError, ToolErrorCategory
@@ -37,8 +37,9 @@ async def call_model(
     give_up_at = started + llm.retry_budget_secs
     attempt = 0
     while True:
+        streamed: list[str] = []  # what this try showed: taken back if it is tried again
         try:
-            return await _try_once(provider, request, on_text, llm)
+            return await _try_once(provider, request, _recording(on_text, streamed), llm)
         except ModelError as e:
             if not e.category.is_retryable:
                 raise
@@ -49,7 +50,17 @@ async def call_model(
             if pause > left:
                 raise _gave_up(e, attempt + 1, time.monotonic() - started, left, llm.retry_budget_secs) from e
             attempt += 1
+            if streamed:  # the retry's text starts over: a front-end must not glue it to this try's
+                emit(StreamAbandoned("".join(streamed), _why(e)))
             await _count_down(pause, _why(e), attempt + 1, emit)
+
+
+def _recording(on_text: TextSink, streamed: list[str]) -> TextSink:
+    async def shown(text: str) -> None:
+        streamed.append(text)
+        await on_text(text)
+
+    return shown
 
 
 async def _try_once(provider: Provider, request: ModelRequest, on_text: TextSink, llm: LLMSettings) -> ModelResponse:

@@ -192,6 +192,7 @@ class ZephMagics(Magics):
             approver_link=base + link if base is not None and link else None,
             warning=warning,
             offline=bool(getattr(agent.provider, "unconfigured", False)),
+            idle_timeout=agent.settings.llm.idle_timeout_secs,
         )
         if self.approver is not None:
             self.approver.transcript = transcript

@@ -10,6 +10,7 @@ from zeph_nb.agent.events import (
     ApprovalRequested,
     Retrying,
     Stopped,
+    StreamAbandoned,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
@@ -60,6 +61,10 @@ class PlainTranscript:
                 if newline:
                     self._write(lines + newline)
                 self._in_text = True
+            case StreamAbandoned(reason=reason):
+                # What was written of the cut-off reply stays on the terminal; say it is void before the retry's.
+                self._pending = ""
+                self._line(f"  [{reason}: the reply above was cut off, is not part of the answer, and is asked again]")
             case Retrying(seconds=seconds, reason=reason, attempt=attempt):
                 if attempt != self._retry_shown:  # once per try, not once a second
                     self._retry_shown = attempt

@@ -21,6 +21,7 @@ from zeph_nb.agent.events import (
     IterationStarted,
     Retrying,
     Stopped,
+    StreamAbandoned,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
@@ -38,6 +39,10 @@ if TYPE_CHECKING:
 __all__ = ["ToolCard", "Transcript", "call_summary"]
 
 
+# How long the model may send nothing before the header says so (a reply often takes a few seconds to start).
+STALL_SHOWN_AFTER = 5.0
+
+
 class Transcript:
     """The widget a ``%%zeph`` cell shows for one run."""
 
@@ -53,6 +58,7 @@ class Transcript:
         approver_link: str | None = None,
         warning: str | None = None,
         offline: bool = False,
+        idle_timeout: float | None = None,
     ) -> None:
         import ipywidgets as w
 
@@ -62,6 +68,9 @@ class Transcript:
         self.approver_where = approver_where  # where an approver other than the buttons takes its answers
         self.approver_link = approver_link  # that place as a URL path on the page's own server, when known
         self.offline = offline  # the stand-in model, because none is configured: a run "completes" doing nothing
+        # [llm] idle_timeout_secs: while the model is asked and sends nothing, the header says how long is left.
+        self.idle_timeout = idle_timeout
+        self._asked_at: float | None = None  # the model is being asked, and has sent nothing since then
         self.cards: dict[str, ToolCard] = {}
         self.calls = 0
         self.iteration = 0
@@ -79,6 +88,7 @@ class Transcript:
         self._text: ipywidgets.Output | None = None
         self._buffer = ""
         self._rendered_at = 0.0
+        self._rendered_len = 0  # how much of the buffer the last render showed
         self._state = ("#0969da", "running")
         self._detail = ""  # what the header adds after the counts (a retry's countdown, why a run stopped)
         self._ended: float | None = None  # when the run stopped: the clock stands still from then on
@@ -93,6 +103,10 @@ class Transcript:
     async def _tick(self) -> None:
         while self._ended is None:
             await asyncio.sleep(1)
+            if self._text is not None and self._rendered_len != len(self._buffer):
+                # Text that came within RENDER_EVERY of the last render waits for the next piece: when the stream
+                # stalls there is none, and the last words stayed unseen until the retry.
+                self._flush_text()
             self._draw()
             for card in self.cards.values():
                 card.tick()
@@ -109,17 +123,23 @@ class Transcript:
         """Take one agent event (see ``zeph_nb.agent.events``)."""
         match event:
             case TextDelta(text=text):
+                self._asked_at = cards.clock()
                 self._add_text(text)
             case IterationStarted(iteration=iteration):
                 self._flush_text(final=True)
                 self.iteration = iteration
+                self._asked_at = cards.clock()
                 self._render_status()
+            case StreamAbandoned(text=text, reason=reason):
+                self._abandon(text, reason)
             case ToolsOffered(offered=offered, total=total, note=note):
                 self.offered = f"{len(offered)} of {total} tools offered" if note is None else "every tool offered"
                 self._render_status(note or "")
             case Retrying(seconds=seconds, reason=reason, attempt=attempt):  # a countdown, one event a second
+                self._asked_at = cards.clock() + seconds  # the next try starts when the countdown ends
                 self._render_status(f"retrying in {seconds} s ({reason}), try {attempt}")
             case ApprovalRequested(request=request):
+                self._asked_at = None
                 self._flush_text(final=True)
                 self._state = ("#9a6700", "waiting for approval")  # not "running": nothing runs until an answer
                 self._render_status()
@@ -132,6 +152,7 @@ class Transcript:
                 self._state = ("#0969da", "running")
                 self._render_status()
             case ToolCallStarted(call=call):
+                self._asked_at = None
                 self._flush_text(final=True)
                 self.card(call.call_id, call.tool_id, call.params).running()
             case ToolCallFinished(outcome=outcome):
@@ -208,10 +229,36 @@ class Transcript:
         if self.offered:
             parts.append(self.offered)
         parts.append(elapsed((self._ended or cards.clock()) - self.started))
+        if self._detail.startswith("retrying in ") and self._asked_at is not None and cards.clock() >= self._asked_at:
+            self._detail = ""  # the countdown is over: the next try is under way
         if self._detail and label != "completed":
             parts.append(html.escape(redact(self._detail)))
+        elif self._ended is None and self._asked_at is not None and self.idle_timeout:
+            quiet = cards.clock() - self._asked_at
+            if quiet >= STALL_SHOWN_AFTER:  # a stream that stalls: how long until it is given up and tried again
+                left = max(0, round(self.idle_timeout - quiet))
+                parts.append(f"no reply for {quiet:.0f} s, tried again in {left} s ([llm] idle_timeout_secs)")
         # Quoted from the model's reply: escaped like everything else it wrote.
         self.status.value = '<div class="zeph-head">' + " · ".join(parts) + "</div>"
+
+    def _abandon(self, text: str, reason: str) -> None:
+        """The try that streamed ``text`` failed and is tried again: its text is folded away, struck through,
+        and the retry's text starts a block of its own (it was glued to the cut-off words before)."""
+        import ipywidgets as w
+
+        if self._text is None:
+            self._text = w.Output()
+            self.body.children = (*self.body.children, self._text)
+        partial = markdown_html(redact(text))  # sanitized like any text of the model's
+        folded = (f'<details class="zeph-abandoned"><summary>{html.escape(reason)}: tried again; this reply was '
+                  f'cut off and is not part of the answer</summary><div style="text-decoration: line-through; '
+                  f'opacity: 0.6">{partial}</div></details>')  # fmt: skip
+        self._text.outputs = (
+            {"output_type": "display_data", "data": {"text/html": folded, "text/plain": f"[{reason}: tried again]"},
+             "metadata": {}},
+        )  # fmt: skip
+        self._text = None
+        self._buffer = ""
 
     def _add_text(self, text: str) -> None:
         import ipywidgets as w
@@ -237,6 +284,7 @@ class Transcript:
              "metadata": {}},
         )  # fmt: skip
         self._rendered_at = time.monotonic()
+        self._rendered_len = len(self._buffer)
         if final:
             self._text = None
 
