@@ -307,3 +307,32 @@ def test_zeph_audit_fits_the_notebook_at_1280_px(lab: Lab, browser: Any) -> None
     ARTIFACTS.mkdir(exist_ok=True)
     area.screenshot(path=str(ARTIFACTS / "zeph-audit.png"))  # the table, not the run's transcript
     page.close()
+
+
+def test_a_grant_shows_as_given_and_a_job_left_running_is_not_failed(lab: Lab, browser: Any) -> None:
+    # Issue 47, items 3 and 7, where a person sees them: the card of a call an Always allow let through says so
+    # (with the command as given, not glob-escaped), and a wait that ends before its job is a grey "still running".
+    turns = [[{"tool": "bash", "params": {"command": "rm -f scratch-b.txt"}}],
+             [{"tool": "bash", "params": {"command": "rm -f scratch-b.txt"}}],
+             [{"tool": "bash", "params": {"command": "echo begun; sleep 30", "wait": "2s"}}], "Done."]  # fmt: skip
+    page = open_and_run(browser, notebook(lab, "grant-and-job", SETUP.format(turns=turns),
+                                          "%%zeph --provider model --tmux\nTidy up, then start the job"))  # fmt: skip
+    always = transcript(page).get_by_role("button", name="Always allow")
+    always.wait_for(timeout=60_000)
+    always.click()
+    approve = transcript(page).locator(".zeph-card").nth(2).get_by_role("button", name="Approve")
+    approve.wait_for(timeout=60_000)
+    granted = transcript(page).locator(".zeph-card").nth(1)
+    assert 'allowed by an earlier Always allow "rm -f scratch-b.txt"' in granted.inner_text()
+    assert "\\-f" not in granted.inner_text()
+    approve.click()
+    transcript(page).get_by_text("Done.").wait_for(timeout=60_000)
+    job = transcript(page).locator(".zeph-card").nth(2)
+    badge = job.locator(".zeph-badge")
+    assert badge.inner_text() == "still running" and "failed" not in job.inner_text()
+    assert "rgb(110, 119, 129)" in (badge.get_attribute("style") or "") or "#6e7781" in (
+        badge.get_attribute("style") or ""
+    )
+    assert "in pane %" in job.locator(".zeph-meta").inner_text()
+    shot(page, "grant-and-job-left-running")
+    page.close()
