@@ -3,10 +3,10 @@
 Variants, each run through the whole engine (sanitize, rule, put-back, security pass) in one process:
 
 - ``today``: the engine as it was before the fold (generic run fold, the logs rule's dedup);
-- ``own``: the fold with our miner (``templates.mine_templates``: Drain's merge over the distinct kinds);
-- ``drain3``: the same fold, with drain3's ``TemplateMiner`` as the merge over the distinct kinds;
-- ``no merge``: the fold with kinds as templates (what the merge adds);
-- ``own, no rule only``: the fold for outputs no rule knows, the ``logs`` rule's dedup as it was.
+- ``fold``: the engine as shipped (kinds as templates: ``templates.MERGE`` is None);
+- ``own merge``: the fold with kinds alike but for a word merged by ``templates.mine_templates`` (Drain's idea);
+- ``drain3 merge``: the same, drain3's ``TemplateMiner`` as the merge over the distinct kinds;
+- ``+ logs rule``: the fold, and the ``logs`` rule keeping the shorter of its dedup and the fold.
 
 drain3 is not a dependency: ``--drain3-path DIR`` points at a folder it is installed in
 (``pip install --target DIR drain3==0.9.11``). Held-apart corpora are scored with ``--heldout`` only, as totals:
@@ -65,31 +65,24 @@ def drain3_miner() -> Miner:
     return mine
 
 
-def no_merge(kinds: list[str]) -> dict[str, tuple[str, ...]]:
-    return {kind: tuple(kind.split()) for kind in kinds}
-
-
-def _without_templates(rule: Rule) -> Rule:
-    if not isinstance(rule.strategy, Dedup):
+def _with_templates(rule: Rule, on: bool) -> Rule:
+    if not isinstance(rule.strategy, Dedup) or rule.name != "logs":
         return rule
-    return rule.model_copy(update={"strategy": rule.strategy.model_copy(update={"by_template": False})})
+    return rule.model_copy(update={"strategy": rule.strategy.model_copy(update={"by_template": on})})
 
 
 @contextmanager
 def variant(name: str, miners: dict[str, Miner]) -> Iterator[FilterEngine]:
     """The engine as ``name`` has it, for the duration."""
-    saved = templates.mine_templates
+    saved = templates.MERGE
     try:
-        if name in miners:
-            templates.mine_templates = miners[name]
+        templates.MERGE = miners.get(name)
         if name == "today":
-            yield FilterEngine([_without_templates(rule) for rule in default_rules()], templates=False)
-        elif name == "own, no rule only":
-            yield FilterEngine([_without_templates(rule) for rule in default_rules()])
+            yield FilterEngine(default_rules(), templates=False)
         else:
-            yield FilterEngine(default_rules())
+            yield FilterEngine([_with_templates(rule, name == "+ logs rule") for rule in default_rules()])
     finally:
-        templates.mine_templates = saved
+        templates.MERGE = saved
 
 
 def _rate(fn: Callable[[], object], size: int, repeat: int = 3) -> float:
@@ -101,19 +94,55 @@ def _rate(fn: Callable[[], object], size: int, repeat: int = 3) -> float:
     return size / best / 1e6
 
 
+def _miner_speed(miners: dict[str, Miner]) -> None:
+    """The merge step alone, ours and drain3's, on the same distinct kinds; and drain3 as it is usually run (every
+    raw line through ``add_log_message``, its own masking off), for scale."""
+    from zeph_nb.output.generic import line_kinds
+
+    print("speed: the merge step alone on the distinct kinds of an output (ms, best of 3)")
+    inputs = (
+        ("repeating log 4 MB", repeating_log(4_000_000)),
+        ("unlike lines 0.5 MB", service_log(500_000)),
+        ("cat_log (bench corpus)", next(s for s in load() if s.name == "cat_log").output),
+    )
+    for label, text in inputs:
+        lines = text.split("\n")
+        kinds = list(dict.fromkeys(k for k in line_kinds(text, lines).kinds if isinstance(k, str) and k.strip()))
+        cells = []
+        for name, mine in miners.items():
+            took = min(_timed(lambda m=mine, k=kinds: m(k)) for _ in range(3))  # type: ignore[misc]
+            cells.append(f"{name} {took * 1000:7.1f}")
+        if "drain3 merge" in miners:
+            from drain3 import TemplateMiner
+
+            def every_line(lines: list[str] = lines) -> None:
+                miner = TemplateMiner()
+                for line in lines:
+                    miner.add_log_message(line)
+
+            cells.append(f"drain3 on every raw line {_timed(every_line) * 1000:8.1f}")
+        print(f"  {label:24s} {len(lines):7,d} lines {len(kinds):6,d} kinds   " + "   ".join(cells))
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--heldout", action="store_true", help="also score the held-apart corpora (totals only)")
     parser.add_argument("--drain3-path", help="a folder drain3 is installed in (pip install --target)")
     parser.add_argument("--no-speed", action="store_true")
     args = parser.parse_args(argv)
-    miners: dict[str, Miner] = {"no merge": no_merge}
-    names = ["today", "own", "own, no rule only"]
+    miners: dict[str, Miner] = {"own merge": templates.mine_templates}
+    names = ["today", "fold", "own merge"]
     if args.drain3_path:
         sys.path.insert(0, args.drain3_path)
-        miners["drain3"] = drain3_miner()
-        names.append("drain3")
-    names.append("no merge")
+        miners["drain3 merge"] = drain3_miner()
+        names.append("drain3 merge")
+    names.append("+ logs rule")
 
     def runner(engine: FilterEngine) -> Callable[[Any], str]:
         return lambda sample: engine.filter(sample.command, sample.output, sample.exit_code).text
@@ -140,6 +169,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"  {name:18s} {score_heldout(judged, runner(engine)).line()}")
     if args.no_speed:
         return
+    _miner_speed(miners)
     print("speed: the fold alone, and the whole filter_output, on 4 MB of generated log (MB/s; floor: splitlines+join)")
     for label, make, command in (
         ("non-repeating log, no rule", service_log, "./serve --verbose"),

@@ -328,7 +328,7 @@ def test_a_right_aligned_frame_is_a_table_and_a_tree_or_a_log_is_not() -> None:
     log = [f"2026-11-26 10:{n // 60:02d}:{n % 60:02d}  INFO   worker {n % 4}  handled job {n}" for n in range(200)]
     log[120] = "2026-11-26 10:02:00  ERROR  worker 1  job 120 failed: disk full"
     kept, rule, _ = _filter("python worker.py", "\n".join(log))
-    assert rule == "templates" and log[120] in kept
+    assert rule == "generic" and log[120] in kept
 
 
 def test_a_notebooks_traceback_folds_its_library_frames_too() -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 import uuid
 
-from zeph_nb.filters import FilterEngine, default_rules, filter_output
-from zeph_nb.output.templates import WILD, fold_by_template, mine_templates
+import pytest
 
-ENGINE = FilterEngine(default_rules())
+from zeph_nb.filters import FilterEngine, filter_output
+from zeph_nb.output import templates
+from zeph_nb.output.rules import Dedup, Match, Rule
+from zeph_nb.output.templates import WILD, fold_by_template, looks_like_log, mine_templates
 
 
 def _service_log(size: int, seed: int = 46) -> tuple[str, list[str]]:
@@ -68,19 +70,20 @@ def test_a_template_is_counted_where_its_first_line_is_and_its_last_line_is_show
     kept = fold_by_template(text)
     assert kept is not None
     lines = kept.splitlines()
-    assert lines[:4] == ["boot", *beats[:3]]  # the first lines, as they were
-    assert lines[4].startswith("[144 more, lines 5-148: ") and "heartbeat ok in <n> ms" in lines[4]
-    assert lines[5:] == [*beats[-3:], "done"]
+    assert lines[:6] == ["boot", *beats[:5]]  # the first lines, as they were
+    assert lines[6].startswith("[140 more, lines 7-146: ") and "heartbeat ok in <n> ms" in lines[6]
+    assert lines[7:] == [*beats[-5:], "done"]
 
 
-def test_kinds_that_differ_by_a_word_are_one_template() -> None:
+def test_kinds_that_differ_by_a_word_are_one_template_when_merged(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(templates, "MERGE", mine_templates)  # off by default: bench/template_bench.py measures it
     names = ["numpy", "pandas", "scipy", "requests", "idna", "certifi", "urllib3", "six", "attrs", "pytz"] * 12
     lines = ["Collecting packages"] + [f"Adding candidate {name} from index (cached)" for name in names]
     lines += ["ERROR: ResolutionImpossible: no version of foo satisfies bar", "end"]
     kept = fold_by_template("\n".join(lines))
     assert kept is not None
     note = next(line for line in kept.splitlines() if line.startswith("["))
-    assert f"Adding candidate {WILD} from index (cached)" in note and "<*> scipy, requests, idna +7" in note
+    assert f"Adding candidate {WILD} from index (cached)" in note and "<*> idna, certifi, urllib3 +7" in note
     assert "ERROR: ResolutionImpossible: no version of foo satisfies bar" in kept.splitlines()
 
 
@@ -96,21 +99,21 @@ def test_a_traceback_inside_a_folded_log_stays_whole_and_in_place() -> None:
     assert shown[start : start + len(trace)] == trace
 
 
-def test_a_warning_repeated_alike_shows_its_first_and_last_and_counts_the_rest() -> None:
+def test_every_warning_and_every_event_stays_as_it_was() -> None:
     lines = ["start"]
     for i in range(200):
         lines.append(f"INFO request {i} handled in {i % 50} ms")
         if i % 10 == 5:
             lines.append(f"WARN slow cache lookup for key user:{i * 7} took {100 + i} ms")
+        if i % 70 == 3:
+            lines.append(f"INFO cache resized to {i} entries")  # a kind seen three times: an event
     lines += ["ERROR one thing failed", "end", "", ""]
     kept = fold_by_template("\n".join(lines))
     assert kept is not None
-    warnings = [line for line in lines if line.startswith("WARN")]
     shown = kept.splitlines()
-    assert [line for line in shown if line.startswith("WARN")] == [*warnings[:3], *warnings[-2:]]
-    note = next(line for line in shown if "more of this warning" in line)
-    assert note.startswith("[15 more of this warning, lines ") and "<n> 105..295" in note
-    assert "ERROR one thing failed" in shown
+    assert [line for line in shown if line.startswith("WARN")] == [line for line in lines if line.startswith("WARN")]
+    assert [line for line in shown if "resized" in line] == [line for line in lines if "resized" in line]
+    assert "ERROR one thing failed" in shown and len(kept) < len("\n".join(lines)) / 3
 
 
 def test_a_line_cannot_close_its_template_quote_and_speak_as_the_note() -> None:
@@ -141,9 +144,23 @@ def test_templates_are_mined_the_same_way_every_time() -> None:
     assert first["# INFO GET /b # ms user x"] == ("#", "INFO", "GET", "/b", "#", "ms", "user", "x")
 
 
-def test_the_logs_rule_keeps_the_shorter_of_dedup_and_the_fold() -> None:
+def test_a_dedup_rule_by_template_keeps_the_shorter_of_dedup_and_the_fold() -> None:
     text, errors = _service_log(60_000, seed=7)
-    out = ENGINE.filter("tail -n 5000 app.log", text, 0)
+    rule = Rule(name="logs", match=Match(prefix="tail"), strategy=Dedup(type="dedup", by_template=True))
+    out = FilterEngine([rule]).filter("tail -n 5000 app.log", text, 0)
     assert out.rule == "logs"
     assert all(error in out.text.splitlines() for error in errors)
     assert len(out.text) < 4_000
+
+
+def test_a_report_that_repeats_its_kinds_in_step_is_not_a_log() -> None:
+    """A test runner's "Start N" / "Test #N … Passed" pairs: every line may be the answer, and the run fold keeps a
+    line between lines of other kinds; the fold by template is for logs."""
+    report = []
+    for i in range(1, 80):
+        report += [f"    Start {i}: case_{i}", f"{i}/79 Test #{i}: case_{i} ....   Passed    0.0{i % 10} sec"]
+    assert not looks_like_log(report)
+    out = filter_output("ctest", "\n".join(report), 0)
+    assert out.rule != "templates"
+    log = [f"2026-11-29 04:00:{i % 60:02d} INFO tick {i}" for i in range(200)]
+    assert looks_like_log(log)

@@ -6,25 +6,24 @@ model as 40,000 characters of run notes. Here the templates are mined over the w
 
 1. Each line's kind is the line with what varies written ``#`` (numbers, UUIDs, hex ids, times, paths: the
    generic fallback's normalising, found at ``str.translate`` speed by ``LineKinds``).
-2. Kinds alike but for a word or two (``Adding candidate numpy`` and ``… pandas``; ``GET`` and ``POST``) are merged
-   into one template, Drain-style (He et al. 2017): kinds of the same token count whose first words agree are
-   compared position by position, and a kind joins the first template it shares at least ``SIMILAR`` of its
-   tokens with; the positions that differ become ``<*>``.
-3. A template seen more than ``RARE`` times, with words in it, is *folded*: at its first line the output shows
-   ``[610 more, lines 4-1889: "<time> INFO [http] GET /api/v1/items 200 <n>ms request_id=<uuid>"  (<n> 12..40)]``
-   after its first line: how many, where they are, the template with typed holes, and a few of the values they
-   took; its last line is shown too.
+2. A kind seen only a few times (``RARE``) in the whole output is an event, not repetition: its lines stay as they
+   are (the generic fallback's promise). Each other kind is a template. (``MERGE`` can merge kinds alike but for a
+   word, ``GET`` and ``POST``, Drain-style: He et al. 2017, ``mine_templates``; measured, it is off.)
+3. A template with words in it is *folded*: its first and last lines are shown as they are, and after the first
+   ``[610 more, lines 4-1889: "<time> INFO [http] GET /api/v1/items 200 <n>ms request_id=<uuid>"  (<n> 12..40)]``:
+   how many, where they are, the template with typed holes, and a few of the values they took.
 
 Everything else stays verbatim and in order, the notes between: every line of an error, warning or exception
 (``generic.KEEP``), every traceback (its frames and source lines under ``Traceback …`` up to the exception line),
-templates seen only a few times (events, not repetition; a summary line is one), rows without words (the answer
-itself), and the first and last lines. A template whose note would be no shorter than its lines is not folded.
+rare kinds (a summary line is one), rows without words (the answer itself), and the first and last lines. A
+template whose note would be no shorter than its lines is not folded.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from itertools import compress, repeat
 from operator import eq, not_
 from typing import cast
@@ -35,13 +34,21 @@ from zeph_nb.output.kinds import LineKinds
 from zeph_nb.output.lines import matching_lines, quoted
 from zeph_nb.security.secrets import clear_cut
 
-__all__ = ["GENERIC", "MIN_LINES", "TEMPLATES", "fold_by_template", "fold_long_output", "mine_templates"]
+__all__ = [
+    "GENERIC",
+    "MIN_LINES",
+    "TEMPLATES",
+    "fold_by_template",
+    "fold_long_output",
+    "looks_like_log",
+    "mine_templates",
+]
 
 GENERIC = "generic"  # the rule name of an output folded by run (generic.py)
 TEMPLATES = "templates"  # ... and by template (here)
 
 MIN_LINES = 100  # shorter outputs are left to the generic fallback (a table of 58 rows is an answer, not a log)
-EDGE = 3  # first and last lines kept as they are: how a log starts and in what state it ended
+EDGE = 5  # first and last lines kept as they are: how a log starts and in what state it ended (as generic.py)
 RARE = 3  # a template seen this often or less is an event, kept whole
 SIMILAR = 0.6  # the share of tokens a kind must share with a template to join it (Drain's default is 0.4)
 _PREFIX = 2  # tokens that must agree before two kinds are compared (Drain's tree depth)
@@ -49,6 +56,12 @@ _CANDIDATES = 8  # templates a kind is compared with in its bucket (the latest):
 # Distinct kinds over this are not merged (a Python step each, ~1 us a comparison): a log of that many unlike lines
 # is folded by run instead (the generic fallback), which costs what it cost before.
 _MERGE_UP_TO = 5_000
+# Whether kinds alike but for a word are merged (``mine_templates``; bench/template_bench.py tries drain3 too).
+# Off: measured on the corpora, a merged template shows the first and last line of the template, not of each of
+# its kinds, and lost must-keep lines the kinds' own first lines held (held-apart D and I: 1-2 lines each) for a
+# cut under a point (E-dev 81.1% against 80.8% of the removable). The merge step alone is 6-10x faster than
+# drain3's on the same kinds, and the two fold alike.
+MERGE: Callable[[list[str]], dict[str, tuple[str, ...]]] | None = None
 _SAMPLED = 120  # lines of a template whose values are read for its note (evenly spread, first and last among them)
 _NOTE_CHARS = 200  # of a template shown in its note, cut never through a secret
 _SURE = 400  # lines a note is always shorter than (its template, three holes' values and its count: < 800 chars)
@@ -61,10 +74,19 @@ _VALUE_CHARS = 40  # a longer word is not named
 # "During handling of the above exception" and Java's "Caused by: …Exception" are ``KEEP``'s anyway.
 _TRACEBACK = re.compile(r"^[ \t]*Traceback \(most recent call last\)", re.MULTILINE)
 _TRACEBACK_CUE = "Traceback (most recent call last)"
-# An error's words (``KEEP`` without "warn"): a line ``KEEP`` finds that has none of these is a warning.
-_ERROR = re.compile(KEEP.pattern.replace("warn|warning|", ""), re.MULTILINE)
-WARNINGS_SHOWN, WARNINGS_LAST = 3, 2  # of a warning seen more than ``MANY_WARNINGS`` times, alike but for values
-MANY_WARNINGS = 10
+# How a log's line starts, within its first ``_LOG_PREFIX`` characters: an ISO date and time, a clock time, an
+# upper-case level or a debug level (sshd's debug1, npm's verb), Jupyter's "[D 2026…", a JSON log's level key.
+_LOG_LINE = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\b\d{1,2}:\d{2}:\d{2}\b"
+    r"|\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL|debug\d|verb|silly)\b"
+    r"|^\[[DIWEC] |\"(?:level|levelname|severity)\""
+)
+_LOG_PREFIX = 80
+# Up to this size a log is folded both ways and the shorter kept; above it, both would cost the run fold's Python
+# loop over its runs on top (4 MB of an interleaved log: 40 -> 25 MB/s), and the fold by template is kept.
+_COMPARED_UP_TO = 1 << 20
+_LOG_SAMPLE = 200  # lines looked at, evenly spread
+_LOG_SHARE = 0.6  # of them that must start like a log's
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-")
 WILD = "<*>"
@@ -114,18 +136,34 @@ def mine_templates(kinds: list[str]) -> dict[str, tuple[str, ...]]:
     return {kind: tuple(template) for kind, template in member.items()}
 
 
+def looks_like_log(lines: list[str]) -> bool:
+    """Whether most of ``lines`` (a sample of them) start like a log's: a date or a time, a level, a JSON log's
+    level key. A report that repeats its kinds in step (a test runner's "Start 3" and "Test #3 … Passed", a
+    debugger's frames, a table) is not a log: every line of it may be the answer, and its runs are folded by the
+    generic fallback, which keeps a line between lines of other kinds."""
+    sample = [line for line in lines[:: max(1, len(lines) // _LOG_SAMPLE)] if line.strip()]
+    return bool(sample) and sum(_LOG_LINE.search(line[:_LOG_PREFIX]) is not None for line in sample) >= (
+        _LOG_SHARE * len(sample)
+    )
+
+
 def fold_long_output(text: str) -> tuple[str, str] | None:
-    """A long output no rule knows, folded by template, else by run (the generic fallback, given the kinds worked
-    out here: a log of unlike lines costs one normalising pass, not two); with the rule name that folded it."""
+    """A long output no rule knows, folded by template when it is a log and that is shorter, else by run (the
+    generic fallback, given the kinds worked out here: one normalising pass, not two); with the rule name that
+    folded it."""
     lines = text.split("\n")
     if len(lines) < GENERIC_MIN_LINES:
         return None
     kinds = line_kinds(text, lines)
-    folded = fold_by_template(text, kinds)
-    if folded is not None:
-        return folded, TEMPLATES
-    folded = generic_filter(text, kinds)
-    return (folded, GENERIC) if folded is not None else None
+    by_template = fold_by_template(text, kinds) if looks_like_log(lines) else None
+    if by_template is not None and len(text) > _COMPARED_UP_TO:
+        return by_template, TEMPLATES
+    by_run = generic_filter(text, kinds)
+    # Never longer than the run fold made it: a log of many kinds each seen a few times is shorter as runs (a
+    # kind's later lines said together with others' in one note) than as each kind's two lines and a note.
+    if by_template is not None and (by_run is None or len(by_template) < len(by_run)):
+        return by_template, TEMPLATES
+    return (by_run, GENERIC) if by_run is not None else None
 
 
 def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
@@ -140,10 +178,15 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     if len(set(texts)) > 2 * _MERGE_UP_TO:
         return None  # unlike lines, too many to merge (see below): asked before any other pass
     kept = bytearray(len(lines))
-    flagged = kinds.lines_matching(KEEP, lower=True, cues=KEEP_CUES)
-    for index in flagged:
+    for index in kinds.lines_matching(KEEP, lower=True, cues=KEEP_CUES):
         kept[index] = 1
-    warned = _many_warnings(flagged, lines, texts)
+    # A kind seen only a few times in the whole output is an event, not repetition (the generic fallback's
+    # promise, kept here): it stays as it is even where a template of its word-alike kinds folds (a debugger's
+    # frames `#3 0x… in parse () at p.c:9` are each their own).
+    times = Counter(texts)
+    rare = {kind for kind, seen in times.items() if seen <= RARE}
+    for index in compress(range(len(lines)), map(rare.__contains__, texts)):
+        kept[index] = 1
     _keep_tracebacks(text, lines, kept)
     kept[:EDGE] = b"\x01" * EDGE
     kept[-EDGE:] = b"\x01" * EDGE
@@ -152,7 +195,8 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     distinct = [kind for kind in dict.fromkeys(compress(texts, map(not_, kept))) if kind.strip()]
     if len(distinct) > _MERGE_UP_TO:
         return None
-    template_of = {kind: " ".join(tokens) for kind, tokens in mine_templates(distinct).items()}
+    merged = MERGE(distinct) if MERGE is not None else {kind: (kind.strip(),) for kind in distinct}
+    template_of = {kind: " ".join(tokens) for kind, tokens in merged.items()}
     # Each line's template; "" for a line kept anyway or blank.
     keys: list[str] = list(map(template_of.get, texts, repeat("")))
     for index in compress(range(len(lines)), kept):
@@ -182,16 +226,6 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
         shown[index] = 1
     for key in folded:
         shown[members[key][0]] = shown[members[key][-1]] = 1
-    for found in warned:
-        # The first few and the last of a warning repeated alike but for values are shown, the note for the rest.
-        rest = [i for i in found[WARNINGS_SHOWN:-WARNINGS_LAST] if EDGE <= i < len(lines) - EDGE]
-        if not rest:
-            continue
-        note = _note(texts[found[0]].strip(), rest, found, lines, texts, "more of this warning")
-        if len(note) < _chars(lines, rest):
-            notes[found[WARNINGS_SHOWN - 1]] = note
-            for index in rest:
-                shown[index] = 0
     out: list[str] = []
     for index in sorted({*compress(range(len(lines)), shown), *notes}):
         if shown[index]:
@@ -228,17 +262,6 @@ _ONLY = [bytes(int(other == byte) for other in range(256)) for byte in range(256
 def _chars(lines: list[str], indices: list[int]) -> int:
     """The characters of ``lines[indices]`` with their newlines."""
     return sum(map(len, map(lines.__getitem__, indices))) + len(indices)
-
-
-def _many_warnings(flagged: set[int], lines: list[str], kinds: list[str]) -> list[list[int]]:
-    """The lines of each warning (a line ``KEEP`` finds with no error's word in it) seen more than
-    ``MANY_WARNINGS`` times alike but for its values (``slow lookup for key user:50254 took 773 ms``): a warning
-    every few lines of a long log was most of what the fold left."""
-    by_kind: dict[str, list[int]] = {}
-    for index in sorted(flagged):
-        by_kind.setdefault(kinds[index], []).append(index)
-    many = [found for found in by_kind.values() if len(found) > MANY_WARNINGS]
-    return [found for found in many if _ERROR.search(lines[found[0]].lower()) is None]
 
 
 def _keep_tracebacks(text: str, lines: list[str], kept: bytearray) -> None:
@@ -286,6 +309,9 @@ def _slots(template: str, sampled: list[str], kinds: list[str]) -> dict[str, lis
             by_slot.setdefault(f"#{at}", {})[value] = None
         words = kind.split()
         if len(words) == len(holes):
+            # The line's own word where it lines up with its kind's (a time with a blank in it does not).
+            raw = line.split()
+            words = raw if len(raw) == len(words) else words
             for at, (word, hole) in enumerate(zip(words, holes, strict=True)):
                 if hole == WILD:
                     by_slot.setdefault(f"*{at}", {})[word] = None
