@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from bench.corpus import evaluate, load
+from bench.corpus import evaluate, head_tail, load
+from bench.filter_bench import ANCHOR
 from bench.filter_speed_bench import repeating_log, service_log
 from bench.heldout import (
     HELDOUT,
@@ -41,7 +42,7 @@ from bench.heldout import (
 from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output import templates
-from zeph_nb.output.rules import Dedup, Rule
+from zeph_nb.output.rules import Dedup, Rule, load_rules
 
 Miner = Callable[[list[str]], dict[str, tuple[str, ...]]]
 
@@ -147,11 +148,19 @@ def main(argv: list[str] | None = None) -> None:
     def runner(engine: FilterEngine) -> Callable[[Any], str]:
         return lambda sample: engine.filter(sample.command, sample.output, sample.exit_code).text
 
+    # The baselines of bench/filter_bench.py in the same run: the Zeph anchor rules in this engine, head+tail.
+    others: dict[str, Callable[[Any], str]] = {}
+    if ANCHOR.is_file():
+        others["anchor rules"] = runner(FilterEngine(load_rules(ANCHOR.read_text()).rules))
+    others["naive head+tail"] = head_tail
     samples = load()
     print(f"fold by template: {len(samples)} real outputs in tests/data/filter_corpus (bench corpus)")
-    for name in names:
-        with variant(name, miners) as engine:
-            score = evaluate(samples, runner(engine))
+    for name in [*names, *others]:
+        if name in others:
+            score = evaluate(samples, others[name])
+        else:
+            with variant(name, miners) as engine:
+                score = evaluate(samples, runner(engine))
         print(f"  {name:18s} tokens removed {score.reduction:6.1%}   judged lines kept {score.recall:6.1%}"
               f" ({score.critical_kept}/{score.critical})")  # fmt: skip
     corpora: list[tuple[Any, str | None, str]] = [(TUNE, "dev", "C-dev"), (TUNE_E, "dev", "E-dev")]
@@ -167,6 +176,8 @@ def main(argv: list[str] | None = None) -> None:
         for name in names:
             with variant(name, miners) as engine:
                 print(f"  {name:18s} {score_heldout(judged, runner(engine)).line()}")
+        for name, run in others.items():
+            print(f"  {name:18s} {score_heldout(judged, run).line()}")
     if args.no_speed:
         return
     _miner_speed(miners)
