@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import eq, not_
 from typing import cast
@@ -205,17 +206,17 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     folded = {key for key, times in counts.items() if key and times > RARE and _WORDS.search(key)}
     if not folded:
         return None
-    members = _lines_of(folded, keys)
+    ends: dict[str, tuple[int, int]] = {}  # each folded template's first and last line
     notes: dict[int, str] = {}  # a note, by the line it is shown after
-    for key, found in members.items():
+    for key, where in _where(folded, keys, counts):
+        ends[key] = (where.first, where.last)
         # Its first and last lines are shown as they are (how it started, the state it ended in: a training
         # loop's first and last loss), the note for the lines between where the first was.
-        middle = found[1:-1]
-        note = _note(key, middle, found, lines, texts, "more")
+        note = _note(key, where, lines, texts, "more")
         # A note no shorter than the lines it stands for says no more than they do (over _SURE lines, each at
         # least a character and its newline, it is shorter: not summed).
-        if len(middle) > _SURE or len(note) < _chars(lines, middle):
-            notes[found[0]] = note
+        if where.every is None or len(note) < _chars(lines, where.every[1:-1]):
+            notes[where.first] = note
         else:
             folded.discard(key)
     # What is shown as it is: kept lines, lines of templates not folded, the first and last of those folded.
@@ -225,7 +226,7 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     for index in compress(range(len(lines)), kept):
         shown[index] = 1
     for key in folded:
-        shown[members[key][0]] = shown[members[key][-1]] = 1
+        shown[ends[key][0]] = shown[ends[key][1]] = 1
     out: list[str] = []
     for index in sorted({*compress(range(len(lines)), shown), *notes}):
         if shown[index]:
@@ -236,27 +237,58 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     return shorter if len(shorter) < len(text) else None
 
 
-def _lines_of(folded: set[str], keys: list[str]) -> dict[str, list[int]]:
-    """The indices of the lines of each template in ``folded``, found at C speed: each line's template as a byte
-    (``bytes(map(...))``), then for each template that byte as 1 and every other as 0 (``bytes.translate``) picks
-    its lines (``compress``). A Python step a line was 5 ms of 4 MB; a ``str`` comparison a line per template,
-    13 ms. Over 255 templates (no byte for each): that Python step."""
+@dataclass(frozen=True)
+class _Where:
+    """Where a template's lines are: its first, second, last but one and last, how many, a sample of up to
+    ``_SAMPLED`` of them (evenly spread, the first and last among them), and every one when there are at most
+    ``_SURE`` + 2 (to weigh its note against them)."""
+
+    first: int
+    second: int
+    before_last: int
+    last: int
+    count: int
+    sampled: list[int]
+    every: list[int] | None
+
+
+def _where(folded: set[str], keys: list[str], counts: Counter[str]) -> Iterator[tuple[str, _Where]]:
+    """Where the lines of each template in ``folded`` are, in a fixed order, found at C speed: each line's template
+    as a byte (``bytes(map(...))``), searched with ``bytes.find``, a Python step for each line sampled, not for
+    each line (a Python step a line was 5 ms of 4 MB; a pass over every line for each template, 1.3 ms each).
+    Over 255 templates (no byte for each): a Python step a line."""
     if len(folded) > 255:
         members: dict[str, list[int]] = {key: [] for key in folded}
-        where = members.get
+        found = members.get
         for index, key in enumerate(keys):
-            found = where(key)
-            if found is not None:
-                found.append(index)
-        return members
+            lines = found(key)
+            if lines is not None:
+                lines.append(index)
+        for key in sorted(folded):
+            every = members[key]
+            step = max(1, len(every) // _SAMPLED)
+            sampled = [*every[::step][: _SAMPLED - 1], every[-1]]
+            kept = every if len(every) <= _SURE + 2 else None
+            yield key, _Where(every[0], every[1], every[-2], every[-1], len(every), sampled, kept)
+        return
     number = {key: byte for byte, key in enumerate(sorted(folded), 1)}
     ids = bytes(map(number.get, keys, repeat(0)))
-    lines = range(len(keys))
-    return {key: list(compress(lines, ids.translate(_ONLY[byte]))) for key, byte in number.items()}
-
-
-# For each byte, a ``bytes.translate`` table that keeps it as 1 and makes every other byte 0.
-_ONLY = [bytes(int(other == byte) for other in range(256)) for byte in range(256)]
+    for key, byte in number.items():
+        count = counts[key]
+        first, last = ids.find(byte), ids.rfind(byte)
+        if count <= max(_SURE + 2, _SAMPLED):
+            every = [first]
+            while len(every) < count:
+                every.append(ids.find(byte, every[-1] + 1))
+            step = max(1, count // _SAMPLED)
+            sampled = [*every[::step][: _SAMPLED - 1], last]
+            yield key, _Where(first, every[1], every[-2], last, count, sampled, every if count <= _SURE + 2 else None)
+        else:
+            # Evenly spread over where its lines are, each the template's next line from there.
+            spread = (ids.find(byte, first + (last - first) * at // (_SAMPLED - 1)) for at in range(_SAMPLED - 1))
+            sampled = [*dict.fromkeys(spread), last]
+            second, before_last = ids.find(byte, first + 1), ids.rfind(byte, 0, last)
+            yield key, _Where(first, second, before_last, last, count, sampled, None)
 
 
 def _chars(lines: list[str], indices: list[int]) -> int:
@@ -287,16 +319,15 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _note(template: str, folded: list[int], found: list[int], lines: list[str], kinds: list[str], more: str) -> str:
-    """``[610 more, lines 4-1889: "GET /api/v1/items 200 <n>ms"  (<n> 12..40)]`` for the ``folded`` lines of a
-    template whose lines are ``found`` (its values are read from those)."""
-    step = max(1, len(found) // _SAMPLED)
-    sampled = [*found[::step][: _SAMPLED - 1], found[-1]]
+def _note(template: str, where: _Where, lines: list[str], kinds: list[str], more: str) -> str:
+    """``[610 more, lines 4-1889: "GET /api/v1/items 200 <n>ms"  (<n> 12..40)]`` for a template's lines but its
+    first and last (its values are read from the sampled ones)."""
+    sampled = where.sampled
     slots = _slots(template, [lines[i].strip() for i in sampled], [kinds[i].strip() for i in sampled])
-    shown = _shown(template, lines[found[0]].strip(), slots)
+    shown = _shown(template, lines[where.first].strip(), slots)
     values = _values(slots)
     said = f"  ({'; '.join(values)})" if values else ""
-    return f"[{len(folded):,} {more}, lines {folded[0] + 1}-{folded[-1] + 1}: {shown}{said}]"
+    return f"[{where.count - 2:,} {more}, lines {where.second + 1}-{where.before_last + 1}: {shown}{said}]"
 
 
 def _slots(template: str, sampled: list[str], kinds: list[str]) -> dict[str, list[str]]:
