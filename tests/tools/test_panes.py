@@ -242,6 +242,13 @@ def test_background_commands_end_with_a_kernel_that_was_killed(tmp_path: Path, h
     assert running()
     kernel.send_signal(how)
     kernel.wait()
+    # Another kernel starting in that second sweeps the sockets of gone kernels: the dead kernel's server still
+    # answers there, and removing its socket then orphaned that server and its commands for good.
+    from zeph_nb.gates import build_chain
+
+    settings = Settings.model_validate({"tools": {"execution": {"backend": "tmux"}}, "home": tmp_path / "z2"})
+    other = build_chain(settings, workdir=tmp_path, approver=AutoApprove())
+    asyncio.run(other.execute(ToolCall("bash", {"command": "true", "wait": False})))
     deadline = time.monotonic() + 15
     while (running() or socket_file.exists()) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -71,14 +71,30 @@ def _kill_server(argv: list[str], socket_file: Path | None = None) -> None:
 
 
 def _remove_stale_sockets(folder: Path) -> None:
-    """Sockets of kernels that are gone (``zeph-<pid>.sock``): tmux leaves its socket behind when killed."""
+    """Sockets of kernels that are gone (``zeph-<pid>.sock``) and of servers that are gone: tmux leaves its socket
+    behind when killed. A server that still answers is left alone even when its kernel is gone: its watchdog window
+    stops it (and its commands) within a second, through that very socket, and removing the file first orphaned
+    the server and every command in it for good (seen when another kernel started in that second)."""
     if not Path("/proc/self").exists():  # no way to tell a live kernel from a gone one here
         return
     for path in folder.glob("zeph-*.sock"):
         pid = path.stem.removeprefix("zeph-")
-        if pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists():
+        if pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists() and not _answers(path):
             with contextlib.suppress(OSError):
                 path.unlink()
+
+
+def _answers(path: Path) -> bool:
+    """Whether a server listens on the Unix socket at ``path`` (a refused connection: nothing does)."""
+    with socket.socket(socket.AF_UNIX) as probe:
+        probe.setblocking(False)
+        try:
+            probe.connect(str(path))
+        except BlockingIOError:  # its backlog is full: it is there
+            return True
+        except OSError:
+            return False
+    return True
 
 
 def _person_pane() -> Pane | None:
@@ -270,15 +286,7 @@ class TmuxPanes:
     def _serving(self) -> bool:
         """Whether a server still answers on the socket. tmux (3.3a) leaves the socket file behind when it exits,
         so the file says nothing; a connection refused says the server has stopped listening, as it exits."""
-        with socket.socket(socket.AF_UNIX) as probe:
-            probe.setblocking(False)
-            try:
-                probe.connect(str(self.socket))
-            except BlockingIOError:  # its backlog is full: it is there
-                return True
-            except OSError:  # refused, or no file: nothing answers there
-                return False
-        return True
+        return _answers(self.socket)
 
     def _close_guards(self) -> None:
         """Every pane's last check (the server is gone, or the kernel is exiting)."""
