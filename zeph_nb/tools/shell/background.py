@@ -150,6 +150,8 @@ async def report_pane(
         summary = summary.rstrip("\n") + f"\n[{state.describe()}]"
     undone = pane.take_notes()
     summary += "".join(f"\n[{note}]" for note in undone)
+    if pane.stopped:  # the pane watcher stopped it: why, whatever earlier look took the note
+        summary += f"\n[{pane.stopped}]"
     envelope = {**raw, "stdout": text, "stderr": "", "streams": "merged by the terminal", "exit_code": code}
     if undone:
         envelope["undone"] = undone

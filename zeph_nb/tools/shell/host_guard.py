@@ -70,6 +70,8 @@ class HostGuard:
         self.links = {path: os.readlink(path) for path in spec.protected.readonly if path.is_symlink()}
         self.repos = {repo: _identity(repo) for repo in repos}
         self.notes: list[str] = []
+        # Why the pane watcher stopped the command, kept: every later look at the pane says it, not only the first.
+        self.stopped: str | None = None
         self._journal = GuardJournal(self.home, self.absent + list(self.links))
         # Without it the caller writes the journal itself (``write_journal``), before the command can run: the
         # shell writes it while bwrap sets the sandbox up, and the command waits for it (os_sandbox.wrap's gate).

@@ -30,6 +30,8 @@ class Guard(Protocol):
     """What a pane's command may not leave behind (``HostGuard``): swept while it runs (at each look, and by the
     pane watcher's thread as things appear), closed when it ends."""
 
+    stopped: str | None  # why the pane watcher stopped the command, if it did
+
     def sweep(self) -> None: ...
 
     def take_notes(self) -> list[str]: ...
@@ -48,6 +50,14 @@ class Pane:
     started: float = field(default_factory=time.monotonic)
     reported: bool = False  # its end was told to the model
     notes: list[str] = field(default_factory=list)  # what the guard undid, not told to the model yet
+    stopped: str | None = None  # why zeph-nb stopped its command: said at every look from then on
+
+    def status(self, state: PaneState) -> str:
+        """The first line of every look at the pane, and why zeph-nb stopped it (if it did) once it has ended."""
+        line = f"pane {self.id}: {state.describe()}: `{self.command[:200]}`"
+        if self.guard is not None and self.guard.stopped:
+            self.stopped = self.guard.stopped
+        return f"{line}\n[{self.stopped}]" if self.stopped and state.dead else line
 
     def check(self, ended: bool) -> None:
         """Undo what the command left that it may not (a new zeph.toml, a git hook): at each look, and for good
@@ -63,6 +73,8 @@ class Pane:
         self._collect(guard)
 
     def _collect(self, guard: Guard) -> None:
+        if guard.stopped:
+            self.stopped = guard.stopped
         for note in guard.take_notes():
             if note not in self.notes:
                 self.notes.append(note)

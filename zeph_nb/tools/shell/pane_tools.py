@@ -174,7 +174,7 @@ class PaneExecutor:
         state = await self.panes.state(pane)
         pane.check(ended=state.dead)  # a look is when what the command may not leave behind is undone
         body = tail_of(pane_text(text, dead=state.dead), MAX_CAPTURE_CHARS)
-        status = f"pane {pane.id}: {state.describe()}: `{pane.command[:200]}`"
+        status = pane.status(state)
         notes += [f"[{note}]" for note in pane.take_notes()]
         summary = "\n".join([status, *notes, body or "(nothing printed yet)"])
         return ToolOutput(CAPTURE_PANE.name, summary, raw={"pane": pane.id, "text": body}, call_id=call.call_id)
@@ -198,7 +198,7 @@ class PaneExecutor:
         last = pane_text(await self.panes.capture(pane, "-J", start="-20"), dead=state.dead)
         sent = " ".join([*args.keys, *([repr(args.literal_text)] if args.literal_text else []),
                          *(["Enter"] if args.enter else [])])  # fmt: skip
-        status = f"pane {pane.id}: {state.describe()}: `{pane.command[:200]}`"
+        status = pane.status(state)
         undone = "".join(f"\n[{note}]" for note in pane.take_notes())
         summary = f"sent {sent} to pane {pane.id}\n{status}{undone}\n{tail_of(last, 2000)}"
         return ToolOutput(SEND_KEYS.name, summary, raw={"pane": pane.id, "sent": sent}, call_id=call.call_id)

@@ -317,9 +317,9 @@ def _stop_if_planting(watched: PaneWatch) -> None:
     if watched.stopped or watched.pid is None or watched.guard.plants < STOP_AFTER_PLANTS:
         return
     watched.stopped = True
-    # The note first: a capture of the pane between the kill and the note would show "ended by signal 9" with no
-    # reason (seen under load), and the model would retry what was stopped.
-    watched.guard.add_note(
+    # The reason first, and kept on the pane: a look between the kill and a one-time note showed "ended by signal
+    # 9" with no reason (seen under load), and the model would retry what was stopped.
+    watched.guard.stopped = (
         f"zeph-nb stopped this command: it planted what would run outside the sandbox {watched.guard.plants} times "
         "(hooks, pointers, config that runs commands, policy files), each undone; do not retry it"
     )
