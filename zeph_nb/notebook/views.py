@@ -71,11 +71,12 @@ def recent_calls(limit: int, settings: Settings | None) -> Any:
     return _audit_rows(shown, frame.drop(columns=["what", "rule", "filter"]))
 
 
-# Cells folded in the notebook's table (whole in the cell's tooltip and in the frame), and allowed to wrap: at
-# 1280 px JupyterLab's output area is ~850 px wide, and the table fits in it without a scroll bar
-# (tests/e2e/test_lab.py measures it). The short columns never wrap.
+# Cells folded in the notebook's table (whole in the cell's tooltip and in the frame). The table takes the output
+# area's width with a share for each column, and a cell wraps inside its share: however long a status, a name or a
+# category, nothing runs past the page (at 1280 px JupyterLab's output area is ~850 px; tests/e2e/test_lab.py).
 _FOLD = {"what": 48, "rule": 40, "by": 16, "error": 22, "filter": 32}
-_WRAP = frozenset({"what", "rule", "filter"})  # long free text; names and categories stay on one line
+_SHARE = {"time": 8, "tool": 10, "what": 17, "status": 8, "decision": 8, "rule": 14, "by": 8, "error": 11, "ms": 7,
+          "filter": 9}  # fmt: skip
 
 
 def _audit_rows(shown: Any, full: Any) -> Any:
@@ -114,28 +115,27 @@ def _audit_rows(shown: Any, full: Any) -> Any:
             # Everything here came from the model or a tool: escaped, cell by cell, tooltips included. Styles are
             # on each cell: JupyterLab right-aligns output tables, and its sanitiser keeps no <style> block.
             shown = self._display()
-            cell = "padding: 2px 4px; text-align: left; vertical-align: top; white-space: nowrap"
-            wrapping = (
-                "padding: 2px 4px; text-align: left; vertical-align: top; white-space: normal;"
-                " overflow-wrap: anywhere; min-width: 6em"
-            )
+            # Fixed layout: the shares decide the widths, and a word longer than its column breaks (break-word).
+            cell = "padding: 2px 4px; text-align: left; vertical-align: top; overflow-wrap: break-word"
+            columns = "".join(f'<col style="width: {_SHARE.get(str(c), 8)}%">' for c in shown.columns)
             head = "".join(f'<th style="{cell}">{html.escape(str(c))}</th>' for c in shown.columns)
             rows = []
             for record in shown.itertuples(index=False):
                 cells = []
                 for column, value in zip(shown.columns, record, strict=True):
                     text = str(value)
-                    style = wrapping if column in _WRAP else cell
                     limit = _FOLD.get(column)
                     if limit is not None and len(text) > limit:
-                        cells.append(f'<td style="{style}" title="{html.escape(text, quote=True)}">'
+                        cells.append(f'<td style="{cell}" title="{html.escape(text, quote=True)}">'
                                      f"{html.escape(text[: limit - 1])}…</td>")  # fmt: skip
                     else:
-                        cells.append(f'<td style="{style}">{html.escape(text)}</td>')
+                        cells.append(f'<td style="{cell}">{html.escape(text)}</td>')
                 rows.append("<tr>" + "".join(cells) + "</tr>")
             note = f"{len(shown)} calls, newest first; every column: <code>.full</code>"
-            return (f'<div class="zeph-audit"><table style="font-size: 12px; border-collapse: collapse">'
-                    f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            body = "".join(rows)
+            return (f'<div class="zeph-audit"><table style="font-size: 12px; border-collapse: collapse; table-layout:'
+                    f' fixed; width: 100%"><colgroup>{columns}</colgroup><thead><tr>{head}</tr></thead>'
+                    f"<tbody>{body}</tbody></table>"
                     f'<div style="font-size: 11px; color: #6e7781">{note}</div></div>')  # fmt: skip
 
     rows = AuditRows(shown)
