@@ -22,6 +22,7 @@ from bench import (
     shell_cost_bench,
     shell_policy_bench,
     team_bench,
+    template_bench,
     tool_filter_bench,
 )
 
@@ -47,3 +48,5 @@ if __name__ == "__main__":
     longrun_bench.main([])
     large_output_bench.main([])
     cold_start_bench.main([])
+    # issue 46: long logs folded by template (the tunable corpora and speed; --heldout adds the held-apart ones)
+    template_bench.main([])

@@ -35,7 +35,8 @@ from zeph_nb.output.strategies import apply_strategy
 ANCHOR = Path(__file__).resolve().parents[2] / "shared" / "anchors" / "zeph-default-filters.toml"
 
 
-def _rate(fn: Callable[[], object], size: int, repeat: int = 3) -> float:
+def rate(fn: Callable[[], object], size: int, repeat: int = 3) -> float:
+    """MB/s of ``fn`` over ``size`` bytes, best of ``repeat`` (also bench/template_bench.py's)."""
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -86,7 +87,7 @@ def main() -> None:
 
     log = next(s for s in samples if s.name == "cat_log").output * 40  # ~4 MB of real log lines
     clean = sanitize(log)
-    floor = _rate(lambda: "\n".join(log.splitlines()), len(log))
+    floor = rate(lambda: "\n".join(log.splitlines()), len(log))
     print(f"  throughput on {len(log) / 1e6:.1f} MB of log lines; floor (splitlines + join): {floor:.0f} MB/s")
     strategies = {
         "strip_noise": StripNoise(type="strip_noise", patterns=[r"^\S+ DEBUG ", r"INFO  heartbeat", r"^\s*$"]),
@@ -96,17 +97,17 @@ def main() -> None:
     }
     print("  strategy alone (on sanitized text) | whole filter_output (sanitize + rule + security pass):")
     for label, strategy in strategies.items():
-        alone = _rate(lambda st=strategy: apply_strategy(clean, st, 0), len(clean))
+        alone = rate(lambda st=strategy: apply_strategy(clean, st, 0), len(clean))
         engine = FilterEngine([Rule(name=label, match=Match(prefix="x"), strategy=strategy)])
-        whole = _rate(lambda e=engine: e.filter("x", log, 0), len(log))
+        whole = rate(lambda e=engine: e.filter("x", log, 0), len(log))
         ratios = f"({alone / floor:.2f}x floor) | {whole:6.0f} MB/s ({whole / floor:.2f}x floor)"
         print(f"    {label:14s} {alone:6.0f} MB/s {ratios}")
     generic = FilterEngine([])  # no rule knows "x": the generic fallback runs
-    alone = _rate(lambda: generic_filter(clean), len(clean))
-    whole = _rate(lambda: generic.filter("x", log, 0), len(log))
+    alone = rate(lambda: generic_filter(clean), len(clean))
+    whole = rate(lambda: generic.filter("x", log, 0), len(log))
     ratios = f"({alone / floor:.2f}x floor) | {whole:6.0f} MB/s ({whole / floor:.2f}x floor)"
     print(f"    {'generic':14s} {alone:6.0f} MB/s {ratios}")
-    print(f"    {'sanitize':14s} {_rate(lambda: sanitize(log), len(log)):6.0f} MB/s")
+    print(f"    {'sanitize':14s} {rate(lambda: sanitize(log), len(log)):6.0f} MB/s")
     # The 4 MB above is one real log forty times: what is grouped by kind (dedup, generic) is worked out once per
     # group, so repetition flatters them. The same log once, and 3 MB of lines that share no kind, say the rest.
     once = next(s for s in samples if s.name == "cat_log").output
@@ -119,5 +120,5 @@ def main() -> None:
     dedup = Dedup(type="dedup")
     inputs = ((f"the log once ({len(once) // 1000} kB)", once), (f"{len(unique) / 1e6:.1f} MB, no kind twice", unique))
     for label, text in inputs:
-        print(f"    {label:26s} dedup {_rate(lambda t=text: apply_strategy(t, dedup, 0), len(text)):5.0f} MB/s"
-              f"   generic {_rate(lambda t=text: generic_filter(t), len(text)):5.0f} MB/s")  # fmt: skip
+        print(f"    {label:26s} dedup {rate(lambda t=text: apply_strategy(t, dedup, 0), len(text)):5.0f} MB/s"
+              f"   generic {rate(lambda t=text: generic_filter(t), len(text)):5.0f} MB/s")  # fmt: skip

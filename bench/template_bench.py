@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from bench.corpus import evaluate, head_tail, load
-from bench.filter_bench import ANCHOR
+from bench.filter_bench import ANCHOR, rate
 from bench.filter_speed_bench import repeating_log, service_log
 from bench.heldout import (
     HELDOUT,
@@ -84,15 +84,6 @@ def variant(name: str, miners: dict[str, Miner]) -> Iterator[FilterEngine]:
             yield FilterEngine([_with_templates(rule, name == "+ logs rule") for rule in default_rules()])
     finally:
         templates.MERGE = saved
-
-
-def _rate(fn: Callable[[], object], size: int, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return size / best / 1e6
 
 
 def _miner_speed(miners: dict[str, Miner]) -> None:
@@ -189,12 +180,12 @@ def main(argv: list[str] | None = None) -> None:
         ("repeating log, logs rule", repeating_log, "tail -n 100000 app.log"),
     ):
         text = make(4_000_000)
-        floor = _rate(lambda t=text: "\n".join(t.splitlines()), len(text))
+        floor = rate(lambda t=text: "\n".join(t.splitlines()), len(text))
         cells = []
         for name in names:
             with variant(name, miners) as engine:
                 engine.filter(command, "x\n" * 100, 0)  # compiled patterns out of the timing
-                whole = _rate(lambda t=text, c=command: engine.filter(c, t, 0), len(text))
+                whole = rate(lambda t=text, c=command: engine.filter(c, t, 0), len(text))
             cells.append(f"{name} {whole:5.0f} ({whole / floor:.3f}x)")
         print(f"  {label:30s} floor {floor:4.0f}   " + "   ".join(cells))
 
