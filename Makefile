@@ -5,14 +5,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test lint types unit sandbox-check notebooks bench dist clean
+.PHONY: lab test lint types unit sandbox-check docs screenshots notebooks bench dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,lab]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,lab,docs]'
 	touch $@
 
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
@@ -28,8 +28,8 @@ lab: $(STAMP)
 test: lint types unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check zeph_nb extension tests bench deploy notebooks/*.py
-	$(BIN)/ruff format --check zeph_nb extension tests bench deploy notebooks/*.py
+	$(BIN)/ruff check zeph_nb extension tests bench deploy docs/conf.py docs/_ext notebooks/*.py
+	$(BIN)/ruff format --check zeph_nb extension tests bench deploy docs/conf.py docs/_ext notebooks/*.py
 
 types: $(STAMP)
 	$(BIN)/mypy
@@ -60,6 +60,25 @@ PYTEST_WORKERS ?= 2
 unit: $(STAMP) sandbox-check $(PROXY)
 	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
 
+# The documentation site (docs/: Sphinx with MyST-NB) into docs/_build/html. -W: a warning fails the build — a broken
+# link or anchor, a page in no table of contents, a notebook that fails to render. The tutorials are rendered from
+# their stored outputs, never executed. tests/test_docs.py builds it the same way in `make test` and follows every
+# link. The settings, defaults and error tables and the API page are made from the code by docs/_ext/zeph_docs.py.
+docs: $(STAMP)
+	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
+# The pictures the README and the docs show are taken by the browser tests (Chromium): run those tests, then copy
+# the named pictures into docs/images/. Look at them before committing. (The hub's second test reads the request the
+# first one made, so both run.)
+DOC_SCREENSHOTS := zeph-cell-approval approval-card run-python-approval zeph-audit dashboard-pending hub-team-calls
+SCREENSHOT_TESTS := -k "approve_runs_the_command or run_python_asks or zeph_audit_fits or approving_in_the_dashboard or reviewer_approves_a_users_request or cannot_open_anothers_request"
+screenshots: $(STAMP) sandbox-check $(PROXY)
+	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/pytest -q -p no:cacheprovider $(SCREENSHOT_TESTS) \
+	  tests/e2e/test_lab.py tests/e2e/test_dashboard.py tests/hub/test_hub_e2e.py
+	mkdir -p docs/images
+	for name in $(DOC_SCREENSHOTS); do cp tests/e2e/artifacts/$$name.png docs/images/; done
+
 # Re-execute the tutorials and store their outputs (what nbval then holds them to).
 notebooks: $(STAMP)
 	$(ACTIVATED) $(BIN)/python notebooks/refresh.py
@@ -74,4 +93,4 @@ dist: $(STAMP)
 	$(BIN)/python -m build --outdir dist .
 
 clean:
-	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist docs/_build .pytest_cache .mypy_cache .ruff_cache

@@ -1,5 +1,5 @@
 """The package's imports point one way: every module imports only its own layer and the layers below it, as the
-README's "Layout" section lists them, and no runtime import goes in a circle.
+docs page "Architecture and layout" (docs/reference/architecture.md) lists them, and no runtime import goes in a circle.
 
 Every ``import`` counts, at module level, inside a function (a lazy import is still a dependency) or under
 ``if TYPE_CHECKING:`` (a name a signature uses is a dependency of the design, though it never runs): a module that
@@ -25,8 +25,8 @@ REVIEW_LINES = 600
 
 
 def layers() -> list[list[str]]:
-    """The README's numbered list under "Imports point one way", bottom first."""
-    text = (ROOT / "README.md").read_text()
+    """The architecture page's numbered list under "Imports point one way", bottom first."""
+    text = (ROOT / "docs" / "reference" / "architecture.md").read_text()
     block = text[text.index("Imports point one way") :].split("\n\n", 2)[1]
     found = [re.match(r"\d+\. (.+)", line.strip()) for line in block.splitlines()]
     return [[name.strip().strip("`") for name in m.group(1).split(",")] for m in found if m]
@@ -65,7 +65,9 @@ def layer_of(module: str, table: list[list[str]]) -> int:
     for index, names in enumerate(table):
         if top in names or (top == "zeph_nb" and "zeph_nb" in names):
             return index
-    raise AssertionError(f"{module}: its layer '{top}' is not in the README's list; add it there")
+    raise AssertionError(
+        f"{module}: its layer '{top}' is not in the list of docs/reference/architecture.md; add it there"
+    )
 
 
 def test_the_readme_lists_the_layers() -> None:
@@ -73,7 +75,9 @@ def test_the_readme_lists_the_layers() -> None:
     assert table[0] == ["errors", "aio"] and table[-1][0] == "zeph_nb", table
     tops = {p.name.removesuffix(".py") for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
     listed = {name for names in table for name in names}
-    assert tops - {"__init__"} <= listed, f"not in the README's layer list: {sorted(tops - listed - {'__init__'})}"
+    assert tops - {"__init__"} <= listed, (
+        f"not in the layer list of docs/reference/architecture.md: {sorted(tops - listed - {'__init__'})}"
+    )
 
 
 def test_nothing_imports_upward() -> None:

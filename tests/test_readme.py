@@ -1,4 +1,5 @@
-"""The README's Python examples run as written (in a scratch directory)."""
+"""The Python examples of the README and the docs pages run as written (in a scratch directory), and their
+settings examples load."""
 
 from __future__ import annotations
 
@@ -12,19 +13,25 @@ import pytest
 
 import zeph_nb
 
-README = Path(__file__).parent.parent / "README.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+ROOT = Path(__file__).parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+BLOCKS = [block for page in PAGES for block in re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.DOTALL)]
 
 
 def _printed() -> dict[str, str]:
     """A bare ``` block right after a python block (blank lines between) is the output that block promises."""
-    fences = list(re.finditer(r"```(\w*)\n(.*?)```", README.read_text(), flags=re.DOTALL))
-    text = README.read_text()
-    return {
-        block.group(2): following.group(2)
-        for block, following in itertools.pairwise(fences)
-        if block.group(1) == "python" and following.group(1) == "" and not text[block.end() : following.start()].strip()
-    }
+    found = {}
+    for page in PAGES:
+        text = page.read_text()
+        fences = list(re.finditer(r"```(\w*)\n(.*?)```", text, flags=re.DOTALL))
+        for block, following in itertools.pairwise(fences):
+            if (
+                block.group(1) == "python"
+                and following.group(1) == ""
+                and not text[block.end() : following.start()].strip()
+            ):
+                found[block.group(2)] = following.group(2)
+    return found
 
 
 PRINTED = _printed()
@@ -66,7 +73,7 @@ def test_example_runs(
 
 
 # Every TOML example is a settings file, except the filter rules ([[rules]]), which have their own schema.
-TOML_BLOCKS = re.findall(r"```toml\n(.*?)```", README.read_text(), flags=re.DOTALL)
+TOML_BLOCKS = [block for page in PAGES for block in re.findall(r"```toml\n(.*?)```", page.read_text(), flags=re.DOTALL)]
 SETTINGS_BLOCKS = [block for block in TOML_BLOCKS if "[[rules]]" not in block]
 
 
@@ -74,4 +81,4 @@ SETTINGS_BLOCKS = [block for block in TOML_BLOCKS if "[[rules]]" not in block]
 def test_settings_examples_are_valid(block: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)  # nor a key under the old place it moved from
-        zeph_nb.Settings.from_toml(block)  # the README never shows a key the loader would refuse
+        zeph_nb.Settings.from_toml(block)  # no page shows a key the loader would refuse

@@ -53,7 +53,7 @@ def sql(
 
 def _team(settings: Settings, team: bool | None) -> bool:
     if team and not settings.store.audit_url:
-        raise ValueError("team=True needs a team database: set [store] audit_url (see the README's team section)")
+        raise ValueError("team=True needs a team database: set [store] audit_url (docs: Teams, docs/guide/teams.md)")
     return bool(settings.store.audit_url) if team is None else team
 
 

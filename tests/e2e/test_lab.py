@@ -42,6 +42,8 @@ def test_approve_runs_the_command_and_the_audit_row_says_who(lab: Lab, browser: 
     approve.wait_for(timeout=60_000)
     transcript(page).get_by_text("Needs your approval").wait_for()
     shot(page, "approval-card")
+    # The %%zeph cell with its card under it: the README's and the docs' picture of a run that asks.
+    page.locator(".jp-Notebook .jp-Cell").nth(1).screenshot(path=str(ARTIFACTS / "zeph-cell-approval.png"))
     approve.click()
     transcript(page).get_by_text("Done: approved.txt written.").wait_for(timeout=30_000)
     transcript(page).get_by_text("Approved by").wait_for()

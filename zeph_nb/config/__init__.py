@@ -430,7 +430,8 @@ def _parse_toml(text: str, source: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{source}: malformed TOML: {e}. Fix that line; see README for the format.") from None
+        fix = "Fix that line (the docs' Settings page has the format)."
+        raise ConfigError(f"{source}: malformed TOML: {e}. {fix}") from None
     migrate_data(data, source)  # the seeds' older names, read where they live now (with a warning)
     return data
 

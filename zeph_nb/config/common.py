@@ -40,9 +40,9 @@ def _unit_interval(default: float) -> Any:
 
 class _Section(BaseModel):
     # Unknown keys are errors (a typo must not be silently ignored); settings are values, not mutable state.
-    # A field's docstring says what it does: the README's table of every key is made from them (reference.py
+    # A field's docstring says what it does: the docs' table of every key is made from them (reference.py
     # reads them there). Not pydantic's use_attribute_docstrings: that parses each class's source at import,
-    # ~60 ms of every kernel's first Agent for text only the README generator reads.
+    # ~60 ms of every kernel's first Agent for text only the docs' generator reads.
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 

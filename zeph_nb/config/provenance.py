@@ -1,4 +1,4 @@
-"""Where each configuration key comes from, for the "from" column of the README's table of keys: the reference
+"""Where each configuration key comes from, for the "from" column of the docs' table of keys: the reference
 agent (bug-ops/zeph: its ``config/default.toml``, its book, or its config crate), a seed that names a key the
 reference's configuration does not have, or zeph-nb itself.
 

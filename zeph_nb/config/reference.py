@@ -1,5 +1,5 @@
-"""The README's table of every configuration key, made from the settings model itself so it cannot drift:
-``python -m zeph_nb.config.reference`` prints it, and tests/test_config.py holds the README to it."""
+"""The table of every configuration key, made from the settings model itself so it cannot drift: the docs' Settings
+page is made from it at every build (docs/_ext/zeph_docs.py), and ``python -m zeph_nb.config.reference`` prints it."""
 
 from __future__ import annotations
 
@@ -110,5 +110,5 @@ def reference_table() -> str:
     return "\n".join([BEGIN, *head, *_rows(env), END])
 
 
-if __name__ == "__main__":  # pragma: no cover - prints what the README holds
+if __name__ == "__main__":  # pragma: no cover - prints what the docs' Settings page holds
     sys.stdout.write(reference_table() + "\n")

@@ -1,4 +1,5 @@
-"""The README's table "What it may do without asking", made by the gates themselves so it cannot drift.
+"""The table "What it may do without asking" (the README and the docs' Getting started), made by the gates
+themselves so it cannot drift.
 
 Each row is one call a model might make, sent through a real gate chain (``build_chain``) with the default
 settings, once with the OS sandbox as it works here and once with it off, in a scratch working directory with its
@@ -8,7 +9,8 @@ making the table never reads a key, touches the network or changes a file. The M
 (started by the chain, in the sandbox) for its tools, since whether its calls ask is that server's setting.
 
 ``python -m zeph_nb.gates.defaults_table`` prints the table; tests/gates/test_defaults_table.py holds the README's
-copy to it. It describes a Linux machine where bubblewrap works (the column "no OS sandbox" covers the others), so
+copy to it, and the docs make theirs at every build (docs/_ext/zeph_docs.py).
+It describes a Linux machine where bubblewrap works (the column "no OS sandbox" covers the others), so
 it refuses to print where it does not.
 """
 

@@ -365,7 +365,7 @@ def print_mcp(chain: Any) -> None:
     connections = [c for toolset in toolsets for c in toolset.connections.values()]
     not_offered = {name: why for toolset in toolsets for name, why in toolset.not_offered.items()}
     if not connections:
-        print("no MCP servers configured: add [[mcp.servers]] entries (see the README)")
+        print("no MCP servers configured: add [[mcp.servers]] entries (docs: MCP servers, docs/guide/mcp.md)")
     for connection in connections:
         server = connection.server
         state = "running" if connection.running else "stopped; starts with the next run" if connection.tools else (

@@ -329,7 +329,7 @@ class TeamShipper:
 
 def insert_rows(con: psycopg.Connection[Any], table: str, records: Sequence[SpoolRecord]) -> None:
     """COPY ``records`` into a temporary table, then insert those not already there (bench/team_bench.py measured
-    COPY against executemany: see the README's "A team's audit log")."""
+    COPY against executemany: see bench/RESULTS.md and the docs' Teams page)."""
     columns = [*COLUMNS[table], "hub_user", "server_name"]
     listed = ", ".join(columns)
     staging = f"zeph_ship_{table}"
