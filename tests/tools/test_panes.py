@@ -436,3 +436,17 @@ def test_a_job_left_running_after_its_wait_is_a_neutral_card_and_a_plain_result(
     assert ">still running</span>" in card.title.value and f"in pane {outcome.output.raw['pane']}" in card.title.value
     assert "failed" not in card.title.value
     asyncio.run(chain.execute(ToolCall("send-keys", {"keys": ["C-c"]})))
+
+
+def test_send_keys_types_the_text_then_presses_the_keys(tmp_path: Path) -> None:
+    """The seed's order: ``{"literal_text": "yes", "keys": ["Enter"]}`` answers a prompt with "yes" (keys first
+    pressed Enter on an empty line, then left "yes" typed and unsent)."""
+    executor = shell(tmp_path)
+    run(executor, "bash", command="read -p 'Proceed? ' a; echo got=$a; sleep 600", wait=False)
+    until(executor, "Proceed?")
+    answered = run(executor, "send-keys", literal_text="yes", keys=["Enter"])
+    assert "sent 'yes' Enter" in answered.summary, answered.summary
+    assert "got=yes" in until(executor, "got=yes"), "the text was not typed before Enter"
+    # Text with an Enter key after it is a whole line, asked about as the command it is, like enter=true.
+    assert not executor.requires_confirmation(ToolCall("send-keys", {"literal_text": "yes", "keys": ["Enter"]}))
+    assert executor.requires_confirmation(ToolCall("send-keys", {"literal_text": "yes", "keys": ["C-d"]}))

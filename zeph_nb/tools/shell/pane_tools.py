@@ -10,7 +10,8 @@ A terminal line is built by everything typed into it, so what can change a line 
   named key and at most one on a character. Only keys that end or clear a line run without asking (``C-c``,
   ``C-d``, ``C-z``, ``C-\\``, ``C-u``, ``Enter``); editing keys (``Home``, ``M-d``, ``Tab``, arrows) ask.
 - ``literal_text`` holds no control characters (``\\r`` is Enter to a terminal, ``\\x01`` is ``C-a``): those are
-  keys. Text sent without ``enter`` asks: what the line becomes depends on what is typed after it.
+  keys. Text sent without ``enter`` (or an ``Enter`` key after it) asks: what the line becomes depends on what is
+  typed after it.
 - Typing into a pane whose command runs outside the sandbox (an approved ``sandbox=false``) always asks.
 
 What a program other than a shell does with a line (a Python prompt, say) no check of shell syntax can know; it
@@ -85,12 +86,12 @@ class SendKeysArgs(ToolArgs):
     target: _TARGET | None = Field(None, description=_TARGET_HELP)
     keys: list[Annotated[str, AfterValidator(_named_key)]] = Field(
         default_factory=list, max_length=50,
-        description="Control keys sent first, by name: C-c, C-d, Enter, Escape, Up, Tab, F1 …",
+        description="Control keys pressed after literal_text, by name: C-c, C-d, Enter, Escape, Up, Tab, F1 …",
     )  # fmt: skip
     literal_text: Annotated[str, AfterValidator(_no_controls)] = Field(
-        "", max_length=10_000, description="Text typed as it is, after the keys (lines end with \\n)"
+        "", max_length=10_000, description="Text typed as it is, before the keys (lines end with \\n)"
     )
-    enter: bool = Field(False, description="Press Enter after the text")
+    enter: bool = Field(False, description="Press Enter last, after the text and the keys")
     delay_ms: int = Field(300, ge=0, le=10_000, description="Wait this long, then show the pane's last lines")
 
 
@@ -103,8 +104,8 @@ CAPTURE_PANE = ToolDef(
 )
 SEND_KEYS = ToolDef(
     "send-keys",
-    "Type into a background command's tmux pane: control keys by name (C-c stops it), then literal text, then "
-    "Enter; answers prompts such as [y/N]. Returns the pane's last lines.",
+    "Type into a background command's tmux pane: literal text, then control keys by name (C-c stops it; "
+    "literal_text='y', keys=['Enter'] answers a [y/N] prompt), then Enter. Returns the pane's last lines.",
     SendKeysArgs,
     subject=("literal_text",),
     subject_kind="command",
@@ -135,8 +136,8 @@ class PaneExecutor:
         typed, keys = str(params.get("literal_text") or ""), params.get("keys") or []
         if not isinstance(keys, list) or any(key not in SAFE_KEYS for key in keys):
             return True  # editing keys can make a line checked earlier into another command
-        if typed and params.get("enter") is not True:
-            return True  # a partial line: what it becomes depends on what is typed next
+        if typed and params.get("enter") is not True and "Enter" not in keys:
+            return True  # a partial line: what it becomes depends on what is typed next (keys come after the text)
         target = params.get("target")
         pane = self.panes.panes.get(target) if isinstance(target, str) else (
             list(self.panes.panes.values())[-1] if self.panes.panes else None)  # fmt: skip
@@ -196,7 +197,7 @@ class PaneExecutor:
         state = await self.panes.state(pane)
         pane.check(ended=state.dead)
         last = pane_text(await self.panes.capture(pane, "-J", start="-20"), dead=state.dead)
-        sent = " ".join([*args.keys, *([repr(args.literal_text)] if args.literal_text else []),
+        sent = " ".join([*([repr(args.literal_text)] if args.literal_text else []), *args.keys,
                          *(["Enter"] if args.enter else [])])  # fmt: skip
         status = pane.status(state)
         undone = "".join(f"\n[{note}]" for note in pane.take_notes())

@@ -379,10 +379,11 @@ class TmuxPanes:
                                server=pane.server)  # fmt: skip
 
     async def send(self, pane: Pane, *, keys: Sequence[str] = (), literal: str = "", enter: bool = False) -> None:
-        if keys:
-            await self.tmux("send-keys", "-t", pane.id, "--", *keys, server=pane.server)
+        # The seed's order: the text, then the keys (``"yes"`` then ``Enter`` answers a prompt), then Enter.
         if literal:
             await self.tmux("send-keys", "-t", pane.id, "-l", "--", literal, server=pane.server)
+        if keys:
+            await self.tmux("send-keys", "-t", pane.id, "--", *keys, server=pane.server)
         if enter:
             await self.tmux("send-keys", "-t", pane.id, "Enter", server=pane.server)
 
