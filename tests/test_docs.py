@@ -107,7 +107,9 @@ def test_the_readmes_links_resolve_to_built_pages(site: Path) -> None:
 def test_every_tutorial_is_a_page_with_its_stored_outputs(site: Path) -> None:
     notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
     assert notebooks
+    listed = (DOCS / "tutorials" / "index.md").read_text()
     for notebook in notebooks:
+        assert f"<notebooks/{notebook.stem}>" in listed, f"{notebook.name}: give it a row in docs/tutorials/index.md"
         built = site / "tutorials" / "notebooks" / f"{notebook.stem}.html"
         assert built.is_file(), f"{notebook.name} is not in the docs: add it to docs/tutorials/index.md"
         assert _page(built).select(".cell_output"), f"{notebook.name}: its page shows no stored output"
