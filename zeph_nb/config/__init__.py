@@ -74,6 +74,7 @@ from zeph_nb.config.sections import (
     TafcSettings,
     ToolsSettings,
 )
+from zeph_nb.config.skills import SkillsSettings
 from zeph_nb.config.undo import UndoSettings
 from zeph_nb.errors import ConfigError
 from zeph_nb.security.journal import settle, suspects
@@ -182,6 +183,7 @@ class Settings(_Section):
     store: StoreSettings = Field(default_factory=StoreSettings)
     undo: UndoSettings = Field(default_factory=UndoSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
+    skills: SkillsSettings = Field(default_factory=SkillsSettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")
