@@ -49,6 +49,7 @@ from zeph_nb.config.gates import GatesSettings
 from zeph_nb.config.legacy import legacy_env, migrate_data
 from zeph_nb.config.managed import MANAGED_ENV, ManagedSettings, managed_file, merge
 from zeph_nb.config.mcp import McpServer, McpSettings
+from zeph_nb.config.memory import MemorySettings
 from zeph_nb.config.output import OutputSettings
 from zeph_nb.config.sections import (
     MAX_PATTERN_LEN,
@@ -184,6 +185,7 @@ class Settings(_Section):
     undo: UndoSettings = Field(default_factory=UndoSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
     skills: SkillsSettings = Field(default_factory=SkillsSettings)
+    memory: MemorySettings = Field(default_factory=MemorySettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")
