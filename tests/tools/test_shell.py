@@ -362,3 +362,31 @@ async def test_read_only_commands_take_no_snapshot(project: Path, monkeypatch: p
     assert taken == []
     await run(shell(project, TX), "echo x > src/y")
     assert len(taken) == 1
+
+
+# -- the seed's names and parameters ------------------------------------------------------------------------------
+
+
+async def test_wait_true_is_accepted_on_the_default_backend_and_false_says_how_to_run_in_the_background(
+    tmp_path: Path,
+) -> None:
+    """The seed's ``wait`` (default true) is a parameter of bash on every backend: true runs the call as always;
+    false or a duration needs tmux panes, which the refusal says how to turn on (never an unknown parameter)."""
+    executor = shell(tmp_path, UNSANDBOXED)
+    assert "wait" in executor.tool_definitions()[0].input_schema["properties"]
+    out = await run(executor, "echo waited", wait=True)
+    assert out.summary == "waited\n"
+    for wait in (False, "30s", 5):
+        refused = await fails(executor, "sleep 100", C.INVALID_PARAMETERS, wait=wait)
+        assert 'backend = "tmux"' in refused.message and "--tmux" in refused.message, refused.message
+
+
+async def test_run_shell_the_seeds_name_runs_bash_and_the_audit_says_bash(tmp_path: Path, store: Store) -> None:
+    executor = shell(tmp_path, UNSANDBOXED)
+    outcome = await chain_around(executor, store, tmp_path, UNSANDBOXED).execute(
+        ToolCall("run_shell", {"command": "echo aliased", "wait": True})
+    )
+    assert outcome.status == "ok" and "aliased" in outcome.text, outcome.text
+    assert outcome.call.tool_id == "bash"
+    store.flush()
+    assert list(store.query("SELECT tool FROM tool_calls")["tool"]) == ["bash"]

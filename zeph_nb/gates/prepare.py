@@ -49,6 +49,9 @@ class Preparer:
         tool = self.tools.get(name)
         if tool is not None:
             return tool
+        for tool in self.tools.values():  # another name the tool answers to (bash's "run_shell", the seed's)
+            if name in tool.aliases:
+                return tool
         if name in self.turned_off:
             raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND,
                             f"the {name} tool is turned off ({self.turned_off[name]}); use another tool or ask the "
@@ -81,5 +84,7 @@ class PrepareGate:
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         gc.tool = self.preparer.tool(gc.call.tool_id)
+        if gc.tool.name != gc.call.tool_id:  # called by an alias: every gate, and the audit, see the tool that runs
+            gc.call = dataclasses.replace(gc.call, tool_id=gc.tool.name)
         gc.ctx = self.preparer.prepare(gc.call, gc.tool)
         return await self.inner.handle(gc)

@@ -78,6 +78,20 @@ _LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?"
 HOST_PATTERN = rf"^(\*|(\*\.)?{_LABEL}(\.{_LABEL})*\.?)(:\d{{1,5}})?$"
 
 
+# How long a call waits for a command in a tmux pane: true (until it ends), false (not at all), seconds, or 30s/10m/1h.
+def _at_most_a_day(text: str) -> str:
+    if int(text[:-1]) * {"s": 1, "m": 60, "h": 3600}[text[-1]] > 86_400:
+        raise ValueError(f"wait {text!r} is more than a day; use false and look with capture-pane instead")
+    return text
+
+
+Wait = (
+    bool
+    | Annotated[int, Field(ge=1, le=86_400)]
+    | Annotated[str, StringConstraints(pattern=r"^\d{1,5}[smh]$"), AfterValidator(_at_most_a_day)]
+)
+
+
 class BashArgs(ToolArgs):
     command: str = Field(min_length=1, max_length=100_000, description="The bash command line to run")
     timeout: int | None = Field(None, ge=1, le=3600, description="Seconds before the command is killed")
@@ -92,20 +106,14 @@ class BashArgs(ToolArgs):
     sandbox: bool = Field(
         True, description="false runs it outside the OS sandbox: always asks the person; only after a sandbox failure"
     )
-
-
-# How long a call waits for a command in a tmux pane: true (until it ends), false (not at all), seconds, or 30s/10m/1h.
-def _at_most_a_day(text: str) -> str:
-    if int(text[:-1]) * {"s": 1, "m": 60, "h": 3600}[text[-1]] > 86_400:
-        raise ValueError(f"wait {text!r} is more than a day; use false and look with capture-pane instead")
-    return text
-
-
-Wait = (
-    bool
-    | Annotated[int, Field(ge=1, le=86_400)]
-    | Annotated[str, StringConstraints(pattern=r"^\d{1,5}[smh]$"), AfterValidator(_at_most_a_day)]
-)
+    # The seed's parameter, accepted on every backend (its default, true, is what a call does anyway); without
+    # tmux panes there is nowhere for a command to go on running after the call, so false or a duration is refused
+    # with how to turn them on (BashTmuxArgs below, offered with panes, says what they do there).
+    wait: Wait = Field(
+        True,
+        description="true: run it and return its output (the only choice here: running in the background needs "
+        "tmux panes, which the person turns on with %%zeph --tmux)",
+    )
 
 
 class BashTmuxArgs(BashArgs):
@@ -129,7 +137,9 @@ BASH = ToolDef(
     runs_commands=True,
     filtered=True,
     enabled_by="shell_enabled",
-    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
+    # The reference agent's name and the seed's: a rule written for "shell" must not miss bash, and a call to
+    # "run_shell" runs bash (recorded as bash: the audit says which tool really ran).
+    aliases=("shell", "run_shell"),
     utility=0.6,
 )
 
@@ -140,6 +150,13 @@ BASH_TMUX = dataclasses.replace(
     description=BASH.description + " With wait=false or a duration the command runs in a tmux pane in the "
     "background (same sandbox, no network), for builds, training runs, servers and commands that ask questions.",
     args_model=BashTmuxArgs,
+)
+
+
+_NO_PANES = (
+    "wait=false and wait durations run the command in the background in a tmux pane, and tmux panes are not on in "
+    'this notebook (the person turns them on with %%zeph --tmux or [tools.execution] backend = "tmux"). Run it '
+    "with wait=true (the default) and a timeout, or ask the person to turn them on"
 )
 
 
@@ -186,7 +203,9 @@ class ShellExecutor(SingleToolExecutor):
         scope = self._scope(args, analysis, call.scope if given else None)
         if scope.refused is not None:  # the gates refused it already; this executor may be used without them
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, scope.refused)
-        wait = getattr(args, "wait", True)
+        wait = args.wait
+        if wait is not True and self.panes is None:
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, _NO_PANES)
         if wait is not True and self.panes is not None:
             from zeph_nb.tools.shell.background import in_pane
 
