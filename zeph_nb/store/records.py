@@ -25,6 +25,7 @@ __all__ = [
     "FileChangeRow",
     "GrantRow",
     "Int32",
+    "MemoryRow",
     "OverflowRow",
     "Timestamp",
     "ToolCallRow",
@@ -224,6 +225,30 @@ class FileChangeRow:
     before: str | None = None  # JSON PathState
     after: str | None = None
     note: str | None = None  # e.g. "not kept: over [undo] max_snapshot_bytes", "remote: ssh …"
+    pid: Int32 = field(default_factory=os.getpid)
+    spool: str | None = None
+    seq: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryRow:
+    """A note the model kept with ``memory_save`` (the ``memories`` table), for one user and one project folder.
+    A deletion is a second row with the same id and ``deleted_at`` set: a row still in another kernel's spool, copied
+    in after the text was deleted from the file, stays deleted for every reader."""
+
+    id: str  # twelve hex digits: what %zeph memory delete names
+    created_at: Timestamp = field(default_factory=_now_iso)
+    user: str
+    project: str  # the canonical working directory of the run that saved it
+    text: str | None = None  # redacted by the store's choke point; None on a deletion row
+    tags: Sequence[str] = ()  # JSON list
+    conversation_id: str | None = None
+    run_id: str | None = None
+    call_id: str | None = None  # the memory_save call (its tool_calls row)
+    embedding: str | None = None  # JSON list of floats, of the redacted text; None without an embedding provider
+    embedding_model: str | None = None  # what made it: a vector of another model is not compared
+    deleted_at: Timestamp | None = None
+    deleted_by: str | None = None
     pid: Int32 = field(default_factory=os.getpid)
     spool: str | None = None
     seq: int | None = None

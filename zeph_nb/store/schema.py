@@ -9,6 +9,7 @@ from zeph_nb.store.records import (
     ConversationRow,
     FileChangeRow,
     GrantRow,
+    MemoryRow,
     OverflowRow,
     ToolCallRow,
     columns_of,
@@ -25,6 +26,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "approvals": columns_of(ApprovalRow),
     "conversations": columns_of(ConversationRow),
     "file_changes": columns_of(FileChangeRow),
+    "memories": columns_of(MemoryRow),
 }
 
 
@@ -205,6 +207,30 @@ ALTER TABLE tool_calls ADD COLUMN runs_on_use VARCHAR;
         "m011_overflow_blobs",
         """\
 ALTER TABLE overflow ADD COLUMN blob VARCHAR;
+""",
+    ),
+    (
+        12,
+        "m012_memories",
+        """\
+CREATE TABLE memories (
+  id VARCHAR,
+  created_at TIMESTAMP,
+  user VARCHAR,
+  project VARCHAR,
+  text VARCHAR,
+  tags VARCHAR,
+  conversation_id VARCHAR,
+  run_id VARCHAR,
+  call_id VARCHAR,
+  embedding VARCHAR,
+  embedding_model VARCHAR,
+  deleted_at TIMESTAMP,
+  deleted_by VARCHAR,
+  pid INTEGER,
+  spool VARCHAR,
+  seq BIGINT
+);
 """,
     ),
 ]
