@@ -125,6 +125,16 @@ def _web(settings: Settings, workdir: Any, *, resolve: Resolver | None, **_: Any
     return WebExecutor(settings, resolve=resolve)
 
 
+def _skills(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.composite import CompositeExecutor
+
+    if not settings.skills.enabled:
+        return CompositeExecutor([])
+    from zeph_nb.tools.skills import SkillExecutor
+
+    return SkillExecutor(settings, workdir, started=STARTED)  # a skill changed since then waits for the person
+
+
 def _mcp(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
     from zeph_nb.tools.composite import CompositeExecutor
 
@@ -142,6 +152,7 @@ BUILTIN: dict[str, Factory] = {
     "diagnostics": _diagnostics,
     "time": _time,
     "web": _web,
+    "skills": _skills,
     "mcp": _mcp,  # its tools appear once prepare() started the servers (the agent does, before each run)
 }
 

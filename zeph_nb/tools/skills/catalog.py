@@ -1,0 +1,313 @@
+"""Skills on disk: folders holding a ``SKILL.md`` (YAML front matter ``name`` and ``description``, then
+instructions in Markdown) and any scripts beside it — the Agent Skills layout coding agents use.
+
+Where they are found, first found wins for a name: the zeph home's ``skills/`` (the person's own: a project cannot
+take over a name they defined), ``[skills] paths``, then the project's ``.zeph/skills/``.
+
+Everything in a skill is untrusted text: a project someone cloned, or a file the agent itself wrote during this
+session, can hold one. So a skill is *held* — not offered to the model, and ``load_skill`` refuses it — when any of
+its files is
+
+* recorded in the provenance journal as written by an agent's tool call (in this kernel or an earlier one), or
+* changed after this kernel started (its inode's ctime, which no command can set back, unlike the mtime),
+
+until the person says it is theirs (``%zeph skills trust <name>`` / ``trust_skill``): that trusts the skill as it
+is now (a hash over all its files), for this kernel, and tells the journal the person accepted its files. A skill
+changed after that is held again. What the model reads of a skill is framed with where it came from and its hash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import yaml
+
+from zeph_nb.config import Settings
+from zeph_nb.config.skills import SKILL_NAME
+from zeph_nb.security.provenance import journal_for
+
+__all__ = ["MAX_SKILL_BYTES", "Skill", "SkillCatalog", "is_trusted", "trust_digest"]
+
+Source = Literal["home", "paths", "project"]
+SKILL_FILE = "SKILL.md"
+MAX_SKILL_BYTES = 256 * 1024  # a SKILL.md is instructions, not data; a bigger one is refused, not cut
+MAX_FILES = 200  # files listed beside a SKILL.md (a skill with a vendored tree lists the first ones)
+MAX_DEPTH = 4
+MAX_DESCRIPTION = 1024  # the Agent Skills limit
+
+# The hashes of skills the person trusted in this process: whoever builds a catalog (the agent's tool, the magic)
+# sees the same say.
+_TRUSTED: set[str] = set()
+_TRUSTED_LOCK = threading.Lock()
+
+
+def trust_digest(digest: str) -> None:
+    with _TRUSTED_LOCK:
+        _TRUSTED.add(digest)
+
+
+def is_trusted(digest: str) -> bool:
+    with _TRUSTED_LOCK:
+        return digest in _TRUSTED
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One skill folder as it is now. ``problem`` says why it cannot be used (no or bad front matter); ``held``
+    why it waits for the person's say; neither: the model may load it."""
+
+    name: str
+    description: str
+    folder: Path  # canonical
+    source: Source
+    body: str = ""
+    files: tuple[str, ...] = ()  # paths relative to the folder, SKILL.md left out
+    digest: str = ""  # sha256 over every file's relative path and content
+    changed_ns: int = 0  # the newest ctime of the folder and its files
+    problem: str | None = None
+    held: str | None = None
+    written: tuple[str, ...] = field(default=(), compare=False)  # files the journal says an agent wrote
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None and self.held is None
+
+    @property
+    def where(self) -> str:
+        """Where it came from, in the words the model and the person read."""
+        return {"home": "the zeph home", "paths": "[skills] paths", "project": "the project folder"}[self.source]
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    name: str
+    description: str
+    body: str
+    problem: str | None
+
+
+class SkillCatalog:
+    """The skills ``settings`` name for ``workdir``. ``started``: when this kernel started (seconds since the
+    epoch); a skill changed after it is held. Parsing is cached while a SKILL.md is unchanged (size, mtime, ctime,
+    inode); the folders are listed afresh at every ``skills()``."""
+
+    def __init__(self, settings: Settings, workdir: str | os.PathLike[str] | None = None, *, started: float) -> None:
+        self.settings = settings
+        self.workdir = Path(os.path.realpath(workdir if workdir is not None else os.getcwd()))
+        self.started_ns = int(started * 1e9)
+        self._parsed: dict[tuple[str, int, int, int, int], _Parsed] = {}
+
+    def roots(self) -> list[tuple[Path, Source]]:
+        """The folders searched, in order (they need not exist)."""
+        config = self.settings.skills
+        found: list[tuple[Path, Source]] = [(self.home_root(), "home")]
+        found += [(self.workdir / os.path.expanduser(p), "paths") for p in config.paths]
+        if config.project:
+            found.append((self.workdir / ".zeph" / "skills", "project"))
+        return found
+
+    def home_root(self) -> Path:
+        return self.settings.home / "skills"
+
+    def skills(self) -> list[Skill]:
+        """Every skill found, the first of each name (the others are dropped: ``shadowed`` lists them)."""
+        return [skill for skill, first in self._all() if first]
+
+    def shadowed(self) -> list[Skill]:
+        """Skills whose name an earlier folder took."""
+        return [skill for skill, first in self._all() if not first]
+
+    def get(self, name: str) -> Skill | None:
+        return next((skill for skill in self.skills() if skill.name == name), None)
+
+    def trust(self, name: str) -> Skill:
+        """The person's say: ``name`` as it is now may be loaded in this kernel; the files an agent wrote in it are
+        recorded in the journal as accepted. KeyError for an unknown name, ValueError for a broken skill."""
+        skill = self.get(name)
+        if skill is None:
+            raise KeyError(name)
+        if skill.problem is not None:
+            raise ValueError(f"skill {name!r} cannot be used: {skill.problem}")
+        journal = journal_for(self.settings.home)
+        for relative in skill.written:
+            journal.trust(skill.folder / relative)
+        trust_digest(skill.digest)
+        return self.get(name) or skill
+
+    # -- finding and reading ------------------------------------------------------------------------------------
+
+    def _all(self) -> Iterator[tuple[Skill, bool]]:
+        seen: set[str] = set()
+        for root, source in self.roots():
+            for folder in _folders(root):
+                skill = self._read(folder, source)
+                if skill is None:
+                    continue
+                yield skill, skill.name not in seen
+                seen.add(skill.name)
+
+    def _read(self, entry: Path, source: Source) -> Skill | None:
+        try:
+            link = os.lstat(entry)
+            real = Path(os.path.realpath(entry))
+            skill_file = real / SKILL_FILE
+            info = os.lstat(skill_file)
+        except OSError:
+            return None  # a folder without a SKILL.md is no skill (and says nothing about one)
+        name = entry.name
+        if not stat.S_ISREG(info.st_mode):
+            return Skill(name, "", real, source, problem=f"{SKILL_FILE} is not a regular file (a link is refused)")
+        if info.st_size > MAX_SKILL_BYTES:
+            return Skill(name, "", real, source, problem=f"{SKILL_FILE} is {info.st_size} bytes; at most "
+                                                         f"{MAX_SKILL_BYTES} are read")  # fmt: skip
+        if self._hidden(real, source):
+            return Skill(name, "", real, source, problem="its folder is a protected path (zeph's state, credentials)")
+        parsed = self._parse(skill_file, info)
+        files, changed, digest = _inventory(real, max(link.st_ctime_ns, info.st_ctime_ns))
+        problem = parsed.problem
+        if problem is None and parsed.name != name:
+            problem = f"its front matter names {parsed.name!r}, but the folder is {name!r} (they must match)"
+        skill = Skill(parsed.name if problem is None else name, parsed.description, real, source, parsed.body,
+                      tuple(files), digest, changed, problem)  # fmt: skip
+        if problem is not None:
+            return skill
+        journal = journal_for(self.settings.home)
+        written = tuple(rel for rel in (SKILL_FILE, *files) if journal.agent_written(real / rel) is not None)
+        return _with_hold(skill, written, self.started_ns)
+
+    def _hidden(self, real: Path, source: Source) -> bool:
+        from zeph_nb.security.protected import inside
+        from zeph_nb.tools.containment import protected_paths
+
+        home_root = Path(os.path.realpath(self.home_root()))
+        if source == "home" and inside(real, home_root):
+            return False  # the zeph home is hidden from tools, but its skills/ folder is the person's to share
+        return protected_paths(self.settings, self.workdir).hidden_by(real) is not None
+
+    def _parse(self, path: Path, info: os.stat_result) -> _Parsed:
+        key = (str(path), info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+        if key not in self._parsed:
+            if len(self._parsed) > 1000:
+                self._parsed.clear()
+            self._parsed[key] = _parse_skill(_read_text(path))
+        return self._parsed[key]
+
+
+def _with_hold(skill: Skill, written: tuple[str, ...], started_ns: int) -> Skill:
+    if is_trusted(skill.digest):
+        return dataclasses.replace(skill, written=written)
+    held = None
+    if written:
+        held = f"{', '.join(written)} written by the agent (the provenance journal)"
+    elif skill.changed_ns > started_ns:
+        when = time.strftime("%H:%M:%S", time.localtime(skill.changed_ns / 1e9))
+        held = f"changed at {when}, after this kernel started"
+    return dataclasses.replace(skill, held=held, written=written)
+
+
+def _folders(root: Path) -> list[Path]:
+    try:
+        with os.scandir(root) as entries:
+            names = sorted(e.name for e in entries if not e.name.startswith(".") and SKILL_NAME.match(e.name))
+    except OSError:
+        return []
+    return [root / name for name in names]
+
+
+def _read_text(path: Path) -> str:
+    # O_NOFOLLOW: a SKILL.md swapped for a link after it was looked at is not followed (to a key, a token file).
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        data = os.read(fd, MAX_SKILL_BYTES + 1)
+    finally:
+        os.close(fd)
+    return data[:MAX_SKILL_BYTES].decode("utf-8", errors="replace")
+
+
+def _parse_skill(text: str) -> _Parsed:
+    """The front matter (YAML between ``---`` lines at the top) and the Markdown body after it."""
+    text = text.removeprefix("\ufeff")
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].strip() != "---":
+        return _Parsed("", "", "", f"{SKILL_FILE} does not start with YAML front matter (a line '---')")
+    end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() == "---"), None)
+    if end is None:
+        return _Parsed("", "", "", "its front matter has no closing '---' line")
+    try:
+        meta = yaml.safe_load("".join(lines[1:end]))
+    except yaml.YAMLError as e:
+        return _Parsed("", "", "", f"its front matter is not valid YAML: {str(e).splitlines()[0]}")
+    if not isinstance(meta, dict):
+        return _Parsed("", "", "", "its front matter is not a mapping of keys (name, description)")
+    name, description = meta.get("name"), meta.get("description")
+    if not isinstance(name, str) or not SKILL_NAME.match(name):
+        return _Parsed("", "", "", "its front matter needs a name: lower-case letters, digits and hyphens")
+    if not isinstance(description, str) or not description.strip():
+        return _Parsed(name, "", "", "its front matter needs a description (what it does and when to use it)")
+    # One line of printable text: it is shown in the tool's description, where a newline could pose as our own text.
+    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in description).split())
+    if len(flat) > MAX_DESCRIPTION:
+        return _Parsed(name, "", "", f"its description is {len(flat)} characters; at most {MAX_DESCRIPTION}")
+    return _Parsed(name, flat, "".join(lines[end + 1 :]).strip("\n"), None)
+
+
+def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], int, str]:
+    """The files beside SKILL.md (relative, sorted, no links followed, dot-files left out), the newest ctime of
+    the folder, its sub-folders and files, and a sha256 over every file's relative path and content."""
+    digest = hashlib.sha256()
+    files: list[str] = []
+    newest = changed_ns
+
+    def walk(current: Path, depth: int) -> None:
+        nonlocal newest
+        try:
+            newest = max(newest, os.lstat(current).st_ctime_ns)
+            with os.scandir(current) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            newest = max(newest, info.st_ctime_ns)
+            relative = os.path.relpath(entry.path, folder)
+            if stat.S_ISDIR(info.st_mode) and depth < MAX_DEPTH:
+                walk(Path(entry.path), depth + 1)
+            elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
+                digest.update(relative.encode() + b"\0")
+                digest.update(_content(Path(entry.path), info))
+                if relative != SKILL_FILE and len(files) < MAX_FILES:
+                    files.append(relative)
+
+    walk(folder, 0)
+    return files, newest, digest.hexdigest()
+
+
+def _content(path: Path, info: os.stat_result) -> bytes:
+    """What identifies a file: a link by its target's text, a small file by its bytes, a large one by size and
+    mtime (a vendored data file is no one's instructions)."""
+    if stat.S_ISLNK(info.st_mode):
+        return b"link:" + os.fsencode(os.readlink(path))
+    if info.st_size > 8 * 1024 * 1024:
+        return f"size:{info.st_size}:{info.st_mtime_ns}".encode()
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return b"unreadable"
+    try:
+        return hashlib.sha256(b"".join(iter(lambda: os.read(fd, 1 << 20), b""))).digest()
+    finally:
+        os.close(fd)

@@ -1,0 +1,93 @@
+"""The environment a skill's scripts get: ``[skills.env.<name>]`` in the settings and ``set_skill_env`` from Python.
+
+Only the person sets them. No tool can (the model could otherwise give a script a variable such as ``PATH`` or
+``LD_PRELOAD`` that changes what runs, or move a secret between skills), and the values never pass through the
+model: a bash call gets them only when it runs one of the skill's scripts alone (``bash <script>``,
+``python <script>`` or the script's path, nothing else in the line), and what the script prints has them masked.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+
+from zeph_nb.config import Settings
+from zeph_nb.config.skills import _ENV_NAME, SKILL_NAME
+
+__all__ = ["RUNNERS", "mask_values", "set_skill_env", "skill_env", "skill_of_script"]
+
+_SET: dict[str, dict[str, str]] = {}
+_LOCK = threading.Lock()
+# What may start a script so that it gets its skill's variables: an interpreter given the script's path first.
+RUNNERS = frozenset({"bash", "sh", "python", "python3"})
+# Variables that change what a process loads or runs: a skill's environment may not set them.
+_REFUSED = frozenset({"PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONSTARTUP", "BASH_ENV", "ENV",
+                      "PYTHONHOME", "HOME", "IFS", "PS4", "SHELLOPTS", "BASHOPTS"})  # fmt: skip
+
+
+def set_skill_env(name: str, **variables: str | None) -> None:
+    """Give the scripts of skill ``name`` these variables for this kernel (over ``[skills.env.<name>]``); a value
+    of None removes one. Only from Python, the person's own cell: no tool calls it."""
+    if not SKILL_NAME.match(name):
+        raise ValueError(f"{name!r} is not a skill's name (lower-case letters, digits and hyphens)")
+    for key, value in variables.items():
+        _check(key)
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"set_skill_env: {key} must be a string, not {type(value).__name__}")
+    with _LOCK:
+        current = _SET.setdefault(name, {})
+        for key, value in variables.items():
+            if value is None:
+                current.pop(key, None)
+            else:
+                current[key] = value
+
+
+def _check(key: str) -> None:
+    if not _ENV_NAME.match(key):
+        raise ValueError(f"{key!r} cannot be an environment variable's name")
+    if key.upper() in _REFUSED or key.upper().startswith(("LD_", "BASH_FUNC_")):
+        raise ValueError(f"{key} changes what a process loads or runs; a skill's environment may not set it")
+
+
+def skill_env(name: str, settings: Settings) -> dict[str, str]:
+    """The variables skill ``name``'s scripts get: the settings' table, then what ``set_skill_env`` set."""
+    merged = {k: v for k, v in settings.skills.env.get(name, {}).items() if _allowed(k)}
+    with _LOCK:
+        merged.update(_SET.get(name, {}))
+    return merged
+
+
+def _allowed(key: str) -> bool:
+    try:
+        _check(key)
+    except ValueError:
+        return False
+    return True
+
+
+def skill_of_script(argv: tuple[str, ...], folders: Mapping[str, Path], workdir: Path) -> str | None:
+    """The skill whose script ``argv`` runs (its path first, or after one of ``RUNNERS`` with no option before
+    it), by the skills' canonical ``folders``; None when it runs anything else."""
+    if not argv:
+        return None
+    script = argv[0]
+    if os.path.basename(argv[0]) in RUNNERS:
+        if len(argv) < 2 or argv[1].startswith("-"):
+            return None
+        script = argv[1]
+    real = Path(os.path.realpath(workdir / os.path.expanduser(script)))
+    for name, folder in folders.items():
+        if real.is_file() and real.is_relative_to(folder) and real != folder / "SKILL.md":
+            return name
+    return None
+
+
+def mask_values(text: str, env: Mapping[str, str], name: str) -> str:
+    """``text`` with each value of ``env`` (4 characters or more) replaced by where it came from."""
+    for key, value in sorted(env.items(), key=lambda kv: -len(kv[1])):
+        if len(value) >= 4:
+            text = text.replace(value, f"[skills.env.{name}.{key}]")
+    return text
