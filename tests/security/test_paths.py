@@ -176,3 +176,30 @@ def test_canonicalize_relative_link_targets(tmp_path: Path) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     os.symlink("b/../../c", tmp_path / "a" / "l")
     assert canonicalize("a/l/x", tmp_path.resolve()) == tmp_path.resolve() / "c" / "x"
+
+
+NAMES = ["", "/", "//", "///", "a", "/a", "//a", "a/", "a//b", "./a", "a/./b", ".", "./", "/./", "..", "/..", "a/..",
+         "../a", "...", ".a", "a.", "a/ /b", "/a\\b", "/\x7f/é", "/a/../../b/./../c//"]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", NAMES)
+def test_a_path_is_taken_apart_as_purepath_does(text: str) -> None:
+    # canonical_text splits text itself rather than building a PurePosixPath per path and per link target: the
+    # names, "." dropped and ".." kept, must be exactly those parts.
+    from pathlib import PurePosixPath
+
+    from zeph_nb.security.paths import _reversed_parts
+
+    parts = PurePosixPath(text).parts
+    assert _reversed_parts(text) == list(reversed(parts[1:] if text.startswith("/") else parts))
+
+
+def test_canonical_text_is_canonicalize_as_text(linked: dict[str, Path]) -> None:
+    from zeph_nb.security.paths import canonical_text
+
+    work = str(linked["work"].resolve())
+    for given, _ in INSIDE:
+        assert canonical_text(given, work) == str(canonicalize(given, work))
+    for given in ("out/../..", "chain1/x", "src/up/up", "dangling", "/etc/../tmp"):
+        assert canonical_text(given, work) == str(canonicalize(given, work))
+        assert canonical_text(given, work, follow_final=False) == str(canonicalize(given, work, follow_final=False))

@@ -23,7 +23,7 @@ from zeph_nb.errors import SandboxViolation, ToolError, ToolErrorCategory
 from zeph_nb.security.beneath import Entry, walk
 from zeph_nb.security.protected import ProtectedPaths
 
-__all__ = ["Sandbox", "canonicalize", "resolve_sandboxed"]
+__all__ = ["Sandbox", "canonical_text", "canonicalize", "resolve_sandboxed"]
 
 # Linux gives up after 40 links in one lookup (ELOOP); so do we, which also ends link cycles.
 MAX_SYMLINK_HOPS = 40
@@ -56,11 +56,17 @@ def canonicalize(path: str | os.PathLike[str], base: str | os.PathLike[str], *, 
     Relative paths start at ``base``, which should itself be canonical. With ``follow_final=False`` a link in the
     last position is kept as it is (the link itself is what ``delete_path`` or ``move_path`` acts on).
     """
+    return Path(canonical_text(path, base, follow_final=follow_final))
+
+
+def canonical_text(path: str | os.PathLike[str], base: str | os.PathLike[str], *, follow_final: bool = True) -> str:
+    """``canonicalize`` as text: what the policy matches, with no ``Path`` made and taken apart again."""
     text = os.fspath(path)
     _check_text(text)
     start = text if posixpath.isabs(text) else posixpath.join(os.fspath(base), text)
-    # PurePosixPath drops "." and repeated slashes but keeps "..", which must wait until links are expanded.
-    pending = list(reversed(PurePosixPath(start).parts[1:]))
+    # "." and repeated slashes go, but "..", which must wait until links are expanded, stays.
+    # A relative start (a relative ``base``, which callers never pass) loses its first name, as it always did.
+    pending = _reversed_parts(start) if start[:1] == "/" else list(reversed(PurePosixPath(start).parts[1:]))
     current = "/"
     hops = 0
     while pending:
@@ -86,10 +92,16 @@ def canonicalize(path: str | os.PathLike[str], base: str | os.PathLike[str], *, 
                 continue
             if posixpath.isabs(target):
                 current = "/"
-            pending.extend(reversed(PurePosixPath(target).parts[1 if posixpath.isabs(target) else 0 :]))
+            pending.extend(_reversed_parts(target))
             continue
         current = candidate
-    return Path(current)
+    return current
+
+
+def _reversed_parts(text: str) -> list[str]:
+    """The names in ``text`` after its root, if any, last first: ``PurePosixPath(text).parts`` without the root,
+    split as text (two Path objects a path were a sixth of a small read's policy check)."""
+    return [part for part in reversed(text.split("/")) if part and part != "."]
 
 
 class Sandbox:

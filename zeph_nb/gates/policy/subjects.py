@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from zeph_nb.gates.policy import Subjects, arguments_json
-from zeph_nb.security.paths import canonicalize
+from zeph_nb.security.paths import canonical_text, canonicalize
 from zeph_nb.security.urls import normalize_url
 from zeph_nb.shell import ShellAnalysis
 from zeph_nb.tools.base import ToolDef
@@ -36,7 +36,7 @@ def subjects_of(
         return Subjects("command", (line,), arguments, parsed=analysis is None or analysis.parsed)
     if tool.subject_kind == "path":
         # A missing optional path (grep over everything) means the working directory.
-        paths = tuple(str(canonicalize(str(value), workdir)) if value is not None else str(workdir) for value in given)
+        paths = tuple(canonical_text(str(value), workdir) if value is not None else str(workdir) for value in given)
         return Subjects("path", paths or (str(workdir),), arguments)
     if tool.subject_kind == "url":
         # The form the client will request, so HTTPS://Internal.Corp.:443/ meets the rule for https://internal.corp/
