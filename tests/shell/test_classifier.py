@@ -313,3 +313,15 @@ def test_allowed_commands_is_an_allowlist_of_command_words(command: str, verdict
     settings = Settings.from_toml('[tools.shell]\nallowed_commands = ["ls", "cat", "grep", "git status"]\n')
     analysis = analyze_shell(command, settings)
     assert analysis.verdict == verdict, analysis.reasons
+
+
+def test_a_confirm_pattern_of_ones_own_still_matches_anywhere_in_the_line_as_the_seeds_did() -> None:
+    """A config ported from the seed: ``"danger"`` asked for ``echo danger`` (a substring of the line) and still
+    does; a pattern of one's own matches as a command word too. The built-in patterns stay command words."""
+    settings = Settings.from_toml('[tools.shell]\nconfirm_patterns = ["danger", "prod*db"]\n')
+    for command in ("echo danger", "danger --now", "cat notes/DANGER.txt", "psql prod_main_db", "./deploy prod-db"):
+        assert classify_shell(command, settings) == "confirm", command
+    reasons = analyze_shell("echo danger", settings).reasons
+    assert any("'danger'" in reason and "anywhere in the line" in reason for reason in reasons), reasons
+    assert classify_shell("echo safe", settings) == "allow"
+    assert classify_shell("echo farm ", Settings()) == "allow"  # the default "rm " is the command rm only

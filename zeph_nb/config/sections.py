@@ -106,7 +106,8 @@ class ShellSettings(_Section):
     allowed_commands: list[str] = Field(default_factory=empty_list)
     """set: the only commands that run; anything else is blocked"""
     confirm_patterns: list[str] = Field(default_factory=_default_confirm_patterns)
-    """command words or syntax that make a command ask"""
+    """command words or syntax that make a command ask; a pattern of yours also matches anywhere in the line (as the
+    seed's substrings did: "danger" asks for echo danger), the built-in ones only as the command (rm, not farm)"""
     allow_network: bool = True
     """false: commands get no network and the network clients are blocked"""
     transactional: bool = False

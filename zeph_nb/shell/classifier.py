@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from fnmatch import fnmatchcase
 from typing import Any
 
 import bracex
@@ -92,6 +93,12 @@ class ShellClassifier:
         patterns = [p for p in confirm_patterns if p.strip()]
         self.confirm_syntax = [p.strip().lower() for p in patterns if syntax_pattern(p)]
         self.confirm_commands = [CommandEntry(p, phrases=True) for p in patterns if not syntax_pattern(p)]
+        # A pattern of the person's own (not one of the built-in list) also matches anywhere in the line, as the
+        # seed's substring patterns did: a config ported from it ("danger") must keep asking for ``echo danger``.
+        # Confirm patterns only ever add a question, so matching more is safe; the built-in ones stay command words
+        # ("rm " asks for rm, not for ``echo farm``).
+        self.confirm_anywhere = [(p, " ".join(p.lower().split())) for p in patterns
+                                 if not syntax_pattern(p) and p not in CONFIRM_PATTERNS]  # fmt: skip
         self._source = ""
         self._budget: Budget | None = None  # the deadline of the analysis under way
         # What the verdicts depend on: two classifiers with the same key analyze every line alike, so one's
@@ -133,6 +140,12 @@ class ShellClassifier:
             for entry in self.confirm_commands:
                 if entry.matches(simple):
                     analysis.raise_to("confirm", f"matches confirm pattern {entry.entry!r}")
+        if self.confirm_anywhere:
+            line = " ".join(command.lower().split())
+            for pattern, wanted in self.confirm_anywhere:
+                if fnmatchcase(line, f"*{wanted}*"):
+                    analysis.raise_to("confirm", f"contains confirm pattern {pattern!r} (a pattern of yours matches "
+                                      "anywhere in the line)")  # fmt: skip
         if self.allowed:
             for reason in not_allowed(analysis.commands, self.allowed, parsed=analysis.parsed):
                 analysis.raise_to("block", reason)
