@@ -238,7 +238,7 @@ class MemoryRow:
 
     id: str  # twelve hex digits: what %zeph memory delete names
     created_at: Timestamp = field(default_factory=_now_iso)
-    user: str
+    user_name: str  # [the settings'] user: who was at the keyboard
     project: str  # the canonical working directory of the run that saved it
     text: str | None = None  # redacted by the store's choke point; None on a deletion row
     tags: Sequence[str] = ()  # JSON list

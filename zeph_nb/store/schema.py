@@ -216,7 +216,7 @@ ALTER TABLE overflow ADD COLUMN blob VARCHAR;
 CREATE TABLE memories (
   id VARCHAR,
   created_at TIMESTAMP,
-  user VARCHAR,
+  user_name VARCHAR,
   project VARCHAR,
   text VARCHAR,
   tags VARCHAR,

@@ -51,8 +51,9 @@ CREATE TABLE IF NOT EXISTS {REVIEWS} (
 )"""
 
 # The overflow table stays local: it holds whole command outputs (megabytes a call), which the team's log does not
-# need to say what happened; the row in tool_calls names its overflow_id.
-SHIPPED: tuple[str, ...] = tuple(table for table in COLUMNS if table != "overflow")
+# need to say what happened; the row in tool_calls names its overflow_id. So do the memories: a person's notes for
+# their own runs, which %zeph memory deletes, not a record for reviewers (the memory_save call itself is shipped).
+SHIPPED: tuple[str, ...] = tuple(table for table in COLUMNS if table not in ("overflow", "memories"))
 
 # Columns the team's tables have beyond the local ones; the shipper fills hub_user and server_name.
 # owner is the login role (session_user), not current_user: a writer that runs SET ROLE zeph_writer must not write
