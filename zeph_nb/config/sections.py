@@ -100,7 +100,9 @@ class ShellSettings(_Section):
     timeout: int = Field(30, ge=1, le=86_400)
     """seconds a command may run before it is killed (the call can ask for less)"""
     allowed_paths: list[str] = Field(default_factory=empty_list)
-    """folders commands may write besides the working directory"""
+    """folders commands may write besides the working directory. Unlike the seed's, reads are not confined to them:
+    commands need the kernel's Python environment, tools under home (~/.local/bin, ~/.cargo, nvm, conda) and git's
+    and pip's config, which no fixed list knows; credential stores, the zeph home and hidden_paths are hidden"""
     blocked_commands: list[str] = Field(default_factory=empty_list)
     """command names (and words) refused before any rule is read; never substrings"""
     allowed_commands: list[str] = Field(default_factory=empty_list)
