@@ -121,6 +121,26 @@ async def test_composites_nest() -> None:
     assert (await outer.execute(ToolCall("echo", {"text": "b"}))).summary == "inner:b"
 
 
+def test_a_nested_composite_finds_an_owner_without_listing_the_toolsets_after_it() -> None:
+    # Every call asks for its owner (to run it, and whether it wants confirmation): a toolset after the owner, in
+    # a nested composite too, must not be listed for it (the skills toolset scans its folders to list).
+    listed: list[str] = []
+
+    class Counted(Echo):
+        def tool_definitions(self) -> Sequence[ToolDef]:
+            listed.append(self.name)
+            return super().tool_definitions()
+
+    inner = CompositeExecutor([Echo("first"), Counted("later", name="shout")], hidden={"hidden": "x"})
+    outer = CompositeExecutor([inner, Echo("outer", name="whisper")])
+    listed.clear()
+    assert outer.owner_of("echo") is inner
+    outer.requires_confirmation(ToolCall("echo"))
+    assert listed == []
+    assert outer.owner_of("shout") is inner and outer.owner_of("whisper") is not inner
+    assert outer.owner_of("hidden") is None and outer.owner_of("nobody") is None
+
+
 def test_composite_asks_the_owner_about_confirmation() -> None:
     composite = CompositeExecutor([Echo("careful"), Echo("relaxed", name="shout")])
     assert composite.requires_confirmation(ToolCall("echo"))

@@ -48,7 +48,13 @@ class CompositeExecutor:
         if tool_id in self.hidden:
             return None
         for executor in self.executors:
-            if any(tool.name == tool_id for tool in executor.tool_definitions()):
+            if isinstance(executor, CompositeExecutor):
+                # A nested composite answers for itself, as its definitions would (hidden tools excluded): listing
+                # them lists every toolset in it, a skills folder scan among them (~20 us), for a tool its first
+                # member has, twice a call.
+                if executor.owner_of(tool_id) is not None:
+                    return executor
+            elif any(tool.name == tool_id for tool in executor.tool_definitions()):
                 return executor
         return None
 
