@@ -162,5 +162,5 @@ def test_the_filter_families_and_the_status_lines_follow_the_file() -> None:
     assert (mine.rule, mine.text) == ("deploy-script", "deployed v42 to prod")
     lines = describe_checks(load())
     assert "tool policy:  2 rules from reference_policy.toml, default deny" in lines
-    assert "utility:      warns under 0.1 (exempt: invoke_skill, load_skill)" in lines
+    assert "utility:      skips under 0.1 (exempt: invoke_skill, load_skill)" in lines
     assert "helpers:      reformats parameters with fast; checks replies for hallucinations" in lines

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.config import Settings
-from zeph_nb.errors import ConfigError
+from zeph_nb.errors import ConfigError, ToolErrorCategory
 from zeph_nb.gates import AutoApprove, ScriptedApprover, build_chain
 from zeph_nb.gates.chain import GateChain
 from zeph_nb.store import Store
@@ -183,7 +183,38 @@ UTILITY = """
 enabled = true
 threshold = {threshold}
 exempt_tools = ["time"]
+mode = "warn"
 """
+
+
+async def test_a_call_scoring_under_the_threshold_is_skipped_saying_why_and_what_to_do(
+    tmp_path: Path, store: Store
+) -> None:
+    """The seed's utility gate: a call under the threshold does not run (and nobody is asked about it); the model
+    reads why and what to do instead. The threshold defaults to 0.0, under which nothing scores without a repeat."""
+    from zeph_nb.config.policy import UtilitySettings
+
+    assert (UtilitySettings().threshold, UtilitySettings().mode) == (0.0, "skip")
+    (tmp_path / "a.txt").write_text("alpha")
+    approver = ScriptedApprover(["approve"])
+    toml = UTILITY.format(threshold=0.6).replace('mode = "warn"', "")
+    chain = chain_for(toml + '[gates.permissions]\nread = [{pattern = "*", action = "ask"}]\n', tmp_path, store,
+                      approver)  # fmt: skip
+    chain.start_run()
+    first = await chain.execute(call("read", path="a.txt"))  # 0.75: runs
+    again = await chain.execute(call("read", path="a.txt"))  # 0.43, a repeat: skipped
+    assert first.status == "ok" and "alpha" in first.text
+    assert again.status == "denied" and again.category == ToolErrorCategory.POLICY_BLOCKED, again.text
+    assert "alpha" not in again.text and "utility 0.43 is under 0.6" in again.text and "did not run" in again.text
+    assert "repeats a call" in again.text and "answer with what you have" in again.text.lower()
+    assert len(approver.requests) == 1  # the skipped call was never put to the person
+    store.flush()
+    reasons = list(store.query("SELECT reason FROM tool_calls ORDER BY ts")["reason"])
+    assert "utility 0.43" in str(reasons[-1]), reasons
+    # Defaults (threshold 0.0): the same repeat scores 0.43 and runs.
+    plain = chain_for("[gates.utility]\nenabled = true\n", tmp_path, store)
+    plain.start_run()
+    assert all([(await plain.execute(call("read", path="a.txt"))).status == "ok" for _ in range(3)])
 
 
 async def test_a_low_utility_call_runs_with_a_warning_the_model_the_card_and_the_log_see(

@@ -115,12 +115,17 @@ class PolicySettings(_Section):
 
 # The reference's gate weighs four things; its defaults (gain 1.0, cost 0.5, redundancy 0.3, exploration 0.2).
 class UtilitySettings(_Section):
-    """``[gates.utility]``: score each call before it runs; a low score warns (the call still runs)."""
+    """``[gates.utility]``: score each call before it runs; a call scoring under the threshold is skipped (the
+    seed's), or with ``mode = "warn"`` runs with a warning."""
 
     enabled: bool = False
     """score each call: what the tool tends to bring, minus the context used and a repeat, plus early exploration"""
-    threshold: float = Field(0.1, ge=0)
-    """a call scoring below this is run with a warning to the model, the audit row and the transcript"""
+    threshold: float = Field(0.0, ge=0)
+    """a call scoring below this is skipped (mode "skip") or run with a warning (mode "warn"); 0.0, the seed's: only
+    a call whose cost and repeat outweigh its gain"""
+    mode: Literal["skip", "warn"] = "skip"
+    """skip: a low-scoring call does not run and the model is told why and what to do (the seed's); warn: it runs,
+    with a warning to the model, the approval card, the audit row and the transcript"""
     exempt_tools: list[str] = Field(default_factory=lambda: ["time", "read_overflow"])
     """tools never scored"""
     gain_weight: float = Field(1.0, ge=0)

@@ -56,7 +56,9 @@ _GROUPS: list[tuple[str, tuple[str, ...]]] = [
     (_CRATE + "AdversarialPolicyConfig", tuple(f"gates.adversarial.{key}" for key in (
         "enabled", "fail_open", "exempt_tools"))),
     ("seed 003 (the reference: policy_provider)", ("gates.adversarial.provider",)),
-    (_CRATE + "UtilityScoringConfig [tools.utility]", ("gates.utility",)),
+    (_CRATE + "UtilityScoringConfig [tools.utility]", tuple(f"gates.utility.{key}" for key in (  # mode: ours
+        "enabled", "threshold", "exempt_tools", "gain_weight", "cost_weight", "redundancy_weight",
+        "uncertainty_bonus"))),
     (_D + "[[llm.providers]] (entries in zeph-nb's shape)", ("llm.providers",)),
     (_D + "[[mcp.servers]] (entries in zeph-nb's shape)", ("mcp.servers",)),
 ]  # fmt: skip

@@ -4,7 +4,7 @@ A call passes, in this order::
 
     quota → known tool? → arguments valid? → blocklist (unconditional) → tool policy ([gates.policy]; its deny
     is final) → permission / authorization rules (with grants, trust level, anomaly blocks, dependencies) →
-    utility score (warns only) → adversarial policy check → approval → result cache → executor, with retry
+    utility score (skips or warns) → adversarial policy check → approval → result cache → executor, with retry
     around it → output (filters, secret redaction, overflow) → audit
 
 Each gate wraps the next, so the list is written from the outside in: the audit gate is outermost because it

@@ -77,7 +77,8 @@ class AuditGate:
             status = "ok"
         processed = trace.processed
         text = processed.text if processed is not None else output.text_for_model
-        if trace.utility:  # a warning, never a refusal: the model reads it with the result
+        if trace.utility and trace.blocked_by != "utility":  # a warning: the model reads it with the result (a
+            # call the utility gate skipped says it in its error; the note goes to the audit row's reason)
             text += f"\n[utility warning] {trace.utility}"
         exit_code = output.exit_code
         if exit_code is None and _runs_commands(gc) and not output.raw.get("running"):

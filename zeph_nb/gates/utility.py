@@ -1,6 +1,9 @@
 """The utility gate (``[gates.utility]``, after the reference agent's utility-guided dispatch): a score for each
-call before it runs, and a warning when it is low. It never refuses: the call runs, and the warning goes to the
-model (with the result), the approval card, the audit row's reason and the transcript.
+call before it runs. Under the threshold, the seed's way (``mode = "skip"``, the default), the call does not run:
+the model reads why (policy_blocked: a gate refused it, not a failure) and what to do, before anyone is asked about
+it. With ``mode = "warn"`` the call runs, and the warning goes to the model (with the result), the approval card,
+the audit row's reason and the transcript. The threshold defaults to the seed's 0.0, so only a call whose cost and
+repeat outweigh what it brings scores under it.
 
 score = gain_weight * gain - cost_weight * cost - redundancy_weight * repeat + uncertainty_bonus * exploration
 
@@ -20,7 +23,10 @@ import json
 from dataclasses import dataclass, field
 
 from zeph_nb.config import Settings
+from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.gates.call import GateCall, Handler
+from zeph_nb.gates.policy import PolicyDecision
+from zeph_nb.gates.wrappers import refuse
 from zeph_nb.tools.base import ToolDef, ToolOutput
 
 __all__ = ["UtilityGate", "UtilityScorer", "gain_of"]
@@ -65,19 +71,24 @@ class UtilityScorer:
             why.append("it repeats a call made earlier in this run with the same arguments")
         if cost:
             why.append(f"the conversation uses {cost:.0%} of the context budget")
-        return (f"utility {score:.2f} is under {config.threshold:g} ({'; '.join(why)}): consider answering with what "
-                "you have")  # fmt: skip
+        return f"utility {score:.2f} is under {config.threshold:g} ({'; '.join(why)})"
 
 
 class UtilityGate:
-    """Notes a low-utility call's warning in its trace, and passes every call on."""
+    """Skips a low-utility call (``mode = "skip"``) or notes its warning in the trace and passes it on."""
 
     def __init__(self, inner: Handler, scorer: UtilityScorer) -> None:
         self.inner, self.scorer = inner, scorer
 
     async def handle(self, gc: GateCall) -> ToolOutput:
         if gc.ctx is not None:
-            warning = self.scorer.warning(gc.ctx.tool, gc.call.params)
-            if warning is not None:
-                gc.trace.note(utility=warning)
+            low = self.scorer.warning(gc.ctx.tool, gc.call.params)
+            if low is not None and self.scorer.settings.gates.utility.mode == "skip":
+                gc.trace.note(utility=low)  # the audit row's reason says it, whichever gate decided before
+                message = (f"skipped: {low}, so the call did not run (gates.utility). Answer with what you have, or "
+                           "call something that brings new information instead of repeating a call")  # fmt: skip
+                raise refuse(gc.trace, "utility", PolicyDecision("deny", "gates.utility", low),
+                             ToolErrorCategory.POLICY_BLOCKED, message)  # fmt: skip
+            if low is not None:
+                gc.trace.note(utility=f"{low}: consider answering with what you have")
         return await self.inner.handle(gc)

@@ -314,7 +314,8 @@ def describe_checks(settings: Any) -> list[str]:
         source = f" from {policy.policy_file}" if policy.policy_file else ""
         lines.append(f"tool policy:  {len(policy.rules)} rules{source}, default {policy.default_effect}")
     if utility.enabled:
-        lines.append(f"utility:      warns under {utility.threshold:g} (exempt: {', '.join(utility.exempt_tools)})")
+        verb = "skips" if utility.mode == "skip" else "warns"
+        lines.append(f"utility:      {verb} under {utility.threshold:g} (exempt: {', '.join(utility.exempt_tools)})")
     helpers = [f"reformats parameters with {settings.gates.retry.parameter_reformat_provider}"
                if settings.gates.retry.parameter_reformat_provider else "",
                f"compacts with {agent.compress_provider}" if agent.compress_provider else "",
