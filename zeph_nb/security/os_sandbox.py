@@ -287,12 +287,20 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap", executables: Sequence[st
         if os.path.lexists(path) and not path.is_symlink() and any(inside(path, root) for root in writable):
             args += ["--ro-bind-try", str(path), str(path)]
     # Hidden last, so nothing bound above can show them again.
-    bound = [*writable, *shown, *([Path(PROXY_SOCKET)] if spec.network_socket is not None else [])]
+    # Folders shown read-only inside hidden ones (the zeph home's skills/): bound into the hiding tmpfs before it is
+    # made read-only, since bwrap cannot make a mount point in a read-only one.
+    readable = [r for r in spec.protected.readable if r.is_dir() and not any(inside(r, w) for w in writable)]
+    bound = [*writable, *shown, *readable, *([Path(PROXY_SOCKET)] if spec.network_socket is not None else [])]
     for hide, is_dir in _hiding(spec.protected.hidden, writable, bound, replaced):
         if is_dir:
-            args += ["--tmpfs", str(hide), "--remount-ro", str(hide)]
+            inner = [r for r in readable if inside(r, Path(hide))]
+            readable = [r for r in readable if r not in inner]
+            args += ["--tmpfs", str(hide), *(a for r in inner for a in ("--ro-bind-try", str(r), str(r))),
+                     "--remount-ro", str(hide)]  # fmt: skip
         else:
             args += ["--ro-bind", "/dev/null", str(hide)]
+    for path in readable:  # in no hiding tmpfs (under the private /tmp): shown as the folders above are
+        args += ["--ro-bind-try", str(path), str(path)]
     if spec.network_socket is not None:
         args += ["--bind", str(spec.network_socket), PROXY_SOCKET]
     args += ["--unshare-pid", *([] if spec.share_network else ["--unshare-net"]), "--unshare-ipc", "--die-with-parent",

@@ -135,6 +135,9 @@ class ProtectedPaths:
     home: Path | None = None
     # Why each path is protected, for the message the model reads (default: "protected").
     why: dict[Path, str] = field(default_factory=dict, compare=False)
+    # Folders inside a hidden one that tools may read but never change: the zeph home's skills/, whose scripts
+    # commands run (a hidden path inside one of them stays hidden).
+    readable: tuple[Path, ...] = ()
 
     @classmethod
     def build(
@@ -143,6 +146,7 @@ class ProtectedPaths:
         home: Path | None,
         hidden: Iterable[tuple[str | os.PathLike[str], str]] = (),
         readonly: Iterable[tuple[str | os.PathLike[str], str]] = (),
+        readable: Iterable[tuple[str | os.PathLike[str], str]] = (),
     ) -> ProtectedPaths:
         """From (path, why) pairs; each path is made absolute and canonical (a hidden link hides its target too)."""
         why: dict[Path, str] = {}
@@ -156,7 +160,14 @@ class ProtectedPaths:
                         target.append(form)
                         why.setdefault(form, reason)
         home_path = Path(os.path.realpath(home)) if home is not None else None
-        return cls(tuple(hidden_paths), tuple(readonly_paths), home_path, why)
+        # Only a folder that is no link (its target could be anything, a credential store too), taken as it is.
+        shown = []
+        for raw, reason in readable:
+            path = Path(os.path.abspath(os.fspath(raw)))
+            if Path(os.path.realpath(path)) == path:
+                shown.append(path)
+                why.setdefault(path, reason)
+        return cls(tuple(hidden_paths), tuple(readonly_paths), home_path, why, tuple(shown))
 
     # -- questions ------------------------------------------------------------------------------------------
 
@@ -168,16 +179,26 @@ class ProtectedPaths:
     def _readonly_set(self) -> frozenset[str]:
         return frozenset(str(r) for r in self.readonly)
 
+    @functools.cached_property
+    def _readable_set(self) -> frozenset[str]:
+        return frozenset(str(r) for r in self.readable)
+
     def hidden_by(self, path: Path) -> Path | None:
-        """The hidden path that ``path`` (canonical) is, or is inside; None when it is not hidden."""
-        return _first_in(path, self._hidden_set)
+        """The hidden path that ``path`` (canonical) is, or is inside; None when it is not hidden (or inside a
+        ``readable`` folder with no hidden path between)."""
+        found = _first_in(path, self._hidden_set)
+        if found is not None and self.readable:
+            shown = _first_in(path, self._readable_set)
+            if shown is not None and inside(shown, found):
+                return None
+        return found
 
     def readonly_by(self, path: Path) -> Path | None:
         """The protected path that forbids writing ``path`` (canonical), or None."""
         hidden = self.hidden_by(path)
         if hidden is not None:
             return hidden
-        found = _first_in(path, self._readonly_set)
+        found = _first_in(path, self._readonly_set) or (_first_in(path, self._readable_set) if self.readable else None)
         if found is not None:
             return found
         dot = self.home_dot_entry(path)

@@ -145,7 +145,12 @@ def _protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Pro
             hidden.append((_under(work, pattern), "listed in [tools.file] deny_read"))
     hidden += _managed_paths(settings, work)
     readonly = [(path, why) for path, why in _config_files(settings, work)]
-    return ProtectedPaths.build(home=home, hidden=hidden, readonly=readonly)
+    # The zeph home is hidden, but for its skills/: commands run the scripts there (read-only).
+    skills = settings.home / "skills"
+    readable = (
+        [(skills, "the zeph home's skills, which tools may read, never change")] if settings.skills.enabled else []
+    )
+    return ProtectedPaths.build(home=home, hidden=hidden, readonly=readonly, readable=readable)
 
 
 def _managed_paths(settings: Settings, work: Path) -> list[tuple[Path, str]]:

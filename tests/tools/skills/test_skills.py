@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -215,8 +217,25 @@ def test_skill_env_comes_from_the_settings_and_python_and_refuses_what_changes_w
         Settings.from_toml('[skills.env.Deploy]\nX = "1"\n')
 
 
+@pytest.fixture(params=["under /tmp", "elsewhere"])
+def home_store(request: pytest.FixtureRequest, store: Store) -> Iterator[Store]:
+    """The store's zeph home under /tmp (the sandbox's /tmp is its own: the home is absent there) or elsewhere
+    (/var/tmp: the home is hidden by an empty tmpfs, its skills/ bound inside it)."""
+    if request.param == "under /tmp":
+        yield store
+        return
+    home = Path(tempfile.mkdtemp(prefix="zeph-skills-home-", dir="/var/tmp"))  # not under /tmp
+    opened = Store(Settings().model_copy(update={"home": home}))
+    try:
+        yield opened
+    finally:
+        opened.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
-async def test_a_skill_script_runs_in_the_sandbox_with_its_env_masked(store: Store, work: Path) -> None:
+async def test_a_skill_script_runs_in_the_sandbox_with_its_env_masked(home_store: Store, work: Path) -> None:
+    store = home_store
     script = textwrap.dedent("""\
         echo "token=$DEPLOY_TOKEN"
         echo "region=$REGION"
@@ -231,6 +250,9 @@ async def test_a_skill_script_runs_in_the_sandbox_with_its_env_masked(store: Sto
         turns = [
             [{"tool": "bash", "params": {"command": f"bash {path}"}}],
             [{"tool": "bash", "params": {"command": f"cat {path}; echo $DEPLOY_TOKEN"}}],
+            # A path the policy cannot read off the line: only the sandbox stands between the command and the home.
+            [{"tool": "bash", "params": {"command": f"echo {folder} | xargs dirname | xargs dirname | xargs ls -A"}}],
+            [{"tool": "bash", "params": {"command": f"touch {folder}/planted.sh"}}],
             "Done.",
         ]
         agent = Agent(settings, ScriptedProvider(turns), AutoApprove(), work, store=store)
@@ -246,4 +268,7 @@ async def test_a_skill_script_runs_in_the_sandbox_with_its_env_masked(store: Sto
     # The zeph home stays hidden but for its skills: the script was read from it. Another line gets no env.
     other = result.tool_calls[1].output.text_for_model
     assert 'echo "token=$DEPLOY_TOKEN"' in other and "s3cr3t" not in other
-    assert not (store.home / "store.key").exists() or "store.key" not in os.listdir(folder)
+    # The rest of the zeph home (the store, its key) stays out of sight; the skills cannot be changed.
+    assert sorted(os.listdir(store.home)) != ["skills"]
+    assert result.tool_calls[2].output.text_for_model.split() == ["skills"]
+    assert result.tool_calls[3].output.is_error and not (folder / "planted.sh").exists()

@@ -61,6 +61,7 @@ from zeph_nb.tools.shell.process import (
     raise_for_failure,
     spawn,
 )
+from zeph_nb.tools.skills.env import env_for_command, mask_output
 
 if TYPE_CHECKING:
     # Imported by the first call that needs them (a pane, a command that may write), not by a new Agent: the
@@ -211,9 +212,14 @@ class ShellExecutor(SingleToolExecutor):
 
             return await in_pane(self.panes, self.settings, self.workdir, args.command, wait, scope, call)
         transaction, snapshot_note = await asyncio.to_thread(self._begin, analysis)
+        # A skill's script run alone gets the variables the person set for that skill, masked in what it prints.
+        skill = await asyncio.to_thread(env_for_command, analysis, self.settings, self.workdir)
         output = await self.run_command(
-            args.command, timeout=args.timeout or self.shell.timeout, scope=scope, opened=call.opened_paths
-        )
+            args.command, timeout=args.timeout or self.shell.timeout, scope=scope, opened=call.opened_paths,
+            extra_env=skill[1] if skill else None,
+        )  # fmt: skip
+        if skill is not None:
+            output = mask_output(output, *skill)
         raw = dict(output.raw)
         notes = [snapshot_note] if snapshot_note else []
         exit_code = output.exit_code
@@ -245,7 +251,13 @@ class ShellExecutor(SingleToolExecutor):
         return own
 
     async def run_command(
-        self, command: str, *, timeout: float, scope: CommandScope | None = None, opened: tuple[str, ...] = ()
+        self,
+        command: str,
+        *,
+        timeout: float,
+        scope: CommandScope | None = None,
+        opened: tuple[str, ...] = (),
+        extra_env: Mapping[str, str] | None = None,
     ) -> ToolOutput:
         """Run one command line within ``scope`` (default: the sandbox's default, when one works here), with the
         ``opened`` folders writable too; the structured envelope is ``raw``. Raises ToolError(TIMEOUT) on
@@ -257,7 +269,7 @@ class ShellExecutor(SingleToolExecutor):
         with HostGuard(self.settings, spec, journal_at_enter=False) as guard:  # _spawn writes the journal
             spec = dataclasses.replace(spec, trees=guard.trees)
             if not scope.sandboxed:
-                output = await self._spawn(command, timeout, scope, None, None, guard)
+                output = await self._spawn(command, timeout, scope, None, None, guard, extra_env)
             else:
                 with private_tmp() as tmp:
                     spec = dataclasses.replace(spec, tmp_dir=tmp)
@@ -267,9 +279,9 @@ class ShellExecutor(SingleToolExecutor):
                             scope.hosts, allow_private=allow_private, resolve=self.resolve
                         ) as proxy:
                             spec = dataclasses.replace(spec, network_socket=proxy.socket_path)
-                            output = await self._spawn(command, timeout, scope, spec, proxy, guard)
+                            output = await self._spawn(command, timeout, scope, spec, proxy, guard, extra_env)
                     else:
-                        output = await self._spawn(command, timeout, scope, spec, None, guard)
+                        output = await self._spawn(command, timeout, scope, spec, None, guard, extra_env)
         notes = sandbox_hints(output, scope, proxy)
         raw = dict(output.raw)
         raw["sandbox"] = scope.label
@@ -293,9 +305,10 @@ class ShellExecutor(SingleToolExecutor):
         spec: SandboxSpec | None,
         proxy: NetworkProxy | None,
         guard: HostGuard,
+        extra_env: Mapping[str, str] | None = None,
     ) -> ToolOutput:
         argv = ["bash", "-c", command]
-        env = self.env
+        env = {**self.env, **extra_env} if extra_env else self.env
         gate: tuple[int, int] | None = None
         if spec is not None:
             # Home is read-only in the sandbox; caches (pip, uv, matplotlib) go to the sandbox's private /tmp.

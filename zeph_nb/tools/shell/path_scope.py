@@ -225,6 +225,8 @@ def _sort(
             return ("tools.file.deny_read", str(e))
     if any(inside(path, root) for root in roots):
         return None
+    if use.mode != "write" and any(inside(path, shown) for shown in protected.readable):
+        return None  # a skill's script in the zeph home: the sandbox shows it read-only, never opens it for writing
     if private_tmp and inside(path, Path("/tmp")) and not any(inside(path, real) for real in shown):  # noqa: S108
         return None
     if use.mode != "write" and any(inside(path, root) for root in readers):

@@ -8,15 +8,21 @@ model: a bash call gets them only when it runs one of the skill's scripts alone 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from zeph_nb.config import Settings
 from zeph_nb.config.skills import _ENV_NAME, SKILL_NAME
+from zeph_nb.tools.base import ToolOutput
 
-__all__ = ["RUNNERS", "mask_values", "set_skill_env", "skill_env", "skill_of_script"]
+if TYPE_CHECKING:
+    from zeph_nb.shell import ShellAnalysis
+
+__all__ = ["RUNNERS", "env_for_command", "mask_output", "mask_values", "set_skill_env", "skill_env", "skill_of_script"]
 
 _SET: dict[str, dict[str, str]] = {}
 _LOCK = threading.Lock()
@@ -91,3 +97,36 @@ def mask_values(text: str, env: Mapping[str, str], name: str) -> str:
         if len(value) >= 4:
             text = text.replace(value, f"[skills.env.{name}.{key}]")
     return text
+
+
+def env_for_command(analysis: ShellAnalysis, settings: Settings, workdir: Path) -> tuple[str, dict[str, str]] | None:
+    """(skill, its variables) when the line ``analysis`` parsed is one of a usable skill's scripts run alone: one
+    simple command, no assignments before it, no redirect that writes (what the script prints is masked only in
+    what the tool returns), nothing the line changes for every command. None otherwise, and when no skill has any."""
+    with _LOCK:
+        named = {name for name, values in _SET.items() if values}
+    named |= {name for name, values in settings.skills.env.items() if values}
+    if not named or not settings.skills.enabled:
+        return None
+    if len(analysis.commands) != 1 or analysis.writes_by_redirect or analysis.line_riders or not analysis.parsed:
+        return None
+    command = analysis.commands[0]
+    if command.prefix or not command.argv:
+        return None
+    argv = (command.written or command.program or command.name, *command.argv[1:])
+    from zeph_nb.tools.skills.catalog import SkillCatalog
+    from zeph_nb.tools.toolsets import STARTED
+
+    skills = SkillCatalog(settings, workdir, started=STARTED).skills()
+    folders = {skill.name: skill.folder for skill in skills if skill.usable and skill.name in named}
+    name = skill_of_script(argv, folders, workdir)
+    if name is None:
+        return None
+    variables = skill_env(name, settings)
+    return (name, variables) if variables else None
+
+
+def mask_output(output: ToolOutput, name: str, env: Mapping[str, str]) -> ToolOutput:
+    """``output`` of a skill's script with its variables' values masked in the text and the envelope's streams."""
+    raw = {key: mask_values(value, env, name) if isinstance(value, str) else value for key, value in output.raw.items()}
+    return dataclasses.replace(output, summary=mask_values(output.summary, env, name), raw=raw)
