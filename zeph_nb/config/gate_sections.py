@@ -147,7 +147,8 @@ class AnomalySettings(_Section):
     enabled: bool = False
     """watch each tool's recent failures"""
     window_size: int = Field(10, ge=1, le=10_000)
-    """the last calls per tool that are judged"""
+    """the last calls per tool that are judged. Not the seed's 20, because with 20 a tool that fails every call
+    runs ten more times before it is judged"""
     error_threshold: Annotated[float, _unit_interval(0.5)] = 0.5
     """the failure rate that logs a warning"""
     critical_threshold: Annotated[float, _unit_interval(0.8)] = 0.8

@@ -69,7 +69,12 @@ class TestFilterSettings(FilterToggle):
     """``[output.filters.test]``: the test-runner rules (pytest, unittest, cargo test, go test, JS runners)."""
 
     max_failures: int = Field(10, ge=1, description="failures shown with their trace; later ones in brief")
-    truncate_stack_trace: int = Field(40, ge=1, description="trace lines kept per failure")
+    truncate_stack_trace: int = Field(
+        40,
+        ge=1,
+        description="trace lines kept per failure. Not the seed's 50, because the built-in test rules were measured "
+        "with 40, and past the cap a failure's frames, assertion and location lines are kept anyway",
+    )
 
 
 class GitFilterSettings(FilterToggle):

@@ -119,7 +119,8 @@ class ShellSettings(_Section):
     auto_rollback: bool = False
     """put the snapshot back when the exit code is in auto_rollback_exit_codes"""
     auto_rollback_exit_codes: list[int] = Field(default_factory=empty_list)
-    """exit codes that roll back; empty: any non-zero"""
+    """exit codes that roll back; empty: any non-zero. Not the seed's [1, 2], because a command killed at its timeout
+    (137), not found half-way through a script (127) or stopped by a signal leaves half-made changes too"""
     snapshot_required: bool = False
     """a snapshot that fails (over the cap) stops the command"""
     max_snapshot_bytes: int = Field(0, ge=0, description="0 means no cap")
