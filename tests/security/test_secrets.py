@@ -106,6 +106,14 @@ def test_several_secrets_in_one_text() -> None:
     assert redacted.count("[REDACTED:") == 3 and "a=[REDACTED:github_token]" in redacted
 
 
+@pytest.mark.parametrize("text", ["password=Zq9!x7Kw2Lp", "lives; password=Zq9!x7Kw2Lp", f"token {GH}"])
+def test_redacting_a_redacted_text_changes_nothing(text: str) -> None:
+    # A note the memory tools keep is redacted when stored and again when a search shows it to the model: each
+    # pass added a "]" to "password=[REDACTED:assigned_secret]".
+    once = redact(text)
+    assert once != text and redact(once) == once and scan_secrets(once) == []
+
+
 def test_a_key_repeated_many_times_is_redacted_everywhere() -> None:
     # A hostile output can repeat one key endlessly; every copy goes (bench/secrets_bench.py times this case).
     text = f"x {GH} " * 25_000

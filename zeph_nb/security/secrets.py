@@ -141,6 +141,9 @@ def keyword_line_groups(
     return spans, cues_found
 
 
+REDACTED_MARK = "[REDACTED:"
+
+
 def scan_secrets(
     text: str, extra: Sequence[re.Pattern[str]] = (), known: Mapping[str, str] | None = None
 ) -> list[SecretFinding]:
@@ -180,7 +183,9 @@ def scan_secrets(
         for match in matches:
             which = (match.lastindex or 0) if group < 0 else group  # -1: whichever alternative matched
             value = match.group(which)
-            if not value or not _is_secret(kind, match, which, value):
+            # A value already redacted is not found again: redacting twice (the store keeps a row the output gate
+            # had redacted) left a stray "]" each time, "[REDACTED:assigned_secret]]]".
+            if not value or value.startswith(REDACTED_MARK) or not _is_secret(kind, match, which, value):
                 continue
             found.add(SecretFinding(kind, *match.span(which)))
     for pattern in extra:
@@ -429,7 +434,7 @@ def redact(
     last = 0
     for finding in findings:
         pieces.append(text[last : finding.start])
-        pieces.append(f"[REDACTED:{finding.kind}]")
+        pieces.append(f"{REDACTED_MARK}{finding.kind}]")
         last = finding.end
     pieces.append(text[last:])
     return "".join(pieces)
