@@ -45,7 +45,8 @@ from zeph_nb.notebook.where import banner, print_jobs, with_execution
 
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
-SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp", "trust")
+SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp", "trust",
+               "skills")  # fmt: skip
 
 
 class _OptionError(Exception):
@@ -424,6 +425,15 @@ class ZephMagics(Magics):
 
         print_status(self.agent, self.runs, self.max_iterations, self.last_run)
         print("\n".join(describe_written(self.agent)))
+
+    def _cmd_skills(self, args: list[str]) -> None:
+        from zeph_nb.config import Settings
+        from zeph_nb.tools.skills.view import skills_command
+        from zeph_nb.tools.toolsets import STARTED
+
+        agent = self.agent  # the session's settings and folder; before the first run, what one would use
+        settings = agent.settings if agent is not None else Settings.load()
+        print(skills_command(args, settings, agent.workdir if agent is not None else None, STARTED))
 
     def _cmd_trust(self, args: list[str]) -> None:
         from zeph_nb.notebook.imports import trust
