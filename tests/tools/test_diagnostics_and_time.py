@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.config import Settings
+from zeph_nb.store import Store
 from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.diagnostics import DiagnosticsArgs, DiagnosticsExecutor
 from zeph_nb.tools.time import TimeExecutor, format_time
@@ -157,3 +158,21 @@ async def test_max_diagnostics_from_the_settings_and_kind_clippy(tmp_path: Path)
     assert len(out.raw["diagnostics"]) == 2 and out.raw["total"] > 2 and "raise max_diagnostics" in out.summary
     clippy = await executor.run(DiagnosticsArgs(kind="clippy"), ToolCall("diagnostics", {}))
     assert clippy.raw["ran"] in (["cargo"], []) and "ruff" not in clippy.summary
+
+
+async def test_diagnostics_is_cached_until_a_call_may_have_changed_the_files(py_project: Path, store: Store) -> None:
+    """The seed's cache rule: diagnostics asked again is answered from the result cache, and a write drops the entry
+    (the checkers' findings depend on the files)."""
+    from zeph_nb.gates import AutoApprove, build_chain
+
+    settings = Settings().model_copy(update={"home": store.home})
+    chain = build_chain(settings, workdir=py_project, store=store, approver=AutoApprove())
+    chain.start_run()
+    first = await chain.execute(ToolCall("diagnostics", {"kind": "lint"}))
+    again = await chain.execute(ToolCall("diagnostics", {"kind": "lint"}))
+    assert "F401" in first.text and not first.cached
+    assert again.cached and again.text == first.text
+    fixed = "def half(x: int) -> float:\n    return x / 2\n"
+    assert (await chain.execute(ToolCall("write", {"path": "pkg/mod.py", "content": fixed}))).status == "ok"
+    after = await chain.execute(ToolCall("diagnostics", {"kind": "lint"}))
+    assert not after.cached and "F401" not in after.text, after.text

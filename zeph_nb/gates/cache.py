@@ -2,9 +2,9 @@
 
 Keyed by tool and a hash of the canonical JSON of the arguments; entries live ``ttl_secs`` (0: until cleared).
 Only tools that opt in (``ToolDef.cacheable``) are cached, so bash, the writing file tools, and any tool added
-later (memory, MCP-style) are never served stale. Workspace entries (file reads, listings, grep) are dropped
-whenever a call that may change files runs, and at the start of each agent run, since a person may have edited
-files in between; network entries (fetch, search) only expire.
+later (memory, MCP-style) are never served stale. Workspace entries (file reads, listings, grep, diagnostics) are
+dropped whenever a call that may change files runs, and at the start of each agent run, since a person may have
+edited files in between; network entries (fetch, search) only expire.
 """
 
 from __future__ import annotations

@@ -44,6 +44,9 @@ DIAGNOSTICS = ToolDef(
     DiagnosticsArgs,
     enabled_by="diagnostics_enabled",
     utility=0.75,
+    # The seed's: what the checkers find depends only on the files, so a repeat is answered from the result cache
+    # until a call that may change files runs (or the next run starts), as a read's is.
+    cacheable=True,
 )
 
 
