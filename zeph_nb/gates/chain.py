@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError
@@ -66,6 +66,9 @@ from zeph_nb.tools.files.executor import file_sandbox
 from zeph_nb.tools.function_toolset import FunctionToolset
 from zeph_nb.tools.overflow import READ_OVERFLOW, OverflowExecutor
 from zeph_nb.tools.toolsets import installed_toolsets, toolsets_from, turned_off
+
+if TYPE_CHECKING:
+    from zeph_nb.tools.memory import Embedder
 
 __all__ = ["GateChain", "Session", "ToolInfo", "ToolsView", "build_chain"]
 
@@ -326,6 +329,7 @@ def build_chain(
     env: Mapping[str, str] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     judge: Judge | None = None,
+    embedder: Embedder | None = None,
 ) -> GateChain:
     """Build the executor the agent uses.
 
@@ -334,7 +338,8 @@ def build_chain(
     replaces the built-in and installed ones (``tools`` and ``read_overflow`` are still added). Two toolsets
     defining one tool name is a ConfigError. ``approver`` defaults to ``DenyAll`` (nothing that needs approval
     runs unless someone can approve it); ``store`` to the store under the zeph home. ``judge`` is the second model
-    of ``[gates.adversarial]`` (the agent makes it from the named provider).
+    of ``[gates.adversarial]`` (the agent makes it from the named provider); ``embedder`` embeds the memory tools'
+    notes (from ``[memory] embedding_provider``, likewise).
     """
     settings = settings or Settings.load()
     if workdir is not None and not os.path.isdir(workdir):
@@ -342,7 +347,10 @@ def build_chain(
     store = store if store is not None else Store(settings)
     conversation_id = conversation_id or uuid.uuid4().hex
     if executor is None:
-        toolsets = [builtin_executor(settings, workdir=workdir, env=env), *installed_toolsets(settings, workdir)]
+        # The memory tools keep notes in the store this chain audits to, with the id of the run (session, below).
+        builtins = builtin_executor(settings, workdir=workdir, env=env, store=store, run=lambda: session.run_id,
+                                    embedder=embedder)  # fmt: skip
+        toolsets = [builtins, *installed_toolsets(settings, workdir)]
     else:
         toolsets = [executor]
     toolsets += toolsets_from(tools, settings)

@@ -267,6 +267,22 @@ class Store:
                 con.close()
         self._remove_blobs(gone)
 
+    def delete_where(self, table: str, condition: str, params: list[Any]) -> int:
+        """Delete the rows of ``table`` that match ``condition`` (SQL over its columns, ``?`` for ``params``) from
+        the file, once this process's spool is copied in; returns how many went. Rows still in another live
+        kernel's spool are not reached: a table whose deletions must hold for them too records them as rows."""
+        if table not in COLUMNS:
+            raise ValueError(f"unknown table {table!r}; one of {', '.join(COLUMNS)}")
+        self.flush()
+        with self._db_lock:
+            con = self._connect(read_only=False)
+            try:
+                migrate(con)
+                gone = con.execute(f"DELETE FROM {table} WHERE {condition} RETURNING 1", params).fetchall()
+            finally:
+                con.close()
+        return len(gone)
+
     def _remove_blobs(self, rows: Sequence[tuple[Any, Any]]) -> None:
         """The files of deleted overflow rows (id, blob digest): after the rows, so no row names a missing file."""
         for overflow_id, digest in rows:

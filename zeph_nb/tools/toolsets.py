@@ -79,7 +79,7 @@ def _files(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
 
 
 def _shell(
-    settings: Settings, workdir: Any, *, env: Mapping[str, str] | None, resolve: Resolver | None
+    settings: Settings, workdir: Any, *, env: Mapping[str, str] | None, resolve: Resolver | None, **_: Any
 ) -> ToolExecutor:
     from zeph_nb.tools.execution import backend_for
     from zeph_nb.tools.shell.executor import ShellExecutor
@@ -135,6 +135,14 @@ def _skills(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
     return SkillExecutor(settings, workdir, started=STARTED)  # a skill changed since then waits for the person
 
 
+def _memory(settings: Settings, workdir: Any, *, store: Any = None, run: Any = None, embedder: Any = None,
+            **_: Any) -> ToolExecutor:  # fmt: skip
+    from zeph_nb.tools.memory import MemoryExecutor
+
+    # Offered whatever [memory] enabled says, and hidden by it (turned_off): a call then names the setting.
+    return MemoryExecutor(settings, workdir, store=store, run=run, embedder=embedder)
+
+
 def _mcp(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
     from zeph_nb.tools.composite import CompositeExecutor
 
@@ -153,6 +161,7 @@ BUILTIN: dict[str, Factory] = {
     "time": _time,
     "web": _web,
     "skills": _skills,
+    "memory": _memory,  # the store the chain audits to, the run's id and the embedder come from build_chain
     "mcp": _mcp,  # its tools appear once prepare() started the servers (the agent does, before each run)
 }
 
@@ -192,11 +201,21 @@ def toolsets_from(tools: Sequence[Any], settings: Settings) -> list[ToolExecutor
 def turned_off(settings: Settings, tools: Iterable[ToolDef] = ()) -> dict[str, str]:
     """The tools the settings turn off, each with the setting that did, in the words of a config file: those of
     ``tools`` whose ``enabled_by`` flag is false, and the names in ``[tools] disabled``."""
-    off = {tool.name: f"[tools] {tool.enabled_by} = false" for tool in tools
-           if tool.enabled_by and not getattr(settings.tools, tool.enabled_by, True)}  # fmt: skip
+    off = {tool.name: _flag_off(settings, tool.enabled_by) for tool in tools if tool.enabled_by}
+    off = {name: why for name, why in off.items() if why}
     for name in settings.tools.disabled:
         off.setdefault(name, f'[tools] disabled = [..., "{name}"]')
     return off
+
+
+def _flag_off(settings: Settings, flag: str) -> str:
+    """``[tools] shell_enabled = false`` when that flag is off, else ""; a dotted flag (``memory.enabled``) names
+    a key of another section."""
+    section, _, key = flag.rpartition(".")
+    owner: Any = settings
+    for part in (section or "tools").split("."):
+        owner = getattr(owner, part)
+    return "" if getattr(owner, key, True) else f"[{section or 'tools'}] {key} = false"
 
 
 def installed_toolsets(settings: Settings, workdir: str | os.PathLike[str] | None) -> list[ToolExecutor]:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from zeph_nb.config import Settings
 
-__all__ = ["OpenAIEmbeddings", "embeddings_named"]
+__all__ = ["OpenAIEmbeddings", "embeddings_named", "memory_embedder"]
 
 # Requests stay small whatever the number of tools: servers cap a batch (OpenAI at 2048 inputs, some local
 # servers far lower).
@@ -90,14 +90,17 @@ class OpenAIEmbeddings:
         return vectors
 
 
-def embeddings_named(settings: Settings, name: str, timeout: float) -> OpenAIEmbeddings:
-    """The ``[[llm.providers]]`` entry ``name`` as an embeddings client; a ConfigError says what is missing."""
+def embeddings_named(
+    settings: Settings, name: str, timeout: float, *, setting: str = "[agent.tool_filter] provider"
+) -> OpenAIEmbeddings:
+    """The ``[[llm.providers]]`` entry ``name`` as an embeddings client; a ConfigError says what is missing (and
+    names ``setting``, the key that named it)."""
     entry = next((p for p in settings.llm.providers if p.name == name), None)
     if entry is None:
         known = ", ".join(p.name for p in settings.llm.providers) or "none configured"
-        raise ConfigError(f"[agent.tool_filter] provider: no [[llm.providers]] entry named {name!r} (named: {known})")
+        raise ConfigError(f"{setting}: no [[llm.providers]] entry named {name!r} (named: {known})")
     if entry.kind != "openai":
-        raise ConfigError(f"[agent.tool_filter] provider {name!r} is kind {entry.kind}, which has no embeddings API; "
+        raise ConfigError(f"{setting} {name!r} is kind {entry.kind}, which has no embeddings API; "
                           "name a kind = \"openai\" entry (OpenAI, Ollama, vLLM) with embedding_model")  # fmt: skip
     model = entry.embedding_model or entry.model
     if not entry.base_url or not model:
@@ -112,3 +115,13 @@ def embeddings_named(settings: Settings, name: str, timeout: float) -> OpenAIEmb
 
     url = endpoint(settings, entry.base_url, entry.kind, name) or entry.base_url  # [llm] allowed_base_urls holds
     return OpenAIEmbeddings(url, model, api_key=key, timeout=timeout)
+
+
+def memory_embedder(settings: Settings) -> OpenAIEmbeddings | None:
+    """What embeds the memory tools' notes: ``[memory] embedding_provider``'s endpoint; None when memory is off or
+    no provider is named (then memory_search ranks by words only)."""
+    config = settings.memory
+    if not config.enabled or not config.embedding_provider:
+        return None
+    return embeddings_named(settings, config.embedding_provider, config.timeout_secs,
+                            setting="[memory] embedding_provider")  # fmt: skip
