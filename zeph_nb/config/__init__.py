@@ -75,6 +75,7 @@ from zeph_nb.config.sections import (
     TafcSettings,
     ToolsSettings,
 )
+from zeph_nb.config.scheduler import SchedulerSettings
 from zeph_nb.config.skills import SkillsSettings
 from zeph_nb.config.undo import UndoSettings
 from zeph_nb.errors import ConfigError
@@ -186,6 +187,7 @@ class Settings(_Section):
     mcp: McpSettings = Field(default_factory=McpSettings)
     skills: SkillsSettings = Field(default_factory=SkillsSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
+    scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")
