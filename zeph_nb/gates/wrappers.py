@@ -337,8 +337,11 @@ class ExecutorGate:
     async def handle(self, gc: GateCall) -> ToolOutput:
         ctx = _ctx(gc)
         gc.trace.ran()
-        # Only the gates say which folders a call opens; whatever the call came with is replaced.
-        call = dataclasses.replace(ctx.call, opened_paths=gc.trace.opened)
+        # Only the gates say which folders a call opens; whatever the call came with is replaced (a copy only when
+        # it differs: dataclasses.replace costs ~3 us).
+        call = ctx.call
+        if call.opened_paths != gc.trace.opened:
+            call = dataclasses.replace(call, opened_paths=gc.trace.opened)
         output = await self.executor.execute(call)
         if output is None:  # the registry knew the tool, but no executor took it: a wiring bug, said plainly
             raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"no executor runs {gc.call.tool_id!r}")

@@ -138,8 +138,8 @@ class Store:
         """Durably add one row to ``table`` (one of ``COLUMNS``: tool_calls, overflow, approvals, …)."""
         if table not in COLUMNS:
             raise ValueError(f"unknown table {table!r}; one of {', '.join(COLUMNS)}")
-        unknown = set(row) - set(COLUMNS[table])
-        if unknown:
+        if not COLUMNS[table].keys() >= row.keys():  # no set built for a row that is right
+            unknown = set(row) - set(COLUMNS[table])
             raise ValueError(f"unknown columns for {table}: {', '.join(sorted(unknown))}")
         if not self._exit_hook:
             # Only a store that wrote has anything to flush at exit; readers (one per audit.sql call) register
