@@ -23,7 +23,6 @@ import hashlib
 import os
 import stat
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -209,8 +208,7 @@ def _with_hold(skill: Skill, written: tuple[str, ...], started_ns: int) -> Skill
     if written:
         held = f"{', '.join(written)} written by the agent (the provenance journal)"
     elif skill.changed_ns > started_ns:
-        when = time.strftime("%H:%M:%S", time.localtime(skill.changed_ns / 1e9))
-        held = f"changed at {when}, after this kernel started"
+        held = "changed after this kernel started"
     return dataclasses.replace(skill, held=held, written=written)
 
 
