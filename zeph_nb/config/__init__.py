@@ -43,6 +43,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from zeph_nb.config.audit import AuditSettings
+from zeph_nb.config.code_search import IndexSettings
 from zeph_nb.config.common import _Section
 from zeph_nb.config.explain import explain, model_type
 from zeph_nb.config.gates import GatesSettings
@@ -188,6 +189,7 @@ class Settings(_Section):
     skills: SkillsSettings = Field(default_factory=SkillsSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
     scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
     # Not TOML keys: filled in by the loader.
     home: Path = Field(default_factory=_default_home, exclude=True)
     source: str | None = Field(None, exclude=True, description="the file these settings were read from")

@@ -143,6 +143,17 @@ def _memory(settings: Settings, workdir: Any, *, store: Any = None, run: Any = N
     return MemoryExecutor(settings, workdir, store=store, run=run, embedder=embedder)
 
 
+def _code_search(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+    from zeph_nb.tools.composite import CompositeExecutor
+    from zeph_nb.tools.execution import backend_for
+
+    if backend_for(settings) is not None:  # the files are on another machine: nothing here to parse
+        return CompositeExecutor([])
+    from zeph_nb.tools.code_search import CodeSearchExecutor
+
+    return CodeSearchExecutor(settings, workdir=workdir)
+
+
 def _mcp(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
     from zeph_nb.tools.composite import CompositeExecutor
 
@@ -161,6 +172,7 @@ BUILTIN: dict[str, Factory] = {
     "time": _time,
     "web": _web,
     "skills": _skills,
+    "code_search": _code_search,
     "memory": _memory,  # the store the chain audits to, the run's id and the embedder come from build_chain
     "mcp": _mcp,  # its tools appear once prepare() started the servers (the agent does, before each run)
 }

@@ -1,0 +1,229 @@
+"""Structural search with tree-sitter: definitions, calls and imports found in the syntax tree, not the text.
+
+A grammar comes from its own wheel on PyPI (``tree-sitter-python`` …), compiled ahead: nothing is built or
+downloaded at run time. A language whose wheel is not installed is simply not searched (``languages()`` says which
+are). Each language is one query whose patterns each capture ``@name`` and one of ``@function``, ``@class``,
+``@method``, ``@type``, ``@call`` or ``@import``; the scope a hit sits in is read by walking up the tree.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cache
+from typing import Any, Literal
+
+__all__ = ["EXTENSIONS", "Hit", "Kind", "grammar", "language_of", "languages", "search_tree"]
+
+Kind = Literal["definition", "calls", "imports"]
+_DEFINITIONS = frozenset({"function", "class", "method", "type"})
+
+
+@dataclass(frozen=True)
+class _Language:
+    module: str  # the grammar's wheel, as imported
+    function: str  # its function giving the language pointer
+    query: str
+    # Node types that open a scope, and the field holding their name: a hit's "in class Agent".
+    scopes: dict[str, str]
+
+
+_PY_QUERY = """
+(function_definition name: (identifier) @name) @function
+(class_definition name: (identifier) @name) @class
+(call function: [(identifier) @name (attribute attribute: (identifier) @name)]) @call
+(import_statement name: [(dotted_name) @name (aliased_import name: (dotted_name) @name)]) @import
+(import_from_statement module_name: [(dotted_name) (relative_import)] @name) @import
+"""
+
+_JS_COMMON = """
+(function_declaration name: (identifier) @name) @function
+(generator_function_declaration name: (identifier) @name) @function
+(method_definition name: [(property_identifier) (private_property_identifier)] @name) @method
+(variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @function
+(call_expression function: [(identifier) @name (member_expression property: (property_identifier) @name)]) @call
+(import_statement source: (string (string_fragment) @name)) @import
+"""
+_JS_QUERY = _JS_COMMON + "(class_declaration name: (identifier) @name) @class\n"
+_TS_QUERY = (
+    _JS_COMMON
+    + """
+(class_declaration name: (type_identifier) @name) @class
+(abstract_class_declaration name: (type_identifier) @name) @class
+(interface_declaration name: (type_identifier) @name) @type
+(type_alias_declaration name: (type_identifier) @name) @type
+(enum_declaration name: (identifier) @name) @type
+"""
+)
+_JS_SCOPES = {"class_declaration": "name", "function_declaration": "name", "method_definition": "name",
+              "abstract_class_declaration": "name", "interface_declaration": "name"}  # fmt: skip
+
+_GO_QUERY = """
+(function_declaration name: (identifier) @name) @function
+(method_declaration name: (field_identifier) @name) @method
+(type_spec name: (type_identifier) @name) @type
+(call_expression function: [(identifier) @name (selector_expression field: (field_identifier) @name)]) @call
+(import_spec path: (interpreted_string_literal) @name) @import
+"""
+
+_RUST_QUERY = """
+(function_item name: (identifier) @name) @function
+(struct_item name: (type_identifier) @name) @type
+(enum_item name: (type_identifier) @name) @type
+(trait_item name: (type_identifier) @name) @type
+(call_expression function: [(identifier) @name (field_expression field: (field_identifier) @name)
+                            (scoped_identifier name: (identifier) @name)]) @call
+(use_declaration argument: (_) @name) @import
+"""
+
+_LANGUAGES: dict[str, _Language] = {
+    "python": _Language("tree_sitter_python", "language", _PY_QUERY,
+                        {"class_definition": "name", "function_definition": "name"}),
+    "javascript": _Language("tree_sitter_javascript", "language", _JS_QUERY, _JS_SCOPES),
+    "typescript": _Language("tree_sitter_typescript", "language_typescript", _TS_QUERY, _JS_SCOPES),
+    "tsx": _Language("tree_sitter_typescript", "language_tsx", _TS_QUERY, _JS_SCOPES),
+    "go": _Language("tree_sitter_go", "language", _GO_QUERY,
+                    {"function_declaration": "name", "method_declaration": "name", "type_spec": "name"}),
+    "rust": _Language("tree_sitter_rust", "language", _RUST_QUERY,
+                      {"function_item": "name", "impl_item": "type", "trait_item": "name", "mod_item": "name"}),
+}  # fmt: skip
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python", ".pyi": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".go": "go", ".rs": "rust",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One thing found: where, what kind (function, class, method, type, call, import), its name, and the scope
+    it sits in ("class Agent", "" at the top of a file)."""
+
+    path: str
+    line: int
+    kind: str
+    name: str
+    scope: str = ""
+    layer: str = "structural"
+    column: int = 0  # of the name, 0-based: where a language server is asked about it
+    target: str = ""  # a call's definition, as the language server resolved it
+
+    def key(self) -> tuple[str, int, str]:
+        """The same place and name, whichever layer found it."""
+        return self.path, self.line, self.name
+
+    def shown(self) -> str:
+        where = f" (in {self.scope})" if self.scope else ""
+        goes = f" -> {self.target}" if self.target else ""
+        return f"{self.path}:{self.line}: {self.kind} {self.name}{where}{goes}"
+
+
+def language_of(path: str) -> str | None:
+    """The language a file's name says, when its grammar is installed."""
+    dot = path.rfind(".")
+    name = EXTENSIONS.get(path[dot:].lower()) if dot >= 0 else None
+    return name if name is not None and grammar(name) is not None else None
+
+
+def languages() -> list[str]:
+    """The languages whose grammar wheel is installed here."""
+    return [name for name in _LANGUAGES if grammar(name) is not None]
+
+
+@cache
+def grammar(name: str) -> tuple[Any, Any] | None:
+    """The (parser, query) of a language, built once; None when its wheel is missing."""
+    spec = _LANGUAGES.get(name)
+    if spec is None:
+        return None
+    try:
+        import tree_sitter
+
+        module = importlib.import_module(spec.module)
+    except ImportError:
+        return None
+    language = tree_sitter.Language(getattr(module, spec.function)())
+    return tree_sitter.Parser(language), tree_sitter.Query(language, spec.query)
+
+
+def _text(node: Any) -> str:
+    return bytes(node.text or b"").decode("utf-8", errors="replace")
+
+
+def _scope(node: Any, scopes: dict[str, str]) -> list[tuple[str, str]]:
+    """The named scopes around ``node``, outermost first: [("class_definition", "Agent"), …]."""
+    found: list[tuple[str, str]] = []
+    parent = node.parent
+    while parent is not None:
+        field = scopes.get(parent.type)
+        if field is not None:
+            named = parent.child_by_field_name(field)
+            if named is not None:
+                found.append((parent.type, _text(named)))
+        parent = parent.parent
+    return found[::-1]
+
+
+def _describe(scope: list[tuple[str, str]]) -> str:
+    if not scope:
+        return ""
+
+    def is_class(kind: str) -> bool:
+        return "class" in kind or kind in ("impl_item", "trait_item", "interface_declaration")
+
+    kind, name = scope[-1]
+    if is_class(kind):
+        return f"class {'.'.join(n for _, n in scope)}"
+    if len(scope) > 1 and is_class(scope[-2][0]):
+        return f"method {scope[-2][1]}.{name}"
+    return f"function {name}"
+
+
+def _module_matches(module: str, pattern: str) -> bool:
+    module = module.strip("\"'`")
+    if fnmatchcase(module, pattern):
+        return True
+    # "os" finds `import os.path` too; "react" finds "react/jsx-runtime"; "std" finds `use std::fmt`.
+    return any(module.startswith(pattern + sep) for sep in (".", "/", "::"))
+
+
+def search_tree(source: bytes, language: str, path: str, kind: Kind, pattern: str) -> Iterator[Hit]:
+    """The hits of ``kind`` in one file's ``source`` whose name matches the glob ``pattern`` (a definition also
+    by its qualified name, ``Agent.run``)."""
+    built = grammar(language)
+    if built is None:
+        return
+    parser, query = built
+    import tree_sitter
+
+    scopes = _LANGUAGES[language].scopes
+    tree = parser.parse(source)
+    for _, captures in tree_sitter.QueryCursor(query).matches(tree.root_node):
+        names = captures.get("name")
+        role = next((r for r in ("function", "class", "method", "type", "call", "import") if r in captures), None)
+        if not names or role is None:
+            continue
+        node, name = names[0], _text(names[0])
+        if kind == "definition":
+            if role not in _DEFINITIONS:
+                continue
+            scope = _scope(captures[role][0], scopes)
+            if role == "function" and scope and ("class" in scope[-1][0] or scope[-1][0] == "impl_item"):
+                role = "method"
+            qualified = ".".join([*(n for _, n in scope), name])
+            if not (fnmatchcase(name, pattern) or fnmatchcase(qualified, pattern)):
+                continue
+        elif kind == "calls":
+            if role != "call" or not fnmatchcase(name, pattern):
+                continue
+            scope = _scope(node, scopes)
+        else:
+            if role != "import" or not _module_matches(name, pattern):
+                continue
+            scope = _scope(node, scopes)
+            name = name.strip("\"'`")
+        yield Hit(path, node.start_point[0] + 1, role, name, _describe(scope), column=node.start_point[1])
