@@ -405,7 +405,8 @@ def test_the_persons_own_pane_is_reached_only_by_name_and_always_asks(
         approver = ScriptedApprover([False, True, True])
         chain = build_chain(settings, workdir=tmp_path, approver=approver)
         assert [t.name for t in chain.tool_definitions()][:13][-3:] == ["bash", "capture-pane", "send-keys"]
-        assert "wait" not in chain.tool_definitions()[10].input_schema["properties"]  # bash as without tmux
+        bash_wait = chain.tool_definitions()[10].input_schema["properties"]["wait"]
+        assert "only choice here" in bash_wait["description"]  # bash as without tmux: wait=true only
         denied = asyncio.run(chain.execute(ToolCall("capture-pane", {"target": "user"})))
         assert denied.category == ToolErrorCategory.CONFIRMATION_REQUIRED, denied.text
         typed = asyncio.run(chain.execute(ToolCall("send-keys", {"target": "user", "literal_text": "hello",
@@ -451,3 +452,19 @@ def test_send_keys_types_the_text_then_presses_the_keys(tmp_path: Path) -> None:
     # Text with an Enter key after it is a whole line, asked about as the command it is, like enter=true.
     assert not executor.requires_confirmation(ToolCall("send-keys", {"literal_text": "yes", "keys": ["Enter"]}))
     assert executor.requires_confirmation(ToolCall("send-keys", {"literal_text": "yes", "keys": ["C-d"]}))
+
+
+def test_the_pane_tools_take_the_seeds_delay_durations(tmp_path: Path) -> None:
+    executor = shell(tmp_path)
+    run(executor, "bash", command="read -p 'name? ' n; sleep 0.3; echo hello $n; sleep 600", wait=False)
+    until(executor, "name?")
+    answered = run(executor, "send-keys", literal_text="ada", enter=True, delay="1s")
+    assert answered.error is None and "sent 'ada' Enter" in answered.summary, answered.summary
+    assert "hello ada" in until(executor, "hello ada")
+    looked = run(executor, "capture-pane", delay="500ms")
+    assert looked.error is None and "hello ada" in looked.summary
+    for tool, delay in (("capture-pane", "5 minutes"), ("capture-pane", "61s"), ("send-keys", "11s")):
+        refused = (
+            run(executor, tool, delay=delay, keys=["C-u"]) if tool == "send-keys" else run(executor, tool, delay=delay)
+        )
+        assert refused.error is not None and refused.error.category == ToolErrorCategory.INVALID_PARAMETERS, delay

@@ -53,6 +53,31 @@ SAFE_KEYS = frozenset({"C-c", "C-d", "C-z", "C-\\", "C-u", "Enter"})  # end or c
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # every C0 control but newline, and DEL
 
 
+_DELAY = re.compile(r"(\d{1,6})(ms|s)")
+
+
+def delay_seconds(text: str) -> float:
+    """A duration the seed's way, "500ms" or "2s", in seconds."""
+    found = _DELAY.fullmatch(text)
+    if found is None:
+        raise ValueError(f"delay {text[:40]!r} is not a duration such as '500ms' or '2s'")
+    return int(found.group(1)) / (1000 if found.group(2) == "ms" else 1)
+
+
+def _delay_within(limit_secs: float) -> Any:
+    def check(text: str) -> str:
+        if delay_seconds(text) > limit_secs:
+            raise ValueError(f"delay {text!r} is over {limit_secs:g}s")
+        return text
+
+    return AfterValidator(check)
+
+
+def _wait_secs(args: CapturePaneArgs | SendKeysArgs) -> float:
+    """How long to wait: ``delay`` (the seed's duration string) when given, else ``delay_ms``."""
+    return delay_seconds(args.delay) if args.delay is not None else args.delay_ms / 1000
+
+
 def _named_key(key: str) -> str:
     if not re.fullmatch(KEY_PATTERN, key):
         raise ValueError(f"{key[:40]!r} is not a key name; keys are control keys by name (C-c, C-d, Enter, Escape, Up, "
@@ -80,6 +105,9 @@ class CapturePaneArgs(ToolArgs):
     include_alternate_screen: bool = Field(False, description="Capture the alternate screen (full-screen programs "
                                            "such as less or vim); falls back to the normal one, saying so")  # fmt: skip
     delay_ms: int = Field(0, ge=0, le=60_000, description="Wait this long before capturing")
+    delay: Annotated[str, _delay_within(60)] | None = Field(
+        None, description="The same as a duration, '500ms' or '2s' (replaces delay_ms)"
+    )
 
 
 class SendKeysArgs(ToolArgs):
@@ -93,6 +121,9 @@ class SendKeysArgs(ToolArgs):
     )
     enter: bool = Field(False, description="Press Enter last, after the text and the keys")
     delay_ms: int = Field(300, ge=0, le=10_000, description="Wait this long, then show the pane's last lines")
+    delay: Annotated[str, _delay_within(10)] | None = Field(
+        None, description="The same as a duration, '500ms' or '2s' (replaces delay_ms)"
+    )
 
 
 CAPTURE_PANE = ToolDef(
@@ -156,8 +187,8 @@ class PaneExecutor:
 
     async def _capture(self, args: CapturePaneArgs, call: ToolCall) -> ToolOutput:
         pane = self.panes.pane(args.target)
-        if args.delay_ms:
-            await asyncio.sleep(args.delay_ms / 1000)
+        if delay := _wait_secs(args):
+            await asyncio.sleep(delay)
         flags = [flag for flag, on in (("-J", args.join_wrapped_lines), ("-N", args.preserve_trailing_spaces),
                                        ("-e", args.include_escape_sequences), ("-C", args.escape_non_printable))
                  if on]  # fmt: skip
@@ -192,8 +223,8 @@ class PaneExecutor:
             why = f"pane {pane.id} has ended; nothing reads what is typed there. Start the command again"
             raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, why)
         await self.panes.send(pane, keys=args.keys, literal=args.literal_text, enter=args.enter)
-        if args.delay_ms:
-            await asyncio.sleep(args.delay_ms / 1000)
+        if delay := _wait_secs(args):
+            await asyncio.sleep(delay)
         state = await self.panes.state(pane)
         pane.check(ended=state.dead)
         last = pane_text(await self.panes.capture(pane, "-J", start="-20"), dead=state.dead)
