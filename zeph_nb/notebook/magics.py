@@ -46,7 +46,7 @@ from zeph_nb.notebook.where import banner, print_jobs, with_execution
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
 SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp", "trust",
-               "skills")  # fmt: skip
+               "skills", "memory")  # fmt: skip
 
 
 class _OptionError(Exception):
@@ -135,7 +135,7 @@ class ZephMagics(Magics):
     def zeph(self, line: str, cell: str | None = None) -> Any:
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
         [--tmux | --ssh USER@HOST | --container NAME] [--tools NAME,...]``
-        runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs|undo`` manages
+        runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs|undo|memory`` manages
         it."""
         if cell is None:
             return self._subcommand(line)
@@ -434,6 +434,11 @@ class ZephMagics(Magics):
         agent = self.agent  # the session's settings and folder; before the first run, what one would use
         settings = agent.settings if agent is not None else Settings.load()
         print(skills_command(args, settings, agent.workdir if agent is not None else None, STARTED))
+
+    def _cmd_memory(self, args: list[str]) -> Any:
+        from zeph_nb.notebook.memory import memory_command
+
+        return memory_command(args, self.agent)
 
     def _cmd_trust(self, args: list[str]) -> None:
         from zeph_nb.notebook.imports import trust
