@@ -390,3 +390,10 @@ async def test_run_shell_the_seeds_name_runs_bash_and_the_audit_says_bash(tmp_pa
     assert outcome.call.tool_id == "bash"
     store.flush()
     assert list(store.query("SELECT tool FROM tool_calls")["tool"]) == ["bash"]
+
+
+def test_the_remote_bash_takes_wait_and_answers_to_run_shell_too() -> None:
+    from zeph_nb.tools.execution.tools import REMOTE_BASH, REMOTE_BASH_TMUX
+
+    assert REMOTE_BASH.args_model.model_validate({"command": "ls", "wait": True}).wait is True  # type: ignore[attr-defined]
+    assert "run_shell" in REMOTE_BASH.aliases and "run_shell" in REMOTE_BASH_TMUX.aliases

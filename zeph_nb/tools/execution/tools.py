@@ -36,7 +36,7 @@ from zeph_nb.tools.containment import shell_classifier
 from zeph_nb.tools.execution.backend import MAX_FILE_BYTES, CommandBackend
 from zeph_nb.tools.files.args import FILE_TOOLS, EditArgs, ReadArgs, WriteArgs
 from zeph_nb.tools.shell.background import report_pane
-from zeph_nb.tools.shell.executor import BashTmuxArgs, Wait
+from zeph_nb.tools.shell.executor import BashArgs, BashTmuxArgs, Wait
 from zeph_nb.tools.shell.pane_tools import PaneExecutor
 from zeph_nb.tools.shell.panes import TmuxPanes
 from zeph_nb.tools.shell.process import ERROR_TAIL_CHARS, raise_for_failure
@@ -50,6 +50,7 @@ class RemoteBashArgs(ToolArgs):
     # Shorter than a local command line: it travels base64-encoded in one argument, which Linux caps at 128 KiB.
     command: str = Field(min_length=1, max_length=60_000, description="The bash command line to run")
     timeout: int | None = Field(None, ge=1, le=3600, description="Seconds before the command is stopped")
+    wait: Wait = Field(True, description=BashArgs.model_fields["wait"].description)  # the seed's, as locally
 
 
 REMOTE_BASH = ToolDef(
@@ -63,7 +64,7 @@ REMOTE_BASH = ToolDef(
     runs_commands=True,
     filtered=True,
     enabled_by="shell_enabled",
-    aliases=("shell",),  # the reference agent's name for it: a rule written for "shell" must not miss bash
+    aliases=("shell", "run_shell"),  # the reference agent's name and the seed's, as the local bash's
     utility=0.6,
     remote=True,
 )
@@ -79,6 +80,12 @@ REMOTE_BASH_TMUX = dataclasses.replace(
     description=REMOTE_BASH.description + " With wait=false or a duration the command runs in a tmux pane there, in "
     "the background, for training runs, builds, servers and commands that ask questions.",
     args_model=RemoteBashTmuxArgs,
+)
+
+_NO_PANES = (
+    "wait=false and wait durations run the command in the background in a tmux pane there, and tmux panes are not "
+    "on (the person turns them on with [tools.execution] tmux = true). Run it with wait=true (the default) and a "
+    "timeout, or ask the person to turn them on"
 )
 
 # $1 the working directory, $2 the command line: what a pane on the far side runs.
@@ -103,7 +110,9 @@ class RemoteShellExecutor(SingleToolExecutor):
         analysis = parsed(call, self.classifier, "command", args.command)
         if analysis.verdict == "block":  # the unconditional blocklist holds wherever a command runs
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, "; ".join(analysis.block_reasons))
-        wait = getattr(args, "wait", True)
+        wait = args.wait
+        if wait is not True and self.panes is None:
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, _NO_PANES)
         if wait is not True and self.panes is not None:
             await self.backend.connect()
             argv = ["sh", "-c", _PANE_SCRIPT, "sh", self.backend.workdir, args.command]
