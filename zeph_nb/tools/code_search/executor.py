@@ -114,7 +114,7 @@ class CodeSearchExecutor:
         structural_kind: Kind = "definition" if args.kind == "references" else args.kind
         found = await asyncio.to_thread(self._structural, root, structural_kind, args.query, args.language)
         if args.kind == "references":
-            found.hits = await self._references(found, args)
+            found.hits = await self._references(found, args, root)
         elif self._wants_server(args):
             await self._resolve(found, args)
         return self._output(args, found)
@@ -195,7 +195,7 @@ class CodeSearchExecutor:
         except ServerTrouble as trouble:
             found.notes.append(f"the language server gave nothing ({trouble}); these are tree-sitter's hits alone")
 
-    async def _references(self, found: _Found, args: Any) -> list[Hit]:
+    async def _references(self, found: _Found, args: Any, root: Path) -> list[Hit]:
         """Every use of the Python definitions named: the server's ``textDocument/references`` of each."""
         from zeph_nb.tools.code_search.lsp import ServerTrouble
 
@@ -218,8 +218,13 @@ class CodeSearchExecutor:
                 hits.extend(dataclasses.replace(hit, kind="reference", name=definition.name)
                             for hit in self._visible(where))  # fmt: skip
         except ServerTrouble as trouble:
-            raise ToolError(trouble.category, f"search_code: {trouble}; kind='calls' finds the calls without the "
-                            "server") from None  # fmt: skip
+            if not trouble.alive:
+                raise ToolError(trouble.category, f"search_code: {trouble}; kind='calls' finds the calls without "
+                                "the server") from None  # fmt: skip
+            # It runs, but would not answer this (jedi stops at a file the sandbox hides): tree-sitter's calls.
+            calls = await asyncio.to_thread(self._structural, root, "calls", args.query, args.language)
+            found.notes.append(f"{trouble}; these are the definitions and the calls tree-sitter finds instead")
+            return [*definitions, *calls.hits]
         return hits
 
     def _absolute(self, hit: Hit) -> Path:

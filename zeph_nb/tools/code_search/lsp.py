@@ -44,9 +44,12 @@ _SYMBOL_KINDS = {5: "class", 6: "method", 12: "function", 23: "type", 10: "type"
 class ServerTrouble(Exception):
     """The language server did not answer: hung (timeout), died or could not start (server_error)."""
 
-    def __init__(self, message: str, category: ToolErrorCategory = ToolErrorCategory.SERVER_ERROR) -> None:
+    def __init__(
+        self, message: str, category: ToolErrorCategory = ToolErrorCategory.SERVER_ERROR, *, alive: bool = False
+    ) -> None:
         super().__init__(message)
         self.category = category
+        self.alive = alive  # the server refused this one request and runs on (jedi fails on a file it may not read)
 
 
 class LanguageServer:
@@ -122,7 +125,11 @@ class LanguageServer:
         except ServerTrouble:
             self.stop()
             raise
-        except Exception as e:  # pygls: the process exited with requests pending, a JSON-RPC error
+        except Exception as e:  # pygls: the process exited with requests pending, or a JSON-RPC error answer
+            if self.pid is not None:
+                # Its message is not passed on: it may name a file the sandbox hides (a deny_read one), whose name
+                # is as private as its text.
+                raise ServerTrouble(f"the language server could not answer ({type(e).__name__})", alive=True) from None
             self.stop()
             raise ServerTrouble(f"the language server failed: {e}{self._said()}") from None
 
@@ -153,7 +160,7 @@ class LanguageServer:
         argv = self._argv()
         client = LanguageClient("zeph-nb", "1")
         try:
-            await client.start_io(argv[0], *argv[1:], cwd=os.fspath(self.workdir))
+            await client.start_io(argv[0], *argv[1:], cwd=os.fspath(self.workdir), env=_environment())
         except OSError as e:
             raise ServerTrouble(f"the language server could not start: {e}") from None
         self._client = client
@@ -231,6 +238,13 @@ class LanguageServer:
         """The server process's id while it runs (tests)."""
         process = self._client._server if self._client is not None else None
         return process.pid if process is not None and process.returncode is None else None
+
+
+def _environment() -> dict[str, str]:
+    """A few variables and none of the kernel's others (keys, tokens): jedi and parso keep their caches in the
+    sandbox's private /tmp, since nothing else is writable there."""
+    keep = {name: os.environ[name] for name in ("PATH", "HOME", "LANG", "LC_ALL") if name in os.environ}
+    return {**keep, "XDG_CACHE_HOME": "/tmp/cache"}  # noqa: S108 (the sandbox's own /tmp, this server's alone)
 
 
 def _path_of(uri: str) -> str:

@@ -1,0 +1,105 @@
+"""search_code's language server layer: a real jedi-language-server process in the OS sandbox, and real servers
+that hang or die."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.code_search import CodeSearchExecutor
+from zeph_nb.tools.code_search.lsp import server_for, stop_all
+from zeph_nb.tools.containment import sandbox_status
+
+pytestmark = pytest.mark.skipif(not sandbox_status(Settings()).active, reason="the language server runs sandboxed")
+
+
+@pytest.fixture(autouse=True)
+def _servers_end() -> Iterator[None]:
+    yield
+    stop_all()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    work = tmp_path / "proj"
+    (work / "pkg").mkdir(parents=True)
+    (work / "pkg" / "__init__.py").write_text("")
+    (work / "pkg" / "agent.py").write_text(
+        "class Agent:\n    def run(self, prompt):\n        return helper(prompt)\n\n\ndef helper(x):\n    return x\n"
+    )
+    (work / "pkg" / "use.py").write_text('from pkg.agent import Agent, helper\n\nAgent().run("hi")\nhelper(2)\n')
+    return work
+
+
+def test_references_and_call_targets_from_a_real_server(project: Path) -> None:
+    search = CodeSearchExecutor(Settings(), workdir=project)
+    out = search.run(query="helper", kind="references").summary.splitlines()
+    assert out[0] == "pkg/agent.py:6: function helper"
+    assert set(out[1:]) == {"pkg/agent.py:3: reference helper", "pkg/use.py:1: reference helper",
+                            "pkg/use.py:4: reference helper"}  # fmt: skip
+    out = search.run(query="helper", kind="calls").summary.splitlines()
+    assert out == ["pkg/agent.py:3: call helper (in method Agent.run) -> pkg/agent.py:6",
+                   "pkg/use.py:4: call helper -> pkg/agent.py:6"]  # fmt: skip
+    # Definitions both layers found are shown once.
+    assert search.run(query="Agent.run").summary == "pkg/agent.py:2: method run (in class Agent)"
+    assert server_for(search.settings, search.sandbox.workdir).pid is not None  # started once, kept for later calls
+
+
+def test_a_reference_in_a_deny_read_file_is_not_named(project: Path) -> None:
+    (project / "pkg" / "private.py").write_text("from pkg.agent import helper\nhelper(3)\n")
+    settings = Settings.from_toml('[tools.file]\ndeny_read = ["pkg/private.py"]\n')
+    out = CodeSearchExecutor(settings, workdir=project).run(query="helper", kind="references").summary
+    # The OS sandbox hides the file from the server too, and jedi gives up on the whole request: the calls
+    # tree-sitter finds are the answer then, the denied file's left out as well.
+    assert "private" not in out and "pkg/use.py:4: call helper" in out and "could not answer" in out
+
+
+def test_the_server_ends_with_the_kernel(project: Path) -> None:
+    search = CodeSearchExecutor(Settings(), workdir=project)
+    search.run(query="helper", kind="references")
+    pid = server_for(search.settings, search.sandbox.workdir).pid
+    assert pid is not None
+    stop_all()  # what atexit runs when the kernel shuts down
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return not Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
+
+
+HANGS = [sys.executable, "-c", "import time; time.sleep(600)"]
+DIES = [sys.executable, "-c", "import sys; sys.stderr.write('no jedi here\\n'); sys.exit(3)"]
+
+
+@pytest.mark.parametrize(
+    ("command", "category", "words"),
+    [(HANGS, ToolErrorCategory.TIMEOUT, "did not answer within 1 s"),
+     (DIES, ToolErrorCategory.SERVER_ERROR, "no jedi here")],
+)  # fmt: skip
+def test_a_server_that_hangs_or_dies_is_a_clear_error_not_a_hung_cell(
+    project: Path, command: list[str], category: ToolErrorCategory, words: str
+) -> None:
+    settings = Settings.from_toml("[index]\nserver_timeout_secs = 1\n")
+    search = CodeSearchExecutor(settings, workdir=project, server_command=command)
+    started = time.monotonic()
+    with pytest.raises(ToolError) as raised:
+        search.run(query="helper", kind="references")
+    assert raised.value.category is category and words in str(raised.value)
+    # Where the server only adds to tree-sitter's hits, its trouble is a note beside them.
+    out = search.run(query="helper").summary
+    assert out.startswith("pkg/agent.py:6: function helper\n[the language server gave nothing (")
+    assert time.monotonic() - started < 60  # a bound that tells a hang, not a timing
