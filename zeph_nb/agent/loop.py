@@ -42,6 +42,7 @@ from zeph_nb.agent.messages import (
 from zeph_nb.agent.model_calls import call_model
 from zeph_nb.agent.requests import build_request, tool_filter_from_settings
 from zeph_nb.agent.result import RunResult
+from zeph_nb.agent.scheduled import Viewer, scheduler_tools
 from zeph_nb.config import Settings
 from zeph_nb.errors import ModelError, ZephError
 from zeph_nb.gates.call import CallOutcome
@@ -84,6 +85,11 @@ class Agent:
         # Settings a program built (from_toml, Settings()) still run under the organisation's managed settings.
         self.settings = settings.with_managed() if settings is not None else Settings.load()
         self.provider: Provider = provider or provider_from_settings(self.settings)
+        # A scheduled task's runs get the same tools (agent/scheduled.py); the notebook shows them (scheduled_view).
+        self.given_tools = tuple(tools)
+        self.given_executor = executor
+        self.scheduled_view: Viewer | None = None
+        tools = [*tools, *scheduler_tools(self)]
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
                                  tools=tools, judge=judge_from_settings(self.settings),
                                  embedder=memory_embedder(self.settings))  # fmt: skip
