@@ -41,22 +41,24 @@ SKILL_FILE = "SKILL.md"
 MAX_SKILL_BYTES = 256 * 1024  # a SKILL.md is instructions, not data; a bigger one is refused, not cut
 MAX_FILES = 200  # files listed beside a SKILL.md (a skill with a vendored tree lists the first ones)
 MAX_DEPTH = 4
+MAX_WALK = 2000  # entries looked at in one skill folder: past that its files cannot all be checked, so it is refused
 MAX_DESCRIPTION = 1024  # the Agent Skills limit
 
 # The hashes of skills the person trusted in this process: whoever builds a catalog (the agent's tool, the magic)
 # sees the same say.
-_TRUSTED: set[str] = set()
+_TRUSTED: set[tuple[str, str]] = set()  # (folder, digest): that folder as it was
 _TRUSTED_LOCK = threading.Lock()
+_HASHES: dict[tuple[str, int, int, int, int], bytes] = {}
 
 
-def trust_digest(digest: str) -> None:
+def trust_digest(folder: Path, digest: str) -> None:
     with _TRUSTED_LOCK:
-        _TRUSTED.add(digest)
+        _TRUSTED.add((str(folder), digest))
 
 
-def is_trusted(digest: str) -> bool:
+def is_trusted(folder: Path, digest: str) -> bool:
     with _TRUSTED_LOCK:
-        return digest in _TRUSTED
+        return (str(folder), digest) in _TRUSTED
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ class SkillCatalog:
         self.workdir = Path(os.path.realpath(workdir if workdir is not None else os.getcwd()))
         self.started_ns = int(started * 1e9)
         self._parsed: dict[tuple[str, int, int, int, int], _Parsed] = {}
+        self._home_root: Path | None = None
 
     def roots(self) -> list[tuple[Path, Source]]:
         """The folders searched, in order (they need not exist)."""
@@ -116,6 +119,16 @@ class SkillCatalog:
 
     def home_root(self) -> Path:
         return self.settings.home / "skills"
+
+    def fingerprint(self) -> tuple[int, ...]:
+        """What changes when a skill is added, removed or renamed, or a SKILL.md or a skill folder's own entries
+        change (three lstat calls a skill, no walk), and when the person trusts one."""
+        marks: list[int] = [len(_TRUSTED)]
+        for root, _ in self.roots():
+            marks += _stamp(root)
+            for folder in _folders(root):
+                marks += _stamp(folder) + _stamp(Path(os.path.realpath(folder)) / SKILL_FILE)
+        return tuple(marks)
 
     def skills(self) -> list[Skill]:
         """Every skill found, the first of each name (the others are dropped: ``shadowed`` lists them)."""
@@ -139,7 +152,7 @@ class SkillCatalog:
         journal = journal_for(self.settings.home)
         for relative in skill.written:
             journal.trust(skill.folder / relative)
-        trust_digest(skill.digest)
+        trust_digest(skill.folder, skill.digest)
         return self.get(name) or skill
 
     # -- finding and reading ------------------------------------------------------------------------------------
@@ -173,6 +186,8 @@ class SkillCatalog:
         parsed = self._parse(skill_file, info)
         files, changed, digest = _inventory(real, max(link.st_ctime_ns, info.st_ctime_ns))
         problem = parsed.problem
+        if problem is None and not digest:
+            problem = f"its folder holds more than {MAX_WALK} entries, too many to check for changes"
         if problem is None and parsed.name != name:
             problem = f"its front matter names {parsed.name!r}, but the folder is {name!r} (they must match)"
         skill = Skill(parsed.name if problem is None else name, parsed.description, real, source, parsed.body,
@@ -187,8 +202,9 @@ class SkillCatalog:
         from zeph_nb.security.protected import inside
         from zeph_nb.tools.containment import protected_paths
 
-        home_root = Path(os.path.realpath(self.home_root()))
-        if source == "home" and inside(real, home_root):
+        if self._home_root is None:
+            self._home_root = Path(os.path.realpath(self.home_root()))
+        if source == "home" and inside(real, self._home_root):
             return False  # the zeph home is hidden from tools, but its skills/ folder is the person's to share
         return protected_paths(self.settings, self.workdir).hidden_by(real) is not None
 
@@ -202,7 +218,7 @@ class SkillCatalog:
 
 
 def _with_hold(skill: Skill, written: tuple[str, ...], started_ns: int) -> Skill:
-    if is_trusted(skill.digest):
+    if is_trusted(skill.folder, skill.digest):
         return dataclasses.replace(skill, written=written)
     held = None
     if written:
@@ -210,6 +226,14 @@ def _with_hold(skill: Skill, written: tuple[str, ...], started_ns: int) -> Skill
     elif skill.changed_ns > started_ns:
         held = "changed after this kernel started"
     return dataclasses.replace(skill, held=held, written=written)
+
+
+def _stamp(path: Path) -> list[int]:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return [0]
+    return [info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
 
 
 def _folders(root: Path) -> list[Path]:
@@ -259,23 +283,26 @@ def _parse_skill(text: str) -> _Parsed:
 
 
 def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], int, str]:
-    """The files beside SKILL.md (relative, sorted, no links followed, dot-files left out), the newest ctime of
-    the folder, its sub-folders and files, and a sha256 over every file's relative path and content."""
+    """The files beside SKILL.md (relative, sorted, no links followed, dot-files not listed), the newest ctime of
+    the folder, its sub-folders and files, and a sha256 over every file's relative path and content ("" when the
+    folder holds more than MAX_WALK entries)."""
     digest = hashlib.sha256()
     files: list[str] = []
     newest = changed_ns
+    seen = 0
 
     def walk(current: Path, depth: int) -> None:
-        nonlocal newest
+        nonlocal newest, seen
         try:
             newest = max(newest, os.lstat(current).st_ctime_ns)
             with os.scandir(current) as scan:
                 entries = sorted(scan, key=lambda e: e.name)
         except OSError:
             return
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
+        for entry in entries:  # dot-files too: a new .x.sh in a trusted skill must hold it like any file
+            seen += 1
+            if seen > MAX_WALK:
+                return
             try:
                 info = entry.stat(follow_symlinks=False)
             except OSError:
@@ -287,11 +314,12 @@ def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], int, str]:
             elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
                 digest.update(relative.encode() + b"\0")
                 digest.update(_content(Path(entry.path), info))
-                if relative != SKILL_FILE and len(files) < MAX_FILES:
+                listed = relative != SKILL_FILE and not any(part.startswith(".") for part in Path(relative).parts)
+                if listed and len(files) < MAX_FILES:
                     files.append(relative)
 
     walk(folder, 0)
-    return files, newest, digest.hexdigest()
+    return files, newest, digest.hexdigest() if seen <= MAX_WALK else ""
 
 
 def _content(path: Path, info: os.stat_result) -> bytes:
@@ -301,11 +329,23 @@ def _content(path: Path, info: os.stat_result) -> bytes:
         return b"link:" + os.fsencode(os.readlink(path))
     if info.st_size > 8 * 1024 * 1024:
         return f"size:{info.st_size}:{info.st_mtime_ns}".encode()
+    # A file whose size, times and inode stand is not read again (the ctime moves with any write, even one that
+    # sets the mtime back).
+    key = (str(path), info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    with _TRUSTED_LOCK:
+        known = _HASHES.get(key)
+    if known is not None:
+        return known
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return b"unreadable"
     try:
-        return hashlib.sha256(b"".join(iter(lambda: os.read(fd, 1 << 20), b""))).digest()
+        digest = hashlib.sha256(b"".join(iter(lambda: os.read(fd, 1 << 20), b""))).digest()
     finally:
         os.close(fd)
+    with _TRUSTED_LOCK:
+        if len(_HASHES) > 10_000:
+            _HASHES.clear()
+        _HASHES[key] = digest
+    return digest

@@ -66,12 +66,18 @@ class SkillExecutor:
 
     def __init__(self, settings: Settings, workdir: str | os.PathLike[str] | None = None, *, started: float) -> None:
         self.catalog = SkillCatalog(settings, workdir, started=started)
+        self._listed: tuple[tuple[int, ...], tuple[ToolDef, ...]] | None = None
 
     def tool_definitions(self) -> Sequence[ToolDef]:
-        skills = self.catalog.skills()
-        if not skills:
-            return ()
-        return (ToolDef(LOAD_SKILL.name, describe_skills(skills), LoadSkillArgs, subject=("name",), utility=0.7),)
+        # Asked for every call (which toolset owns it?) as well as at each run's start, and a listing walks and
+        # hashes every skill folder (~0.6 ms a skill): kept while no root, skill folder or SKILL.md changed. A
+        # description can only come from a SKILL.md as it was listed; loading a skill always looks afresh.
+        mark = self.catalog.fingerprint()
+        if self._listed is None or self._listed[0] != mark:
+            skills = self.catalog.skills()
+            tools = (ToolDef(LOAD_SKILL.name, describe_skills(skills), LoadSkillArgs, subject=("name",), utility=0.7),)
+            self._listed = (mark, tools if skills else ())
+        return self._listed[1]
 
     def requires_confirmation(self, call: ToolCall) -> bool:
         return False
