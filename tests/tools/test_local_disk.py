@@ -124,3 +124,26 @@ def test_a_refusal_on_the_loop_thread_is_the_same_refusal(files: FileExecutor, t
     with pytest.raises(ToolError) as info:
         asyncio.run(files.execute(ToolCall("read", {"path": "out.txt"})))
     assert info.value.category is ToolErrorCategory.POLICY_BLOCKED
+
+
+FORKED = """
+import os, sys, threading
+from zeph_nb.tools.files.local_disk import _TABLE, on_local_disk
+here = os.stat(sys.argv[1]).st_dev
+before = on_local_disk(here)
+parent_fd = _TABLE._fd
+_TABLE._lock.acquire()  # as if another thread were asking at the moment of the fork
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if on_local_disk(here) == before else 3)  # with the lock held it would wait forever
+_TABLE._lock.release()
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status), _TABLE._fd == parent_fd, on_local_disk(here) == before)
+"""
+
+
+def test_a_forked_child_keeps_a_table_of_its_own(tmp_path: Path) -> None:
+    # The child starts afresh (its own lock, its own descriptor of the mount table); the parent's is untouched.
+    done = subprocess.run([sys.executable, "-c", FORKED, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "True", "True"]

@@ -49,6 +49,14 @@ class _MountTable:
                 self._reload()
             return key in self._local
 
+    def forked(self) -> None:
+        """In a new child: a lock another thread held at the fork would never be released here, and the parent's
+        descriptor is the parent's to poll (a poll takes the news of a change for every holder of it)."""
+        self._lock = threading.Lock()
+        if self._fd >= 0:
+            os.close(self._fd)
+        self._fd, self._poll, self._pid = -1, None, -1
+
     def _changed(self) -> bool:
         if self._poll is None:  # the table could not be read: tried again, and nothing is local meanwhile
             return True
@@ -95,6 +103,7 @@ def _local_devices(mountinfo: str) -> frozenset[tuple[int, int]]:
 
 
 _TABLE = _MountTable()
+os.register_at_fork(after_in_child=_TABLE.forked)
 
 
 def on_local_disk(device: int) -> bool:
