@@ -7,11 +7,17 @@ chain's p50 minus the baseline's p50 (+ms), and the ratio of the two, with min a
 
 Everything runs for real: the policy, the classifier, the approval gate (nothing to ask: the calls are allowed),
 the output filters and secret scan, and the durable audit row in a fresh store.
+
+For ``read`` the overhead is then taken apart in the same rounds: the same chain over a store with ``[store] durable
+= false`` (the audit row written but not synced) gives what the row's ``fdatasync`` adds, and a bare ``write`` +
+``fdatasync`` of a line the size of an audit row, in the same folder, what that sync costs alone on this disk now;
+the rest is Python (the gates, the read tool's checks, the output pipeline, the row's redaction and encoding).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -43,6 +49,30 @@ async def _round(chain: GateChain, call: ToolCall, baseline: Callable[[], object
         bare.append(time.perf_counter() - start)
     assert outcome.status == "ok", outcome
     return statistics.median(through), statistics.median(bare)
+
+
+async def _parts(durable: GateChain, loose: GateChain, call: ToolCall, baseline: Callable[[], object],
+                 sync: Callable[[], object]) -> tuple[float, float, float, float]:  # fmt: skip
+    """p50s of one round, interleaved: the chain, the chain without the row's sync, the baseline, a bare sync."""
+    durable.new_conversation()
+    loose.new_conversation()
+    times: tuple[list[float], ...] = ([], [], [], [])
+    for _ in range(CALLS):
+        for kept, run in zip(times, (durable.execute, loose.execute), strict=False):
+            start = time.perf_counter()
+            await run(call)
+            kept.append(time.perf_counter() - start)
+        for kept, plain in zip(times[2:], (baseline, sync), strict=True):
+            start = time.perf_counter()
+            plain()
+            kept.append(time.perf_counter() - start)
+    p50 = [statistics.median(kept) for kept in times]
+    return p50[0], p50[1], p50[2], p50[3]
+
+
+def _spread(values: list[float]) -> str:
+    ordered = sorted(values)
+    return f"{ordered[0]:.3f} / {statistics.median(ordered):.3f} / {ordered[-1]:.3f}"
 
 
 async def _measure() -> None:
@@ -83,6 +113,31 @@ async def _measure() -> None:
                 f" | ratio {ratio[0]:.0f}x / {statistics.median(ratio):.0f}x / {ratio[-1]:.0f}x"
                 f" | target +{TARGET_MS} ms: {verdict}"
             )
+        # The read's overhead taken apart (see the module's docstring), in rounds of their own.
+        settings = Settings.from_toml("[gates.cache]\nenabled = false\n[store]\ndurable = false\n")
+        loose = build_chain(settings.model_copy(update={"home": Path(tmp) / "loose"}), workdir=work)
+        await loose.prepare()
+        read = cases[1][1]
+        for _ in range(20):
+            await loose.execute(read)
+        spool = Path(tmp) / "sync-probe.jsonl"
+        fd = os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        line = b"x" * 1000 + b"\n"  # an audit row of a read is ~1 kB
+
+        def sync() -> None:
+            os.write(fd, line)
+            os.fdatasync(fd)
+
+        rounds = [await _parts(chain, loose, read, read_file, sync) for _ in range(ROUNDS)]
+        os.close(fd)
+        synced = [(c - n) * 1000 for c, n, _, _ in rounds]
+        python = [(n - b) * 1000 for _, n, b, _ in rounds]
+        bare = [s * 1000 for _, _, _, s in rounds]
+        print(
+            f"  read, its parts (ms, min/median/max): the row's fdatasync in the chain {_spread(synced)}"
+            f" (a bare write+fdatasync here: {_spread(bare)}) | the rest, Python: {_spread(python)}"
+        )
+        loose.store.close()
         chain.store.close()
 
 
