@@ -61,7 +61,7 @@ _OFF_IS_TIGHTER = frozenset({
     "tools.enabled", "tools.entry_points", "tools.shell_enabled", "tools.file_enabled", "tools.fetch_enabled",
     "tools.web_scrape_enabled", "tools.web_search_enabled", "tools.diagnostics_enabled", "tools.time_enabled",
     "tools.kernel_enabled", "tools.shell.allow_network", "tools.shell.allow_unsandboxed",
-    "gates.adversarial.fail_open",
+    "gates.adversarial.fail_open", "skills.enabled", "skills.project",
 })  # fmt: skip
 _ON_IS_TIGHTER = frozenset({
     "tools.shell.strict_paths", "tools.shell.snapshot_required", "gates.approval.shell_confirm",

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -285,3 +285,16 @@ async def test_a_skill_script_runs_in_the_sandbox_with_its_env_masked(home_store
     assert sorted(os.listdir(store.home)) != ["skills"]
     assert result.tool_calls[2].output.text_for_model.split() == ["skills"]
     assert result.tool_calls[3].output.is_error and not (folder / "planted.sh").exists()
+
+
+def test_managed_settings_keep_skills_off_and_a_person_may_still_turn_them_off(
+    managed_file: Callable[[str], Path], isolated_env: Path
+) -> None:
+    managed_file("[skills]\nenabled = false\n")
+    Path("zeph.toml").write_text("[skills]\nenabled = true\n")
+    with pytest.warns(UserWarning, match="skills.enabled"):
+        assert Settings.load().skills.enabled is False  # off stays off
+    managed_file("[skills]\nenabled = true\nproject = true\n")
+    Path("zeph.toml").write_text("[skills]\nenabled = false\nproject = false\n")
+    settings = Settings.load()
+    assert settings.skills.enabled is False and settings.skills.project is False  # tighter than managed: kept
