@@ -236,7 +236,7 @@ def _match(note: dict[str, Any], score: float, text: float, vector: float | None
     created = note["created_at"]
     return {
         "id": str(note["id"]),
-        "created_at": created.isoformat(sep=" ", timespec="minutes") if hasattr(created, "isoformat") else str(created),
+        "created_at": created.isoformat(sep=" ", timespec="seconds") if hasattr(created, "isoformat") else str(created),
         "tags": json.loads(note["tags"] or "[]"),
         "text": str(note["text"]),
         "score": round(score, 4),

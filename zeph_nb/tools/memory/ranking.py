@@ -23,12 +23,22 @@ K1 = 1.2
 B = 0.75
 
 _WORD = re.compile(r"\w+")
+# Words nearly every English note and question has: counted, every note would match every query a little.
+# fmt: off
+STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "has", "have", "how",
+    "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "what", "when", "where",
+    "which", "who", "why", "will", "with"
+})
+# fmt: on
 
 
 def words(text: str) -> list[str]:
-    """The text's words, case-folded and without accents (``Café`` finds ``cafe``); a tag is words like the text."""
+    """The text's words, case-folded and without accents (``Café`` finds ``cafe``), stop words left out; a tag is
+    words like the text."""
     plain = unicodedata.normalize("NFKD", text.casefold())
-    return _WORD.findall("".join(c for c in plain if not unicodedata.combining(c)))
+    found = _WORD.findall("".join(c for c in plain if not unicodedata.combining(c)))
+    return [word for word in found if word not in STOPWORDS]
 
 
 def bm25(query: str, documents: Sequence[str]) -> list[float]:
