@@ -424,3 +424,19 @@ def test_the_stores_first_read_happens_before_a_run_not_inside_its_first_call(tm
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=120, check=True)  # fmt: skip
     assert done.stdout.split() == ["False", "True"], done.stderr
+
+
+async def test_events_and_outcomes_carry_the_tools_kind(tmp_path: Path, store: Store) -> None:
+    """The seed's tool events say what kind of tool ran (shell, file, web, mcp, native): a front-end can group or
+    style calls without knowing every tool's name."""
+    from zeph_nb.gates.events import ToolCallStarted
+
+    (tmp_path / "a.txt").write_text("alpha")
+    chain = chain_for('[tools.shell]\nsandbox = "off"\n', tmp_path, store, approver=AutoApprove())
+    started: list[ToolCallStarted] = []
+    chain.subscribe(lambda event: started.append(event) if isinstance(event, ToolCallStarted) else None)
+    outcomes = [await chain.execute(c) for c in (call("bash", command="true"), call("read", path="a.txt"),
+                                                 call("time"), call("fetch", url="ftp://x"))]  # fmt: skip
+    assert [o.tool_kind for o in outcomes] == ["shell", "file", "native", "web"]
+    assert [e.tool_kind for e in started] == ["shell", "file", "native", "web"]
+    assert (await chain.execute(call("no_such_tool"))).tool_kind == ""  # unknown: no kind to tell

@@ -64,6 +64,11 @@ class ToolCallFinished:
     outcome: CallOutcome  # status, decision, category, filter stats, sizes, duration
     kind: Literal["tool_call_finished"] = "tool_call_finished"
 
+    @property
+    def tool_kind(self) -> str:
+        """shell, file, web, mcp, kernel or native (``gates.events.tool_kind``)."""
+        return self.outcome.tool_kind
+
 
 @dataclass(frozen=True)
 class ToolsOffered:

@@ -135,6 +135,7 @@ class CallOutcome:
     blocked_by: str | None = None
     waited_ms: float = 0.0
     runs_on_use: tuple[RunsOnUse, ...] = ()  # files written that other tools run on use: told, never blocked
+    tool_kind: str = ""  # events.tool_kind: shell, file, web, mcp, kernel, native; empty for an unknown tool
 
     @property
     def tool(self) -> str:

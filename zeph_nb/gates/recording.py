@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler, RunsOnUse, rewritten
+from zeph_nb.gates.events import tool_kind
 from zeph_nb.security.secrets import redact, scan_secrets
 from zeph_nb.tools.base import ToolOutput
 
@@ -114,6 +115,7 @@ class AuditGate:
             blocked_by=trace.blocked_by,
             waited_ms=trace.waited_ms,
             runs_on_use=trace.runs_on_use,
+            tool_kind=tool_kind(gc.tool),
         )
         self.observe(gc)
         if self.audit is None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.approval import ApprovalRequest, AutoApprove
 from zeph_nb.gates.call import GateCall, Handler, Prepared, Trace, rewritten
-from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted
+from zeph_nb.gates.events import ApprovalAnswered, ApprovalRequested, ToolCallStarted, tool_kind
 from zeph_nb.gates.policy import PolicyDecision
 from zeph_nb.gates.policy.containment import web_host
 from zeph_nb.store.store import utc_now
@@ -197,7 +197,7 @@ class ApprovalGate:
         ctx, decision = _ctx(gc), gc.trace.decision
         if decision is None or decision.action != "ask":
             if decision is not None:
-                self.events(ToolCallStarted(gc.call, decision))
+                self.events(ToolCallStarted(gc.call, decision, tool_kind=tool_kind(ctx.tool)))
             return await self.inner.handle(gc)
         request = ApprovalRequest(
             call_id=gc.call.call_id,
@@ -265,7 +265,7 @@ class ApprovalGate:
                 patterns=decision.grant_patterns,
             )
             log.info("zeph-nb: %s granted %s", answer.by, ", ".join(g.pattern for g in grants))
-        self.events(ToolCallStarted(gc.call, decision, answer.by))
+        self.events(ToolCallStarted(gc.call, decision, answer.by, tool_kind(ctx.tool)))
         return await self.inner.handle(gc)
 
 
