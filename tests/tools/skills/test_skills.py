@@ -298,3 +298,28 @@ def test_managed_settings_keep_skills_off_and_a_person_may_still_turn_them_off(
     Path("zeph.toml").write_text("[skills]\nenabled = false\nproject = false\n")
     settings = Settings.load()
     assert settings.skills.enabled is False and settings.skills.project is False  # tighter than managed: kept
+
+
+async def test_a_skill_that_requires_secrets_waits_until_the_person_sets_them(store: Store, work: Path) -> None:
+    folder = work / ".zeph" / "skills" / "gh-issues"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: gh-issues\ndescription: Files issues.\n"
+                                     "x-requires-secrets: github-token, github-org\n---\nUse the API.\n")  # fmt: skip
+    settings = settings_for(store, '[skills.env.gh-issues]\nGITHUB_ORG = "acme"\n')
+    trust_skill("gh-issues", settings, work)
+    provider = ScriptedProvider([*load_calls("gh-issues"), *load_calls("gh-issues")])
+    agent = Agent(settings, provider, AutoApprove(), work, store=store)
+    waiting = (await agent.run("file it")).tool_calls[0].output
+    assert waiting.is_error and "needs GITHUB_TOKEN, which the person has not set" in waiting.text_for_model
+    description = next(t.description for t in provider.requests[0].tools if t.name == "load_skill")
+    assert "Files issues" not in description and "gh-issues needs GITHUB_TOKEN" in description
+    set_skill_env("gh-issues", GITHUB_TOKEN="ghp-test-value")
+    try:
+        loaded = (await agent.run("file it")).tool_calls[0].output
+        assert not loaded.is_error and "Use the API." in loaded.summary
+        offered = next(t.description for t in provider.requests[2].tools if t.name == "load_skill")
+        assert "- gh-issues (the project folder): Files issues." in offered
+    finally:
+        set_skill_env("gh-issues", GITHUB_TOKEN=None)
+    assert "x-requires-secrets lists" in (_parse_skill("---\nname: a\ndescription: b\nx-requires-secrets: Bad!\n---\n")
+                                          .problem or "")  # fmt: skip

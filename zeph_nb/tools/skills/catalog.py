@@ -76,11 +76,14 @@ class Skill:
     changed_ns: int = 0  # the newest ctime of the folder and its files
     problem: str | None = None
     held: str | None = None
+    # x-requires-secrets, as variable names; those the person has not set yet: it is not offered until they are.
+    requires: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
     written: tuple[str, ...] = field(default=(), compare=False)  # files the journal says an agent wrote
 
     @property
     def usable(self) -> bool:
-        return self.problem is None and self.held is None
+        return self.problem is None and self.held is None and not self.missing
 
     @property
     def where(self) -> str:
@@ -94,6 +97,7 @@ class _Parsed:
     description: str
     body: str
     problem: str | None
+    requires: tuple[str, ...] = ()
 
 
 class SkillCatalog:
@@ -122,8 +126,10 @@ class SkillCatalog:
 
     def fingerprint(self) -> tuple[int, ...]:
         """What changes when a skill is added, removed or renamed, or a SKILL.md or a skill folder's own entries
-        change (three lstat calls a skill, no walk), and when the person trusts one."""
-        marks: list[int] = [len(_TRUSTED)]
+        change (three lstat calls a skill, no walk), and when the person trusts one or sets a skill's variables."""
+        from zeph_nb.tools.skills.env import env_changes
+
+        marks: list[int] = [len(_TRUSTED), env_changes()]
         for root, _ in self.roots():
             marks += _stamp(root)
             for folder in _folders(root):
@@ -190,8 +196,12 @@ class SkillCatalog:
             problem = f"its folder holds more than {MAX_WALK} entries, too many to check for changes"
         if problem is None and parsed.name != name:
             problem = f"its front matter names {parsed.name!r}, but the folder is {name!r} (they must match)"
+        from zeph_nb.tools.skills.env import skill_env
+
+        given = skill_env(name, self.settings) if parsed.requires else {}
         skill = Skill(parsed.name if problem is None else name, parsed.description, real, source, parsed.body,
-                      tuple(files), digest, changed, problem)  # fmt: skip
+                      tuple(files), digest, changed, problem, requires=parsed.requires,
+                      missing=tuple(v for v in parsed.requires if v not in given))  # fmt: skip
         if problem is not None:
             return skill
         journal = journal_for(self.settings.home)
@@ -279,7 +289,19 @@ def _parse_skill(text: str) -> _Parsed:
     flat = " ".join("".join(ch if ch.isprintable() else " " for ch in description).split())
     if len(flat) > MAX_DESCRIPTION:
         return _Parsed(name, "", "", f"its description is {len(flat)} characters; at most {MAX_DESCRIPTION}")
-    return _Parsed(name, flat, "".join(lines[end + 1 :]).strip("\n"), None)
+    requires, problem = _secrets(meta.get("x-requires-secrets"))
+    return _Parsed(name, flat, "".join(lines[end + 1 :]).strip("\n"), problem, requires)
+
+
+def _secrets(value: object) -> tuple[tuple[str, ...], str | None]:
+    """``x-requires-secrets`` (the reference agent's key: ``github-token, github-org`` or a YAML list) as the
+    variables the scripts get: ``GITHUB_TOKEN``, ``GITHUB_ORG``."""
+    if value is None:
+        return (), None
+    names = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
+    if names is None or not all(isinstance(n, str) and SKILL_NAME.match(n.strip()) for n in names):
+        return (), "x-requires-secrets lists secret names: lower-case letters, digits and hyphens, comma-separated"
+    return tuple(dict.fromkeys(n.strip().upper().replace("-", "_") for n in names)), None
 
 
 def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], int, str]:

@@ -22,10 +22,20 @@ from zeph_nb.tools.base import ToolOutput
 if TYPE_CHECKING:
     from zeph_nb.shell import ShellAnalysis
 
-__all__ = ["RUNNERS", "env_for_command", "mask_output", "mask_values", "set_skill_env", "skill_env", "skill_of_script"]
+__all__ = [
+    "RUNNERS",
+    "env_changes",
+    "env_for_command",
+    "mask_output",
+    "mask_values",
+    "set_skill_env",
+    "skill_env",
+    "skill_of_script",
+]
 
 _SET: dict[str, dict[str, str]] = {}
 _LOCK = threading.Lock()
+_CHANGES = [0]  # set_skill_env calls so far: a listing of skills that need secrets is made again after one
 # What may start a script so that it gets its skill's variables: an interpreter given the script's path first.
 RUNNERS = frozenset({"bash", "sh", "python", "python3"})
 # Variables that change what a process loads or runs: a skill's environment may not set them.
@@ -43,6 +53,7 @@ def set_skill_env(name: str, **variables: str | None) -> None:
         if value is not None and not isinstance(value, str):
             raise TypeError(f"set_skill_env: {key} must be a string, not {type(value).__name__}")
     with _LOCK:
+        _CHANGES[0] += 1
         current = _SET.setdefault(name, {})
         for key, value in variables.items():
             if value is None:
@@ -56,6 +67,12 @@ def _check(key: str) -> None:
         raise ValueError(f"{key!r} cannot be an environment variable's name")
     if key.upper() in _REFUSED or key.upper().startswith(("LD_", "BASH_FUNC_")):
         raise ValueError(f"{key} changes what a process loads or runs; a skill's environment may not set it")
+
+
+def env_changes() -> int:
+    """How many times ``set_skill_env`` was called in this process."""
+    with _LOCK:
+        return _CHANGES[0]
 
 
 def skill_env(name: str, settings: Settings) -> dict[str, str]:

@@ -39,8 +39,15 @@ def describe_skills(skills: Sequence[Skill]) -> str:
     """The tool's description: the usable skills, one line each, and how many wait for the person's say."""
     usable = [skill for skill in skills if skill.usable]
     held = sum(1 for skill in skills if skill.held is not None and skill.problem is None)
+    waiting = [skill for skill in skills if skill.missing and skill.held is None and skill.problem is None]
     lines = [_INTRO, "", "Skills (each description is the skill's own words, not the person's):"]
     lines += [f"- {skill.name} ({skill.where}): {skill.description}" for skill in usable] or ["- none yet"]
+    if waiting:  # named, not described: the person sets the secrets, so the model may say what is missing
+        lines.append(
+            "(Not offered until the person sets what they need: "
+            + "; ".join(f"{skill.name} needs {', '.join(skill.missing)}" for skill in waiting)
+            + ".)"
+        )
     if held:
         lines.append(f"({held} more changed while this session ran and wait until the person reviews them: they "
                      "cannot be loaded yet.)")  # fmt: skip
@@ -101,6 +108,12 @@ class SkillExecutor:
                 f"skill {skill.name!r} is not loaded: {skill.held}. A skill changed during the session is not "
                 f"taken as instructions until the person reviews it and runs `%zeph skills trust {skill.name}`; "
                 "tell them, do not work around it",
+            )
+        if skill.missing:
+            raise ToolError(
+                ToolErrorCategory.CONFIRMATION_REQUIRED,
+                f"skill {skill.name!r} needs {', '.join(skill.missing)}, which the person has not set (only they "
+                f"can: [skills.env.{skill.name}] or zeph_nb.tools.skills.set_skill_env); ask them, or do without it",
             )
         raw = {"name": skill.name, "source": skill.source, "folder": str(skill.folder), "sha256": skill.digest,
                "files": list(skill.files), "body_chars": len(skill.body)}  # fmt: skip

@@ -42,6 +42,10 @@ def _state(skill: Skill) -> str:
         return f"broken: {skill.problem}"
     if skill.held is not None:
         return f"HELD ({skill.held}): read it, then %zeph skills trust {skill.name}"
+    if skill.missing:
+        return (
+            f"waiting for {', '.join(skill.missing)}: set_skill_env({skill.name!r}, ...) or [skills.env.{skill.name}]"
+        )
     return "offered"
 
 
