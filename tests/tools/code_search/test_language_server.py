@@ -103,3 +103,22 @@ def test_a_server_that_hangs_or_dies_is_a_clear_error_not_a_hung_cell(
     out = search.run(query="helper").summary
     assert out.startswith("pkg/agent.py:6: function helper\n[the language server gave nothing (")
     assert time.monotonic() - started < 60  # a bound that tells a hang, not a timing
+
+
+def test_a_name_after_non_ascii_text_is_found_where_the_server_counts(project: Path) -> None:
+    # tree-sitter counts bytes, jedi characters: "é" and "😀" before the name would point it past the name, at
+    # another name (or at none).
+    (project / "pkg" / "agent.py").write_text(
+        "class Agent:\n    def run(self, prompt):\n        return helper(prompt)\n\n\ndef helper(x):\n    return x\n"
+        'é = "😀😀😀😀😀😀😀😀"; helper(é)\n'
+    )
+    out = CodeSearchExecutor(Settings(), workdir=project).run(query="helper", kind="calls").summary
+    assert "pkg/agent.py:8: call helper -> pkg/agent.py:6" in out
+
+
+def test_symbols_outside_the_path_asked_are_left_out(project: Path) -> None:
+    (project / "other").mkdir()
+    (project / "other" / "helpers.py").write_text("def helper_too():\n    pass\n")
+    search = CodeSearchExecutor(Settings(), workdir=project)
+    assert "other/helpers.py:1: function helper_too" in search.run(query="helper*").summary
+    assert "other/" not in search.run(query="helper*", path="pkg").summary

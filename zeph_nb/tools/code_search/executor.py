@@ -116,7 +116,7 @@ class CodeSearchExecutor:
         if args.kind == "references":
             found.hits = await self._references(found, args, root)
         elif self._wants_server(args):
-            await self._resolve(found, args)
+            await self._resolve(found, args, root)
         return self._output(args, found)
 
     def run(self, **params: Any) -> ToolOutput:
@@ -172,7 +172,7 @@ class CodeSearchExecutor:
 
         return server_for(self.settings, self.sandbox.workdir, self.server_command)
 
-    async def _resolve(self, found: _Found, args: Any) -> None:
+    async def _resolve(self, found: _Found, args: Any, root: Path) -> None:
         """Definitions: the server's workspace symbols join the structural ones. Calls: each Python call is
         followed to its definition. The server's trouble is a note here: tree-sitter's hits stand alone."""
         from zeph_nb.tools.code_search.lsp import ServerTrouble
@@ -182,7 +182,8 @@ class CodeSearchExecutor:
                 literal = _literal_prefix(args.query)
                 if literal:
                     symbols = await self._server().workspace_symbols(literal)
-                    found.hits.extend(hit for hit in self._visible(symbols) if _name_matches(hit, args.query))
+                    found.hits.extend(hit for hit in self._visible(symbols, under=root)
+                                      if _name_matches(hit, args.query))  # fmt: skip
             elif args.kind == "calls":
                 calls = [hit for hit in found.hits if hit.path.endswith((".py", ".pyi"))][:20]
                 server = self._server()
@@ -230,10 +231,10 @@ class CodeSearchExecutor:
     def _absolute(self, hit: Hit) -> Path:
         return self.sandbox.workdir / hit.path
 
-    def _visible(self, hits: Sequence[Hit]) -> list[Hit]:
+    def _visible(self, hits: Sequence[Hit], *, under: Path | None = None) -> list[Hit]:
         """The server's hits (absolute paths) that ``read`` could read, shown as the file tools show paths. The
         server reads what its sandbox lets it, which is more than the file tools' rules: a deny_read file, a
-        protected one or one outside the working directory is dropped, never named."""
+        protected one or one outside the working directory is dropped, never named; so is one outside ``under``."""
         shown: list[Hit] = []
         for hit in hits:
             try:
@@ -241,6 +242,8 @@ class CodeSearchExecutor:
                 self.sandbox.check_readable(path, hit.path)
             except ToolError:
                 continue
+            if under is not None and path != under and under not in path.parents:
+                continue  # a symbol elsewhere in the project, when the call asked about one folder
             shown.append(dataclasses.replace(hit, path=self.sandbox.display(path)))
         return shown
 

@@ -271,6 +271,7 @@ def server_for(settings: Settings, workdir: Path, command: Sequence[str] | None 
         server = _SERVERS.get(key)
         if server is None:
             server = _SERVERS[key] = LanguageServer(settings, workdir, command)
+        server.timeout = settings.index.server_timeout_secs  # the latest agent's settings (a new cell's)
         return server
 
 

@@ -109,7 +109,7 @@ class Hit:
     name: str
     scope: str = ""
     layer: str = "structural"
-    column: int = 0  # of the name, 0-based: where a language server is asked about it
+    column: int = 0  # of the name, 0-based, in characters: where a language server is asked about it
     target: str = ""  # a call's definition, as the language server resolved it
 
     def key(self) -> tuple[str, int, str]:
@@ -183,6 +183,14 @@ def _describe(scope: list[tuple[str, str]]) -> str:
     return f"function {name}"
 
 
+def _character_column(source: bytes, node: Any) -> int:
+    """The name's column in characters (code points), as jedi-language-server reads a position's ``character``
+    (measured: it hands it to jedi as is; tree-sitter counts bytes, and UTF-16 units point past the name too)."""
+    start = node.start_byte
+    prefix = source[start - node.start_point[1] : start]
+    return len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", "replace"))
+
+
 def _module_matches(module: str, pattern: str) -> bool:
     module = module.strip("\"'`")
     if fnmatchcase(module, pattern):
@@ -226,4 +234,4 @@ def search_tree(source: bytes, language: str, path: str, kind: Kind, pattern: st
                 continue
             scope = _scope(node, scopes)
             name = name.strip("\"'`")
-        yield Hit(path, node.start_point[0] + 1, role, name, _describe(scope), column=node.start_point[1])
+        yield Hit(path, node.start_point[0] + 1, role, name, _describe(scope), column=_character_column(source, node))
