@@ -53,8 +53,10 @@ def test_bm25_ranks_the_text_with_the_rarer_words_first_and_leaves_out_what_matc
     assert rank("nothing here", docs) == []
 
 
-def test_case_and_accents_do_not_matter() -> None:
+def test_case_accents_and_plurals_do_not_matter() -> None:
     assert [r.index for r in rank("CAFE", ["Le café est fermé", "tea"])] == [0]
+    assert [r.index for r in rank("where do reports go", ["the final report", "plots", "queries"])] == [0]
+    assert [r.index for r in rank("query", ["plots", "queries"])] == [1]
 
 
 @pytest.mark.parametrize(("weight", "first"), [(0.0, 0), (1.0, 1), (0.9, 1)])

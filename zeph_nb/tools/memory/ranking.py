@@ -34,11 +34,24 @@ STOPWORDS = frozenset({
 
 
 def words(text: str) -> list[str]:
-    """The text's words, case-folded and without accents (``Café`` finds ``cafe``), stop words left out; a tag is
-    words like the text."""
+    """The text's words, case-folded and without accents (``Café`` finds ``cafe``), plurals folded, stop words left
+    out; a tag is words like the text."""
     plain = unicodedata.normalize("NFKD", text.casefold())
     found = _WORD.findall("".join(c for c in plain if not unicodedata.combining(c)))
-    return [word for word in found if word not in STOPWORDS]
+    return [_singular(word) for word in found if word not in STOPWORDS]
+
+
+def _singular(word: str) -> str:
+    """Harman's S-stemmer: plural English nouns fold to one word ("reports" finds "report"), nothing else changes."""
+    if len(word) <= 3 or not word.endswith("s"):
+        return word
+    if word.endswith("ies") and not word.endswith(("eies", "aies")):
+        return word[:-3] + "y"
+    if word.endswith("es") and not word.endswith(("aes", "ees", "oes")):
+        return word[:-1]
+    if not word.endswith(("us", "ss")):
+        return word[:-1]
+    return word
 
 
 def bm25(query: str, documents: Sequence[str]) -> list[float]:
