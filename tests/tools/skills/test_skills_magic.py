@@ -44,7 +44,7 @@ def test_zeph_skills_lists_holds_and_trusts_and_a_cell_loads_the_trusted_skill(
     (isolated_env / "skills").mkdir()
     listing = say(ip, "skills", capsys)
     # Made after this process started: held, and the listing says why and what to do.
-    assert "weekly-report  [the project folder]  HELD (changed after this kernel started)" in listing
+    assert "weekly-report  [the project folder]  HELD, changed after this kernel started" in listing
     assert "%zeph skills trust weekly-report" in listing
     assert f"searched: {isolated_env / 'skills'}" in listing
     assert "Use the template." in say(ip, "skills show weekly-report", capsys)

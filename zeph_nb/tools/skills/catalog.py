@@ -232,7 +232,7 @@ def _with_hold(skill: Skill, written: tuple[str, ...], started_ns: int) -> Skill
         return dataclasses.replace(skill, written=written)
     held = None
     if written:
-        held = f"{', '.join(written)} written by the agent (the provenance journal)"
+        held = f"{', '.join(written)} written by the agent, as the provenance journal records"
     elif skill.changed_ns > started_ns:
         held = "changed after this kernel started"
     return dataclasses.replace(skill, held=held, written=written)

@@ -28,7 +28,7 @@ def skills_command(
         if skill is None:
             return f"no skill is called {args[1]!r}\n\n" + _listing(catalog, settings)
         if args[0] == "show":
-            return f"{skill.folder / 'SKILL.md'} ({_state(skill)}):\n\n{skill.body}"
+            return f"{skill.folder / 'SKILL.md'}\n{_state(skill)}\n\n{skill.body}"
         if skill.problem is not None:
             return f"{skill.name} cannot be used: {skill.problem}"
         trusted = catalog.trust(skill.name)
@@ -41,7 +41,7 @@ def _state(skill: Skill) -> str:
     if skill.problem is not None:
         return f"broken: {skill.problem}"
     if skill.held is not None:
-        return f"HELD ({skill.held}): read it, then %zeph skills trust {skill.name}"
+        return f"HELD, {skill.held}: read it, then %zeph skills trust {skill.name}"
     if skill.missing:
         return (
             f"waiting for {', '.join(skill.missing)}: set_skill_env({skill.name!r}, ...) or [skills.env.{skill.name}]"
