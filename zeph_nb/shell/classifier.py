@@ -21,9 +21,9 @@ Verdicts, worst wins:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, NamedTuple
 
 import bracex
 from wcmatch import fnmatch
@@ -68,9 +68,18 @@ from zeph_nb.shell.words import (
     wrapped_script,
 )
 
-__all__ = ["ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict"]
+__all__ = ["PolicyValues", "ShellAnalysis", "ShellClassifier", "SimpleCommand", "Verdict"]
 
 MAX_DEPTH = 8
+
+
+class PolicyValues(NamedTuple):
+    """What a classifier's verdicts depend on: the values of ``[tools.shell]`` of the same names."""
+
+    allow_network: bool
+    blocked_commands: tuple[str, ...]
+    confirm_patterns: tuple[str, ...]
+    allowed_commands: tuple[str, ...]
 
 
 class ShellClassifier:
@@ -84,7 +93,19 @@ class ShellClassifier:
         blocked_commands: Sequence[str] = (),
         confirm_patterns: Sequence[str] = CONFIRM_PATTERNS,
         allowed_commands: Sequence[str] = (),
+        reload: Callable[[], PolicyValues | None] | None = None,
     ) -> None:
+        # reload: asked before each analysis (cheaply: a stat of the file the values came from); new values when
+        # the file changed, which replace these from that analysis on (seed 004: the policy reloads, no restart).
+        self.reload = reload
+        self._budget: Budget | None = None  # the deadline of the analysis under way
+        self._source = ""
+        self.configure(PolicyValues(allow_network, tuple(blocked_commands), tuple(confirm_patterns),
+                                    tuple(allowed_commands)))  # fmt: skip
+
+    def configure(self, values: PolicyValues) -> None:
+        """Classify under ``values`` from now on."""
+        allow_network, blocked_commands, confirm_patterns, allowed_commands = values
         self.allow_network = allow_network
         self.legacy_blocked = [CommandEntry(entry) for entry in blocked_commands if entry.strip()]
         # allowed_commands: when set, the only command words that may run (and the moves that do nothing but move
@@ -99,8 +120,6 @@ class ShellClassifier:
         # ("rm " asks for rm, not for ``echo farm``).
         self.confirm_anywhere = [(p, " ".join(p.lower().split())) for p in patterns
                                  if not syntax_pattern(p) and p not in CONFIRM_PATTERNS]  # fmt: skip
-        self._source = ""
-        self._budget: Budget | None = None  # the deadline of the analysis under way
         # What the verdicts depend on: two classifiers with the same key analyze every line alike, so one's
         # analysis can stand for the other's (the gates' parse is handed to the shell executor with it).
         self.key = repr((allow_network, tuple(blocked_commands), tuple(patterns), tuple(allowed_commands)))
@@ -109,6 +128,8 @@ class ShellClassifier:
         return self.analyze(command).verdict
 
     def analyze(self, command: str) -> ShellAnalysis:
+        if self.reload is not None and (values := self.reload()) is not None:
+            self.configure(values)
         analysis = ShellAnalysis()
         if not command.strip():
             return analysis

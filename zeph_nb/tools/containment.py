@@ -52,13 +52,17 @@ log = logging.getLogger("zeph_nb.tools")
 
 
 def shell_classifier(settings: Settings) -> ShellClassifier:
-    """The classifier under ``[tools.shell]``, the one the gates and the shell tools share (by its ``key``)."""
+    """The classifier under ``[tools.shell]``, the one the gates and the shell tools share (by its ``key``); it
+    reads the policy again when the settings' file changes (``tools/shell/policy_reload.py``)."""
+    from zeph_nb.tools.shell.policy_reload import PolicyFile
+
     shell = settings.tools.shell
     return ShellClassifier(
         allow_network=shell.allow_network,
         blocked_commands=shell.blocked_commands,
         confirm_patterns=shell.confirm_patterns,
         allowed_commands=shell.allowed_commands,
+        reload=PolicyFile.for_settings(settings),
     )
 
 
