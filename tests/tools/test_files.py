@@ -469,3 +469,17 @@ def test_a_small_file_read_whole_gives_the_lines_reading_line_by_line_gives(
     path.write_bytes(data)
     with open(path, "rb") as whole, open(path, "rb") as streamed:
         assert _take_lines(whole, offset, limit) == _take_lines_streamed(streamed, offset, limit)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"one", b"one\n", b"a\nb\n\nc", b"crlf\r\nlines\r\n", b"bad \xe2\x82\nutf8 \xff\xfe\n\xe2\x82", b"\n\n\n",
+     "naïve ✓\nsecond\n".encode(), b"form\x0cfeed\x1cand\x85others\n", "\u2028sep\n".encode()],
+)  # fmt: skip
+@pytest.mark.parametrize(("offset", "limit"), [(0, None), (1, None), (0, 1), (2, 2), (10, None), (0, 3), (0, 100)])
+def test_a_small_file_read_as_one_text_gives_the_lines_joined(data: bytes, offset: int, limit: int | None) -> None:
+    # The whole file is returned as its text, not split and joined back: the same text, count and line numbers.
+    from zeph_nb.tools.files.executor import _small_file_lines, _split_lines
+
+    lines, total, _, _ = _split_lines(data, offset, limit)
+    assert _small_file_lines(data, offset, limit) == ("".join(lines), len(lines), total)

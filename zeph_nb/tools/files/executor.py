@@ -166,17 +166,19 @@ class FileExecutor(TreeTools):
                 raise ToolError(
                     ToolErrorCategory.PERMANENT_FAILURE, f"{shown} is a binary file ({size} bytes): {BINARY_HINT}"
                 )
+            long_lines: list[int] = []
+            truncated = False
             if whole is not None:
-                lines, total, truncated, long_lines = _split_lines(whole, args.offset, args.limit)
+                content, taken, total = _small_file_lines(whole, args.offset, args.limit)
             else:  # large, or it grew while it was read: line by line (pread left the offset at 0)
                 with open(fd, "rb", closefd=False) as handle:
                     lines, total, truncated, long_lines = _take_lines_streamed(handle, args.offset, args.limit)
+                content, taken = "".join(lines), len(lines)
             origin = origin_of(fd)
-        content = "".join(lines)
-        first, last = args.offset + 1, args.offset + len(lines)
+        first, last = args.offset + 1, args.offset + taken
         summary = content if content else ("(empty file)" if total == 0 else f"(no lines after line {args.offset})")
         partial = truncated or first > 1 or last < total
-        if partial and lines:
+        if partial and taken:
             summary = content.rstrip("\n") + f"\n[lines {first}-{last} of {total}; use offset and limit to see more]"
         shown_long = [n for n in long_lines if first <= n <= last]
         if shown_long:
@@ -342,6 +344,18 @@ def _split_lines(data: bytes, offset: int, limit: int | None) -> tuple[list[str]
         every.append(pieces[-1])
     end = None if limit is None else offset + limit
     return every[offset:end], len(every), False, []
+
+
+def _small_file_lines(data: bytes, offset: int, limit: int | None) -> tuple[str, int, int]:
+    """A small file's lines ``offset``+1 … (at most ``limit``) as one text, how many they are, and the file's line
+    count: ``_split_lines`` joined again. The whole file (nearly every read) is its text as it is: no list of
+    lines made to be joined back into it (a list item a line; ~5 us for 100 lines, ~0.2 ms for 64 KiB of them)."""
+    text = data.decode("utf-8", errors="replace")
+    total = text.count("\n") + (1 if text and not text.endswith("\n") else 0)  # a last line without its \n counts
+    if offset == 0 and (limit is None or limit >= total):
+        return text, total, total
+    lines, total, _, _ = _split_lines(data, offset, limit)
+    return "".join(lines), len(lines), total
 
 
 def _take_lines_streamed(handle: BinaryIO, offset: int, limit: int | None) -> tuple[list[str], int, bool, list[int]]:
