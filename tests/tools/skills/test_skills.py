@@ -323,3 +323,21 @@ async def test_a_skill_that_requires_secrets_waits_until_the_person_sets_them(st
         set_skill_env("gh-issues", GITHUB_TOKEN=None)
     assert "x-requires-secrets lists" in (_parse_skill("---\nname: a\ndescription: b\nx-requires-secrets: Bad!\n---\n")
                                           .problem or "")  # fmt: skip
+
+
+async def test_load_skill_is_never_served_from_the_result_cache_after_a_change(store: Store, work: Path) -> None:
+    folder = make_skill(work / ".zeph" / "skills", "tidy")
+    settings = settings_for(store)
+    trust_skill("tidy", settings, work)
+
+    def edit_then_load(messages: object) -> list[dict[str, object]]:
+        # The person edits the skill mid-run and says it is theirs: the next load must read the new text.
+        (folder / "SKILL.md").write_text(SKILL.format(name="tidy", description="d").replace("Run", "Now run"))
+        trust_skill("tidy", settings, work)
+        return [{"tool": "load_skill", "params": {"name": "tidy"}}]
+
+    turns = [*load_calls("tidy")[:1], edit_then_load, "Done."]
+    result = await Agent(settings, ScriptedProvider(turns), AutoApprove(), work, store=store).run("tidy")
+    first, second = (call.output.summary for call in result.tool_calls)
+    assert "Run `bash" in first and "Now run `bash" in second
+    assert not any(call.cached for call in result.tool_calls)
