@@ -236,3 +236,12 @@ def test_the_executor_runs_without_the_gates_on_the_home_store(tmp_path: Path) -
     assert out is not None and out.summary.startswith("Saved note")
     assert asyncio.run(executor.execute(ToolCall("bash", {}))) is None
     executor.rows.store.close()
+
+
+def test_the_tools_pass_the_gates_a_rule_can_make_a_save_ask(store: Store, tmp_path: Path) -> None:
+    rules = '[{pattern = "*password*", action = "ask"}, {pattern = "*", action = "allow"}]'
+    toml = f"[memory]\nenabled = true\n[gates.permissions]\nmemory_save = {rules}\n"
+    saved, plain = agent_for(store, tmp_path, [save("the password is in the vault"), save("plots use seaborn"), "ok"],
+                             toml).run_sync("go").tool_calls  # fmt: skip
+    assert saved.status != "ok" and saved.decision == "ask" and plain.status == "ok"  # DenyAll: nobody approves
+    assert list(store.query("SELECT text FROM memories")["text"]) == ["plots use seaborn"]
