@@ -64,7 +64,14 @@ def scheduler_tools(agent: Scheduling) -> list[ToolExecutor]:
     """The scheduler tools for ``agent`` when ``[scheduler] enabled``, else none."""
     if not agent.settings.scheduler.enabled:
         return []
-    return [SchedulerExecutor(agent.settings, lambda: launcher(agent), conversation=lambda: agent.conversation_id)]
+
+    def adopt(task: ScheduledTask) -> None:
+        view: Any = agent.scheduled_view
+        if hasattr(view, "adopt"):  # the notebook's: shows the task under the run that scheduled it
+            view.adopt(task)
+
+    return [SchedulerExecutor(agent.settings, lambda: launcher(agent), conversation=lambda: agent.conversation_id,
+                              on_scheduled=adopt)]  # fmt: skip
 
 
 def launcher(agent: Scheduling) -> Launch:

@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import difflib
 import shlex
+import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
@@ -46,7 +47,7 @@ from zeph_nb.notebook.where import banner, print_jobs, with_execution
 __all__ = ["Run", "ZephMagics", "load_ipython_extension"]
 
 SUBCOMMANDS = ("stop", "approve", "deny", "audit", "tools", "config", "clear", "status", "jobs", "undo", "mcp", "trust",
-               "skills", "memory")  # fmt: skip
+               "skills", "memory", "cancel")  # fmt: skip
 
 
 class _OptionError(Exception):
@@ -212,8 +213,26 @@ class ZephMagics(Magics):
                 transcript.stop_clock()  # already stopped by the "stopped" event, unless the run raised
 
         run = Run(loop.create_task(go()), transcript, agent)
+        if agent.settings.scheduler.enabled:
+            run.scheduled = agent.scheduled_view = self._scheduled_view(agent, transcript)
         self.last_run = run
         return run
+
+    def _scheduled_view(self, agent: Agent, transcript: Any) -> Any:
+        """Where the runs of tasks this run schedules appear: under its transcript, each with its own buttons."""
+        from zeph_nb.notebook.scheduled import ScheduledView
+
+        approve_here = None
+        if self.approver is not None and agent.approver is self.approver:
+            from zeph_nb.notebook.approver import WidgetApprover
+
+            def approve_here(shown: Any) -> WidgetApprover:
+                approver = WidgetApprover(agent.settings.user)
+                approver.transcript = shown
+                return approver
+
+        return ScheduledView(transcript, model=model_name(agent), approve_here=approve_here,
+                             idle_timeout=agent.settings.llm.idle_timeout_secs)  # fmt: skip
 
     def _run_plain(self, agent: Agent, prompt: str, max_iterations: int | None) -> RunResult:
         from zeph_nb.notebook.plain import PlainTranscript
@@ -368,6 +387,16 @@ class ZephMagics(Magics):
 
     def _cmd_jobs(self, args: list[str]) -> None:
         print_jobs()
+        if "zeph_nb.tools.scheduler.tasks" in sys.modules:  # else no task was ever scheduled in this kernel
+            from zeph_nb.notebook.scheduled import describe_tasks
+
+            for line in describe_tasks():
+                print(line)
+
+    def _cmd_cancel(self, args: list[str]) -> None:
+        from zeph_nb.notebook.scheduled import cancel_command
+
+        print(cancel_command(args))
 
     def _cmd_stop(self, args: list[str]) -> None:
         stopped = self.agent is not None and self.agent.stop()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
     from zeph_nb.agent.result import RunResult
+    from zeph_nb.notebook.scheduled import ScheduledView
     from zeph_nb.notebook.transcript import Transcript
 
 __all__ = ["Run"]
@@ -22,6 +23,7 @@ class Run:
         self.task = task
         self.transcript = transcript
         self.agent = agent
+        self.scheduled: ScheduledView | None = None  # the tasks it scheduled show their runs under its transcript
 
     def __await__(self) -> Any:
         return self.task.__await__()
@@ -51,6 +53,9 @@ class Run:
         display(data, raw=True, display_id=display_id)
 
         def freeze(_task: asyncio.Task[RunResult]) -> None:
+            if self.scheduled is not None and self.scheduled.live():  # their runs still come: stay a live widget
+                self.scheduled.when_settled(lambda: freeze(_task))
+                return
             snapshot = {"text/html": self.transcript.snapshot(), "text/plain": self._plain()}
             # Sent as a child of the request the kernel runs now (an empty context has no parent header of its
             # own, so ipykernel uses its latest), not of the %%zeph cell that ended long ago: JupyterLab routes

@@ -104,7 +104,7 @@ CANCEL_TASK = ToolDef(
 class SchedulerExecutor:
     """The three scheduler tools over the kernel's ``Scheduler``. ``launch`` makes, when a task is scheduled, what
     its firings do (the agent gives one that starts a run like the current one); ``conversation`` names the
-    scheduling conversation."""
+    scheduling conversation; ``on_scheduled`` hears of each new task (the notebook shows it under the run)."""
 
     def __init__(
         self,
@@ -113,11 +113,13 @@ class SchedulerExecutor:
         *,
         scheduler: Scheduler | None = None,
         conversation: Callable[[], str | None] | None = None,
+        on_scheduled: Callable[[ScheduledTask], None] | None = None,
     ) -> None:
         self.settings = settings
         self.launch = launch
         self.scheduler = scheduler if scheduler is not None else kernel_scheduler()
         self.conversation = conversation
+        self.on_scheduled = on_scheduled
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return (SCHEDULE_PERIODIC, SCHEDULE_DEFERRED, CANCEL_TASK)
@@ -153,10 +155,12 @@ class SchedulerExecutor:
             )  # fmt: skip
         except SchedulingRefused as e:
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, f"{call.tool_id}: {e}") from None
+        if self.on_scheduled is not None:
+            self.on_scheduled(task)
         first = _clock(task.next_at)
-        text = (f"scheduled task {task.id}: {task.schedule}; first run at {first}. Each run is a new agent run with "
-                f"the prompt; the person sees it in %zeph jobs. Cancel it with cancel_task(task_id='{task.id}'). It "
-                "ends with the kernel.")  # fmt: skip
+        text = (f"scheduled task {task.id}: {task.schedule}; first run at {first} (local time). Each run is a new "
+                "agent run with the prompt; the person sees it in %zeph jobs. Cancel it with "
+                f"cancel_task(task_id='{task.id}'). It ends with the kernel.")  # fmt: skip
         return ToolOutput(call.tool_id, text, raw=describe(task), call_id=call.call_id)
 
     def _cancel(self, call: ToolCall, task_id: str) -> ToolOutput:

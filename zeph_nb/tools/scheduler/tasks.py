@@ -66,6 +66,7 @@ class ScheduledTask:
     skipped: int = 0  # firings skipped because the previous run still went
     reports: list[RunReport] = field(default_factory=list)
     cancelled: bool = False
+    over: bool = False  # its timer has ended (set before on_end is called, from within the timer)
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
     current: asyncio.Task[RunReport] | None = field(default=None, repr=False)
     # What stops the run in progress (the agent's stop), set by the launch while it runs.
@@ -86,7 +87,7 @@ class ScheduledTask:
             return "cancelled"
         if self.running:
             return "running"
-        if self.timer is not None and not self.timer.done():
+        if not self.over and self.timer is not None and not self.timer.done():
             return "scheduled"
         return "done"
 
@@ -100,11 +101,11 @@ class ScheduledTask:
 
     @property
     def schedule(self) -> str:
-        """The schedule in words: ``every 600 s`` (``, 3 runs at most``) or ``once, 90 s after 06:40:12``."""
+        """The schedule in words: ``every 600 s`` (``, 3 runs at most``) or ``once, after 90 s``."""
         if self.kind == "periodic":
             most = f", {self.max_runs} runs at most" if self.max_runs else ""
             return f"every {self.interval_secs:g} s{most}"
-        return f"once, {self.interval_secs:g} s after {time.strftime('%H:%M:%S', time.localtime(self.created_at))}"
+        return f"once, after {self.interval_secs:g} s"
 
     async def wait(self, runs: int = 1, timeout: float | None = None) -> RunReport:
         """The latest report once ``runs`` runs of this task have finished (raises TimeoutError after ``timeout``
@@ -217,9 +218,11 @@ class Scheduler:
                     await asyncio.wait({task.current}, timeout=30)
             raise
         finally:
+            task.over = True
             task._note()
             for callback in task.on_end:
-                callback(task)
+                with contextlib.suppress(Exception):  # a view that fails to redraw must not stop the others
+                    callback(task)
 
     async def _fire(self, task: ScheduledTask, launch: Launch) -> RunReport:
         FIRING.set(task.id)  # this task's own context: the run it starts sees it
