@@ -1,0 +1,69 @@
+"""search_code against grep on the same tree, in the same process: zeph_nb's own source (a real project of ~250
+Python files; never tests/, whose data folder holds held-apart corpora).
+
+Rows: the structural layer (every file listed with ``rg --files``, read through the sandbox and parsed by
+tree-sitter) for definitions, calls and imports, against the grep tool's regex search for the same names (the
+baseline: it reads every file too, without parsing); then the language server: the first ``references`` call
+(the process started in the OS sandbox, jedi's first look at the project) and the same call again.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from zeph_nb.config import Settings
+from zeph_nb.tools.code_search import CodeSearchExecutor
+from zeph_nb.tools.code_search.lsp import stop_all
+from zeph_nb.tools.files.executor import FileExecutor
+
+ROOT = Path(__file__).resolve().parent.parent / "zeph_nb"
+
+
+def _median_ms(run: Callable[[], object], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    structural = CodeSearchExecutor(Settings.from_toml("[index]\nlanguage_server = false\n"), workdir=ROOT)
+    grep = FileExecutor(Settings(), workdir=ROOT)
+    rows = [
+        ("definitions of `*` (every one)", {"query": "*", "max_results": 500}, r"^\s*(async )?(def|class) \w+"),
+        ("definitions of `run*`", {"query": "run*"}, r"^\s*(async )?def run\w*"),
+        ("calls of `resolve`", {"query": "resolve", "kind": "calls"}, r"resolve\("),
+        ("imports of `asyncio`", {"query": "asyncio", "kind": "imports"}, r"^\s*(import|from) asyncio"),
+    ]
+    files = structural.run(query="*").raw["files"]
+    print(f"search_code over zeph_nb/ ({files} Python files), median of 5, against grep in the same process\n")
+    print("| query | search_code ms | grep ms (baseline) | ratio | hits |")
+    print("|---|---:|---:|---:|---:|")
+    for label, params, pattern in rows:
+        ours = _median_ms(lambda params=params: structural.run(**params))
+        theirs = _median_ms(lambda pattern=pattern: grep.run("grep", pattern=pattern))
+        hits = structural.run(**params).raw["total"]
+        print(f"| {label} | {ours:.0f} | {theirs:.0f} | {ours / theirs:.1f}x | {hits} |")
+
+    served = CodeSearchExecutor(Settings(), workdir=ROOT)
+    started = time.perf_counter()
+    first = served.run(query="canonicalize", kind="references")
+    cold = (time.perf_counter() - started) * 1000
+    warm = _median_ms(lambda: served.run(query="canonicalize", kind="references"))
+    stop_all()
+    print(f"\nlanguage server (jedi-language-server in the OS sandbox), references of `canonicalize` "
+          f"({first.raw['total']} hits):\n")  # fmt: skip
+    print("| call | ms |")
+    print("|---|---:|")
+    print(f"| first (server started) | {cold:.0f} |")
+    print(f"| again (median of 5) | {warm:.0f} |")
+    print(f"| ratio first / again | {cold / warm:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
