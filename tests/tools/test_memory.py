@@ -245,3 +245,16 @@ def test_the_tools_pass_the_gates_a_rule_can_make_a_save_ask(store: Store, tmp_p
                              toml).run_sync("go").tool_calls  # fmt: skip
     assert saved.status != "ok" and saved.decision == "ask" and plain.status == "ok"  # DenyAll: nobody approves
     assert list(store.query("SELECT text FROM memories")["text"]) == ["plots use seaborn"]
+
+
+def test_managed_settings_turn_memory_off_and_a_person_may_only_tighten_it(
+    isolated_env: Path, managed_file: Any, tmp_path: Path
+) -> None:
+    managed_file("[memory]\nenabled = false\n")
+    user = tmp_path / "zeph.toml"
+    user.write_text("[memory]\nenabled = true\n")
+    assert Settings.load(user).memory.enabled is False
+    managed_file('[memory]\nenabled = true\nscope = "user"\nmax_chars = 2000\n')
+    user.write_text('[memory]\nenabled = false\nscope = "project"\nmax_chars = 500\n')
+    tighter = Settings.load(user).memory
+    assert (tighter.enabled, tighter.scope, tighter.max_chars) == (False, "project", 500)

@@ -56,12 +56,13 @@ _ORDER: dict[str, tuple[Any, ...]] = {
     "gates.trust.level": ("trusted", "provisional", "untrusted"),
     "gates.policy.default_effect": ("allow", "deny"),
     "gates.approval.decided_by": ("user", "reviewers"),
+    "memory.scope": ("user", "project"),
 }
 _OFF_IS_TIGHTER = frozenset({
     "tools.enabled", "tools.entry_points", "tools.shell_enabled", "tools.file_enabled", "tools.fetch_enabled",
     "tools.web_scrape_enabled", "tools.web_search_enabled", "tools.diagnostics_enabled", "tools.time_enabled",
     "tools.kernel_enabled", "tools.shell.allow_network", "tools.shell.allow_unsandboxed",
-    "gates.adversarial.fail_open", "skills.enabled", "skills.project",
+    "gates.adversarial.fail_open", "skills.enabled", "skills.project", "memory.enabled",
 })  # fmt: skip
 _ON_IS_TIGHTER = frozenset({
     "tools.shell.strict_paths", "tools.shell.snapshot_required", "gates.approval.shell_confirm",
@@ -72,7 +73,7 @@ _ON_IS_TIGHTER = frozenset({
 _AT_MOST = frozenset({
     "agent.max_tool_iterations", "tools.shell.timeout", "tools.function_timeout_secs", "tools.scrape.max_redirects",
     "tools.scrape.max_body_bytes", "gates.quota.max_tool_calls_per_session", "tools.shell.max_processes",
-    "tools.shell.max_file_size_mb",
+    "tools.shell.max_file_size_mb", "memory.max_chars",
 })  # fmt: skip
 _ZERO_IS_UNLIMITED = frozenset({
     "gates.quota.max_tool_calls_per_session", "tools.shell.max_processes", "tools.shell.max_file_size_mb",
