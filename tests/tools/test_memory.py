@@ -253,7 +253,8 @@ def test_managed_settings_turn_memory_off_and_a_person_may_only_tighten_it(
     managed_file("[memory]\nenabled = false\n")
     user = tmp_path / "zeph.toml"
     user.write_text("[memory]\nenabled = true\n")
-    assert Settings.load(user).memory.enabled is False
+    with pytest.warns(UserWarning, match=r"memory.enabled is set to false by .*zeph.toml's true is ignored"):
+        assert Settings.load(user).memory.enabled is False
     managed_file('[memory]\nenabled = true\nscope = "user"\nmax_chars = 2000\n')
     user.write_text('[memory]\nenabled = false\nscope = "project"\nmax_chars = 500\n')
     tighter = Settings.load(user).memory
