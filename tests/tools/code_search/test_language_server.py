@@ -61,8 +61,11 @@ def test_a_reference_in_a_deny_read_file_is_not_named(project: Path) -> None:
     assert "private" not in out and "pkg/use.py:4: call helper" in out and "could not answer" in out
 
 
-def test_the_server_ends_with_the_kernel(project: Path) -> None:
+def test_the_server_starts_on_first_use_and_ends_with_the_kernel(project: Path) -> None:
     search = CodeSearchExecutor(Settings(), workdir=project)
+    assert server_for(search.settings, search.sandbox.workdir).pid is None  # nothing runs until a call needs it
+    search.run(query="helper", kind="calls", language="go")  # nor for a call that does not
+    assert server_for(search.settings, search.sandbox.workdir).pid is None
     search.run(query="helper", kind="references")
     pid = server_for(search.settings, search.sandbox.workdir).pid
     assert pid is not None

@@ -157,3 +157,12 @@ def test_through_the_gates_allowed_cached_and_invalidated_by_a_write(project: Pa
     assert [outcome.decision for outcome in searches] == ["allow"] * 3
     assert [outcome.cached for outcome in searches] == [False, True, False]
     assert "No definition" in searches[1].text and "pkg/fresh.py:1: function fresh_one" in searches[2].text
+
+
+def test_protected_paths_are_never_read(project: Path) -> None:
+    (project / "vault").mkdir()
+    (project / "vault" / "keys.py").write_text("def run_with_key():\n    pass\n")
+    settings = NO_SERVER + f"[tools.shell]\nhidden_paths = [{str(project / 'vault')!r}]\n"
+    assert "vault" not in search(project, settings, query="run*")
+    with pytest.raises(ToolError):
+        search(project, settings, query="*", path="vault")
