@@ -46,7 +46,7 @@ def describe_tasks() -> list[str]:
         when = f"next {_clock(task.next_at)}" if task.next_at is not None and task.live else "next -"
         skipped = f" ({task.skipped} skipped)" if task.skipped else ""
         last = redact(task.last_status) or "-"
-        lines.append(f"{task.id:>4}  {task.state:<9}  {task.schedule:<24}  {when:<13}  runs {task.runs}{skipped}  "
+        lines.append(f"{task.id:>4}  {task.state:<9}  {task.schedule:<26}  {when:<13}  runs {task.runs}{skipped}  "
                      f"last: {last:<10}  {shown_prompt(task.prompt)}")  # fmt: skip
     return lines
 
