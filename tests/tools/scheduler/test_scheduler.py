@@ -187,3 +187,12 @@ async def test_cancel_stops_the_run_in_progress_and_frees_a_place() -> None:
     assert again.id == "t2"
     scheduler.cancel(again.id)
     assert scheduler.cancel("t9") is None
+
+
+def test_a_task_scheduled_by_run_sync_is_lost_with_its_loop_and_says_so(kernel: Scheduler) -> None:
+    # run_sync runs on a loop of its own that ends with the run: a timer cannot outlive it (a notebook's %%zeph
+    # schedules on the kernel's loop instead).
+    run = agent([call("schedule_deferred", prompt="later", delay_secs=60), "Scheduled."])
+    run.run_sync("later, please")
+    task = kernel.tasks["t1"]
+    assert task.state == "lost" and not task.live and task.runs == 0 and task.next_at is None

@@ -67,6 +67,7 @@ class ScheduledTask:
     reports: list[RunReport] = field(default_factory=list)
     cancelled: bool = False
     over: bool = False  # its timer has ended (set before on_end is called, from within the timer)
+    lost: bool = False  # its timer was cancelled by its event loop's end, not by cancel()
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
     current: asyncio.Task[RunReport] | None = field(default=None, repr=False)
     # What stops the run in progress (the agent's stop), set by the launch while it runs.
@@ -82,9 +83,12 @@ class ScheduledTask:
 
     @property
     def state(self) -> str:
-        """``cancelled``, ``running``, ``scheduled`` (a firing is due), or ``done``."""
+        """``cancelled``, ``running``, ``scheduled`` (a firing is due), ``lost`` (its event loop ended first: a
+        script's ``asyncio.run``, ``agent.run_sync``), or ``done``."""
         if self.cancelled:
             return "cancelled"
+        if self.lost:
+            return "lost"
         if self.running:
             return "running"
         if not self.over and self.timer is not None and not self.timer.done():
@@ -213,6 +217,10 @@ class Scheduler:
                 with contextlib.suppress(BaseException):  # its outcome is in its report
                     await asyncio.shield(task.current)
         except asyncio.CancelledError:
+            # Not by cancel(): the loop is closing (asyncio.run ends by cancelling what is left). In a notebook the
+            # kernel's loop outlives every cell; a script's or run_sync's ends with the run that scheduled it.
+            task.lost = not task.cancelled
+            task.next_at = None
             if task.current is not None and not task.current.done():  # stopped by cancel(): let it end first
                 with contextlib.suppress(BaseException):
                     await asyncio.wait({task.current}, timeout=30)
