@@ -12,6 +12,7 @@ written, so an edit is seen by the next search.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import os
 import time
@@ -120,8 +121,15 @@ class CodeSearchExecutor:
         return self._output(args, found)
 
     def run(self, **params: Any) -> ToolOutput:
-        """One search from plain Python (not inside a running event loop); raises ToolError on failure."""
-        output = asyncio.run(self.execute(ToolCall(SEARCH_CODE.name, params)))
+        """One search from plain Python or a notebook cell; raises ToolError on failure."""
+        call = ToolCall(SEARCH_CODE.name, params)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            output = asyncio.run(self.execute(call))
+        else:  # a cell, on the kernel's running loop: the search runs to its end on a loop of its own, in a thread
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                output = pool.submit(asyncio.run, self.execute(call)).result()
         assert output is not None
         return output
 
