@@ -341,3 +341,32 @@ async def test_load_skill_is_never_served_from_the_result_cache_after_a_change(s
     first, second = (call.output.summary for call in result.tool_calls)
     assert "Run `bash" in first and "Now run `bash" in second
     assert not any(call.cached for call in result.tool_calls)
+
+
+def test_a_skills_variables_go_only_to_its_own_script_run_alone(store: Store, work: Path) -> None:
+    from zeph_nb.tools.containment import shell_classifier
+    from zeph_nb.tools.skills.env import env_for_command
+
+    folder = make_skill(work / ".zeph" / "skills", "deploy")
+    settings = settings_for(store, '[skills.env.deploy]\nTOKEN = "t0k3n-value"\n')
+    trust_skill("deploy", settings, work)
+    (work / "lib").mkdir()
+    (work / "lib" / "check.sh").symlink_to(folder / "scripts" / "check.sh")  # the agent's link to the script
+    classify = shell_classifier(settings).analyze
+    given = {
+        "bash .zeph/skills/deploy/scripts/check.sh": True,
+        "python3 .zeph/skills/deploy/scripts/check.sh": True,
+        "./.zeph/skills/deploy/scripts/check.sh": True,
+        "bash .zeph/skills/deploy/scripts/check.sh arg": True,
+        "bash lib/check.sh": False,  # a link to it: its $0 would be in the agent's folder
+        "bash -x .zeph/skills/deploy/scripts/check.sh": False,
+        "bash .zeph/skills/deploy/scripts/check.sh | tee out": False,
+        "bash .zeph/skills/deploy/scripts/check.sh > out": False,
+        "X=1 bash .zeph/skills/deploy/scripts/check.sh": False,
+        "bash .zeph/skills/deploy/scripts/check.sh; env": False,
+        "bash .zeph/skills/deploy/SKILL.md": False,
+        "check.sh": False,
+        "env": False,
+    }
+    found = {line: env_for_command(classify(line), settings, work) is not None for line in given}
+    assert found == given

@@ -101,7 +101,14 @@ def skill_of_script(argv: tuple[str, ...], folders: Mapping[str, Path], workdir:
         if len(argv) < 2 or argv[1].startswith("-"):
             return None
         script = argv[1]
-    real = Path(os.path.realpath(workdir / os.path.expanduser(script)))
+    elif "/" not in script:
+        return None  # a bare name is looked up on PATH, not taken from a skill's folder
+    literal = os.path.normpath(workdir / os.path.expanduser(script))
+    if os.path.islink(literal):
+        # A link elsewhere to a skill's script would run it with the secrets, its $0 in a folder the agent writes
+        # (a script that sources "$(dirname "$0")/lib.sh" would source the agent's lib.sh).
+        return None
+    real = Path(os.path.realpath(literal))
     for name, folder in folders.items():
         if real.is_file() and real.is_relative_to(folder) and real != folder / "SKILL.md":
             return name
@@ -125,7 +132,9 @@ def env_for_command(analysis: ShellAnalysis, settings: Settings, workdir: Path) 
     named |= {name for name, values in settings.skills.env.items() if values}
     if not named or not settings.skills.enabled:
         return None
-    if len(analysis.commands) != 1 or analysis.writes_by_redirect or analysis.line_riders or not analysis.parsed:
+    if len(analysis.commands) != 1 or analysis.writes_by_redirect or analysis.line_riders or analysis.defined:
+        return None
+    if not analysis.parsed:
         return None
     command = analysis.commands[0]
     if command.prefix or not command.argv:
