@@ -3,11 +3,24 @@ limits."""
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any
+
+from pydantic import Field, model_validator
 
 from zeph_nb.config.common import _Section
 
 __all__ = ["SchedulerSettings"]
+
+# The seed agent's [scheduler] keys that have no meaning here, each with why (a config ported from it hears this,
+# not "extra inputs are not permitted").
+NOT_HERE = {
+    "tick_interval_secs": "each task here has a timer of its own on the kernel's event loop, so there is no tick to "
+    "set; min_interval_secs bounds how often a task may run",
+    "tasks": "tasks are scheduled by a run (the model's schedule_periodic / schedule_deferred, which ask you) and end "
+    "with the kernel; tasks in a settings file would start in every kernel that reads it with no cell asking for "
+    "them, so none are read from one",
+    "daemon": "there is no scheduler daemon: the tasks live in the kernel that scheduled them",
+}
 
 
 class SchedulerSettings(_Section):
@@ -27,6 +40,16 @@ class SchedulerSettings(_Section):
         description="the shortest period of schedule_periodic and the shortest delay of schedule_deferred; shorter "
         "is refused, so no model fills the kernel with runs every second",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_seed_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, why in NOT_HERE.items():
+                if key in data:
+                    raise ValueError(f"[scheduler] {key} does not apply to zeph-nb: {why}; remove it")
+        return data
+
     max_tasks: int = Field(
         5,
         ge=1,

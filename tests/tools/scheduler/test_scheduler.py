@@ -196,3 +196,11 @@ def test_a_task_scheduled_by_run_sync_is_lost_with_its_loop_and_says_so(kernel: 
     run.run_sync("later, please")
     task = kernel.tasks["t1"]
     assert task.state == "lost" and not task.live and task.runs == 0 and task.next_at is None
+
+
+@pytest.mark.parametrize("key", ["tick_interval_secs = 60", "daemon = {}", "tasks = []"])
+def test_the_seed_keys_that_do_not_apply_are_refused_with_why(key: str) -> None:
+    from zeph_nb.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"\[scheduler\] \w+ does not apply to zeph-nb: .+; remove it"):
+        zeph_nb.Settings.from_toml(f"[scheduler]\n{key}\n")

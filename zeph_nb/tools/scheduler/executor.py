@@ -12,6 +12,7 @@ the retry gate): each call changes the kernel's set of tasks.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -33,6 +34,9 @@ from zeph_nb.tools.scheduler.tasks import (
 __all__ = ["CANCEL_TASK", "SCHEDULE_DEFERRED", "SCHEDULE_PERIODIC", "SchedulerExecutor", "describe"]
 
 MAX_PROMPT = 4000
+# Control characters (but tab and newline) leave a prompt before it is kept, as the seed's sanitize_task_prompt
+# does: terminal escapes in %zeph jobs, NULs in the audit row, invisible text in the next run's request.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class SchedulePeriodicArgs(BuiltinArgs):
@@ -147,6 +151,9 @@ class SchedulerExecutor:
                             f"{call.tool_id}: this run was started by scheduled task {firing}, and a scheduled run "
                             "schedules no further tasks; only a run the person started can")  # fmt: skip
         config = self.settings.scheduler
+        prompt = _CONTROL.sub("", prompt)
+        if not prompt.strip():
+            raise ToolError(ToolErrorCategory.INVALID_PARAMETERS, f"{call.tool_id}: the prompt is empty")
         try:
             task = self.scheduler.schedule(
                 prompt, self.launch(), kind=kind, interval_secs=interval, max_runs=max_runs,
