@@ -259,3 +259,21 @@ def test_managed_settings_turn_memory_off_and_a_person_may_only_tighten_it(
     user.write_text('[memory]\nenabled = false\nscope = "project"\nmax_chars = 500\n')
     tighter = Settings.load(user).memory
     assert (tighter.enabled, tighter.scope, tighter.max_chars) == (False, "project", 500)
+
+
+def test_notes_saved_before_the_provider_are_embedded_a_batch_per_search(
+    server: EmbeddingServer, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zeph_nb.tools.memory import executor
+
+    monkeypatch.setattr(executor, "EMBED_PER_SEARCH", 2)
+    rows = MemoryRows(store)
+    for n in range(3):
+        rows.save(MemoryRow(id=new_memory_id(), user_name="ada", project=str(tmp_path.resolve()), text=f"note {n}"))
+    turns = [search("note"), search("note"), "ok"]
+    first, second = agent_for(store, tmp_path, turns, EMBEDDED.format(url=server.url)).run_sync("?").tool_calls
+    assert "1 older notes are not embedded yet" in first.text
+    embedded = {m["text"]: m["vector_score"] is not None for m in first.output.raw["matches"]}
+    assert embedded == {"note 2": True, "note 1": True, "note 0": False}  # the newest first
+    assert all(m["vector_score"] is not None for m in second.output.raw["matches"]) and "older" not in second.text
+    assert server.inputs().count("note 0") == 1  # embedded once, then kept for the agent's life

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["MEMORY_SAVE", "MEMORY_SEARCH", "Embedder", "MemoryExecutor"]
 
 MAX_TAGS = 10
+# Notes without a vector embedded by one search (one request of at most two of the client's batches).
+EMBED_PER_SEARCH = 128
 
 
 class Embedder(Protocol):
@@ -197,8 +199,10 @@ class MemoryExecutor:
     async def _vectors_for(
         self, query: str, notes: list[dict[str, Any]]
     ) -> tuple[list[float] | None, list[list[float] | None], str]:
-        """The query's vector and each note's (stored, made earlier in this session, or made now); without an
-        embedder, or when the endpoint fails, no vectors and the reason."""
+        """The query's vector and each note's (stored, made earlier by this executor, or made now: at most
+        ``EMBED_PER_SEARCH`` of the newest, so notes saved before a provider was set are embedded over a few
+        searches, never in one request that outlasts the timeout). Without an embedder, or when the query cannot
+        be embedded, no vectors and the reason; a note left without one is ranked by its words alone."""
         if self.embedder is None:
             return None, [], ""
         vectors: list[list[float] | None] = []
@@ -211,12 +215,21 @@ class MemoryExecutor:
                 missing.append(i)
             vectors.append(vector)
         try:
-            made = await self._embed([query, *(str(notes[i]["text"]) for i in missing)])
+            (query_vector,) = await self._embed([query])
         except Exception as e:
             return None, [], f"ranked by words only: the query could not be embedded ({_why(e)})"
-        for i, vector in zip(missing, made[1:], strict=True):
-            vectors[i] = self._vectors[str(notes[i]["id"])] = vector
-        return made[0], vectors, ""
+        note = ""
+        batch = missing[:EMBED_PER_SEARCH]  # notes come newest first
+        if batch:
+            try:
+                made = await self._embed([str(notes[i]["text"]) for i in batch])
+            except Exception as e:
+                made, note = [], f"{len(missing)} notes without a vector were ranked by words only ({_why(e)})"
+            for i, vector in zip(batch, made, strict=False):
+                vectors[i] = self._vectors[str(notes[i]["id"])] = vector
+        if len(missing) > len(batch) and not note:
+            note = f"{len(missing) - len(batch)} older notes are not embedded yet and were ranked by words only"
+        return query_vector, vectors, note
 
 
 def _tags(tags: Sequence[str]) -> list[str]:
