@@ -370,3 +370,16 @@ def test_a_skills_variables_go_only_to_its_own_script_run_alone(store: Store, wo
     }
     found = {line: env_for_command(classify(line), settings, work) is not None for line in given}
     assert found == given
+
+
+async def test_with_a_remote_backend_the_result_says_the_scripts_are_not_where_bash_runs(
+    store: Store, work: Path
+) -> None:
+    from zeph_nb.tools.base import ToolCall
+    from zeph_nb.tools.skills import SkillExecutor
+
+    make_skill(work / ".zeph" / "skills", "tidy")
+    settings = settings_for(store, '[tools.execution]\nbackend = "container"\ncontainer = "box"\n')
+    executor = SkillExecutor(settings, work, started=time.time() + 5)
+    output = await executor.execute(ToolCall("load_skill", {"name": "tidy"}))
+    assert output is not None and "bash runs on the container backend, where they are not" in output.summary

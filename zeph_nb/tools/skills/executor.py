@@ -54,7 +54,7 @@ def describe_skills(skills: Sequence[Skill]) -> str:
     return "\n".join(lines)
 
 
-def skill_text(skill: Skill) -> str:
+def skill_text(skill: Skill, elsewhere: str = "") -> str:
     """What the model reads: the instructions framed by where they came from (a random tag, so the body cannot
     close the frame early), and the absolute paths of the files beside them."""
     tag = secrets.token_hex(4)
@@ -65,6 +65,8 @@ def skill_text(skill: Skill) -> str:
     if skill.files:
         listed = "\n".join(f"- {os.path.join(skill.folder, rel)}" for rel in skill.files)
         parts.append(f"Files beside SKILL.md (run a script with the bash tool, by its path):\n{listed}")
+        if elsewhere:  # the instructions are still worth reading; the paths are this machine's
+            parts.append(f"(These files are on the notebook's machine; bash runs {elsewhere}, where they are not.)")
     return "\n".join(parts)
 
 
@@ -73,6 +75,8 @@ class SkillExecutor:
 
     def __init__(self, settings: Settings, workdir: str | os.PathLike[str] | None = None, *, started: float) -> None:
         self.catalog = SkillCatalog(settings, workdir, started=started)
+        execution = settings.tools.execution
+        self.elsewhere = f"on the {execution.backend} backend" if execution.backend in ("ssh", "container") else ""
         self._listed: tuple[tuple[int, ...], tuple[ToolDef, ...]] | None = None
 
     def tool_definitions(self) -> Sequence[ToolDef]:
@@ -117,4 +121,4 @@ class SkillExecutor:
             )
         raw = {"name": skill.name, "source": skill.source, "folder": str(skill.folder), "sha256": skill.digest,
                "files": list(skill.files), "body_chars": len(skill.body)}  # fmt: skip
-        return ToolOutput(LOAD_SKILL.name, skill_text(skill), raw=raw, call_id=call.call_id)
+        return ToolOutput(LOAD_SKILL.name, skill_text(skill, self.elsewhere), raw=raw, call_id=call.call_id)
