@@ -95,6 +95,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (10, "m010_runs_on_use"),
         (11, "m011_overflow_blobs"),
         (12, "m012_memories"),
+        (13, "m013_rollback"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

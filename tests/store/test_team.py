@@ -175,7 +175,8 @@ def test_a_kernel_killed_before_shipping_is_shipped_by_the_next(pg: Cluster, tmp
 def test_rows_wait_while_the_schema_is_older_and_hostile_text_ships(pg: Cluster, tmp_path: Path) -> None:
     # The database as an earlier version left it: without migrations 10 and later.
     pg.sql("ALTER TABLE tool_calls DROP COLUMN runs_on_use; ALTER TABLE overflow DROP COLUMN blob; "
-           "DROP TABLE memories; DELETE FROM schema_migrations WHERE version >= 10")  # fmt: skip
+           "DROP TABLE memories; ALTER TABLE tool_calls DROP COLUMN rollback; "
+           "DELETE FROM schema_migrations WHERE version >= 10")  # fmt: skip
     store = Store(settings_for(tmp_path, pg.url_as("bob")), flusher=False)
     store.append(
         "tool_calls", {"tool": "bash", "params": '{"command": "printf \'\\x00\'"}', "call_id": "nul\x00\ud800"}

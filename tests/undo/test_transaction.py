@@ -5,6 +5,7 @@ when one works here), a real store for the run's undo."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -199,3 +200,25 @@ def test_a_file_the_command_resized_is_restored_and_a_touched_one_is_not(tmp_pat
     rollback = transaction.roll_back()
     assert (rollback.restored, rollback.removed) == (("grown.txt",), ())
     assert (tmp_path / "grown.txt").read_text() == "short\n"
+
+
+async def test_a_rollback_is_in_the_outcome_the_audit_row_and_the_card(work: Path, store: Store) -> None:
+    """A command rolled back left no trace but a line in its output: the audit row said ok and nothing else. Now
+    the outcome says what was put back, the row's ``rollback`` column keeps it, and the card says so."""
+    from zeph_nb.gates import AutoApprove, build_chain
+    from zeph_nb.notebook.cards import ToolCard
+
+    settings = Settings.from_toml(TX).model_copy(update={"home": store.home})
+    executor = ShellExecutor(settings, workdir=work, env=BASE_ENV)
+    chain = build_chain(settings, workdir=work, store=store, executor=executor, approver=AutoApprove())
+    failed = await chain.execute(ToolCall("bash", {"command": "echo broken > config.txt; echo new > made.txt; exit 2"}))
+    kept = await chain.execute(ToolCall("bash", {"command": "echo fine > made.txt"}))
+    assert failed.rollback == {"restored": ["config.txt"], "removed": ["made.txt"]}, failed.output.raw
+    assert kept.rollback is None and (work / "config.txt").read_text() == "mine\n"
+    store.flush()
+    rows = store.query("SELECT status, rollback FROM tool_calls ORDER BY ts")
+    assert list(rows["status"]) == ["ok", "ok"]  # it ran and exited 2: the rollback is beside the status
+    assert json.loads(rows["rollback"][0]) == failed.rollback and rows["rollback"].isna()[1]
+    card = ToolCard("bash", failed.call.params)
+    card.finished(failed)
+    assert "rolled back" in card.title.value and "restored 1 file" in card.stats.value, card.stats.value

@@ -145,6 +145,13 @@ class CallOutcome:
     def is_error(self) -> bool:
         return self.category is not None
 
+    @property
+    def rollback(self) -> dict[str, Any] | None:
+        """What a transactional command's failing exit put back ({restored, removed[, not_restored]}), if any."""
+        raw = self.output.raw
+        found = raw.get("rollback") if isinstance(raw, dict) else None
+        return found if isinstance(found, dict) else None
+
 
 def rewritten(call: ToolCall) -> str | None:
     """What the card and the audit row say of a call whose parameters a helper model wrote."""

@@ -153,6 +153,7 @@ class AuditGate:
                 mcp_server=origin[0] if origin is not None else None,
                 mcp_tool=origin[1] if origin is not None else None,
                 runs_on_use=_runs_on_use(trace.runs_on_use),
+                rollback=json.dumps(outcome.rollback) if outcome.rollback is not None else None,
             )
         )
 

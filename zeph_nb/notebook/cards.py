@@ -286,6 +286,9 @@ class ToolCard:
             meta.append(f"in pane {pane}")
         if outcome.cached:
             meta.append("from cache")
+        rollback = outcome.rollback
+        if rollback is not None:
+            meta.append("rolled back")
         if outcome.attempts > 1:
             meta.append(f"{outcome.attempts} tries")
         self._render_title(" · ".join(meta))
@@ -304,6 +307,13 @@ class ToolCard:
         elif outcome.decision == "allow" and (outcome.reason or "").startswith(GRANTED):
             # Nobody was asked this time: the card says which earlier answer let it through.
             lines.append(f'<div class="zeph-stats">{html.escape(outcome.reason or "")}</div>')
+        if rollback is not None:  # what the failing exit put back: said on the card, not only in the output
+            restored, removed = len(rollback.get("restored", ())), len(rollback.get("removed", ()))
+            said = (f"rolled back: restored {restored} file{'s' * (restored != 1)}, removed {removed} new "
+                    f"file{'s' * (removed != 1)}")  # fmt: skip
+            if rollback.get("not_restored"):
+                said += "; not put back: " + "; ".join(map(str, rollback["not_restored"]))
+            lines.append(f'<div class="zeph-stats">{html.escape(redact(said))}</div>')
         for stat in outcome.filter_stats:
             lines.append(f'<div class="zeph-stats">{html.escape(stat)}</div>')
         if outcome.overflow_id:

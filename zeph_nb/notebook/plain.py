@@ -85,6 +85,9 @@ class PlainTranscript:
                 error = f" ({outcome.category.label})" if outcome.category is not None else ""
                 waited = f" (waited {outcome.waited_ms / 1000:.1f} s for approval)" if outcome.waited_ms else ""
                 self._line(f"  {outcome.status}{extra}{error}, {outcome.duration_ms / 1000:.1f} s{waited}")
+                if outcome.rollback is not None:
+                    self._line(f"  rolled back: restored {len(outcome.rollback.get('restored', ()))}, removed "
+                               f"{len(outcome.rollback.get('removed', ()))} new")  # fmt: skip
                 for stat in outcome.filter_stats:
                     self._line(f"  {stat}")
                 snapshot = pane_snapshot(outcome)

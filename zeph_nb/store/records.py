@@ -129,6 +129,9 @@ class ToolCallRow:
     mcp_tool: str | None = None
     # Files the call wrote that other tools run when used (conftest.py, Makefile, .envrc …): JSON [{path, why}]
     runs_on_use: str | None = None
+    # A command whose failing exit rolled its changes back: JSON {restored, removed[, not_restored]} (status stays
+    # what the call's was: it ran)
+    rollback: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -233,6 +233,13 @@ CREATE TABLE memories (
 );
 """,
     ),
+    (
+        13,
+        "m013_rollback",
+        """\
+ALTER TABLE tool_calls ADD COLUMN rollback VARCHAR;
+""",
+    ),
 ]
 
 
