@@ -204,3 +204,12 @@ def test_the_seed_keys_that_do_not_apply_are_refused_with_why(key: str) -> None:
 
     with pytest.raises(ConfigError, match=r"\[scheduler\] \w+ does not apply to zeph-nb: .+; remove it"):
         zeph_nb.Settings.from_toml(f"[scheduler]\n{key}\n")
+
+
+async def test_a_rule_of_the_person_lets_scheduling_run_without_asking(kernel: Scheduler) -> None:
+    allow = FAST + '[gates.permissions]\nschedule_deferred = [{pattern = "*", action = "allow"}]\n'
+    run = agent([call("schedule_deferred", prompt="later", delay_secs=60), "Scheduled."], toml=allow,
+                approver=zeph_nb.DenyAll())  # fmt: skip
+    scheduled = (await run.run("later, please")).tool_calls[0]
+    assert scheduled.status == "ok" and scheduled.decision == "allow"
+    assert [task.prompt for task in kernel.live()] == ["later"]
