@@ -61,6 +61,8 @@ _GROUPS: list[tuple[str, tuple[str, ...]]] = [
         "uncertainty_bonus"))),
     (_D + "[[llm.providers]] (entries in zeph-nb's shape)", ("llm.providers",)),
     (_D + "[[mcp.servers]] (entries in zeph-nb's shape)", ("mcp.servers",)),
+    (_CRATE + "SkillsConfig [skills]", ("skills.paths",)),
+    ("the reference's SKILL.md x-requires-secrets (values from here, not a vault)", ("skills.env",)),
 ]  # fmt: skip
 SOURCES: dict[str, str] = {key: label for label, keys in _GROUPS for key in keys}
 

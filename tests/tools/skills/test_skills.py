@@ -383,3 +383,12 @@ async def test_with_a_remote_backend_the_result_says_the_scripts_are_not_where_b
     executor = SkillExecutor(settings, work, started=time.time() + 5)
     output = await executor.execute(ToolCall("load_skill", {"name": "tidy"}))
     assert output is not None and "bash runs on the container backend, where they are not" in output.summary
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [("max_active_skills = 5", "does not rank skills"), ("trust = {}", "no trust levels"), ("mining = {}", "never")],
+)
+def test_the_reference_agents_skills_keys_are_refused_with_why(key: str, why: str) -> None:
+    with pytest.raises(ConfigError, match=rf"\[skills\] {key.split()[0]} does not apply to zeph-nb: .*{why}"):
+        Settings.from_toml(f'[skills]\npaths = ["x"]\n{key}\n')
