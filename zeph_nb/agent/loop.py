@@ -80,7 +80,7 @@ class Agent:
         tools: Sequence[ToolExecutor | Callable[..., Any]] = (),
     ) -> None:
         from zeph_nb.agent.providers import judge_from_settings, provider_from_settings
-        from zeph_nb.agent.providers.embeddings import memory_embedder
+        from zeph_nb.agent.providers.embeddings import index_embedder, memory_embedder
 
         # Settings a program built (from_toml, Settings()) still run under the organisation's managed settings.
         self.settings = settings.with_managed() if settings is not None else Settings.load()
@@ -92,7 +92,8 @@ class Agent:
         tools = [*tools, *scheduler_tools(self)]
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
                                  tools=tools, judge=judge_from_settings(self.settings),
-                                 embedder=memory_embedder(self.settings))  # fmt: skip
+                                 embedder=memory_embedder(self.settings),
+                                 code_embedder=index_embedder(self.settings))  # fmt: skip
         self.workdir = Path(self.chain.workdir)
         self.tool_filter = tool_filter_from_settings(self.settings)
         self.assist = Assist(self.settings, self.chain)  # helper models ([gates.retry], [agent]) and reply checks

@@ -13,18 +13,26 @@ __all__ = ["IndexSettings"]
 
 class IndexSettings(_Section):
     """``[index]``: search_code's layers and bounds. Structural search (tree-sitter) and symbols through a language
-    server always work; the semantic layer (a vector index) is what ``enabled`` turns on."""
+    server always work; the semantic layer (vectors of the definitions) is what ``enabled`` turns on."""
 
     enabled: bool = Field(
         False,
-        description="build a vector index of the project for semantic search_code queries. Not available yet: true "
-        "is refused with a message saying so; structural search (tree-sitter) and symbols and references (a "
-        "language server) work without it",
+        description="offer kind='semantic' in search_code: the project's definitions ranked by meaning against a "
+        "question in words, each embedded through embedding_provider's /embeddings endpoint (code is sent there: "
+        "name a local server for private code). Off: definitions, calls, imports and references only",
+    )
+    embedding_provider: str | None = Field(
+        None,
+        description="with enabled: the [[llm.providers]] name (kind openai, with embedding_model) whose /embeddings "
+        "endpoint embeds the definitions and the question",
     )
     vector_backend: Literal["embedded", "qdrant"] = Field(
         "embedded",
-        description="where the semantic index would be kept: embedded (in the zeph home, no server) or qdrant "
-        "(a Qdrant server). Read only when enabled = true",
+        description="where the vectors are kept: embedded, in the kernel's memory, each definition embedded once "
+        "until its text changes (no server); qdrant is refused: not available yet",
+    )
+    embedding_timeout_secs: float = Field(
+        30.0, gt=0, le=600, description="an /embeddings request not answered by then fails the semantic search"
     )
     language_server: bool = Field(
         True,
@@ -52,13 +60,16 @@ class IndexSettings(_Section):
     )  # fmt: skip
 
     @model_validator(mode="after")
-    def _semantic_not_built(self) -> IndexSettings:
-        # Refused rather than ignored: a person who turns the index on expects semantic answers, and silently
-        # getting structural ones would look like a poor index.
-        if self.enabled:
+    def _semantic_needs(self) -> IndexSettings:
+        # Refused rather than ignored: a person who turns the index on expects semantic answers.
+        if self.enabled and self.vector_backend == "qdrant":
             raise ValueError(
-                "semantic code search (a vector index) is not available yet in zeph-nb; remove enabled = true. "
-                "search_code works without it: definitions, calls and imports through tree-sitter, symbols and "
-                "references through a language server"
+                'vector_backend = "qdrant" is not available yet in zeph-nb; use "embedded" (the default: the '
+                "vectors are kept in the kernel's memory, no server needed)"
+            )
+        if self.enabled and not self.embedding_provider:
+            raise ValueError(
+                "enabled = true needs embedding_provider: the [[llm.providers]] name (kind openai, with "
+                "embedding_model) whose /embeddings endpoint embeds the code, e.g. a local Ollama or vLLM"
             )
         return self

@@ -330,6 +330,7 @@ def build_chain(
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     judge: Judge | None = None,
     embedder: Embedder | None = None,
+    code_embedder: Embedder | None = None,
 ) -> GateChain:
     """Build the executor the agent uses.
 
@@ -339,7 +340,8 @@ def build_chain(
     defining one tool name is a ConfigError. ``approver`` defaults to ``DenyAll`` (nothing that needs approval
     runs unless someone can approve it); ``store`` to the store under the zeph home. ``judge`` is the second model
     of ``[gates.adversarial]`` (the agent makes it from the named provider); ``embedder`` embeds the memory tools'
-    notes (from ``[memory] embedding_provider``, likewise).
+    notes (from ``[memory] embedding_provider``, likewise), ``code_embedder`` search_code's definitions
+    (``[index] embedding_provider``).
     """
     settings = settings or Settings.load()
     if workdir is not None and not os.path.isdir(workdir):
@@ -349,7 +351,7 @@ def build_chain(
     if executor is None:
         # The memory tools keep notes in the store this chain audits to, with the id of the run (session, below).
         builtins = builtin_executor(settings, workdir=workdir, env=env, store=store, run=lambda: session.run_id,
-                                    embedder=embedder)  # fmt: skip
+                                    embedder=embedder, code_embedder=code_embedder)  # fmt: skip
         toolsets = [builtins, *installed_toolsets(settings, workdir)]
     else:
         toolsets = [executor]

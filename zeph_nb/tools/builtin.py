@@ -27,11 +27,13 @@ def builtin_executor(
     store: Store | None = None,
     run: Callable[[], str | None] | None = None,
     embedder: Embedder | None = None,
+    code_embedder: Embedder | None = None,
 ) -> CompositeExecutor:
     """Every built-in tool behind one executor: files and grep, bash, diagnostics, time, the web and memory tools.
 
     ``resolve`` replaces DNS for the web tools (tests only); ``store`` (default: the zeph home's), ``run`` (the
-    current run's id) and ``embedder`` are the memory tools'."""
+    current run's id) and ``embedder`` are the memory tools'; ``code_embedder`` search_code's semantic layer's."""
     settings = settings or Settings()
     return CompositeExecutor([make(settings, workdir, env=env, resolve=resolve, store=store, run=run,
-                                   embedder=embedder) for make in BUILTIN.values()])  # fmt: skip
+                                   embedder=embedder, code_embedder=code_embedder)
+                             for make in BUILTIN.values()])  # fmt: skip

@@ -143,7 +143,7 @@ def _memory(settings: Settings, workdir: Any, *, store: Any = None, run: Any = N
     return MemoryExecutor(settings, workdir, store=store, run=run, embedder=embedder)
 
 
-def _code_search(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
+def _code_search(settings: Settings, workdir: Any, *, code_embedder: Any = None, **_: Any) -> ToolExecutor:
     from zeph_nb.tools.composite import CompositeExecutor
     from zeph_nb.tools.execution import backend_for
 
@@ -151,7 +151,7 @@ def _code_search(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:
         return CompositeExecutor([])
     from zeph_nb.tools.code_search import CodeSearchExecutor
 
-    return CodeSearchExecutor(settings, workdir=workdir)
+    return CodeSearchExecutor(settings, workdir=workdir, embedder=code_embedder)
 
 
 def _mcp(settings: Settings, workdir: Any, **_: Any) -> ToolExecutor:

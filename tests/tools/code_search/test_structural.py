@@ -136,9 +136,11 @@ def test_the_time_budget_stops_parsing(project: Path) -> None:
     assert "time budget" in out
 
 
-def test_index_enabled_is_refused_saying_what_works() -> None:
-    with pytest.raises(ConfigError, match=r"not available yet.*tree-sitter.*language server"):
+def test_index_settings_say_what_the_semantic_layer_needs() -> None:
+    with pytest.raises(ConfigError, match=r"enabled = true needs embedding_provider"):
         Settings.from_toml("[index]\nenabled = true\n")
+    with pytest.raises(ConfigError, match=r"qdrant.* is not available yet"):
+        Settings.from_toml('[index]\nenabled = true\nembedding_provider = "e"\nvector_backend = "qdrant"\n')
     assert Settings.from_toml('[index]\nvector_backend = "qdrant"\n').index.vector_backend == "qdrant"
     with pytest.raises(ConfigError):
         Settings.from_toml('[index]\nvector_backend = "pinecone"\n')

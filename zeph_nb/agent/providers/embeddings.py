@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from zeph_nb.config import Settings
 
-__all__ = ["OpenAIEmbeddings", "embeddings_named", "memory_embedder"]
+__all__ = ["OpenAIEmbeddings", "embeddings_named", "index_embedder", "memory_embedder"]
 
 # Requests stay small whatever the number of tools: servers cap a batch (OpenAI at 2048 inputs, some local
 # servers far lower).
@@ -125,3 +125,13 @@ def memory_embedder(settings: Settings) -> OpenAIEmbeddings | None:
         return None
     return embeddings_named(settings, config.embedding_provider, config.timeout_secs,
                             setting="[memory] embedding_provider")  # fmt: skip
+
+
+def index_embedder(settings: Settings) -> OpenAIEmbeddings | None:
+    """What embeds search_code's definitions and questions: ``[index] embedding_provider``'s endpoint; None when
+    the semantic layer is off."""
+    config = settings.index
+    if not config.enabled or not config.embedding_provider:
+        return None
+    return embeddings_named(settings, config.embedding_provider, config.embedding_timeout_secs,
+                            setting="[index] embedding_provider")  # fmt: skip

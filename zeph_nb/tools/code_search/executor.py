@@ -15,19 +15,28 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import os
+import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
 
 from zeph_nb.config import Settings
-from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.errors import ModelError, ToolError, ToolErrorCategory
 from zeph_nb.security.paths import Sandbox
 from zeph_nb.tools.base import BuiltinArgs, ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.code_search import sources
-from zeph_nb.tools.code_search.structural import Hit, Kind, language_of, languages, search_tree
+from zeph_nb.tools.code_search.semantic import MAX_CHUNK_CHARS, Embedder, cosine, index_for
+from zeph_nb.tools.code_search.structural import (
+    Hit,
+    Kind,
+    definition_chunks,
+    language_of,
+    languages,
+    search_tree,
+)
 
 __all__ = ["SEARCH_CODE", "CodeSearchExecutor", "SearchCodeArgs"]
 
@@ -41,10 +50,11 @@ class SearchCodeArgs(BuiltinArgs):
         description="a name or glob: a function, class or method (`parse_*`, `Agent.run`), a called name, or a "
         "module (`os`, `react`)",
     )
-    kind: Literal["definition", "calls", "imports", "references"] = Field(
+    kind: Literal["definition", "calls", "imports", "references", "semantic"] = Field(
         "definition",
         description="definition: where it is defined; calls: where it is called; imports: where the module is "
-        "imported; references: every use of the definition (Python, through a language server)",
+        "imported; references: every use of the definition (Python, through a language server); semantic: the "
+        "query is a question in words, and the definitions closest in meaning come back (when [index] enabled)",
     )
     path: str | None = Field(None, max_length=4096, description="a folder or file to search; default: the project")
     language: Literal["python", "javascript", "typescript", "tsx", "go", "rust"] | None = Field(
@@ -90,12 +100,14 @@ class CodeSearchExecutor:
         *,
         workdir: str | os.PathLike[str] | None = None,
         server_command: Sequence[str] | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         from zeph_nb.tools.files.executor import file_sandbox
 
         self.settings = settings or Settings()
         self.sandbox: Sandbox = file_sandbox(self.settings, Path(workdir) if workdir is not None else Path.cwd())
         self.server_command = tuple(server_command) if server_command is not None else None
+        self.index = index_for(embedder) if embedder is not None else None
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return (SEARCH_CODE,) if languages() else ()
@@ -111,6 +123,8 @@ class CodeSearchExecutor:
         self.sandbox.check_readable(root, args.path)
         if not root.exists():
             raise ToolError(ToolErrorCategory.PERMANENT_FAILURE, f"{self.sandbox.display(root)} does not exist")
+        if args.kind == "semantic":
+            return self._output(args, await self._semantic(root, args))
         # Files are read and parsed in a thread: the kernel's event loop (its widgets, the Stop button) stays free.
         structural_kind: Kind = "definition" if args.kind == "references" else args.kind
         found = await asyncio.to_thread(self._structural, root, structural_kind, args.query, args.language)
@@ -136,22 +150,28 @@ class CodeSearchExecutor:
     # -- layer 1: tree-sitter -------------------------------------------------------------------------------
 
     def _structural(self, root: Path, kind: Kind, query: str, language: str | None) -> _Found:
+        found = _Found([], [], 0)
+        for shown, lang, source in self._sources(root, language, found):
+            found.hits.extend(search_tree(source, lang, shown, kind, query))
+        return found
+
+    def _sources(self, root: Path, language: str | None, found: _Found) -> Iterator[tuple[str, str, bytes]]:
+        """(shown path, language, bytes) of each source file under ``root`` the sandbox lets ``read`` read, within
+        the bounds; ``found`` counts them and gets the notes."""
         index = self.settings.index
         listed, honoured = sources.list_files(root)
         deadline = time.monotonic() + index.time_budget_secs
-        hits: list[Hit] = []
-        notes: list[str] = []
-        parsed = too_big = 0
+        too_big = 0
         for path in listed:
             lang = language_of(path.name)
-            if lang is None or (language is not None and lang != language and {lang, language} != {"typescript"}):
+            if lang is None or (language is not None and lang != language):
                 continue
-            if parsed >= index.max_files:
-                notes.append(f"stopped after {index.max_files} files ([index] max_files); narrow the path")
+            if found.files >= index.max_files:
+                found.notes.append(f"stopped after {index.max_files} files ([index] max_files); narrow the path")
                 break
             if time.monotonic() > deadline:
-                notes.append(f"stopped after {parsed} files: the time budget ({index.time_budget_secs:g} s, [index] "
-                             "time_budget_secs) ran out; narrow the path or the language")  # fmt: skip
+                found.notes.append(f"stopped after {found.files} files: the time budget ({index.time_budget_secs:g} "
+                                   "s, [index] time_budget_secs) ran out; narrow the path or the language")  # fmt: skip
                 break
             try:
                 source = sources.read_source(self.sandbox, path, index.max_file_bytes)
@@ -160,15 +180,48 @@ class CodeSearchExecutor:
             if source is None:
                 too_big += 1
                 continue
-            parsed += 1
-            shown = self.sandbox.display(Path(os.path.abspath(path)))
-            hits.extend(search_tree(source, lang, shown, kind, query))
+            found.files += 1
+            yield self.sandbox.display(Path(os.path.abspath(path))), lang, source
         if too_big:
-            notes.append(f"{too_big} files larger than {index.max_file_bytes} bytes were skipped ([index] "
-                         "max_file_bytes)")  # fmt: skip
+            found.notes.append(f"{too_big} files larger than {index.max_file_bytes} bytes were skipped ([index] "
+                               "max_file_bytes)")  # fmt: skip
         if not honoured:
-            notes.append("ripgrep is not installed: .gitignore was not read (hidden and build folders were skipped)")
-        return _Found(hits, notes, parsed)
+            found.notes.append("ripgrep is not installed: .gitignore was not read (hidden and build folders were "
+                               "skipped)")  # fmt: skip
+
+    # -- layer 3: meaning -------------------------------------------------------------------------------------
+
+    async def _semantic(self, root: Path, args: Any) -> _Found:
+        if self.index is None:
+            raise ToolError(ToolErrorCategory.PERMANENT_FAILURE,
+                            "semantic search is off here ([index] enabled = false, the person's setting); search "
+                            "by name instead: kind 'definition' with a glob such as '*price*', or 'calls', "
+                            "'imports', 'references'")  # fmt: skip
+
+        def chunks() -> tuple[_Found, list[tuple[Hit, str]]]:
+            found = _Found([], [], 0)
+            taken: list[tuple[Hit, str]] = []
+            for shown, lang, source in self._sources(root, args.language, found):
+                taken.extend(definition_chunks(source, lang, shown, MAX_CHUNK_CHARS))
+            return found, taken
+
+        found, taken = await asyncio.to_thread(chunks)
+        if not taken:
+            return found
+        try:
+            vectors = await self.index.vectors([args.query, *(text for _, text in taken)])
+        except ModelError as e:
+            why = f"the embeddings endpoint ([index] embedding_provider) failed: {e.message}"
+            raise ToolError(e.category, f"search_code: {why}; search by name instead (kind 'definition' with a "
+                            "glob)") from None  # fmt: skip
+        question, rest = vectors[0], vectors[1:]
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", args.query))
+        for (hit, _), vector in zip(taken, rest, strict=True):
+            score = cosine(question, vector)
+            if score > 0:  # sharing nothing with the question is no answer
+                layer = "structural+semantic" if hit.name in words else "semantic"
+                found.hits.append(dataclasses.replace(hit, layer=layer, score=score))
+        return found
 
     # -- layer 2: the language server -----------------------------------------------------------------------
 
@@ -300,7 +353,9 @@ def _ranked(hits: Sequence[Hit], query: str) -> list[Hit]:
             merged[hit.key()] = dataclasses.replace(first, layer="structural+lsp", target=first.target or other.target)
     tail = query.rsplit(".", 1)[-1]
 
-    def rank(hit: Hit) -> tuple[int, int, int, str, int]:
-        return ("+" not in hit.layer, hit.name not in (query, tail), _ORDER.get(hit.kind, 5), hit.path, hit.line)
+    def rank(hit: Hit) -> tuple[bool, bool, float, int, str, int]:
+        # A semantic hit ranks by its similarity; the others by name, then kind.
+        return ("+" not in hit.layer, hit.name not in (query, tail), -hit.score, _ORDER.get(hit.kind, 5), hit.path,
+                hit.line)  # fmt: skip
 
     return sorted(merged.values(), key=rank)

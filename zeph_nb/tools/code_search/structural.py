@@ -110,6 +110,7 @@ class Hit:
     scope: str = ""
     layer: str = "structural"
     column: int = 0  # of the name, 0-based, in characters: where a language server is asked about it
+    score: float = 0.0  # the semantic layer's similarity to the question
     target: str = ""  # a call's definition, as the language server resolved it
 
     def key(self) -> tuple[str, int, str]:
@@ -119,7 +120,8 @@ class Hit:
     def shown(self) -> str:
         where = f" (in {self.scope})" if self.scope else ""
         goes = f" -> {self.target}" if self.target else ""
-        return f"{self.path}:{self.line}: {self.kind} {self.name}{where}{goes}"
+        similar = f" [similarity {self.score:.2f}]" if "semantic" in self.layer else ""
+        return f"{self.path}:{self.line}: {self.kind} {self.name}{where}{goes}{similar}"
 
 
 def language_of(path: str) -> str | None:
@@ -263,3 +265,55 @@ def search_tree(source: bytes, language: str, path: str, kind: Kind, pattern: st
             scope = _scope(node, scopes)
             name = name.strip("\"'`")
         yield Hit(path, node.start_point[0] + 1, role, name, _describe(scope), column=_character_column(source, node))
+
+
+def definition_chunks(source: bytes, language: str, path: str, max_chars: int) -> Iterator[tuple[Hit, str]]:
+    """Every definition in one file's ``source`` with its text (the first ``max_chars`` characters: the signature,
+    the docstring, the start of the body), what the semantic layer embeds. A class's text is its own lines up to
+    its first method, so a method is not embedded twice."""
+    built = grammar(language, "definition")
+    if built is None:
+        return
+    parser, query = built
+    import tree_sitter
+
+    scopes = _LANGUAGES[language].scopes
+    for _, captures in tree_sitter.QueryCursor(query).matches(parser.parse(source).root_node):
+        names = captures.get("name")
+        role = next((r for r in ("function", "class", "method", "type") if r in captures), None)
+        if not names or role is None:
+            continue
+        node = captures[role][0]
+        scope = _scope(node, scopes)
+        if role == "function" and scope and ("class" in scope[-1][0] or scope[-1][0] == "impl_item"):
+            role = "method"
+        text = _text(node)[: max_chars * 2]
+        name = _text(names[0])
+        # What a reader sees of it: its name in words (verifyPassword: verify password), the comments above it
+        # (JavaScript's, Go's and Rust's docs are there), then its own text.
+        text = f"{role} {_words(name)}\n{_comments_above(node)}{text}"
+        if role == "class":  # up to its first nested definition: the methods are chunks of their own
+            inner = [line for line in text.splitlines()[1:] if line.lstrip().startswith(("def ", "async def "))]
+            if inner:
+                text = text[: text.index(inner[0])]
+        hit = Hit(path, names[0].start_point[0] + 1, role, name, _describe(scope),
+                  column=_character_column(source, names[0]))  # fmt: skip
+        yield hit, text[:max_chars]
+
+
+def _words(name: str) -> str:
+    import re
+
+    return " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)).lower() or name
+
+
+def _comments_above(node: Any) -> str:
+    """The comment lines right above a definition (or above the export or decorators around it)."""
+    while node.parent is not None and node.parent.type in ("export_statement", "decorated_definition"):
+        node = node.parent
+    lines: list[str] = []
+    sibling = node.prev_named_sibling
+    while sibling is not None and "comment" in sibling.type and len(lines) < 20:
+        lines.append(_text(sibling))
+        sibling = sibling.prev_named_sibling
+    return "".join(line + "\n" for line in reversed(lines))
