@@ -16,10 +16,14 @@ __all__ = ["NOT_HERE", "SKILL_NAME", "SkillsSettings"]
 SKILL_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-_RANKING = ("zeph-nb does not rank skills against the prompt and put the top ones in the system prompt: the model "
-            "sees every usable skill's one-line description in the load_skill tool and loads the one it needs")
-_WRITING = ("zeph-nb never writes, mines or learns skills itself; a skill the agent writes is held until the person "
-            "trusts it (%zeph skills trust NAME)")
+_RANKING = (
+    "zeph-nb does not rank skills against the prompt and put the top ones in the system prompt: the model "
+    "sees every usable skill's one-line description in the load_skill tool and loads the one it needs"
+)
+_WRITING = (
+    "zeph-nb never writes, mines or learns skills itself; a skill the agent writes is held until the person "
+    "trusts it (%zeph skills trust NAME)"
+)
 # The reference agent's [skills] keys that have no meaning here, each with why (a config ported from it hears this,
 # not "extra inputs are not permitted").
 NOT_HERE: dict[str, str] = {
