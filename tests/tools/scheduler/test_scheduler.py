@@ -213,3 +213,29 @@ async def test_a_rule_of_the_person_lets_scheduling_run_without_asking(kernel: S
     scheduled = (await run.run("later, please")).tool_calls[0]
     assert scheduled.status == "ok" and scheduled.decision == "allow"
     assert [task.prompt for task in kernel.live()] == ["later"]
+
+
+class Nobody:
+    """The person is away (a task firing at 3 am): an ask is never answered."""
+
+    async def decide(self, request: Any) -> Any:
+        await asyncio.Event().wait()
+
+
+async def test_an_ask_of_a_scheduled_run_nobody_answers_is_denied_after_the_timeout(kernel: Scheduler) -> None:
+    toml = FAST + ('[gates.approval]\ntimeout_secs = 0.3\n[gates.permissions]\n'
+                   'schedule_deferred = [{pattern = "*", action = "allow"}]\n'
+                   'time = [{pattern = "*", action = "ask"}]\n')  # fmt: skip
+    run = agent([
+        call("schedule_deferred", prompt="what time is it?", delay_secs=0.2),
+        "Scheduled.",
+        call("time"),  # the scheduled run: asks, and nobody is there
+        "Nobody approved reading the clock.",
+    ], toml=toml, approver=Nobody())  # fmt: skip
+    await run.run("later")
+    report = await kernel.tasks["t1"].wait(1, timeout=WAIT)
+    assert report.status == "completed" and report.text == "Nobody approved reading the clock."
+    run.store.flush()
+    rows = zeph_nb.audit.frame(conversation=report.conversation)
+    assert list(rows["tool"]) == ["time"] and list(rows["approved_by"]) == ["timeout"]
+    assert list(rows["decision"]) == ["ask"] and list(rows["status"]) == ["denied"]
