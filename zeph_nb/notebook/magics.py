@@ -137,7 +137,7 @@ class ZephMagics(Magics):
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
         [--tmux | --ssh USER@HOST | --container NAME] [--tools NAME,...]``
         runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs|undo|memory`` manages
-        it."""
+        it, and ``%zeph cancel ID`` cancels a scheduled task."""
         if cell is None:
             return self._subcommand(line)
         prompt = cell.strip()
