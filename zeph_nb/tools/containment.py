@@ -106,7 +106,7 @@ def protected_paths(settings: Settings, workdir: str | os.PathLike[str]) -> Prot
         os.fspath(workdir), os.getcwd(), settings.home, settings.user_home, settings.jupyter_dirs, settings.store.path,
         settings.source, settings.output.filters.filters_path, tuple(settings.tools.shell.hidden_paths),
         tuple(settings.tools.file.deny_read), settings.managed.path if settings.managed is not None else None,
-        settings.database_credentials, settings.store.audit_url,
+        settings.database_credentials, settings.store.audit_url, settings.skills.enabled,
     )  # fmt: skip
     now = time.monotonic()
     cached = _protected_cache.get(key)

@@ -392,3 +392,14 @@ async def test_with_a_remote_backend_the_result_says_the_scripts_are_not_where_b
 def test_the_reference_agents_skills_keys_are_refused_with_why(key: str, why: str) -> None:
     with pytest.raises(ConfigError, match=rf"\[skills\] {key.split()[0]} does not apply to zeph-nb: .*{why}"):
         Settings.from_toml(f'[skills]\npaths = ["x"]\n{key}\n')
+
+
+def test_the_home_skills_folder_is_readable_only_while_skills_are_on(store: Store, work: Path) -> None:
+    from zeph_nb.tools.containment import protected_paths
+
+    skills = Path(os.path.realpath(store.home)) / "skills"
+    skills.mkdir(parents=True)
+    on = protected_paths(settings_for(store), work)
+    off = protected_paths(settings_for(store, "[skills]\nenabled = false\n"), work)  # asked right after: not cached
+    assert on.hidden_by(skills / "x" / "run.sh") is None and on.readonly_by(skills / "x" / "run.sh") == skills
+    assert off.hidden_by(skills / "x" / "run.sh") is not None
