@@ -78,6 +78,7 @@ class ScheduledView:
         self.approve_here = approve_here
         self.idle_timeout = idle_timeout
         self.tasks: list[ScheduledTask] = []
+        self.runs: list[Transcript] = []  # each firing's transcript, in order
         self._settled: list[Callable[[], None]] = []
 
     # -- what Run reads: hold the transcript live while its tasks are --------------------------------------------
@@ -116,6 +117,7 @@ class ScheduledView:
         shown = Transcript(f"[{task.id}, run {task.runs}] {task.prompt}", on_stop=stop, model=self.model,
                            idle_timeout=self.idle_timeout)  # fmt: skip
         self.transcript.widget.children = (*self.transcript.widget.children, shown.widget)
+        self.runs.append(shown)
         shown.start_clock(asyncio.get_running_loop())
 
         def ended(report: RunReport) -> None:

@@ -99,3 +99,35 @@ async def test_zeph_cancel_stops_a_periodic_task(
     assert "no task 't7'" in say(ip, "cancel t7", capsys)
     assert "name one task" in say(ip, "cancel", capsys)
     assert "t1  cancelled" in say(ip, "jobs", capsys)
+
+
+async def test_a_scheduled_runs_ask_has_buttons_in_its_own_transcript(
+    shell: tuple[InteractiveShell, ZephMagics],
+) -> None:
+    ip, _ = shell
+    (Path.cwd() / "zeph.toml").write_text(
+        '[scheduler]\nenabled = true\nmin_interval_secs = 0.2\n[gates.permissions]\n'
+        'schedule_deferred = [{pattern = "*", action = "allow"}]\ntime = [{pattern = "*", action = "ask"}]\n'
+    )  # fmt: skip
+    ip.user_ns["model"] = zeph_nb.ScriptedProvider([
+        call("schedule_deferred", prompt="what time is it?", delay_secs=0.2),
+        "Scheduled.",
+        call("time", format="iso"),
+        "Read the clock.",
+    ])  # fmt: skip
+    run = ip.run_cell_magic("zeph", "--provider model", "later")
+    await run
+    assert run.scheduled is not None
+    for _ in range(3000):
+        shown = run.scheduled.runs
+        waiting = [c for t in shown for c in t.cards.values() if c.buttons and not c.buttons["approve"].disabled]
+        if waiting:
+            break
+        await asyncio.sleep(0.01)
+    (card,) = waiting
+    # Not in the scheduling run's own cards: a later cell's transcript is not where this ask waits either.
+    assert not any(c.buttons and not c.buttons["approve"].disabled for c in run.transcript.cards.values())
+    assert shown[0].widget in run.transcript.widget.children  # under the scheduling run's transcript
+    card.buttons["approve"].click()
+    report = await tasks.kernel_scheduler().tasks["t1"].wait(1, timeout=WAIT)
+    assert report.text == "Read the clock." and "done" in card.title.value
