@@ -58,8 +58,8 @@ class SkillsSettings(_Section):
     env: dict[str, dict[str, str]] = Field(
         default_factory=dict,
         description='[skills.env.<name>] KEY = "value": variables a skill\'s scripts get when a bash call runs one '
-        "of them alone; only the person sets them (here or zeph_nb.set_skill_env), never the model, and their "
-        "values are masked in what the script prints",
+        "of them alone; only the person sets them (here or zeph_nb.tools.skills.set_skill_env), never the model, "
+        "and their values are masked in what the script prints",
     )
 
     @model_validator(mode="before")
