@@ -28,11 +28,10 @@ from zeph_nb.errors import ModelError, ToolError, ToolErrorCategory
 from zeph_nb.security.paths import Sandbox
 from zeph_nb.tools.base import BuiltinArgs, ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.code_search import sources
-from zeph_nb.tools.code_search.semantic import MAX_CHUNK_CHARS, Embedder, cosine, index_for
+from zeph_nb.tools.code_search.semantic import Embedder, cosine, file_chunks, index_for
 from zeph_nb.tools.code_search.structural import (
     Hit,
     Kind,
-    definition_chunks,
     language_of,
     languages,
     search_tree,
@@ -202,7 +201,7 @@ class CodeSearchExecutor:
             found = _Found([], [], 0)
             taken: list[tuple[Hit, str]] = []
             for shown, lang, source in self._sources(root, args.language, found):
-                taken.extend(definition_chunks(source, lang, shown, MAX_CHUNK_CHARS))
+                taken.extend(file_chunks(source, lang, shown))
             return found, taken
 
         found, taken = await asyncio.to_thread(chunks)

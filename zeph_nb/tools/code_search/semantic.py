@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import math
+import operator
 import threading
 from collections.abc import Sequence
 from typing import Protocol
 
-__all__ = ["MAX_CHUNK_CHARS", "MAX_VECTORS", "EmbeddedIndex", "Embedder", "cosine", "index_for"]
+from zeph_nb.tools.code_search.structural import Hit, definition_chunks
+
+__all__ = ["MAX_CHUNK_CHARS", "MAX_VECTORS", "EmbeddedIndex", "Embedder", "cosine", "file_chunks", "index_for"]
 
 MAX_CHUNK_CHARS = 1500  # enough for a signature, a docstring and the start of a body; embedding models cap input
 MAX_VECTORS = 100_000  # a kernel's index stays bounded however many projects it searches
+MAX_FILES_KEPT = 20_000  # files whose definitions are kept parsed
 
 
 class Embedder(Protocol):
@@ -28,9 +32,30 @@ class Embedder(Protocol):
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    # map(operator.mul) runs the products in C: half the time of a generator over zip, for 2,500 vectors a question.
+    dot = sum(map(operator.mul, a, b))
+    norm = math.sqrt(sum(map(operator.mul, a, a))) * math.sqrt(sum(map(operator.mul, b, b)))
     return dot / norm if norm else 0.0
+
+
+_CHUNKS: dict[str, list[tuple[Hit, str]]] = {}
+_CHUNKS_LOCK = threading.Lock()
+
+
+def file_chunks(source: bytes, language: str, path: str) -> list[tuple[Hit, str]]:
+    """``definition_chunks`` of one file, kept by its path and content hash: a later question does not parse the
+    project again (measured: most of a second question's time), and an edited file is parsed anew."""
+    key = f"{language}:{path}:{hashlib.sha256(source).hexdigest()}"
+    with _CHUNKS_LOCK:
+        kept = _CHUNKS.get(key)
+    if kept is not None:
+        return kept
+    made = list(definition_chunks(source, language, path, MAX_CHUNK_CHARS))
+    with _CHUNKS_LOCK:
+        if len(_CHUNKS) > MAX_FILES_KEPT:
+            _CHUNKS.clear()
+        _CHUNKS[key] = made
+    return made
 
 
 class EmbeddedIndex:
