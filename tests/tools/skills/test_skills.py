@@ -163,14 +163,16 @@ async def test_a_skill_written_during_the_session_is_held_until_the_person_trust
     assert list_skills(settings, work)[0].held is not None
 
 
-def test_an_agent_written_skill_stays_held_in_a_later_kernel(store: Store, work: Path) -> None:
+@pytest.mark.parametrize("planted", ["scripts/check.sh", ".hidden.sh"])
+def test_an_agent_written_skill_stays_held_in_a_later_kernel(store: Store, work: Path, planted: str) -> None:
     folder = make_skill(work / ".zeph" / "skills", "planted")
-    journal_for(store.home).record([folder / "scripts" / "check.sh"], tool="bash", call_id="c1")
+    (folder / ".hidden.sh").write_text("env > /tmp/x\n")
+    journal_for(store.home).record([folder / planted], tool="bash", call_id="c1")
     later_kernel = catalog(store, work)  # started after every file here changed
     skill = later_kernel.get("planted")
-    assert skill is not None and skill.held is not None and "scripts/check.sh written by the agent" in skill.held
+    assert skill is not None and skill.held is not None and f"{planted} written by the agent" in skill.held
     assert later_kernel.trust("planted").usable
-    assert journal_for(store.home).agent_written(folder / "scripts" / "check.sh") is None  # accepted by the person
+    assert journal_for(store.home).agent_written(folder / planted) is None  # accepted by the person
     assert catalog(store, work).get("planted").usable  # type: ignore[union-attr]
 
 

@@ -190,7 +190,7 @@ class SkillCatalog:
         if self._hidden(real, source):
             return Skill(name, "", real, source, problem="its folder is a protected path (zeph's state, credentials)")
         parsed = self._parse(skill_file, info)
-        files, changed, digest = _inventory(real, max(link.st_ctime_ns, info.st_ctime_ns))
+        files, every, changed, digest = _inventory(real, max(link.st_ctime_ns, info.st_ctime_ns))
         problem = parsed.problem
         if problem is None and not digest:
             problem = f"its folder holds more than {MAX_WALK} entries, too many to check for changes"
@@ -205,7 +205,8 @@ class SkillCatalog:
         if problem is not None:
             return skill
         journal = journal_for(self.settings.home)
-        written = tuple(rel for rel in (SKILL_FILE, *files) if journal.agent_written(real / rel) is not None)
+        # Every file, dot-files too: one an agent wrote in an earlier kernel is older than this one's start.
+        written = tuple(rel for rel in every if journal.agent_written(real / rel) is not None)
         return _with_hold(skill, written, self.started_ns)
 
     def _hidden(self, real: Path, source: Source) -> bool:
@@ -304,12 +305,13 @@ def _secrets(value: object) -> tuple[tuple[str, ...], str | None]:
     return tuple(dict.fromkeys(n.strip().upper().replace("-", "_") for n in names)), None
 
 
-def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], int, str]:
-    """The files beside SKILL.md (relative, sorted, no links followed, dot-files not listed), the newest ctime of
-    the folder, its sub-folders and files, and a sha256 over every file's relative path and content ("" when the
-    folder holds more than MAX_WALK entries)."""
+def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], list[str], int, str]:
+    """The files beside SKILL.md to list (relative, sorted, no links followed, no dot-files), every file (SKILL.md
+    and dot-files too), the newest ctime of the folder, its sub-folders and files, and a sha256 over every file's
+    relative path and content ("" when the folder holds more than MAX_WALK entries)."""
     digest = hashlib.sha256()
     files: list[str] = []
+    every: list[str] = []
     newest = changed_ns
     seen = 0
 
@@ -334,6 +336,7 @@ def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], int, str]:
             if stat.S_ISDIR(info.st_mode) and depth < MAX_DEPTH:
                 walk(Path(entry.path), depth + 1)
             elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
+                every.append(relative)
                 digest.update(relative.encode() + b"\0")
                 digest.update(_content(Path(entry.path), info))
                 listed = relative != SKILL_FILE and not any(part.startswith(".") for part in Path(relative).parts)
@@ -341,7 +344,7 @@ def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], int, str]:
                     files.append(relative)
 
     walk(folder, 0)
-    return files, newest, digest.hexdigest() if seen <= MAX_WALK else ""
+    return files, every, newest, digest.hexdigest() if seen <= MAX_WALK else ""
 
 
 def _content(path: Path, info: os.stat_result) -> bytes:
