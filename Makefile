@@ -22,8 +22,12 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 # `pytest`) finds the venv's tools on any machine, not whatever else is on PATH (or nothing).
 ACTIVATED := PATH="$(CURDIR)/$(BIN):$$PATH"
 
+# The tutorials get a zeph home of their own (their audit rows and grants stay out of the person's ~/.zeph). The
+# server's root is the checkout, opened on notebooks/, so a tutorial's link to a docs page (../docs/…) opens.
+LAB_HOME := $(CURDIR)/$(VENV)/zeph-home
 lab: $(STAMP)
-	$(ACTIVATED) $(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
+	ZEPH_HOME=$${ZEPH_HOME:-$(LAB_HOME)} $(ACTIVATED) $(BIN)/jupyter lab --notebook-dir=. \
+	  --LabApp.default_url=/lab/tree/notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
 test: lint types unit
 
@@ -66,7 +70,7 @@ unit: $(STAMP) sandbox-check $(PROXY)
 # link. The settings, defaults and error tables and the API page are made from the code by docs/_ext/zeph_docs.py.
 docs: $(STAMP)
 	ZEPH_HOME=$$(mktemp -d) $(ACTIVATED) $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
-	@echo "open docs/_build/html/index.html"
+	@echo "open docs/_build/html/index.html (search shows excerpts when served: python3 -m http.server -d docs/_build/html)"
 
 # The pictures the README and the docs show are taken by the browser tests (Chromium): run those tests, then copy
 # the named pictures into docs/images/. Look at them before committing. (The hub's second test reads the request the

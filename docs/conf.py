@@ -57,4 +57,9 @@ html_theme_options = {
     "footer_end": [],
 }
 html_show_sourcelink = False
+# Pages with no pages under them: no empty "Section Navigation" column taking a third of the width (the settings
+# tables need it).
+html_sidebars = {page: [] for page in ("index", "getting-started", "security", "troubleshooting", "reference/settings")}
+# The theme reads its light/dark mode from here; unset, every page logs "Got invalid theme mode" in the console.
+html_context = {"default_mode": "auto"}
 toc_object_entries = False  # the API page's headings already name each object once

@@ -2,7 +2,8 @@
 
 A page asks for one with a marker line, ``<!-- zeph-docs: NAME -->``, replaced when Sphinx reads the page:
 
-- ``settings-table``: every settings key (``zeph_nb.config.reference``), from the pydantic models' descriptions;
+- ``settings-table``: every settings key (``zeph_nb.config.reference``), from the pydantic models' descriptions, and
+  ``settings-sources``: where each comes from;
 - ``defaults-table``: what the default policy decides for a set of calls, each sent through the real gates;
 - ``error-categories``: the error taxonomy (``zeph_nb.errors.ToolErrorCategory``) with how each is handled;
 - ``api``: the public names (``zeph_nb.__all__``), each documented by autodoc from the module that defines it.
@@ -23,9 +24,30 @@ MARKER = re.compile(r"^<!-- zeph-docs: ([a-z-]+) -->$", re.MULTILINE)
 
 @functools.cache
 def _settings_table() -> str:
-    from zeph_nb.config.reference import reference_table
+    """Every key, a table per section: what it does next to the key, so the page reads at its own width."""
+    from zeph_nb.config.reference import reference_keys
 
-    return reference_table()
+    sections: dict[str, list[str]] = {}
+    for key in reference_keys():
+        section, _, name = key.dotted.rpartition(".")
+        kind = f" ({key.kind})" if key.kind not in ("bool", "int", "float", "str") else ""
+        sections.setdefault(section, []).append(
+            f"| `{name}` | {key.about or '(no description)'} | {key.default}{kind} |"
+        )
+    parts = []
+    for section, rows in sections.items():
+        parts += [f"### `[{section}]`", "", "| key | what it does | default |", "| --- | --- | --- |"]
+        parts += [*rows, ""]
+    return "\n".join(parts)
+
+
+@functools.cache
+def _settings_sources() -> str:
+    """Where each key comes from: the reference agent's configuration, a seed, or zeph-nb (for maintainers)."""
+    from zeph_nb.config.reference import reference_keys
+
+    rows = [f"| `{key.dotted}` | {key.source} |" for key in reference_keys()]
+    return "\n".join(["| key | from |", "| --- | --- |", *rows])
 
 
 @functools.cache
@@ -89,6 +111,7 @@ def _api() -> str:
 
 GENERATORS = {
     "settings-table": _settings_table,
+    "settings-sources": _settings_sources,
     "defaults-table": _defaults_table,
     "error-categories": _error_categories,
     "api": _api,
