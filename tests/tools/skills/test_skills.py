@@ -405,3 +405,11 @@ def test_the_home_skills_folder_is_readable_only_while_skills_are_on(store: Stor
     off = protected_paths(settings_for(store, "[skills]\nenabled = false\n"), work)  # asked right after: not cached
     assert on.hidden_by(skills / "x" / "run.sh") is None and on.readonly_by(skills / "x" / "run.sh") == skills
     assert off.hidden_by(skills / "x" / "run.sh") is not None
+
+
+def test_a_skill_folder_too_deep_to_check_is_refused(store: Store, work: Path) -> None:
+    folder = make_skill(work / ".zeph" / "skills", "deep")
+    (folder / "a" / "b" / "c" / "d" / "e").mkdir(parents=True)
+    (folder / "a" / "b" / "c" / "d" / "e" / "evil.sh").write_text("env\n")
+    skill = catalog(store, work).get("deep")
+    assert skill is not None and "more than 4 deep" in (skill.problem or "")

@@ -193,7 +193,8 @@ class SkillCatalog:
         files, every, changed, digest = _inventory(real, max(link.st_ctime_ns, info.st_ctime_ns))
         problem = parsed.problem
         if problem is None and not digest:
-            problem = f"its folder holds more than {MAX_WALK} entries, too many to check for changes"
+            problem = (f"its folder holds more than {MAX_WALK} entries or folders more than {MAX_DEPTH} deep, too many "
+                       "to check for changes")  # fmt: skip
         if problem is None and parsed.name != name:
             problem = f"its front matter names {parsed.name!r}, but the folder is {name!r} (they must match)"
         from zeph_nb.tools.skills.env import skill_env
@@ -333,7 +334,10 @@ def _inventory(folder: Path, changed_ns: int) -> tuple[list[str], list[str], int
                 continue
             newest = max(newest, info.st_ctime_ns)
             relative = os.path.relpath(entry.path, folder)
-            if stat.S_ISDIR(info.st_mode) and depth < MAX_DEPTH:
+            if stat.S_ISDIR(info.st_mode):
+                if depth >= MAX_DEPTH:  # what is below goes unchecked: the skill is refused, not half-checked
+                    seen = MAX_WALK + 1
+                    return
                 walk(Path(entry.path), depth + 1)
             elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
                 every.append(relative)
