@@ -307,3 +307,46 @@ def test_the_put_back_without_the_scan_finding_passed_puts_back_what_it_did_with
                 assert restore_salient_lines(text, filtered, lowered, spans) == restore_salient_lines(
                     text, filtered, lowered, every
                 ), (many, filtered)
+
+
+def test_the_put_back_skips_its_searches_only_in_texts_without_their_word() -> None:
+    """``_not_scanned`` runs its count and "ran" searches only where ``in`` finds "passed" or "ran": each short text
+    alone (a long one holds every word somewhere) puts back what it did given every KEYWORDS line."""
+    from zeph_nb.output.salient import KEYWORDS, SCANNED, restore_salient_lines
+
+    parts = ["3\tpassed", "1,200 passed", "3  xpassed", "ran\twarn", "  ran", "ran.", "\u2007ran", "RAN\twarn",
+             "warn", "passed", "t::x PASSED", "3 Passed", "error", "ran"]  # fmt: skip
+    for first in parts:
+        for second in parts:
+            for text in (first, f"{first}\n{second}", f"x\n{first}{second}"):
+                lowered = ascii_lower(text)
+                spans = keyword_spans(text, lowered, SCANNED, merge=False)
+                every = keyword_spans(text, lowered, KEYWORDS, merge=False)
+                assert restore_salient_lines(text, "", lowered, spans) == restore_salient_lines(
+                    text, "", lowered, every
+                ), text
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dedup_gives_on_its_lines_only_as_its_text_splits(seed: int) -> None:
+    """dedup hands its lines to the cap after it (``StageResult.lines``) only when they are the text's
+    ``splitlines``: not when a line holds another line break, nor when the last is empty."""
+    rnd = random.Random(seed)
+    breaks = ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r\n", "é"]
+    rule = Dedup(type="dedup", max_lines=20, head=10, tail=5)
+    given = 0
+    for _ in range(40):
+        lines = [
+            f"{rnd.randint(0, 3)} line {rnd.choice('abcdefgh')}{rnd.choice('xyz')}" for _ in range(rnd.randint(1, 80))
+        ]
+        if rnd.random() < 0.5:
+            lines[rnd.randrange(len(lines))] += rnd.choice(breaks)
+        text = "\n".join(lines) + rnd.choice(["", "\n", "\n\n", "\n \n"])
+        result = dedup(text, rule, 0)
+        given += result.lines is not None
+        assert result.lines is None or result.lines == result.text.splitlines(), text
+        capped = apply_strategy(text, rule, 0)
+        whole = result.text.splitlines()
+        if len(whole) > rule.max_lines:
+            assert capped.text == "\n".join([*whole[:10], f"... ({len(whole) - 15} lines omitted) ...", *whole[-5:]])
+    assert given  # the hand-off was made

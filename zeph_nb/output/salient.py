@@ -108,9 +108,12 @@ def _not_scanned(text: str, lowered: str) -> list[tuple[int, int]]:
     """The (start, end) of the lines of ``text`` holding a ``KEYWORDS`` word that ``_RESTORE`` may find something
     in but the scan (``SCANNED``) did not give: a count of passed tests, or a line led by "ran" (``ran\twarn``).
     More lines may be given (``restored_lines`` decides), never fewer."""
-    counts = [lowered.rfind("\n", 0, found.start()) + 1 for found in _PASSED_COUNT.finditer(lowered)]
+    # Each regex only where its word is: ``in`` finds that at C speed, a regex's search for a word ran at a third
+    # of it (2 ms each on 4 MB holding neither).
+    passed = _PASSED_COUNT.finditer(lowered) if "passed" in lowered else ()
+    counts = [lowered.rfind("\n", 0, found.start()) + 1 for found in passed]
     ran = []
-    for found in _RAN.finditer(lowered):
+    for found in _RAN.finditer(lowered) if "ran" in lowered else ():
         start = lowered.rfind("\n", 0, found.start()) + 1
         if start == found.start() or lowered[start : found.start()].isspace():
             ran.append(start)

@@ -339,7 +339,20 @@ def _dedup_by_kind(text: str, rule: R.Dedup, keyword_lines: Sequence[tuple[int, 
                 out.append(f"  [{counts[keys[index]] - 1} more like this{span}]")
     if len(out) >= len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
-    return StageResult("\n".join(out), FilterConfidence.FULL)
+    # The lines given on, as the text's ``splitlines``: a line of ``text`` (split at "\n") is one of those when
+    # the text holds no other line break, and neither do the notes.
+    split = out if out and out[-1] and not _other_breaks(text) else None
+    return StageResult("\n".join(out), FilterConfidence.FULL, split)
+
+
+# What ``str.splitlines`` ends a line at besides "\n".
+_ASCII_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+_WIDE_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _other_breaks(text: str) -> bool:
+    """Whether ``text`` holds a line break other than "\n" (each looked for at C speed, not a regex's)."""
+    return any(c in text for c in _ASCII_BREAKS) or (not text.isascii() and any(c in text for c in _WIDE_BREAKS))
 
 
 def _dedup_capped(
@@ -398,7 +411,7 @@ def apply_strategy(
         result = _STRATEGIES[strategy.type](text, strategy, exit_code)
     cap = getattr(strategy, "max_lines", None)
     if isinstance(strategy, R._Capped) and cap is not None:
-        lines = result.text.splitlines()
+        lines = result.lines if result.lines is not None else result.text.splitlines()
         if len(lines) > cap:
             capped = "\n".join(head_tail(lines, strategy.head, strategy.tail))
             # Cut by position is PARTIAL, whatever the stage understood: a find whose lines held no noise is
