@@ -215,6 +215,21 @@ def _plain_passes(text: str, lines: list[str]) -> bytearray:
     return plain
 
 
+class _Run(str):
+    """A run of plain pass lines in the summary's lines so far, as one item: its last line (what the steps that read
+    the line before see), and where it is in the run's lines. The pass lines of a long run are dropped at the end,
+    and copying each into the list, then taking each out again, was a Python step a line."""
+
+    start: int
+    end: int
+
+    @classmethod
+    def of(cls, lines: list[str], start: int, end: int) -> _Run:
+        run = cls(lines[end - 1])
+        run.start, run.end = start, end
+        return run
+
+
 @dataclass(frozen=True)
 class TestRunSummary:
     text: str
@@ -270,6 +285,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     example = False  # inside a doctest example's indented source or expected lines
     skips = 0
     passes: list[int] = []  # where each passing test's line (and libtest's count) is in ``out``: kept in a small run
+    passed = 0  # how many more pass lines there are than ``passes`` (a ``_Run`` is one item of many lines)
     lines = text.splitlines()
     plain = _plain_passes(text, lines) if lines else bytearray()
     after_summary = (0, 0)  # where the last summary line was: in ``lines``, and in ``out`` after it
@@ -284,8 +300,9 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
             end = run.end() if run is not None else number + 1
             end_block()
             example = listing = False
-            passes += range(len(out), len(out) + end - number)
-            out += lines[number:end]
+            passes.append(len(out))
+            out.append(_Run.of(lines, number, end))
+            passed += end - number - 1  # the run's lines after its first, which ``passes`` counts
             number = end - 1
             continue
         # doctest's markers are doctest's outside a failure or after its own; inside another runner's failure
@@ -371,13 +388,25 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     end_block()
     if failures == 0 and not complete:
         return None
-    if passes and (len(passes) > _FEW_PASSES or asked_any):
+    if passes and (len(passes) + passed > _FEW_PASSES or asked_any):
         # By C-level passes over a mask, not a comprehension over every line kept: ``passes`` is in order.
         keep = bytearray(b"\x01") * len(out)
         for index in passes:
             keep[index] = 0
         out = list(compress(out, keep))
         after_summary = (after_summary[0], after_summary[1] - bisect_left(passes, after_summary[1]))
+    elif passed:
+        # A small run's pass lines stay: each run as its lines.
+        whole: list[str] = []
+        after = after_summary[1] + passed  # where the summary's next line is once every run is its lines
+        for index, line in enumerate(out):
+            if index == after_summary[1]:  # the lines of the runs before it moved it this far
+                after = len(whole)
+            if isinstance(line, _Run):
+                whole += lines[line.start : line.end]
+            else:
+                whole.append(line)
+        out, after_summary = whole, (after_summary[0], after)
     if complete:
         # What follows the runner's last summary is another command's (`; echo exit=$?`, `&& echo deployed`):
         # kept as it is, up to a screen of it.
