@@ -89,6 +89,7 @@ class Agent:
         self.given_tools = tuple(tools)
         self.given_executor = executor
         self.scheduled_view: Viewer | None = None
+        self.loop_ends_with_run = False  # set while run_sync runs: the scheduler tools refuse then
         tools = [*tools, *scheduler_tools(self)]
         self.chain = build_chain(self.settings, workdir=workdir, approver=approver, store=store, executor=executor,
                                  tools=tools, judge=judge_from_settings(self.settings),
@@ -217,12 +218,16 @@ class Agent:
         """``run`` for code without an event loop. Inside one (a notebook cell) it runs on a private loop in a
         worker thread and blocks until done; prefer ``await agent.run(...)`` there."""
         run = self.run(prompt, on_event=on_event, max_iterations=max_iterations)
+        self.loop_ends_with_run = True  # its loop is asyncio.run's: a task scheduled on it could never fire
         try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(run)
-        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="zeph-run") as pool:
-            return pool.submit(asyncio.run, run).result()
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                return asyncio.run(run)
+            with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="zeph-run") as pool:
+                return pool.submit(asyncio.run, run).result()
+        finally:
+            self.loop_ends_with_run = False
 
     # -- the loop ------------------------------------------------------------------------------------------
 

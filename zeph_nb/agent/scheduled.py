@@ -70,8 +70,15 @@ def scheduler_tools(agent: Scheduling) -> list[ToolExecutor]:
         if hasattr(view, "adopt"):  # the notebook's: shows the task under the run that scheduled it
             view.adopt(task)
 
+    def transient() -> str | None:
+        if getattr(agent, "loop_ends_with_run", False):
+            return ("this run was started with run_sync, whose event loop ends with the run, so the task could never "
+                    "fire; tell the person to schedule from a notebook's %%zeph cell (or await agent.run(...) on a "
+                    "loop that lives on)")  # fmt: skip
+        return None
+
     return [SchedulerExecutor(agent.settings, lambda: launcher(agent), conversation=lambda: agent.conversation_id,
-                              on_scheduled=adopt)]  # fmt: skip
+                              on_scheduled=adopt, transient=transient)]  # fmt: skip
 
 
 def launcher(agent: Scheduling) -> Launch:

@@ -189,11 +189,19 @@ async def test_cancel_stops_the_run_in_progress_and_frees_a_place() -> None:
     assert scheduler.cancel("t9") is None
 
 
-def test_a_task_scheduled_by_run_sync_is_lost_with_its_loop_and_says_so(kernel: Scheduler) -> None:
-    # run_sync runs on a loop of its own that ends with the run: a timer cannot outlive it (a notebook's %%zeph
-    # schedules on the kernel's loop instead).
-    run = agent([call("schedule_deferred", prompt="later", delay_secs=60), "Scheduled."])
-    run.run_sync("later, please")
+def test_run_sync_refuses_to_schedule_and_a_task_whose_loop_ends_is_lost(kernel: Scheduler) -> None:
+    # run_sync runs on a loop of its own that ends with the run: a task scheduled there could never fire.
+    run = agent([call("schedule_deferred", prompt="later", delay_secs=60), "Could not."])
+    refused = run.run_sync("later, please").tool_calls[0]
+    assert refused.category == ToolErrorCategory.POLICY_BLOCKED and "run_sync" in refused.text
+    assert kernel.tasks == {} and not run.loop_ends_with_run
+
+    # A script's own asyncio.run ends the same way, unseen: the task says "lost", not "done" after 0 runs.
+    async def script() -> None:
+        await run.run("later, please")
+
+    run.provider.turns = [call("schedule_deferred", prompt="later", delay_secs=60), "Scheduled."]  # type: ignore[attr-defined]
+    asyncio.run(script())
     task = kernel.tasks["t1"]
     assert task.state == "lost" and not task.live and task.runs == 0 and task.next_at is None
 

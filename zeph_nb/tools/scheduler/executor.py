@@ -108,7 +108,9 @@ CANCEL_TASK = ToolDef(
 class SchedulerExecutor:
     """The three scheduler tools over the kernel's ``Scheduler``. ``launch`` makes, when a task is scheduled, what
     its firings do (the agent gives one that starts a run like the current one); ``conversation`` names the
-    scheduling conversation; ``on_scheduled`` hears of each new task (the notebook shows it under the run)."""
+    scheduling conversation; ``on_scheduled`` hears of each new task (the notebook shows it under the run);
+    ``transient`` says why the running event loop ends with the run (``run_sync``), when it does: scheduling is then
+    refused, for the task could never fire."""
 
     def __init__(
         self,
@@ -118,12 +120,14 @@ class SchedulerExecutor:
         scheduler: Scheduler | None = None,
         conversation: Callable[[], str | None] | None = None,
         on_scheduled: Callable[[ScheduledTask], None] | None = None,
+        transient: Callable[[], str | None] | None = None,
     ) -> None:
         self.settings = settings
         self.launch = launch
         self.scheduler = scheduler if scheduler is not None else kernel_scheduler()
         self.conversation = conversation
         self.on_scheduled = on_scheduled
+        self.transient = transient  # why the running loop will not outlive this run, when it will not
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return (SCHEDULE_PERIODIC, SCHEDULE_DEFERRED, CANCEL_TASK)
@@ -150,6 +154,9 @@ class SchedulerExecutor:
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED,
                             f"{call.tool_id}: this run was started by scheduled task {firing}, and a scheduled run "
                             "schedules no further tasks; only a run the person started can")  # fmt: skip
+        why = self.transient() if self.transient is not None else None
+        if why is not None:
+            raise ToolError(ToolErrorCategory.POLICY_BLOCKED, f"{call.tool_id}: {why}")
         config = self.settings.scheduler
         prompt = _CONTROL.sub("", prompt)
         if not prompt.strip():
