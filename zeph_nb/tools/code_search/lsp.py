@@ -229,6 +229,8 @@ class LanguageServer:
             loop.call_soon_threadsafe(loop.stop)
             if self._thread is not None:
                 self._thread.join(5.0)
+            if not loop.is_running():
+                loop.close()
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
