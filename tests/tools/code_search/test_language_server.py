@@ -125,3 +125,16 @@ def test_symbols_outside_the_path_asked_are_left_out(project: Path) -> None:
     search = CodeSearchExecutor(Settings(), workdir=project)
     assert "other/helpers.py:1: function helper_too" in search.run(query="helper*").summary
     assert "other/" not in search.run(query="helper*", path="pkg").summary
+
+
+def test_what_a_dying_server_printed_names_no_file_the_tools_may_not_read(project: Path) -> None:
+    (project / "secret.py").write_text("x = 1\n")
+    says = (
+        f"import sys; sys.stderr.write('crashed reading {project / 'secret.py'} and {project / 'pkg'}\\n'); sys.exit(1)"
+    )
+    settings = Settings.from_toml('[tools.file]\ndeny_read = ["secret.py"]\n')
+    search = CodeSearchExecutor(settings, workdir=project, server_command=[sys.executable, "-c", says])
+    with pytest.raises(ToolError) as raised:
+        search.run(query="helper", kind="references")
+    assert "secret" not in str(raised.value)
+    assert f"crashed reading <path not shown> and {project / 'pkg'}" in str(raised.value)

@@ -254,7 +254,8 @@ class CodeSearchExecutor:
                         found.hits[at] = dataclasses.replace(hit, target=f"{targets[0].path}:{targets[0].line}",
                                                              layer="structural+lsp")  # fmt: skip
         except ServerTrouble as trouble:
-            found.notes.append(f"the language server gave nothing ({trouble}); these are tree-sitter's hits alone")
+            found.notes.append(f"the language server gave nothing ({self._masked(str(trouble))}); these are "
+                               "tree-sitter's hits alone")  # fmt: skip
 
     async def _references(self, found: _Found, args: Any, root: Path) -> list[Hit]:
         """Every use of the Python definitions named: the server's ``textDocument/references`` of each."""
@@ -280,13 +281,26 @@ class CodeSearchExecutor:
                             for hit in self._visible(where))  # fmt: skip
         except ServerTrouble as trouble:
             if not trouble.alive:
-                raise ToolError(trouble.category, f"search_code: {trouble}; kind='calls' finds the calls without "
-                                "the server") from None  # fmt: skip
+                raise ToolError(trouble.category, f"search_code: {self._masked(str(trouble))}; kind='calls' finds "
+                                "the calls without the server") from None  # fmt: skip
             # It runs, but would not answer this (jedi stops at a file the sandbox hides): tree-sitter's calls.
             calls = await asyncio.to_thread(self._structural, root, "calls", args.query, args.language)
             found.notes.append(f"{trouble}; these are the definitions and the calls tree-sitter finds instead")
             return [*definitions, *calls.hits]
         return hits
+
+    def _masked(self, text: str) -> str:
+        """A server's words with every absolute path ``read`` could not read masked: a traceback it printed may
+        name a deny_read file, whose name is as private as its text."""
+
+        def mask(match: re.Match[str]) -> str:
+            try:
+                self.sandbox.check_readable(self.sandbox.resolve(match.group()))
+            except (ToolError, OSError, ValueError):
+                return "<path not shown>"
+            return match.group()
+
+        return re.sub(r"/[^\s'\",:;()]+", mask, text)
 
     def _absolute(self, hit: Hit) -> Path:
         return self.sandbox.workdir / hit.path
