@@ -52,6 +52,7 @@ from zeph_nb.config.managed import MANAGED_ENV, ManagedSettings, managed_file, m
 from zeph_nb.config.mcp import McpServer, McpSettings
 from zeph_nb.config.memory import MemorySettings
 from zeph_nb.config.output import OutputSettings
+from zeph_nb.config.scheduler import SchedulerSettings
 from zeph_nb.config.sections import (
     MAX_PATTERN_LEN,
     AgentSettings,
@@ -76,7 +77,6 @@ from zeph_nb.config.sections import (
     TafcSettings,
     ToolsSettings,
 )
-from zeph_nb.config.scheduler import SchedulerSettings
 from zeph_nb.config.skills import SkillsSettings
 from zeph_nb.config.undo import UndoSettings
 from zeph_nb.errors import ConfigError

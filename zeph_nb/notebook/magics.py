@@ -458,7 +458,7 @@ class ZephMagics(Magics):
     def _cmd_skills(self, args: list[str]) -> None:
         from zeph_nb.config import Settings
         from zeph_nb.tools.skills.view import skills_command
-        from zeph_nb.tools.toolsets import STARTED
+        from zeph_nb.tools.started import STARTED
 
         agent = self.agent  # the session's settings and folder; before the first run, what one would use
         settings = agent.settings if agent is not None else Settings.load()

@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import shutil
-import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -26,6 +25,7 @@ from zeph_nb.config import Settings
 from zeph_nb.errors import ConfigError
 from zeph_nb.security.urls import Resolver
 from zeph_nb.tools.base import ToolDef, ToolExecutor
+from zeph_nb.tools.started import STARTED
 
 if TYPE_CHECKING:
     from zeph_nb.tools.function_toolset import FunctionToolset
@@ -45,18 +45,6 @@ ENTRY_POINT_GROUP = "zeph_nb.tools"
 Factory = Callable[..., ToolExecutor]
 
 
-def _process_started() -> float:
-    """When this process started (Linux: from /proc), else now: the moment this module was first imported."""
-    try:
-        boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))  # fmt: skip
-        ticks = float(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
-        return boot + ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, StopIteration):
-        return time.time()
-
-
-STARTED = _process_started()
 
 
 def _installed_after_start(dist: importlib.metadata.Distribution | None) -> bool:

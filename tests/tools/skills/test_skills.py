@@ -347,7 +347,7 @@ async def test_load_skill_is_never_served_from_the_result_cache_after_a_change(s
 
 def test_a_skills_variables_go_only_to_its_own_script_run_alone(store: Store, work: Path) -> None:
     from zeph_nb.tools.containment import shell_classifier
-    from zeph_nb.tools.skills.env import env_for_command
+    from zeph_nb.tools.skills.command_env import env_for_command
 
     folder = make_skill(work / ".zeph" / "skills", "deploy")
     settings = settings_for(store, '[skills.env.deploy]\nTOKEN = "t0k3n-value"\n')

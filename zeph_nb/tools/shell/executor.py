@@ -61,7 +61,8 @@ from zeph_nb.tools.shell.process import (
     raise_for_failure,
     spawn,
 )
-from zeph_nb.tools.skills.env import env_for_command, mask_output
+from zeph_nb.tools.skills.command_env import env_for_command
+from zeph_nb.tools.skills.env import mask_output
 
 if TYPE_CHECKING:
     # Imported by the first call that needs them (a pane, a command that may write), not by a new Agent: the

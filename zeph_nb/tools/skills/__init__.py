@@ -15,7 +15,7 @@ __all__ = ["LOAD_SKILL", "Skill", "SkillCatalog", "SkillExecutor", "list_skills"
 
 
 def _catalog(settings: Settings | None, workdir: str | os.PathLike[str] | None) -> SkillCatalog:
-    from zeph_nb.tools.toolsets import STARTED
+    from zeph_nb.tools.started import STARTED
 
     return SkillCatalog(settings or Settings.load(), workdir, started=STARTED)
 

@@ -20,17 +20,17 @@ from zeph_nb.config.skills import _ENV_NAME, SKILL_NAME
 from zeph_nb.tools.base import ToolOutput
 
 if TYPE_CHECKING:
-    from zeph_nb.shell import ShellAnalysis
+    pass
 
 __all__ = [
     "RUNNERS",
     "env_changes",
-    "env_for_command",
     "mask_output",
     "mask_values",
     "set_skill_env",
     "skill_env",
     "skill_of_script",
+    "skills_with_env",
 ]
 
 _SET: dict[str, dict[str, str]] = {}
@@ -123,33 +123,11 @@ def mask_values(text: str, env: Mapping[str, str], name: str) -> str:
     return text
 
 
-def env_for_command(analysis: ShellAnalysis, settings: Settings, workdir: Path) -> tuple[str, dict[str, str]] | None:
-    """(skill, its variables) when the line ``analysis`` parsed is one of a usable skill's scripts run alone: one
-    simple command, no assignments before it, no redirect that writes (what the script prints is masked only in
-    what the tool returns), nothing the line changes for every command. None otherwise, and when no skill has any."""
+def skills_with_env(settings: Settings) -> set[str]:
+    """The skills the person gave any variables to, in settings or with ``set_skill_env``."""
     with _LOCK:
         named = {name for name, values in _SET.items() if values}
-    named |= {name for name, values in settings.skills.env.items() if values}
-    if not named or not settings.skills.enabled:
-        return None
-    if len(analysis.commands) != 1 or analysis.writes_by_redirect or analysis.line_riders or analysis.defined:
-        return None
-    if not analysis.parsed:
-        return None
-    command = analysis.commands[0]
-    if command.prefix or not command.argv:
-        return None
-    argv = (command.written or command.program or command.name, *command.argv[1:])
-    from zeph_nb.tools.skills.catalog import SkillCatalog
-    from zeph_nb.tools.toolsets import STARTED
-
-    skills = SkillCatalog(settings, workdir, started=STARTED).skills()
-    folders = {skill.name: skill.folder for skill in skills if skill.usable and skill.name in named}
-    name = skill_of_script(argv, folders, workdir)
-    if name is None:
-        return None
-    variables = skill_env(name, settings)
-    return (name, variables) if variables else None
+    return named | {name for name, values in settings.skills.env.items() if values}
 
 
 def mask_output(output: ToolOutput, name: str, env: Mapping[str, str]) -> ToolOutput:
