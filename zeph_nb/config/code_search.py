@@ -26,10 +26,11 @@ class IndexSettings(_Section):
         description="with enabled: the [[llm.providers]] name (kind openai, with embedding_model) whose /embeddings "
         "endpoint embeds the definitions and the question",
     )
-    vector_backend: Literal["embedded", "qdrant"] = Field(
+    vector_backend: Literal["embedded", "sqlite", "qdrant"] = Field(
         "embedded",
         description="where the vectors are kept: embedded, in the kernel's memory, each definition embedded once "
-        "until its text changes (no server); qdrant is refused: not available yet",
+        "until its text changes (no server); sqlite, the reference's name for its embedded backend, means the same; "
+        "qdrant is refused: not available yet",
     )
     embedding_timeout_secs: float = Field(
         30.0, gt=0, le=600, description="an /embeddings request not answered by then fails the semantic search"

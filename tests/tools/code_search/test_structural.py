@@ -142,6 +142,9 @@ def test_index_settings_say_what_the_semantic_layer_needs() -> None:
     with pytest.raises(ConfigError, match=r"qdrant.* is not available yet"):
         Settings.from_toml('[index]\nenabled = true\nembedding_provider = "e"\nvector_backend = "qdrant"\n')
     assert Settings.from_toml('[index]\nvector_backend = "qdrant"\n').index.vector_backend == "qdrant"
+    # The reference's name for its embedded backend is taken as ours.
+    sqlite = '[index]\nenabled = true\nembedding_provider = "e"\nvector_backend = "sqlite"\n'
+    assert Settings.from_toml(sqlite).index.enabled
     with pytest.raises(ConfigError):
         Settings.from_toml('[index]\nvector_backend = "pinecone"\n')
 
