@@ -45,8 +45,6 @@ ENTRY_POINT_GROUP = "zeph_nb.tools"
 Factory = Callable[..., ToolExecutor]
 
 
-
-
 def _installed_after_start(dist: importlib.metadata.Distribution | None) -> bool:
     folder = getattr(dist, "_path", None)  # a PathDistribution's .dist-info folder
     try:
