@@ -273,7 +273,8 @@ def server_for(settings: Settings, workdir: Path, command: Sequence[str] | None 
         server = _SERVERS.get(key)
         if server is None:
             server = _SERVERS[key] = LanguageServer(settings, workdir, command)
-        server.timeout = settings.index.server_timeout_secs  # the latest agent's settings (a new cell's)
+        # The latest agent's settings (a new cell's): its timeout now, its sandbox at the server's next start.
+        server.settings, server.timeout = settings, settings.index.server_timeout_secs
         return server
 
 
