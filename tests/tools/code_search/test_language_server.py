@@ -138,3 +138,22 @@ def test_what_a_dying_server_printed_names_no_file_the_tools_may_not_read(projec
         search.run(query="helper", kind="references")
     assert "secret" not in str(raised.value)
     assert f"crashed reading <path not shown> and {project / 'pkg'}" in str(raised.value)
+
+
+def test_a_dead_kernels_private_tmp_is_swept_at_the_next_start(project: Path, tmp_path: Path) -> None:
+    import subprocess
+    import tempfile
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = Path(tempfile.gettempdir()) / f"zeph-lsp-{int(ended.stdout)}-abc"
+    (left / "cache").mkdir(parents=True)
+    mine = Path(tempfile.gettempdir()) / f"zeph-lsp-{os.getpid()}-keep"
+    mine.mkdir()
+    try:
+        CodeSearchExecutor(Settings(), workdir=project).run(query="helper", kind="references")
+        assert not left.exists() and mine.exists()
+    finally:
+        import shutil
+
+        shutil.rmtree(left, ignore_errors=True)
+        shutil.rmtree(mine, ignore_errors=True)

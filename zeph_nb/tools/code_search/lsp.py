@@ -187,7 +187,9 @@ class LanguageServer:
         status = sandbox_status(self.settings)
         if not status.active:
             raise ServerTrouble(f"the language server runs only in the OS sandbox, and {status.reason}")
-        self._tmp = self._tmp or tempfile.mkdtemp(prefix="zeph-lsp-")
+        if self._tmp is None:
+            _sweep_left_behind()
+            self._tmp = tempfile.mkdtemp(prefix=f"zeph-lsp-{os.getpid()}-")
         spec = dataclasses.replace(sandbox_spec(self.settings, self.workdir), writable=(), tmp_dir=Path(self._tmp))
         return wrap(list(self.command), spec, status)
 
@@ -240,6 +242,21 @@ class LanguageServer:
         """The server process's id while it runs (tests)."""
         process = self._client._server if self._client is not None else None
         return process.pid if process is not None and process.returncode is None else None
+
+
+def _sweep_left_behind() -> None:
+    """Remove the private /tmp folders of kernels that ended without their exit handlers (a kernel killed at
+    shutdown): each folder is named after its kernel's process id."""
+    for folder in Path(tempfile.gettempdir()).glob("zeph-lsp-*-*"):
+        pid = folder.name.split("-")[2]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue  # alive, someone else's
 
 
 def _environment() -> dict[str, str]:
