@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from zeph_nb.config.common import _Section
 
-__all__ = ["IndexSettings"]
+__all__ = ["NOT_HERE", "IndexSettings"]
+
+_NO_INJECTION = "zeph-nb puts no code into the prompt by itself; the model asks search_code for what it needs"
+# The reference's [index] keys that have no meaning here, and why (refused with the reason, never ignored).
+NOT_HERE: dict[str, str] = {
+    "watch": "there is no index kept up to date in the background: each search reads the files as they are "
+    "(unchanged definitions are not embedded again)",
+    "budget_ratio": _NO_INJECTION,
+    "repo_map_tokens": _NO_INJECTION,
+    "repo_map_ttl_secs": _NO_INJECTION,
+    "embed_provider": "it is called embedding_provider here, as in [memory]",
+}
 
 
 class IndexSettings(_Section):
@@ -35,6 +46,14 @@ class IndexSettings(_Section):
     embedding_timeout_secs: float = Field(
         30.0, gt=0, le=600, description="an /embeddings request not answered by then fails the semantic search"
     )
+    max_chunks: int = Field(
+        12, ge=1, le=500, description="(the reference's) the most definitions one semantic query returns; the "
+        "model's max_results can only lower it"
+    )  # fmt: skip
+    score_threshold: float = Field(
+        0.25, ge=0.0, le=1.0, description="(the reference's) the lowest cosine similarity a semantic hit may have; "
+        "below it a definition is not shown"
+    )  # fmt: skip
     language_server: bool = Field(
         True,
         description="resolve Python symbols and references through jedi-language-server, started in the OS sandbox "
@@ -59,6 +78,15 @@ class IndexSettings(_Section):
         10.0, gt=0, le=600, description="how long one search_code call parses files; past it, the files not yet "
         "parsed are left out and the result says so"
     )  # fmt: skip
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_reference_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, why in NOT_HERE.items():
+                if key in data:
+                    raise ValueError(f"[index] {key} does not apply to zeph-nb: {why}; remove it")
+        return data
 
     @model_validator(mode="after")
     def _semantic_needs(self) -> IndexSettings:

@@ -101,3 +101,21 @@ def test_the_agent_gets_the_index_from_the_settings(project: Path, server: Embed
     result = asyncio.run(agent.run("find the invoice renderer"))
     (outcome,) = result.tool_calls
     assert outcome.decision == "allow" and "render_invoice_pdf" in outcome.text
+
+
+def test_the_references_max_chunks_and_score_threshold(project: Path, server: EmbeddingServer) -> None:
+    def run(extra: str) -> str:
+        settings = Settings.from_toml(SETTINGS.format(url=server.url) + extra)
+        search = CodeSearchExecutor(settings, workdir=project, embedder=index_embedder(settings))
+        return search.run(query="invoice pdf csv rows customer password", kind="semantic").summary
+
+    assert len([line for line in run("score_threshold = 0.0\n").splitlines() if "similarity" in line]) == 3
+    out = run("score_threshold = 0.0\nmax_chunks = 1\n").splitlines()
+    assert len(out) == 2 and out[1] == "[first 1 of 3 hits shown; narrow the query or the path ([index] max_chunks)]"
+    assert run("score_threshold = 0.99\n").startswith("No semantic of")
+
+
+@pytest.mark.parametrize("key", ["watch = true", "budget_ratio = 0.4", "repo_map_tokens = 500", 'embed_provider = "e"'])
+def test_the_references_other_index_keys_are_refused_saying_why(key: str) -> None:
+    with pytest.raises(zeph_nb.ConfigError, match=r"does not apply to zeph-nb: .*; remove it"):
+        Settings.from_toml(f"[index]\n{key}\n")

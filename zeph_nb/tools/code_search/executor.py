@@ -217,7 +217,7 @@ class CodeSearchExecutor:
         words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", args.query))
         for (hit, _), vector in zip(taken, rest, strict=True):
             score = cosine(question, vector)
-            if score > 0:  # sharing nothing with the question is no answer
+            if score > 0 and score >= self.settings.index.score_threshold:  # sharing nothing is never an answer
                 layer = "structural+semantic" if hit.name in words else "semantic"
                 found.hits.append(dataclasses.replace(hit, layer=layer, score=score))
         return found
@@ -325,14 +325,15 @@ class CodeSearchExecutor:
 
     def _output(self, args: Any, found: _Found) -> ToolOutput:
         hits = _ranked(found.hits, args.query)
-        more = len(hits) > args.max_results
-        shown = hits[: args.max_results]
+        cap = min(args.max_results, self.settings.index.max_chunks) if args.kind == "semantic" else args.max_results
+        more = len(hits) > cap
+        shown = hits[:cap]
         lines = [hit.shown() for hit in shown]
         if not lines:
             lines = [f"No {args.kind} of {args.query!r} found in {found.files} source files"]
         if more:
-            lines.append(f"[first {args.max_results} of {len(hits)} hits shown; narrow the query or the path, or "
-                         "raise max_results]")  # fmt: skip
+            how = " ([index] max_chunks)" if cap < args.max_results else ", or raise max_results"
+            lines.append(f"[first {cap} of {len(hits)} hits shown; narrow the query or the path{how}]")
         lines += [f"[{note}]" for note in found.notes]
         raw = {"hits": [dataclasses.asdict(hit) for hit in shown], "total": len(hits), "files": found.files,
                "notes": found.notes}  # fmt: skip
