@@ -350,3 +350,57 @@ def test_dedup_gives_on_its_lines_only_as_its_text_splits(seed: int) -> None:
         if len(whole) > rule.max_lines:
             assert capped.text == "\n".join([*whole[:10], f"... ({len(whole) - 15} lines omitted) ...", *whole[-5:]])
     assert given  # the hand-off was made
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kinds_by_every_lines_rest_are_the_kinds_by_group_first(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LineKinds._by_rest`` (a log whose lines are mostly unlike) gives the kinds, groups and group firsts the
+    steps by group give: lines built mostly unlike (a word of letters no pattern reads), with some of one kind
+    (digits, hex, times differing), some whose rests meet across kinds, and lines exactly alike."""
+    from zeph_nb.output import kinds as kinds_module
+
+    rnd = random.Random(seed)
+    normalize, table, matched = _normalizer(
+        tuple((n.pattern, n.replacement) for n in Dedup(type="dedup").normalize_patterns)
+    )
+    assert matched is not None
+    lines = []
+    for _ in range(rnd.randint(1, 3_000)):
+        roll = rnd.random()
+        if roll < 0.8:
+            word = "".join(rnd.choices("ghijklmnopqrtvwy", k=8))
+            lines.append(
+                f"2026-11-{rnd.randint(10, 28)} 12:0{rnd.randint(0, 9)}:11 INFO {word} took {rnd.randint(1, 999)}ms"
+            )
+        elif roll < 0.9:
+            lines.append(
+                rnd.choice(
+                    [
+                        "retry 3 of 5",
+                        "retry 12 of 5",
+                        "id 0x1f",
+                        "id 0xfa2",
+                        "id fa2",
+                        "at 10.0.0.1",
+                        "at 10.0.0.12:80",
+                        "gc 1.5",
+                        "gc 15",
+                        "<N>",
+                        "",
+                        "x",
+                        "2026-11-22 ok",
+                        "ok 4",
+                    ]
+                )
+            )
+        else:
+            lines.append(rnd.choice(lines) if lines else "alone")
+    text = "\n".join(lines)
+    fast = kinds_module.LineKinds(text, lines, normalize, table, matched)
+    monkeypatch.setattr(kinds_module, "_SHARED_AT_MOST", -1.0)  # the steps by group, always
+    slow = kinds_module.LineKinds(text, lines, normalize, table, matched)
+    assert (fast.kinds, fast.group, fast.firsts) == (slow.kinds, slow.group, slow.firsts)
+    monkeypatch.setattr(kinds_module, "_SHARED_AT_MOST", 2.0)  # by every line's rest, always
+    again = kinds_module.LineKinds(text, lines, normalize, table, matched)
+    assert (again.kinds, again.group, again.firsts) == (slow.kinds, slow.group, slow.firsts)
+    assert _same_partition(LineKinds(text, lines, normalize, table).kinds, fast.kinds)
