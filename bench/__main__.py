@@ -5,6 +5,7 @@ from __future__ import annotations
 from bench import (
     audit_bench,
     chain_overhead_bench,
+    code_search_bench,
     cold_start_bench,
     filter_bench,
     filter_speed_bench,
@@ -15,9 +16,12 @@ from bench import (
     inbox_bench,
     large_output_bench,
     longrun_bench,
+    memory_bench,
     pane_watch_bench,
+    policy_reload_bench,
     sandbox_bench,
     sandbox_probe_bench,
+    scheduler_bench,
     secrets_bench,
     shell_cost_bench,
     shell_policy_bench,
@@ -50,3 +54,8 @@ if __name__ == "__main__":
     cold_start_bench.main([])
     # issue 46: long logs folded by template (the tunable corpora and speed; --heldout adds the held-apart ones)
     template_bench.main([])
+    # issue 49: the native tools, and the shell policy following its file
+    memory_bench.main()
+    scheduler_bench.main()
+    code_search_bench.main()
+    policy_reload_bench.main()
