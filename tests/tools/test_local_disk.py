@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.security.paths import Sandbox
 from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.files.executor import FileExecutor
 from zeph_nb.tools.files.local_disk import _local_devices, on_local_disk
@@ -147,3 +148,13 @@ def test_a_forked_child_keeps_a_table_of_its_own(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", FORKED, str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "True", "True"]
+
+
+@pytest.mark.parametrize("workdir", ["/", "/srv", "/srv/work", "/srv/work-evil"])
+@pytest.mark.parametrize("path", ["/", "/srv", "/srv/work", "/srv/work/a.txt", "/srv/work/d/e.txt", "/srv/work-evil/x",
+                                  "/srvwork/x", "/etc/passwd"])  # fmt: skip
+def test_a_name_the_kernel_gave_is_shown_as_the_sandbox_shows_it(workdir: str, path: str) -> None:
+    # A read the kernel confirmed (open_exactly) is named from its text; a prefix sibling is not inside.
+    files = FileExecutor.__new__(FileExecutor)
+    files.sandbox = Sandbox([workdir], workdir=workdir)
+    assert files._shown(path) == files.sandbox.display(Path(path))

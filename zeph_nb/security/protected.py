@@ -107,7 +107,7 @@ def system_secrets() -> list[str]:
     return found
 
 
-def _first_in(path: Path, paths: frozenset[str]) -> Path | None:
+def _first_in(path: Path | str, paths: frozenset[str]) -> Path | None:
     """The first of ``path`` and its ancestors that is in ``paths``: a walk up the path, not down the list (every
     read checks ~70 hidden paths twice)."""
     text = str(path)
@@ -183,9 +183,9 @@ class ProtectedPaths:
     def _readable_set(self) -> frozenset[str]:
         return frozenset(str(r) for r in self.readable)
 
-    def hidden_by(self, path: Path) -> Path | None:
-        """The hidden path that ``path`` (canonical) is, or is inside; None when it is not hidden (or inside a
-        ``readable`` folder with no hidden path between)."""
+    def hidden_by(self, path: Path | str) -> Path | None:
+        """The hidden path that ``path`` (canonical; as text too, as the policy holds it) is, or is inside; None when
+        it is not hidden (or inside a ``readable`` folder with no hidden path between)."""
         found = _first_in(path, self._hidden_set)
         if found is not None and self.readable:
             shown = _first_in(path, self._readable_set)

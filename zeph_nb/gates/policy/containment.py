@@ -208,11 +208,10 @@ def contain_paths(
     """A file tool call touching a protected path is refused before anyone is asked: no rule, grant or approval
     can let it through (the file tools refuse it again themselves)."""
     for i, text in enumerate(paths):
-        path = Path(text)
         # The paths a tool changes are its ``writes`` (copy_path only reads its source); a mutating tool that does
-        # not say which changes each path it names.
+        # not say which changes each path it names. (A read is looked up as the text it is: no Path made for it.)
         writes = tool.subject[i] in tool.writes if tool.writes and i < len(tool.subject) else tool.mutates
-        wall = protected.readonly_by(path) if writes else protected.hidden_by(path)
+        wall = protected.readonly_by(Path(text)) if writes else protected.hidden_by(text)
         if wall is not None:
             verb = "changed" if writes else "read"
             reason = f"{wall.as_posix()} may not be {verb} by any tool ({protected.reason(wall)})"
