@@ -17,9 +17,20 @@ from nbclient import NotebookClient
 HERE = Path(__file__).parent
 
 
+# A cell tagged nbval-skip is for the person (it waits for a click): not run here, kept without outputs.
+SKIP = "nbval-skip"
+
+
 def refresh(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
+    kept = {}
+    for index, cell in enumerate(notebook.cells):
+        if SKIP in cell.metadata.get("tags", []):
+            kept[index], cell.source = cell.source, ""
     NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}).execute()
+    for index, source in kept.items():
+        cell = notebook.cells[index]
+        cell.source, cell.outputs, cell.execution_count = source, [], None
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
     notebook.metadata.pop("widgets", None)
