@@ -6,6 +6,7 @@ run; the person's own module still imports."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 
@@ -36,7 +37,8 @@ FIRST_KERNEL = [
     # The web tool parsing HTML (bs4 looks for lxml and html5lib), pandas (tabulate, bottleneck, numexpr, …).
     "from zeph_nb.tools.web.executor import html_to_markdown\nprint(html_to_markdown('<p>hello</p>').strip())\n"
     "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\n"
-    "try:\n    df.to_markdown()\nexcept ImportError as e:\n    print('to_markdown:', type(e).__name__)\n"
+    "try:\n    df.to_markdown()\n    print('to_markdown: ok')\n"
+    "except ImportError as e:\n    print('to_markdown:', type(e).__name__)\n"
     "print(df.a.sum())",
     "model = zeph_nb.ScriptedProvider([[{'tool': 'bash', 'params': {'command': 'ls'}}], 'looked'])",
     "%%zeph --provider model --approve deny\nlook around",
@@ -66,7 +68,10 @@ def test_nothing_the_agent_planted_runs_in_the_kernel(isolated_env: Path) -> Non
     out = run_notebook(FIRST_KERNEL, folder)
     assert out[1].strip() == f"['ok'] {len(PLANTS)}", out[1]  # every plant was written, unasked
     assert all((folder / f"{name}.py").is_file() for name in PLANTS)
-    assert "hello" in out[2] and "to_markdown: ImportError" in out[2] and "3" in out[2], out[2]
+    # pandas' to_markdown needs tabulate: where it is installed (the docs' tools bring it) the installed one is used,
+    # never the agent's tabulate.py; where it is not, the import fails as if the plant were absent.
+    tabulate = "ok" if importlib.util.find_spec("tabulate") is not None else "ImportError"
+    assert "hello" in out[2] and f"to_markdown: {tabulate}" in out[2] and "3" in out[2], out[2]
     assert out[5].strip() == "completed", out[5]
     assert out[6].strip() == "mine 42"
     assert "cell: zeph-nb refused to import html5lib" in out[7] and "%zeph trust" in out[7], out[7]
