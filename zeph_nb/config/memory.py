@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from zeph_nb.config.common import _Section
 
-__all__ = ["MemorySettings"]
+__all__ = ["NOT_HERE", "MemorySettings"]
+
+_CONTEXT = (
+    "the conversation's own context is kept within [agent] context_budget_tokens (and summarised by [agent] "
+    "compress_provider); [memory] here is the notes the model saves with memory_save"
+)
+_NEVER_ON_ITS_OWN = (
+    "zeph-nb saves nothing on its own: a note is kept only when the model calls memory_save, a call the gates see "
+    "and the audit log records"
+)
+_STORE = "notes live in the store's memories table (the zeph home's zeph.duckdb; [store] path moves it)"
+# The reference agent's [memory] keys, which are about its conversation history and its vector database, each with
+# why it does not apply here (a config ported from it hears this, not "unknown key").
+NOT_HERE: dict[str, str] = {
+    **dict.fromkeys(("sqlite_path", "database_url"), _STORE),
+    **dict.fromkeys(("history_limit", "summarization_threshold", "auto_budget", "soft_compaction_threshold",
+                     "hard_compaction_threshold", "compaction_preserve_tail", "compaction_cooldown_turns",
+                     "prune_protect_tokens", "token_safety_margin", "context_budget_tokens"), _CONTEXT),
+    **dict.fromkeys(("autosave_assistant", "autosave_min_length", "shutdown_summary", "shutdown_summary_min_messages",
+                     "shutdown_summary_max_messages"), _NEVER_ON_ITS_OWN),
+    **dict.fromkeys(("qdrant_url", "vector_backend"), "notes are ranked in the kernel (BM25, blended with vectors "
+                    "from embedding_provider): there is no vector database to name"),
+    "cross_session_score_threshold": "memory_search returns the best notes of the project (or, with scope = "
+    "\"user\", of every folder), ranked; there is no cut-off score",
+    "redact_credentials": "always on: every note passes the store's redaction before it is kept or embedded",
+    "sessions": "conversations are the store's conversations table, read with pandas (zeph_nb.audit.sql)",
+    "documents": "there is no document ingestion (RAG) here: the file tools, grep and search_code read the project",
+    "semantic": "memory_search is the semantic memory: embedding_provider and vector_weight are its keys here",
+}  # fmt: skip
 
 
 class MemorySettings(_Section):
@@ -40,3 +68,12 @@ class MemorySettings(_Section):
     timeout_secs: float = Field(
         10.0, gt=0, le=300, description="an embeddings request not answered by then: the search is full-text only"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_reference_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, why in NOT_HERE.items():
+                if key in data:
+                    raise ValueError(f"[memory] {key} does not apply to zeph-nb: {why}; remove it")
+        return data
