@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -25,6 +25,9 @@ NOT_HERE: dict[str, str] = {
 class IndexSettings(_Section):
     """``[index]``: search_code's layers and bounds. Structural search (tree-sitter) and symbols through a language
     server always work; the semantic layer (vectors of the definitions) is what ``enabled`` turns on."""
+
+    not_here = NOT_HERE
+    _table = "index"
 
     enabled: bool = Field(
         False,
@@ -78,15 +81,6 @@ class IndexSettings(_Section):
         10.0, gt=0, le=600, description="how long one search_code call parses files; past it, the files not yet "
         "parsed are left out and the result says so"
     )  # fmt: skip
-
-    @model_validator(mode="before")
-    @classmethod
-    def _refuse_reference_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key, why in NOT_HERE.items():
-                if key in data:
-                    raise ValueError(f"[index] {key} does not apply to zeph-nb: {why}; remove it")
-        return data
 
     @model_validator(mode="after")
     def _semantic_needs(self) -> IndexSettings:

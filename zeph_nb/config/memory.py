@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from zeph_nb.config.common import _Section
 
@@ -42,6 +42,9 @@ NOT_HERE: dict[str, str] = {
 class MemorySettings(_Section):
     """``[memory]``: notes that outlive the kernel, one table of the store, per user and per project folder."""
 
+    not_here = NOT_HERE
+    _table = "memory"
+
     enabled: bool = Field(
         False,
         description="offer memory_save and memory_search to the model. Off by default: a notebook is expected to do "
@@ -68,12 +71,3 @@ class MemorySettings(_Section):
     timeout_secs: float = Field(
         10.0, gt=0, le=300, description="an embeddings request not answered by then: the search is full-text only"
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _refuse_reference_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key, why in NOT_HERE.items():
-                if key in data:
-                    raise ValueError(f"[memory] {key} does not apply to zeph-nb: {why}; remove it")
-        return data

@@ -3,9 +3,7 @@ limits."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from zeph_nb.config.common import _Section
 
@@ -26,6 +24,9 @@ NOT_HERE = {
 class SchedulerSettings(_Section):
     """``[scheduler]``: tasks that start new agent runs later, on the kernel's event loop; they end with the kernel."""
 
+    not_here = NOT_HERE
+    _table = "scheduler"
+
     enabled: bool = Field(
         False,
         description="offer schedule_periodic, schedule_deferred and cancel_task to the model. Off by default: a "
@@ -40,15 +41,6 @@ class SchedulerSettings(_Section):
         description="the shortest period of schedule_periodic and the shortest delay of schedule_deferred; shorter "
         "is refused, so no model fills the kernel with runs every second",
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _refuse_seed_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key, why in NOT_HERE.items():
-                if key in data:
-                    raise ValueError(f"[scheduler] {key} does not apply to zeph-nb: {why}; remove it")
-        return data
 
     max_tasks: int = Field(
         5,

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
 from zeph_nb.config.common import _Section, empty_list
 
@@ -46,6 +45,9 @@ NOT_HERE: dict[str, str] = {
 class SkillsSettings(_Section):
     """``[skills]``: skills from the project's ``.zeph/skills/``, the zeph home's ``skills/`` and ``paths``."""
 
+    not_here = NOT_HERE
+    _table = "skills"
+
     enabled: bool = Field(True, description="offer the skills found to the model (the load_skill tool)")
     project: bool = Field(
         True, description="look for skills in the project's .zeph/skills/ (the notebook's working directory)"
@@ -61,15 +63,6 @@ class SkillsSettings(_Section):
         "of them alone; only the person sets them (here or zeph_nb.tools.skills.set_skill_env), never the model, "
         "and their values are masked in what the script prints",
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _refuse_reference_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key, why in NOT_HERE.items():
-                if key in data:
-                    raise ValueError(f"[skills] {key} does not apply to zeph-nb: {why}; remove it")
-        return data
 
     @field_validator("env")
     @classmethod
