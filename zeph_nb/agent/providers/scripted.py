@@ -36,7 +36,8 @@ Turn = str | Sequence[ToolCallSpec] | Callable[[Sequence[Message]], "str | Seque
 NO_MODEL_REPLY = (
     "No model is configured, so this reply comes from zeph-nb's offline scripted model and nothing was done. "
     "To use Claude, set ANTHROPIC_API_KEY; for an OpenAI-compatible server (Ollama, vLLM, llama.cpp) set "
-    "[llm] base_url and model in zeph.toml. To script a demo, pass ScriptedProvider(turns) to the agent."
+    "[llm] base_url and model in zeph.toml. To try zeph-nb offline, put zeph_nb.ScriptedProvider([...]) in a "
+    "variable and run %%zeph --provider NAME (the quickstart tutorial shows how)."
 )
 
 
