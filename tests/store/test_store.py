@@ -96,6 +96,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (11, "m011_overflow_blobs"),
         (12, "m012_memories"),
         (13, "m013_rollback"),
+        (14, "m014_seed_audit_fields"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

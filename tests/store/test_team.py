@@ -176,6 +176,8 @@ def test_rows_wait_while_the_schema_is_older_and_hostile_text_ships(pg: Cluster,
     # The database as an earlier version left it: without migrations 10 and later.
     pg.sql("ALTER TABLE tool_calls DROP COLUMN runs_on_use; ALTER TABLE overflow DROP COLUMN blob; "
            "DROP TABLE memories; ALTER TABLE tool_calls DROP COLUMN rollback; "
+           "ALTER TABLE tool_calls DROP COLUMN trust_level, DROP COLUMN result_text, DROP COLUMN claim_source, "
+           "DROP COLUMN phases; "
            "DELETE FROM schema_migrations WHERE version >= 10")  # fmt: skip
     store = Store(settings_for(tmp_path, pg.url_as("bob")), flusher=False)
     store.append(

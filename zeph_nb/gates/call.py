@@ -41,8 +41,8 @@ class Prepared:
     scope: CommandScope | None = None  # a command's sandbox, network and environment (and never scoped again)
 
 
-_WRITTEN_ONCE = ("decision", "verdict", "utility", "scope", "opened", "approved_by", "waited_ms", "blocked_by",
-                 "cached", "processed")  # fmt: skip
+_WRITTEN_ONCE = ("decision", "verdict", "utility", "scope", "opened", "approved_by", "answered_via", "waited_ms",
+                 "blocked_by", "cached", "processed")  # fmt: skip
 
 
 @dataclass
@@ -59,6 +59,7 @@ class Trace:
     scope: CommandScope | None = None  # commands: what the call gets (sandbox, network, environment)
     opened: tuple[str, ...] = ()  # folders outside the allowed paths this call may write, once cleared
     approved_by: str | None = None
+    answered_via: str | None = None  # what answered an ask: person, reviewer, approver, timeout (audit claim_source)
     waited_ms: float = 0.0  # time spent waiting for a person's answer (not part of duration_ms)
     blocked_by: str | None = None  # the gate that refused it: quota, blocklist, policy, approval
     cached: bool = False
@@ -66,6 +67,9 @@ class Trace:
     attempts: int = 0  # times the tool actually ran
     # Files the call created or changed that other tools run when the person uses them (security/runs_on_use.py)
     runs_on_use: tuple[RunsOnUse, ...] = ()
+    # time.perf_counter() when the call passed each point the audit row's phases are cut at (recording.py): prepared,
+    # decided, executing (first run), executed (last run), processed. A point a refused call never reached is absent.
+    clock: dict[str, float] = field(default_factory=dict)
 
     def note(self, **facts: Any) -> None:
         for name, value in facts.items():

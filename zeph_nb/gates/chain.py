@@ -385,6 +385,7 @@ def build_chain(
             observe=session.observe,
             conversation=lambda: session.conversation_id,
             run=lambda: session.run_id,
+            trust=session.permissions.trust.level_for,
         ),
         lambda inner: OutputGate(inner, pipeline),
         lambda inner: QuotaGate(inner, session.quota),

@@ -11,6 +11,7 @@ way from the model to the subprocess decides a call twice.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -87,4 +88,5 @@ class PrepareGate:
         if gc.tool.name != gc.call.tool_id:  # called by an alias: every gate, and the audit, see the tool that runs
             gc.call = dataclasses.replace(gc.call, tool_id=gc.tool.name)
         gc.ctx = self.preparer.prepare(gc.call, gc.tool)
+        gc.trace.clock["prepared"] = time.perf_counter()
         return await self.inner.handle(gc)

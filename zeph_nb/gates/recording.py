@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.gates.call import CallOutcome, GateCall, Handler, RunsOnUse, rewritten
 from zeph_nb.gates.events import tool_kind
+from zeph_nb.gates.policy.rules import GRANTED
 from zeph_nb.security.secrets import redact, scan_secrets
 from zeph_nb.tools.base import ToolOutput
 
@@ -41,8 +42,10 @@ class AuditGate:
         observe: Callable[[GateCall], None],
         conversation: Callable[[], str],
         run: Callable[[], str] | None = None,
+        trust: Callable[[str], str] | None = None,
     ) -> None:
         self.inner, self.audit = inner, audit
+        self.trust = trust  # the trust level in force for a tool now (with its anomaly block), for the audit row
         self.observe = observe  # the anomaly detector's and the dependency graph's sample of a finished call
         self.conversation = conversation  # the conversation's id now (a new conversation changes it)
         self.run = run  # the run's id now (each Agent.run starts a new one)
@@ -62,7 +65,8 @@ class AuditGate:
         from zeph_nb.store.audit_log import AuditRecord
 
         trace = gc.trace
-        duration_ms = max(0.0, (time.perf_counter() - started) * 1000 - trace.waited_ms)
+        finished = time.perf_counter()
+        duration_ms = max(0.0, (finished - started) * 1000 - trace.waited_ms)
         category = output.error.category if output.error is not None else None
         decision = trace.decision
         if cancelled or category is ToolErrorCategory.CANCELLED:
@@ -117,6 +121,8 @@ class AuditGate:
             runs_on_use=trace.runs_on_use,
             tool_kind=tool_kind(gc.tool),
         )
+        # Before observe: the anomaly detector's sample of this very call may block the tool after it was decided.
+        trust = self.trust(gc.call.tool_id) if self.audit is not None and self.trust is not None else None
         self.observe(gc)
         if self.audit is None:
             return
@@ -154,8 +160,79 @@ class AuditGate:
                 mcp_tool=origin[1] if origin is not None else None,
                 runs_on_use=_runs_on_use(trace.runs_on_use),
                 rollback=json.dumps(outcome.rollback) if outcome.rollback is not None else None,
+                trust_level=trust,
+                result_text=_result_text(text, outcome.overflow_id),
+                claim_source=_claim_source(trace),
+                phases=_phases(trace, started, finished),
             )
         )
+
+
+# The most of what the model read that a row keeps: enough for an auditor to read what it was told, small enough that
+# the log stays a log (the whole output is in the overflow table, named in the row).
+RESULT_TEXT_CHARS = 2_000
+
+
+def _result_text(text: str, overflow_id: str | None) -> str:
+    """The model's text, cut to RESULT_TEXT_CHARS with a note of how long it was and where the whole is. It is
+    redacted once, with the rest of the row, by the store's choke point (a secret cut in two is the pipeline's
+    redaction already applied to the whole text, so no piece of one is left to leak)."""
+    if len(text) <= RESULT_TEXT_CHARS:
+        return text
+    where = f"; the whole output is {overflow_id}" if overflow_id else ""
+    return f"{text[:RESULT_TEXT_CHARS]}\n… [{len(text):,} characters in all{where}]"
+
+
+# What a refusal before any decision names as the gate that refused, for claim_source.
+_GATES = {"blocklist": "blocklist", "policy": "policy"}
+
+
+def _claim_source(trace: Any) -> str | None:
+    """Where the call's authority came from, in the fixed words ToolCallRow.claim_source lists."""
+    if trace.answered_via is not None:  # an ask: whoever answered it decided (approved_by names them)
+        return str(trace.answered_via)
+    decision = trace.decision
+    if decision is None:
+        return _GATES.get(trace.blocked_by, "gate") if trace.blocked_by is not None else None
+    rule = decision.rule
+    if decision.managed:
+        return "managed"
+    if rule == "blocklist":
+        return "blocklist"
+    if rule == "gates.policy":
+        return "policy"
+    if rule == "trust":
+        return "trust"
+    if rule.startswith("default (trust level"):
+        return "default"
+    if rule == "shell classifier" or rule.endswith(" executor"):
+        return "classifier"
+    if decision.reason.startswith(GRANTED):
+        return "grant"
+    return "config"
+
+
+# The points the gates mark on the trace's clock, in the order a call passes them, each ending the phase named.
+_POINTS = (("prepared", "prepare"), ("decided", "decide"), ("executing", "checks"), ("executed", "execute"),
+           ("processed", "output"))  # fmt: skip
+
+
+def _phases(trace: Any, started: float, finished: float) -> str:
+    """Milliseconds of each phase the call went through (ToolCallRow.phases): one JSON dump, the row's only one."""
+    clock, phases, last = trace.clock, {}, started
+    for point, name in _POINTS:
+        at = clock.get(point)
+        if at is None:
+            continue
+        ms = (at - last) * 1000
+        # The wait for a person happened between the decision and the run (or the refusal, when not approved).
+        if trace.waited_ms and (name == "checks" or (name == "output" and "executing" not in clock)):
+            ms -= trace.waited_ms
+            phases["wait"] = round(trace.waited_ms, 3)
+        phases[name] = round(max(ms, 0.0), 3)
+        last = at
+    phases["record"] = round((finished - last) * 1000, 3)
+    return json.dumps(phases)
 
 
 def _reason(decision: Any, *notes: str | None) -> str | None:

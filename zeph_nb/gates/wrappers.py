@@ -94,6 +94,7 @@ class OutputGate:
         if output.error is not None and gc.trace.attempts > 1:  # the retry gate ran it again: the model is told
             output = dataclasses.replace(output, error=dataclasses.replace(output.error, retried=True))
         gc.trace.note(processed=self.pipeline.process(gc.call, output, gc.tool))
+        gc.trace.clock["processed"] = time.perf_counter()
         return output
 
 
@@ -155,6 +156,7 @@ class PolicyGate:
         if not wants and ctx.analysis is not None and tool.own_confirmation:
             wants = self.confirms(ctx.call)
         decision = self.permissions.decide_call(ctx, wants_confirmation=wants)
+        gc.trace.clock["decided"] = time.perf_counter()
         gc.trace.note(decision=decision)
         if ctx.scope is not None:
             gc.trace.note(scope=ctx.scope, opened=tuple(str(folder) for folder in ctx.scope.opened))
@@ -237,7 +239,7 @@ class ApprovalGate:
             answer = await self.desk.ask(request, self.timeout)
         finally:  # a person's thinking time is not the call's duration: two clocks (also when stopped while asking)
             gc.trace.note(waited_ms=(time.perf_counter() - asked) * 1000)
-        gc.trace.note(approved_by=answer.by)
+        gc.trace.note(approved_by=answer.by, answered_via=_answered_via(self.desk.answering, answer.by))
         self.events(ApprovalAnswered(request, answer))
         if not answer.approved:
             note = f" ({answer.note})" if answer.note else ""
@@ -342,7 +344,26 @@ class ExecutorGate:
         call = ctx.call
         if call.opened_paths != gc.trace.opened:
             call = dataclasses.replace(call, opened_paths=gc.trace.opened)
-        output = await self.executor.execute(call)
+        clock = gc.trace.clock
+        clock.setdefault("executing", time.perf_counter())  # the first run: a retry's sleeps count as executing
+        try:
+            output = await self.executor.execute(call)
+        finally:
+            clock["executed"] = time.perf_counter()
         if output is None:  # the registry knew the tool, but no executor took it: a wiring bug, said plainly
             raise ToolError(ToolErrorCategory.TOOL_NOT_FOUND, f"no executor runs {gc.call.tool_id!r}")
         return output
+
+
+def _answered_via(approver: Any, by: str) -> str:
+    """What answered an ask, for the audit row's claim source: a person (the notebook's buttons, a terminal prompt),
+    the team's reviewers (the inbox, the hub), nobody in time, or an approver object a program set (AutoApprove,
+    DenyAll, its own). By class name: importing the notebook's approver here would import the widgets."""
+    if by == "timeout":
+        return "timeout"
+    kind = type(approver).__name__
+    if kind in ("WidgetApprover", "ConsoleApprover"):
+        return "person"
+    if kind == "InboxApprover":
+        return "reviewer"
+    return "approver"

@@ -132,6 +132,29 @@ class ToolCallRow:
     # A command whose failing exit rolled its changes back: JSON {restored, removed[, not_restored]} (status stays
     # what the call's was: it ran)
     rollback: str | None = None
+    # Seed 003's audit fields (m014).
+    # The [gates.trust] level in force when the call was decided (untrusted | provisional | trusted), with
+    # "; <tool> blocked" when the anomaly detector (or a person) had blocked this tool.
+    trust_level: str | None = None
+    # What the model read of the result (filtered, redacted, the overflow note included), its first 2,000
+    # characters (recording.RESULT_TEXT_CHARS); when cut, a last line gives the total and the overflow id of the whole.
+    result_text: str | None = None
+    # Where the decision's authority came from: default (the trust level's default), classifier (the command
+    # classifier or the tool's own executor asked), config (a rule in the user's or project's config), managed (a
+    # rule of the organisation's managed settings), grant (an earlier Always allow), blocklist, policy (the
+    # [gates.policy] tool policy), trust (a tool blocked by the anomaly detector), gate (quota, utility, the
+    # adversarial check, a malformed call); for an ask: person (a click in the notebook or a terminal answer:
+    # approved_by names who), reviewer (the team's inbox or hub: approved_by names the reviewer), approver (an
+    # approver object a program set, AutoApprove, DenyAll…), timeout (nobody answered). None: refused before
+    # anything decided (an unknown tool, arguments that are not valid).
+    claim_source: str | None = None
+    # How long each phase of the call took, JSON of milliseconds in the order they ran: prepare (looking up and
+    # validating the call), decide (blocklist, tool policy, permission rules), checks (utility, adversarial check,
+    # approval and cache gates, without the wait), wait (waiting for a person; the row's waited_ms), execute (the
+    # tool, retries included), output (filters, redaction, overflow), record (building the outcome and this row).
+    # A phase the call never reached is absent; all but wait add up to about duration_ms. Writing the row itself
+    # comes after it and is not in it.
+    phases: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

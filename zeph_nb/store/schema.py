@@ -240,6 +240,16 @@ CREATE TABLE memories (
 ALTER TABLE tool_calls ADD COLUMN rollback VARCHAR;
 """,
     ),
+    (
+        14,
+        "m014_seed_audit_fields",
+        """\
+ALTER TABLE tool_calls ADD COLUMN trust_level VARCHAR;
+ALTER TABLE tool_calls ADD COLUMN result_text VARCHAR;
+ALTER TABLE tool_calls ADD COLUMN claim_source VARCHAR;
+ALTER TABLE tool_calls ADD COLUMN phases VARCHAR;
+""",
+    ),
 ]
 
 

@@ -63,6 +63,10 @@ class TrustState:
     def block(self, tool: str, reason: str) -> None:
         self.blocked[tool] = reason
 
+    def level_for(self, tool: str) -> str:
+        """The level as the audit row says it for ``tool``: with "; <tool> blocked" while it is blocked."""
+        return f"{self.level}; {tool} blocked" if tool in self.blocked else self.level
+
     def unblock(self, tool: str) -> None:
         """Lift a block (the anomaly detector's window for the tool starts afresh)."""
         self.blocked.pop(tool, None)
