@@ -97,3 +97,16 @@ async def test_a_blocked_tool_says_so_in_the_trust_level(tmp_path: Path, store: 
     await chain.execute(call("read", path="x"))
     [row] = rows(store)
     assert (row["status"], row["trust_level"], row["claim_source"]) == ("denied", "trusted; read blocked", "trust")
+
+
+async def test_zeph_audits_full_frame_has_them(tmp_path: Path, store: Store) -> None:
+    from zeph_nb.config import Settings
+    from zeph_nb.notebook.views import recent_calls
+
+    chain = chain_for("", tmp_path, store, approver=AutoApprove())
+    await chain.execute(call("time"))
+    settings = Settings().model_copy(update={"home": store.home})
+    full = recent_calls(10, settings).full
+    assert full[["trust_level", "claim_source"]].values.tolist() == [["trusted", "default"]]
+    assert list(json.loads(full["phases"][0])) == ["prepare", "decide", "checks", "execute", "output", "record"]
+    assert full["result_text"][0]
