@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.embedding_server import serve_embeddings
+from bench.embedding_server import provider_toml, serve_embeddings
 from zeph_nb.agent.providers.embeddings import index_embedder
 from zeph_nb.config import Settings
 from zeph_nb.tools.code_search import CodeSearchExecutor
@@ -69,7 +69,7 @@ def main() -> None:
     print(f"| ratio first / again | {cold / warm:.1f}x |")
 
     with serve_embeddings() as server:
-        settings = Settings.from_toml(SEMANTIC.format(url=server.url))
+        settings = Settings.from_toml(provider_toml(server.url) + SEMANTIC)
         semantic = CodeSearchExecutor(settings, workdir=ROOT, embedder=index_embedder(settings))
         started = time.perf_counter()
         semantic.run(query="where are tool results cached", kind="semantic")
@@ -85,13 +85,6 @@ def main() -> None:
 
 
 SEMANTIC = """
-[[llm.providers]]
-name = "embed"
-kind = "openai"
-model = "chat-model"
-embedding_model = "hashing-512"
-base_url = "{url}"
-
 [index]
 enabled = true
 embedding_provider = "embed"

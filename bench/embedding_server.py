@@ -110,6 +110,15 @@ class EmbeddingServer:
                                                              else [body["input"]])]  # fmt: skip
 
 
+def provider_toml(url: str) -> str:
+    """The ``[[llm.providers]]`` entry (name ``embed``) whose /embeddings a server at ``url`` answers: the start of a
+    settings file in the tests and benches that embed."""
+    return (
+        '[[llm.providers]]\nname = "embed"\nkind = "openai"\nmodel = "chat-model"\nembedding_model = "hashing-512"\n'
+        f'base_url = "{url}"\n'
+    )
+
+
 @contextmanager
 def serve_embeddings(dims: int = 512) -> Iterator[EmbeddingServer]:
     server = EmbeddingServer(dims)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import zeph_nb
-from bench.embedding_server import EmbeddingServer, serve_embeddings
+from bench.embedding_server import EmbeddingServer, provider_toml, serve_embeddings
 from zeph_nb.agent.events import ToolsOffered
 from zeph_nb.agent.providers.embeddings import OpenAIEmbeddings
 from zeph_nb.config import Settings
@@ -20,13 +20,6 @@ from zeph_nb.errors import ConfigError, ModelError
 from zeph_nb.store import Store
 
 FILTERED = """
-[[llm.providers]]
-name = "embed"
-kind = "openai"
-model = "chat-model"
-embedding_model = "hashing-512"
-base_url = "{url}"
-
 [agent.tool_filter]
 enabled = true
 provider = "embed"
@@ -76,7 +69,7 @@ def server() -> Iterator[EmbeddingServer]:
 
 def make(server: EmbeddingServer, store: Store, workdir: Path, turns: list[Any], *, top_k: int = 1,
          extra: str = "", more: str = "") -> tuple[zeph_nb.Agent, zeph_nb.ScriptedProvider]:  # fmt: skip
-    toml = FILTERED.format(url=server.url, top_k=top_k, extra=extra) + more
+    toml = provider_toml(server.url) + FILTERED.format(top_k=top_k, extra=extra) + more
     settings = Settings.from_toml(toml).model_copy(update={"home": store.home})
     model = zeph_nb.ScriptedProvider(turns)
     agent = zeph_nb.Agent(settings, model, zeph_nb.AutoApprove(), workdir, store=store, tools=TOOLS)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import zeph_nb
-from bench.embedding_server import EmbeddingServer, serve_embeddings
+from bench.embedding_server import EmbeddingServer, provider_toml, serve_embeddings
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolErrorCategory
 from zeph_nb.store import Store
@@ -168,13 +168,6 @@ def test_a_deleted_note_leaves_the_file_and_stays_deleted_when_another_kernels_c
 # -- embeddings ---------------------------------------------------------------------------------------------------
 
 EMBEDDED = """
-[[llm.providers]]
-name = "embed"
-kind = "openai"
-model = "chat-model"
-embedding_model = "hashing-512"
-base_url = "{url}"
-
 [memory]
 enabled = true
 embedding_provider = "embed"
@@ -191,7 +184,7 @@ def server() -> Iterator[EmbeddingServer]:
 def test_with_an_embedding_provider_the_redacted_note_is_embedded_and_the_search_blends(
     server: EmbeddingServer, store: Store, tmp_path: Path
 ) -> None:
-    toml = EMBEDDED.format(url=server.url)
+    toml = provider_toml(server.url) + EMBEDDED
     agent = agent_for(store, tmp_path, [save(NOTE), "ok"], toml)
     agent.run_sync("save")
     assert server.inputs() and all(SECRET not in text for text in server.inputs())  # the server never saw it
@@ -206,7 +199,7 @@ def test_when_the_embeddings_server_fails_a_save_keeps_the_note_and_a_search_ran
     server: EmbeddingServer, store: Store, tmp_path: Path
 ) -> None:
     server.status = 503
-    toml = EMBEDDED.format(url=server.url)
+    toml = provider_toml(server.url) + EMBEDDED
     saved, found = agent_for(store, tmp_path, [save("Batch size 64 fits on one GPU"), search("batch size"), "ok"],
                              toml).run_sync("go").tool_calls  # fmt: skip
     assert saved.status == "ok" and "no embedding" in saved.text
@@ -217,7 +210,7 @@ def test_a_note_saved_without_a_vector_is_embedded_when_searched(
     server: EmbeddingServer, store: Store, tmp_path: Path
 ) -> None:
     agent_for(store, tmp_path, [save("Batch size 64 fits on one GPU"), "ok"]).run_sync("no provider yet")
-    found = agent_for(store, tmp_path, [search("batch size"), "ok"], EMBEDDED.format(url=server.url)).run_sync("?")
+    found = agent_for(store, tmp_path, [search("batch size"), "ok"], provider_toml(server.url) + EMBEDDED).run_sync("?")
     (match,) = found.tool_calls[0].output.raw["matches"]
     assert match["vector_score"] > 0 and "Batch size 64 fits on one GPU" in server.inputs()
 
@@ -271,7 +264,7 @@ def test_notes_saved_before_the_provider_are_embedded_a_batch_per_search(
     for n in range(3):
         rows.save(MemoryRow(id=new_memory_id(), user_name="ada", project=str(tmp_path.resolve()), text=f"note {n}"))
     turns = [search("note"), search("note"), "ok"]
-    first, second = agent_for(store, tmp_path, turns, EMBEDDED.format(url=server.url)).run_sync("?").tool_calls
+    first, second = agent_for(store, tmp_path, turns, provider_toml(server.url) + EMBEDDED).run_sync("?").tool_calls
     assert "1 older notes are not embedded yet" in first.text
     embedded = {m["text"]: m["vector_score"] is not None for m in first.output.raw["matches"]}
     assert embedded == {"note 2": True, "note 1": True, "note 0": False}  # the newest first

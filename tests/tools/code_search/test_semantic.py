@@ -10,20 +10,13 @@ from pathlib import Path
 import pytest
 
 import zeph_nb
-from bench.embedding_server import EmbeddingServer, serve_embeddings
+from bench.embedding_server import EmbeddingServer, provider_toml, serve_embeddings
 from zeph_nb.agent.providers.embeddings import index_embedder
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.tools.code_search import CodeSearchExecutor
 
 SETTINGS = """
-[[llm.providers]]
-name = "embed"
-kind = "openai"
-model = "chat-model"
-embedding_model = "hashing-512"
-base_url = "{url}"
-
 [index]
 enabled = true
 embedding_provider = "embed"
@@ -54,7 +47,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def searcher(project: Path, server: EmbeddingServer) -> CodeSearchExecutor:
-    settings = Settings.from_toml(SETTINGS.format(url=server.url))
+    settings = Settings.from_toml(provider_toml(server.url) + SETTINGS)
     return CodeSearchExecutor(settings, workdir=project, embedder=index_embedder(settings))
 
 
@@ -96,7 +89,7 @@ def test_semantic_is_refused_while_the_index_is_off(project: Path) -> None:
 def test_the_agent_gets_the_index_from_the_settings(project: Path, server: EmbeddingServer, isolated_env: Path) -> None:
     call = {"tool": "search_code", "params": {"query": "invoice pdf", "kind": "semantic"}}
     model = zeph_nb.ScriptedProvider([[call], "done"])
-    settings = Settings.from_toml(SETTINGS.format(url=server.url))
+    settings = Settings.from_toml(provider_toml(server.url) + SETTINGS)
     agent = zeph_nb.Agent(settings=settings, provider=model, workdir=project)
     result = asyncio.run(agent.run("find the invoice renderer"))
     (outcome,) = result.tool_calls
@@ -105,7 +98,7 @@ def test_the_agent_gets_the_index_from_the_settings(project: Path, server: Embed
 
 def test_the_references_max_chunks_and_score_threshold(project: Path, server: EmbeddingServer) -> None:
     def run(extra: str) -> str:
-        settings = Settings.from_toml(SETTINGS.format(url=server.url) + extra)
+        settings = Settings.from_toml(provider_toml(server.url) + SETTINGS + extra)
         search = CodeSearchExecutor(settings, workdir=project, embedder=index_embedder(settings))
         return search.run(query="invoice pdf csv rows customer password", kind="semantic").summary
 
