@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from zeph_nb.errors import ZephError
+from zeph_nb.notebook.tables import folded_table_html
 
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
@@ -94,27 +95,10 @@ def _table(rows: MemoryRows, settings: Settings, project: str | None) -> Any:
                 return f"{pd.DataFrame(self).to_string(index=False)}\n{self.note}"
 
         def _repr_html_(self) -> str:
-            # Everything in a note came from a model: escaped, cell by cell, tooltips included.
-            cell = "padding: 2px 4px; text-align: left; vertical-align: top; overflow-wrap: break-word"
             frame = pd.DataFrame(self).astype(object)
             frame = frame.where(frame.notna(), "")
-            columns = "".join(f'<col style="width: {_SHARE.get(str(c), 10)}%">' for c in frame.columns)
-            head = "".join(f'<th style="{cell}">{html.escape(str(c))}</th>' for c in frame.columns)
-            body = []
-            for record in frame.itertuples(index=False):
-                cells = []
-                for column, value in zip(frame.columns, record, strict=True):
-                    text, limit = str(value), _FOLD.get(str(column))
-                    if limit is not None and len(text) > limit:
-                        cells.append(f'<td style="{cell}" title="{html.escape(text, quote=True)}">'
-                                     f"{html.escape(text[: limit - 1])}…</td>")  # fmt: skip
-                    else:
-                        cells.append(f'<td style="{cell}">{html.escape(text)}</td>')
-                body.append("<tr>" + "".join(cells) + "</tr>")
-            return (f'<div class="zeph-memory"><table style="font-size: 12px; border-collapse: collapse; '
-                    f'table-layout: fixed; width: 100%"><colgroup>{columns}</colgroup><thead><tr>{head}</tr>'
-                    f'</thead><tbody>{"".join(body)}</tbody></table><div style="font-size: 11px; color: #6e7781">'
-                    f"{html.escape(self.note)}</div></div>")  # fmt: skip
+            return folded_table_html(frame, kind="memory", shares=_SHARE, default_share=10, folds=_FOLD,
+                                     note=html.escape(self.note))  # fmt: skip
 
     notes = MemoryNotes(shown)
     notes.full = full

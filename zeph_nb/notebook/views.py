@@ -8,11 +8,11 @@ command needs them.
 from __future__ import annotations
 
 import hashlib
-import html
 import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from zeph_nb.errors import ConfigError
+from zeph_nb.notebook.tables import folded_table_html
 
 if TYPE_CHECKING:
     from zeph_nb.agent.loop import Agent
@@ -112,31 +112,9 @@ def _audit_rows(shown: Any, full: Any) -> Any:
                 return str(self._display().to_string())
 
         def _repr_html_(self) -> str:
-            # Everything here came from the model or a tool: escaped, cell by cell, tooltips included. Styles are
-            # on each cell: JupyterLab right-aligns output tables, and its sanitiser keeps no <style> block.
-            shown = self._display()
-            # Fixed layout: the shares decide the widths, and a word longer than its column breaks (break-word).
-            cell = "padding: 2px 4px; text-align: left; vertical-align: top; overflow-wrap: break-word"
-            columns = "".join(f'<col style="width: {_SHARE.get(str(c), 8)}%">' for c in shown.columns)
-            head = "".join(f'<th style="{cell}">{html.escape(str(c))}</th>' for c in shown.columns)
-            rows = []
-            for record in shown.itertuples(index=False):
-                cells = []
-                for column, value in zip(shown.columns, record, strict=True):
-                    text = str(value)
-                    limit = _FOLD.get(column)
-                    if limit is not None and len(text) > limit:
-                        cells.append(f'<td style="{cell}" title="{html.escape(text, quote=True)}">'
-                                     f"{html.escape(text[: limit - 1])}…</td>")  # fmt: skip
-                    else:
-                        cells.append(f'<td style="{cell}">{html.escape(text)}</td>')
-                rows.append("<tr>" + "".join(cells) + "</tr>")
-            note = f"{len(shown)} calls, newest first; every column: <code>.full</code>"
-            body = "".join(rows)
-            return (f'<div class="zeph-audit"><table style="font-size: 12px; border-collapse: collapse; table-layout:'
-                    f' fixed; width: 100%"><colgroup>{columns}</colgroup><thead><tr>{head}</tr></thead>'
-                    f"<tbody>{body}</tbody></table>"
-                    f'<div style="font-size: 11px; color: #6e7781">{note}</div></div>')  # fmt: skip
+            note = f"{len(self)} calls, newest first; every column: <code>.full</code>"
+            return folded_table_html(self._display(), kind="audit", shares=_SHARE, default_share=8, folds=_FOLD,
+                                     note=note)  # fmt: skip
 
     rows = AuditRows(shown)
     rows.full = full
