@@ -74,6 +74,11 @@ def test_terminal_mode_prints_and_asks_on_the_console(
     assert result.stop_reason == "completed" and (Path.cwd() / "hi.txt").read_text() == "hello\n"
     assert "▶ bash: echo hello > hi.txt" in out and "Wrote hi.txt." in out and "[completed]" in out
     assert result.tool_calls[0].approved_by == zeph_nb.Settings.load().user
+    _, magics = shell
+    assert magics.agent is not None
+    magics.agent.chain.store.flush()
+    rows = zeph_nb.audit.frame(conversation=magics.agent.conversation_id)
+    assert list(rows["claim_source"]) == ["person"]  # an answer typed at the terminal: the person's own authority
 
 
 async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
@@ -95,6 +100,7 @@ async def test_approve_click_runs_the_command_and_the_audit_row_says_who(
     magics.agent.chain.store.flush()
     rows = zeph_nb.audit.frame(conversation=magics.agent.conversation_id)
     assert list(rows["approved_by"]) == [user] and list(rows["status"]) == ["ok"]
+    assert list(rows["claim_source"]) == ["person"]  # a click on the card: the person's own authority
     assert result.text == "Done." and "done" in card.title.value
     # What the saved notebook keeps once the run is over: the transcript as static HTML, no buttons.
     snapshot = run.transcript.snapshot()
