@@ -129,3 +129,58 @@ def score(samples: list[Judged], run: Callable[[Judged], str]) -> HeldoutScore:
             lost[sample.name] = missing
     return HeldoutScore(len(samples), raw, kept, needed, needed_kept, whole, tuple(emptied), lost, bpe_raw, bpe_kept,
                         must_keep_tokens)  # fmt: skip
+
+
+# Output sizes (raw lines) the breakdown groups by: under the generic fallback's 40, under the fold's 100, longer.
+SIZES = ((0, 40, "< 40 lines"), (40, 100, "40-99 lines"), (100, 1000, "100-999 lines"), (1000, 1 << 62, ">= 1000"))
+
+
+@dataclass
+class _Group:
+    samples: int = 0
+    raw: int = 0
+    removable: int = 0
+    left: int = 0  # removable tokens not removed: what is shown beyond the must-keep lines
+    lost: int = 0
+    other_left: int = 0
+    other_lost: int = 0
+
+
+def breakdown(
+    samples: list[Judged], run: Callable[[Judged], tuple[str, str]], other: Callable[[Judged], str]
+) -> list[str]:
+    """Where the removable tokens a filter did not remove are, as totals only (never which lines): by the rule that
+    filtered each output (``run`` gives the text and the rule's name) and by the output's size, beside ``other``'s
+    (the anchor rules) on the same outputs. Read to find which rule or size holds what is left, on held-apart
+    corpora too: no line of a sample is printed or named."""
+    by_rule: dict[str, _Group] = {}
+    by_size: dict[str, _Group] = {label: _Group() for _, _, label in SIZES}
+    for sample in samples:
+        text, rule = run(sample)
+        raw = tokens(sample.output)
+        must = min(raw, tokens("\n".join(dict.fromkeys(sample.must_keep))))
+        other_text = other(sample)
+        size = len(sample.output.splitlines())
+        label = next(label for low, high, label in SIZES if low <= size < high)
+        for group in (by_rule.setdefault(rule, _Group()), by_size[label]):
+            group.samples += 1
+            group.raw += raw
+            group.removable += raw - must
+            group.left += max(0, tokens(text) - must)
+            group.lost += _lost(sample, text)
+            group.other_left += max(0, tokens(other_text) - must)
+            group.other_lost += _lost(sample, other_text)
+    total = sum(group.left for group in by_size.values()) or 1
+    out = ["    group               samples  raw tok  removable  left (share of all left)  anchor left   lost / anchor"]
+    for title, groups in (("rule", by_rule), ("size", by_size)):
+        for name, group in sorted(groups.items(), key=lambda item: -item[1].left):
+            if group.samples:
+                out.append(f"    {title} {name[:14]:14s} {group.samples:7d} {group.raw:8d} {group.removable:10d}"
+                           f" {group.left:8d} ({group.left / total:6.1%})      {group.other_left:11d}"
+                           f"   {group.lost:4d} / {group.other_lost}")  # fmt: skip
+    return out
+
+
+def _lost(sample: Judged, text: str) -> int:
+    present = {_ANSI.sub("", line).strip() for line in text.splitlines()}
+    return sum(_ANSI.sub("", line).strip() not in present for line in sample.must_keep)

@@ -3,8 +3,9 @@
 Variants, each run through the whole engine (sanitize, rule, put-back, security pass) in one process:
 
 - ``today``: the engine as it was before the fold (generic run fold, the logs rule's dedup);
-- ``fold``: the engine as shipped (kinds as templates: ``templates.MERGE`` is None);
-- ``own merge``: the fold with kinds alike but for a word merged by ``templates.mine_templates`` (Drain's idea);
+- ``no merge``: the fold with each kind its own template (``templates.MERGE`` None: as first shipped);
+- ``fold``: the engine as shipped (kinds alike but for a word merged by ``templates.mine_templates``, Drain's
+  idea, each merged kind's first line shown);
 - ``drain3 merge``: the same, drain3's ``TemplateMiner`` as the merge over the distinct kinds;
 - ``+ logs rule``: the fold, and the ``logs`` rule keeping the shorter of its dedup and the fold.
 
@@ -37,6 +38,7 @@ from bench.heldout import (
     HELDOUT_I,
     TUNE,
     TUNE_E,
+    breakdown,
     load_heldout,
 )
 from bench.heldout import score as score_heldout
@@ -77,7 +79,7 @@ def variant(name: str, miners: dict[str, Miner]) -> Iterator[FilterEngine]:
     """The engine as ``name`` has it, for the duration."""
     saved = templates.MERGE
     try:
-        templates.MERGE = miners.get(name)
+        templates.MERGE = miners.get(name, None if name == "no merge" else saved)
         if name == "today":
             yield FilterEngine(default_rules(), templates=False)
         else:
@@ -101,7 +103,7 @@ def _miner_speed(miners: dict[str, Miner]) -> None:
         lines = text.split("\n")
         kinds = list(dict.fromkeys(k for k in line_kinds(text, lines).kinds if isinstance(k, str) and k.strip()))
         cells = []
-        for name, mine in miners.items():
+        for name, mine in {"own merge": templates.mine_templates, **miners}.items():
             took = min(_timed(lambda m=mine, k=kinds: m(k)) for _ in range(3))  # type: ignore[misc]
             cells.append(f"{name} {took * 1000:7.1f}")
         if "drain3 merge" in miners:
@@ -127,9 +129,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--heldout", action="store_true", help="also score the held-apart corpora (totals only)")
     parser.add_argument("--drain3-path", help="a folder drain3 is installed in (pip install --target)")
     parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="where the removable tokens left are, by rule and by size, against the anchor (totals)",
+    )
+    parser.add_argument("--corpus", action="append", help="only these corpora (labels: C-dev, E-dev, I, A, ...)")
     args = parser.parse_args(argv)
-    miners: dict[str, Miner] = {"own merge": templates.mine_templates}
-    names = ["today", "fold", "own merge"]
+    miners: dict[str, Miner] = {}
+    names = ["today", "no merge", "fold"]
     if args.drain3_path:
         sys.path.insert(0, args.drain3_path)
         miners["drain3 merge"] = drain3_miner()
@@ -161,6 +169,8 @@ def main(argv: list[str] | None = None) -> None:
             (TUNE_E, "test", "E-test"), (HELDOUT_F, None, "F"), (HELDOUT_G, None, "G"), (HELDOUT_H, None, "H"),
             (HELDOUT_I, None, "I"),
         ]  # fmt: skip
+    if args.corpus:
+        corpora = [corpus for corpus in corpora if corpus[2] in args.corpus]
     for folder, split, label in corpora:
         judged = load_heldout(folder, split)
         print(f"fold by template: {label}, {len(judged)} outputs in tests/data/{folder.name}")
@@ -169,6 +179,14 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"  {name:18s} {score_heldout(judged, runner(engine)).line()}")
         for name, run in others.items():
             print(f"  {name:18s} {score_heldout(judged, run).line()}")
+        if args.breakdown and "anchor rules" in others:
+            with variant("fold", miners) as engine:
+
+                def ruled(sample: Any, engine: FilterEngine = engine) -> tuple[str, str]:
+                    out = engine.filter(sample.command, sample.output, sample.exit_code)
+                    return out.text, (out.rule or "none") if out.changed else "unchanged"
+
+                print("\n".join(breakdown(judged, ruled, others["anchor rules"])))
     if args.no_speed:
         return
     _miner_speed(miners)

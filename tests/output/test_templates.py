@@ -76,7 +76,7 @@ def test_a_template_is_counted_where_its_first_line_is_and_its_last_line_is_show
 
 
 def test_kinds_that_differ_by_a_word_are_one_template_when_merged(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(templates, "MERGE", mine_templates)  # off by default: bench/template_bench.py measures it
+    monkeypatch.setattr(templates, "MERGE", mine_templates)  # the default, said here: what the test is about
     names = ["numpy", "pandas", "scipy", "requests", "idna", "certifi", "urllib3", "six", "attrs", "pytz"] * 12
     lines = ["Collecting packages"] + [f"Adding candidate {name} from index (cached)" for name in names]
     lines += ["ERROR: ResolutionImpossible: no version of foo satisfies bar", "end"]
@@ -85,6 +85,35 @@ def test_kinds_that_differ_by_a_word_are_one_template_when_merged(monkeypatch: p
     note = next(line for line in kept.splitlines() if line.startswith("["))
     assert f"Adding candidate {WILD} from index (cached)" in note and "<*> idna, certifi, urllib3 +7" in note
     assert "ERROR: ResolutionImpossible: no version of foo satisfies bar" in kept.splitlines()
+
+
+def test_each_kind_merged_into_a_template_keeps_its_first_line_and_the_note_names_the_others() -> None:
+    """Kinds alike but for a word fold into one note, but no kind disappears behind another's line: the first
+    line of each is shown as it was, where it was (``GET`` and ``POST`` and ``DELETE``, each seen many times)."""
+    assert templates.MERGE is templates.mine_templates  # on by default
+    rnd = random.Random(5)
+    lines = ["2026-11-29 04:00:00 INFO boot"]
+    for i in range(300):
+        verb = rnd.choice(["GET", "GET", "GET", "POST", "DELETE"])
+        lines.append(f"2026-11-29 04:{i // 60:02d}:{i % 60:02d} INFO request {verb} /api/items/{i} {i % 40}ms")
+    lines.append("2026-11-29 04:59:59 INFO shutdown")
+    kept = fold_by_template("\n".join(lines))
+    assert kept is not None
+    shown = kept.splitlines()
+    for verb in ("GET", "POST", "DELETE"):
+        first = next(line for line in lines if f" {verb} " in line)
+        assert first in shown, verb
+    notes = [line for line in shown if line.startswith("[")]
+    assert len(notes) == 1  # one template, not one per verb
+    assert f"INFO request {WILD} <path> <n>ms" in notes[0]
+    named = notes[0].split(f"{WILD} ")[-1].rstrip(")]").split(", ")
+    assert sorted(named) == ["DELETE", "GET", "POST"]
+    # The count is what the note stands for: the lines not shown.
+    hidden = len(lines) - (len(shown) - 1)
+    assert notes[0].startswith(f"[{hidden} more, ")
+    original = [line for line in shown if not line.startswith("[")]
+    at = [lines.index(line) for line in original]
+    assert at == sorted(at)
 
 
 def test_a_traceback_inside_a_folded_log_stays_whole_and_in_place() -> None:

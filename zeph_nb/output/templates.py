@@ -7,8 +7,9 @@ model as 40,000 characters of run notes. Here the templates are mined over the w
 1. Each line's kind is the line with what varies written ``#`` (numbers, UUIDs, hex ids, times, paths: the
    generic fallback's normalising, found at ``str.translate`` speed by ``LineKinds``).
 2. A kind seen only a few times (``RARE``) in the whole output is an event, not repetition: its lines stay as they
-   are (the generic fallback's promise). Each other kind is a template. (``MERGE`` can merge kinds alike but for a
-   word, ``GET`` and ``POST``, Drain-style: He et al. 2017, ``mine_templates``; measured, it is off.)
+   are (the generic fallback's promise). The other kinds alike but for a word (``GET`` and ``POST``) are merged
+   into one template, Drain-style (He et al. 2017, ``mine_templates``; ``MERGE``), and the first line of each
+   merged kind is shown, so no kind disappears behind another's line.
 3. A template with words in it is *folded*: its first and last lines are shown as they are, and after the first
    ``[610 more, lines 4-1889: "<time> INFO [http] GET /api/v1/items 200 <n>ms request_id=<uuid>"  (<n> 12..40)]``:
    how many, where they are, the template with typed holes, and a few of the values they took.
@@ -31,7 +32,7 @@ from typing import cast
 
 from zeph_nb.output.generic import _NORMALIZE, _WORDS, KEEP, KEEP_CUES, generic_filter, line_kinds
 from zeph_nb.output.generic import MIN_LINES as GENERIC_MIN_LINES
-from zeph_nb.output.kinds import LineKinds
+from zeph_nb.output.kinds import LineKinds, first_indices
 from zeph_nb.output.lines import matching_lines, quoted
 from zeph_nb.security.secrets import clear_cut
 
@@ -57,12 +58,6 @@ _CANDIDATES = 8  # templates a kind is compared with in its bucket (the latest):
 # Distinct kinds over this are not merged (a Python step each, ~1 us a comparison): a log of that many unlike lines
 # is folded by run instead (the generic fallback), which costs what it cost before.
 _MERGE_UP_TO = 5_000
-# Whether kinds alike but for a word are merged (``mine_templates``; bench/template_bench.py tries drain3 too).
-# Off: measured on the corpora, a merged template shows the first and last line of the template, not of each of
-# its kinds, and lost must-keep lines the kinds' own first lines held (held-apart D and I: 1-2 lines each) for a
-# cut under a point (E-dev 81.1% against 80.8% of the removable). The merge step alone is 6-10x faster than
-# drain3's on the same kinds, and the two fold alike.
-MERGE: Callable[[list[str]], dict[str, tuple[str, ...]]] | None = None
 _SAMPLED = 120  # lines of a template whose values are read for its note (evenly spread, first and last among them)
 _NOTE_CHARS = 200  # of a template shown in its note, cut never through a secret
 _SURE = 400  # lines a note is always shorter than (its template, three holes' values and its count: < 800 chars)
@@ -137,6 +132,13 @@ def mine_templates(kinds: list[str]) -> dict[str, tuple[str, ...]]:
     return {kind: tuple(template) for kind, template in member.items()}
 
 
+# How kinds alike but for a word are merged (``GET`` and ``POST``): ``mine_templates``; None merges none (each kind
+# its own template). bench/template_bench.py tries drain3 here too: it folds alike, 6-10x slower. Each merged
+# kind's first line is shown (``_kind_firsts``): without that, a merged template showed only its own first and last
+# lines, and lost must-keep lines the kinds' first lines held (I, D: 1-2 each).
+MERGE: Callable[[list[str]], dict[str, tuple[str, ...]]] | None = mine_templates
+
+
 def looks_like_log(lines: list[str]) -> bool:
     """Whether most of ``lines`` (a sample of them) start like a log's: a date or a time, a level, a JSON log's
     level key. A report that repeats its kinds in step (a test runner's "Start 3" and "Test #3 … Passed", a
@@ -206,19 +208,24 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     folded = {key for key, times in counts.items() if key and times > RARE and _WORDS.search(key)}
     if not folded:
         return None
+    # Kinds merged into one template (``GET`` and ``POST``): the first line of each is shown as it is, so that no
+    # kind is hidden behind another's line and the note names what the others held.
+    firsts = _kind_firsts(folded, template_of, texts, keys)
     ends: dict[str, tuple[int, int]] = {}  # each folded template's first and last line
     notes: dict[int, str] = {}  # a note, by the line it is shown after
     for key, where in _where(folded, keys, counts):
         ends[key] = (where.first, where.last)
         # Its first and last lines are shown as they are (how it started, the state it ended in: a training
         # loop's first and last loss), the note for the lines between where the first was.
-        note = _note(key, where, lines, texts, "more")
+        also = firsts.get(key, set()) - {where.first, where.last}
+        note = _note(key, where, lines, texts, len(also))
         # A note no shorter than the lines it stands for says no more than they do (over _SURE lines, each at
         # least a character and its newline, it is shorter: not summed).
-        if where.every is None or len(note) < _chars(lines, where.every[1:-1]):
+        if where.every is None or len(note) < _chars(lines, [i for i in where.every[1:-1] if i not in also]):
             notes[where.first] = note
         else:
             folded.discard(key)
+            firsts.pop(key, None)
     # What is shown as it is: kept lines, lines of templates not folded, the first and last of those folded.
     # Blank lines among folded ones say nothing and go.
     visible = {key for key in counts if key and key not in folded}
@@ -227,6 +234,9 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
         shown[index] = 1
     for key in folded:
         shown[ends[key][0]] = shown[ends[key][1]] = 1
+    for also in firsts.values():
+        for index in also:
+            shown[index] = 1
     out: list[str] = []
     for index in sorted({*compress(range(len(lines)), shown), *notes}):
         if shown[index]:
@@ -291,6 +301,23 @@ def _where(folded: set[str], keys: list[str], counts: Counter[str]) -> Iterator[
             yield key, _Where(first, second, before_last, last, count, sampled, None)
 
 
+def _kind_firsts(
+    folded: set[str], template_of: dict[str, str], texts: list[str], keys: list[str]
+) -> dict[str, set[int]]:
+    """The first line of each kind of each folded template that more than one kind was merged into (only lines of
+    the template: a kind's first line kept anyway, an error, needs no showing again)."""
+    members: dict[str, list[str]] = {}
+    for kind, key in template_of.items():
+        if key in folded:
+            members.setdefault(key, []).append(kind)
+    merged = {key: kinds for key, kinds in members.items() if len(kinds) > 1}
+    if not merged:
+        return {}
+    # A kind whose first line is kept anyway (an edge, an error-like line of it) is shown there already.
+    first = first_indices(texts)
+    return {key: {first[kind] for kind in kinds if keys[first[kind]] == key} for key, kinds in merged.items()}
+
+
 def _chars(lines: list[str], indices: list[int]) -> int:
     """The characters of ``lines[indices]`` with their newlines."""
     return sum(map(len, map(lines.__getitem__, indices))) + len(indices)
@@ -319,15 +346,15 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _note(template: str, where: _Where, lines: list[str], kinds: list[str], more: str) -> str:
+def _note(template: str, where: _Where, lines: list[str], kinds: list[str], shown: int = 0) -> str:
     """``[610 more, lines 4-1889: "GET /api/v1/items 200 <n>ms"  (<n> 12..40)]`` for a template's lines but its
-    first and last (its values are read from the sampled ones)."""
+    first and last and ``shown`` more of them (its values are read from the sampled ones)."""
     sampled = where.sampled
     slots = _slots(template, [lines[i].strip() for i in sampled], [kinds[i].strip() for i in sampled])
-    shown = _shown(template, lines[where.first].strip(), slots)
+    pattern = _shown(template, lines[where.first].strip(), slots)
     values = _values(slots)
     said = f"  ({'; '.join(values)})" if values else ""
-    return f"[{where.count - 2:,} {more}, lines {where.second + 1}-{where.before_last + 1}: {shown}{said}]"
+    return f"[{where.count - 2 - shown:,} more, lines {where.second + 1}-{where.before_last + 1}: {pattern}{said}]"
 
 
 def _slots(template: str, sampled: list[str], kinds: list[str]) -> dict[str, list[str]]:
