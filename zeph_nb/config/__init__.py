@@ -202,6 +202,9 @@ class Settings(_Section):
     provider_keys: dict[str, SecretStr] = Field(
         default_factory=dict, exclude=True, description="[[llm.providers]] name -> the key its api_key_env held"
     )
+    qdrant_api_key: SecretStr | None = Field(
+        None, exclude=True, description="the key [index] qdrant_api_key_env named, read from the environment"
+    )
     user: str = Field(default_factory=_default_user, exclude=True, description="the person approvals name")
     server_name: str = Field(
         "", exclude=True, description="the hub's name for this server (JUPYTERHUB_SERVER_NAME; '' is the default one)"
@@ -283,7 +286,11 @@ class Settings(_Section):
             settings = _apply_managed(settings, *managed)
         keys = {entry.name: SecretStr(env[entry.api_key_env]) for entry in settings.llm.providers
                 if entry.api_key_env and env.get(entry.api_key_env)}  # fmt: skip
-        return settings.model_copy(update={"provider_keys": keys}) if keys else settings
+        secrets: dict[str, Any] = {"provider_keys": keys} if keys else {}
+        qdrant_env = settings.index.qdrant_api_key_env
+        if qdrant_env and env.get(qdrant_env):
+            secrets["qdrant_api_key"] = SecretStr(env[qdrant_env])
+        return settings.model_copy(update=secrets) if secrets else settings
 
     def with_managed(self, env: Mapping[str, str] | None = None) -> Settings:
         """These settings with the managed settings applied, when there are any and they are not applied yet:

@@ -44,7 +44,29 @@ class IndexSettings(_Section):
         "embedded",
         description="where the vectors are kept: embedded, in the kernel's memory, each definition embedded once "
         "until its text changes (no server); sqlite, the reference's name for its embedded backend, means the same; "
-        "qdrant is refused: not available yet",
+        "qdrant, in a Qdrant collection per project folder and embedding model, at qdrant_url or (no URL) in "
+        "Qdrant's local mode in the zeph home's qdrant/ folder: the vectors outlive the kernel, so a new kernel "
+        "embeds only the definitions that changed (needs pip install 'zeph-nb[qdrant]')",
+    )
+    qdrant_url: str | None = Field(
+        None,
+        pattern=r"^https?://[^\s/]+(/\S*)?$",
+        description="(the reference's, there default http://localhost:6334) with vector_backend qdrant: the "
+        "server; port 6334 is spoken to over gRPC, any other (6333 is Qdrant's) over REST. Unset: Qdrant's local "
+        "mode on disk in the zeph home, no server (each search opens and closes it, so kernels take turns)",
+    )
+    qdrant_api_key_env: str | None = Field(
+        None,
+        pattern=r"^[A-Z_][A-Z0-9_]*$",
+        description="the environment variable holding qdrant_url's API key (the key itself is never written in a "
+        "file; read when the settings are loaded)",
+    )
+    qdrant_timeout_secs: float = Field(
+        10.0,
+        gt=0,
+        le=600,
+        description="a Qdrant request not answered by then fails the semantic search, naming the server (the other "
+        "kinds still work); whole seconds, at least 1, as the client counts them",
     )
     embedding_timeout_secs: float = Field(
         30.0, gt=0, le=600, description="an /embeddings request not answered by then fails the semantic search"
@@ -85,11 +107,6 @@ class IndexSettings(_Section):
     @model_validator(mode="after")
     def _semantic_needs(self) -> IndexSettings:
         # Refused rather than ignored: a person who turns the index on expects semantic answers.
-        if self.enabled and self.vector_backend == "qdrant":
-            raise ValueError(
-                'vector_backend = "qdrant" is not available yet in zeph-nb; use "embedded" (the default: the '
-                "vectors are kept in the kernel's memory, no server needed)"
-            )
         if self.enabled and not self.embedding_provider:
             raise ValueError(
                 "enabled = true needs embedding_provider: the [[llm.providers]] name (kind openai, with "

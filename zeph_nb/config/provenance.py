@@ -65,7 +65,8 @@ _GROUPS: list[tuple[str, tuple[str, ...]]] = [
     ("the reference's SKILL.md x-requires-secrets (values from here, not a vault)", ("skills.env",)),
     (_D + "[index] (code indexing, here search_code's semantic layer)", ("index.enabled", "index.max_chunks",
                                                                      "index.score_threshold")),
-    (_D + "[memory] vector_backend (here the code index's)", ("index.vector_backend",)),
+    (_D + "[memory] vector_backend and qdrant_url (here the code index's)", ("index.vector_backend",
+                                                                           "index.qdrant_url")),
 ]  # fmt: skip
 SOURCES: dict[str, str] = {key: label for label, keys in _GROUPS for key in keys}
 

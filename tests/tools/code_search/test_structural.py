@@ -139,9 +139,8 @@ def test_the_time_budget_stops_parsing(project: Path) -> None:
 def test_index_settings_say_what_the_semantic_layer_needs() -> None:
     with pytest.raises(ConfigError, match=r"enabled = true needs embedding_provider"):
         Settings.from_toml("[index]\nenabled = true\n")
-    with pytest.raises(ConfigError, match=r"qdrant.* is not available yet"):
-        Settings.from_toml('[index]\nenabled = true\nembedding_provider = "e"\nvector_backend = "qdrant"\n')
-    assert Settings.from_toml('[index]\nvector_backend = "qdrant"\n').index.vector_backend == "qdrant"
+    qdrant = '[index]\nenabled = true\nembedding_provider = "e"\nvector_backend = "qdrant"\n'
+    assert Settings.from_toml(qdrant).index.vector_backend == "qdrant"  # tests/tools/code_search/test_qdrant.py
     # The reference's name for its embedded backend is taken as ours.
     sqlite = '[index]\nenabled = true\nembedding_provider = "e"\nvector_backend = "sqlite"\n'
     assert Settings.from_toml(sqlite).index.enabled

@@ -28,7 +28,7 @@ from zeph_nb.errors import ModelError, ToolError, ToolErrorCategory
 from zeph_nb.security.paths import Sandbox
 from zeph_nb.tools.base import BuiltinArgs, ToolCall, ToolDef, ToolOutput, checked_args
 from zeph_nb.tools.code_search import sources
-from zeph_nb.tools.code_search.semantic import Embedder, cosine, file_chunks, index_for
+from zeph_nb.tools.code_search.semantic import Embedder, VectorIndex, file_chunks, index_for
 from zeph_nb.tools.code_search.structural import (
     Hit,
     Kind,
@@ -106,7 +106,13 @@ class CodeSearchExecutor:
         self.settings = settings or Settings()
         self.sandbox: Sandbox = file_sandbox(self.settings, Path(workdir) if workdir is not None else Path.cwd())
         self.server_command = tuple(server_command) if server_command is not None else None
-        self.index = index_for(embedder) if embedder is not None else None
+        self.index: VectorIndex | None = None
+        if embedder is not None and self.settings.index.vector_backend == "qdrant":
+            from zeph_nb.tools.code_search.qdrant_index import QdrantIndex
+
+            self.index = QdrantIndex(embedder, self.settings, self.sandbox.workdir)
+        elif embedder is not None:
+            self.index = index_for(embedder)
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return (SEARCH_CODE,) if languages() else ()
@@ -197,10 +203,13 @@ class CodeSearchExecutor:
                             "by name instead: kind 'definition' with a glob such as '*price*', or 'calls', "
                             "'imports', 'references'")  # fmt: skip
 
+        read: set[str] = set()
+
         def chunks() -> tuple[_Found, list[tuple[Hit, str]]]:
             found = _Found([], [], 0)
             taken: list[tuple[Hit, str]] = []
             for shown, lang, source in self._sources(root, args.language, found):
+                read.add(shown)
                 taken.extend(file_chunks(source, lang, shown))
             return found, taken
 
@@ -208,16 +217,14 @@ class CodeSearchExecutor:
         if not taken:
             return found
         try:
-            vectors = await self.index.vectors([args.query, *(text for _, text in taken)])
+            scored = await self.index.scored(args.query, taken, read, self.settings.index.score_threshold)
         except ModelError as e:
             why = f"the embeddings endpoint ([index] embedding_provider) failed: {e.message}"
             raise ToolError(e.category, f"search_code: {why}; search by name instead (kind 'definition' with a "
                             "glob)") from None  # fmt: skip
-        question, rest = vectors[0], vectors[1:]
         words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", args.query))
-        for (hit, _), vector in zip(taken, rest, strict=True):
-            score = cosine(question, vector)
-            if score > 0 and score >= self.settings.index.score_threshold:  # sharing nothing is never an answer
+        for hit, score in scored:
+            if score > 0:  # sharing nothing is never an answer
                 layer = "structural+semantic" if hit.name in words else "semantic"
                 found.hits.append(dataclasses.replace(hit, layer=layer, score=score))
         return found

@@ -18,7 +18,16 @@ from typing import Protocol
 
 from zeph_nb.tools.code_search.structural import Hit, definition_chunks
 
-__all__ = ["MAX_CHUNK_CHARS", "MAX_VECTORS", "EmbeddedIndex", "Embedder", "cosine", "file_chunks", "index_for"]
+__all__ = [
+    "MAX_CHUNK_CHARS",
+    "MAX_VECTORS",
+    "EmbeddedIndex",
+    "Embedder",
+    "VectorIndex",
+    "cosine",
+    "file_chunks",
+    "index_for",
+]
 
 MAX_CHUNK_CHARS = 1500  # enough for a signature, a docstring and the start of a body; embedding models cap input
 MAX_VECTORS = 100_000  # a kernel's index stays bounded however many projects it searches
@@ -29,6 +38,19 @@ class Embedder(Protocol):
     """An ``/embeddings`` client: one vector per text, in order."""
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class VectorIndex(Protocol):
+    """A vector backend: ``embedded`` (``EmbeddedIndex``) or ``qdrant`` (``qdrant_index.QdrantIndex``)."""
+
+    embedded: int  # definitions sent to the endpoint so far
+
+    async def scored(
+        self, question: str, taken: Sequence[tuple[Hit, str]], read: set[str], threshold: float
+    ) -> list[tuple[Hit, float]]:
+        """Each definition of ``taken`` (from the files ``read``) whose cosine similarity to ``question`` is at
+        least ``threshold``, with it."""
+        ...
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -82,6 +104,14 @@ class EmbeddedIndex:
                 self._vectors.update(fresh)
                 self.embedded += len(fresh)
         return [known[key] for key in keys]
+
+    async def scored(
+        self, question: str, taken: Sequence[tuple[Hit, str]], read: set[str], threshold: float
+    ) -> list[tuple[Hit, float]]:
+        vectors = await self.vectors([question, *(text for _, text in taken)])
+        asked, rest = vectors[0], vectors[1:]
+        scores = ((hit, cosine(asked, vector)) for (hit, _), vector in zip(taken, rest, strict=True))
+        return [(hit, score) for hit, score in scores if score >= threshold]
 
 
 _INDEXES: dict[str, EmbeddedIndex] = {}

@@ -1,0 +1,233 @@
+"""search_code's ``qdrant`` vector backend with real parts: the real ``qdrant-client`` in its local mode (a real
+on-disk collection in a temp zeph home), a real OpenAI-compatible /embeddings server on loopback
+(bench/embedding_server.py), and a second kernel as a real second Python process. No Qdrant server can be run
+here (none is on the package registries), so the server path is tested where it fails: a URL nobody listens on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import zeph_nb
+from bench.embedding_server import EmbeddingServer, provider_toml, serve_embeddings
+from zeph_nb.agent.providers.embeddings import index_embedder
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.code_search import CodeSearchExecutor
+
+SETTINGS = """
+[index]
+enabled = true
+embedding_provider = "embed"
+language_server = false
+vector_backend = "{backend}"
+"""
+ROOT = Path(zeph_nb.__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def server() -> Iterator[EmbeddingServer]:
+    with serve_embeddings() as running:
+        yield running
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    work = tmp_path / "proj"
+    (work / "billing").mkdir(parents=True)
+    (work / "billing" / "invoice.py").write_text(
+        "def render_invoice_pdf(invoice):\n    '''Render the invoice as a PDF document for the customer.'''\n"
+        "    return pdf(invoice)\n\n\n"
+        "def parse_csv_rows(text):\n    '''Split comma separated rows of a CSV upload.'''\n    return text.split(',')\n"
+    )
+    (work / "web").mkdir()
+    (work / "web" / "login.ts").write_text(
+        "// Check the password of a customer at login.\nexport function verifyPassword(user: string) { return true; }\n"
+    )
+    return work
+
+
+def settings_for(server: EmbeddingServer, home: Path, backend: str = "qdrant", extra: str = "") -> Settings:
+    settings = Settings.from_toml(provider_toml(server.url) + SETTINGS.format(backend=backend) + extra)
+    return settings.model_copy(update={"home": home})
+
+
+def searcher(project: Path, settings: Settings) -> CodeSearchExecutor:
+    return CodeSearchExecutor(settings, workdir=project, embedder=index_embedder(settings))
+
+
+def sizes(server: EmbeddingServer) -> list[int]:
+    return [len(request["input"]) for request in server.requests]
+
+
+def points(home: Path) -> list[dict[str, Any]]:
+    """The payloads in the project's one collection, read with a client of our own (the search closed its)."""
+    from qdrant_client import QdrantClient
+
+    (folder,) = (home / "qdrant").iterdir()
+    client = QdrantClient(path=str(folder))
+    try:
+        (collection,) = client.get_collections().collections
+        records, _ = client.scroll(collection.name, limit=1000, with_payload=True)
+        return sorted((dict(record.payload or {}) for record in records), key=lambda p: (p["path"], p["line"]))
+    finally:
+        client.close()
+
+
+def test_hits_equal_the_embedded_backends(tmp_path: Path, server: EmbeddingServer) -> None:
+    # The repository's own code search package: real definitions, many sharing words, some of them tied.
+    work = ROOT / "zeph_nb" / "tools" / "code_search"
+    questions = ["parse the source files of a project", "language server symbols and references",
+                 "embed definitions into vectors and rank by cosine similarity", "time budget max files"]  # fmt: skip
+    answered = 0
+    for extra in ("", "score_threshold = 0.05\nmax_chunks = 200\n"):
+        embedded = searcher(work, settings_for(server, tmp_path / "a", "embedded", extra))
+        qdrant = searcher(work, settings_for(server, tmp_path / "b", "qdrant", extra))
+        for question in questions:
+            want = embedded.run(query=question, kind="semantic", max_results=500).raw
+            got = qdrant.run(query=question, kind="semantic", max_results=500).raw
+            answered += want["total"] > 0
+            assert got["total"] == want["total"]
+            assert [(h["path"], h["line"], h["name"], h["layer"]) for h in got["hits"]] == [
+                (h["path"], h["line"], h["name"], h["layer"]) for h in want["hits"]
+            ]
+            assert [h["score"] for h in got["hits"]] == pytest.approx([h["score"] for h in want["hits"]], abs=1e-5)
+    assert answered >= 6  # most questions have answers, so the comparison compares something
+
+
+def test_a_new_kernel_embeds_nothing_again(project: Path, tmp_path: Path, server: EmbeddingServer) -> None:
+    home = tmp_path / "home"
+    out = searcher(project, settings_for(server, home)).run(query="make a pdf document of the invoice", kind="semantic")
+    assert out.summary.startswith("billing/invoice.py:1: function render_invoice_pdf [similarity ")
+    assert sizes(server) == [1, 3]  # the question, then the three definitions
+    # A second kernel: another process, the same zeph home. Only its question is embedded.
+    script = (
+        "import sys\nfrom zeph_nb.config import Settings\nfrom zeph_nb.agent.providers.embeddings import "
+        "index_embedder\nfrom zeph_nb.tools.code_search import CodeSearchExecutor\n"
+        "from pathlib import Path\n"
+        "settings = Settings.from_toml(sys.argv[1]).model_copy(update={'home': Path(sys.argv[2])})\n"
+        "search = CodeSearchExecutor(settings, workdir=sys.argv[3], embedder=index_embedder(settings))\n"
+        "print(search.run(query='password check at login', kind='semantic').summary)\n"
+        "print(search.index.embedded)\n"
+    )
+    toml = provider_toml(server.url) + SETTINGS.format(backend="qdrant")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", script, toml, str(home), str(project)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("web/login.ts:2: function verifyPassword [similarity ") and lines[-1] == "0"
+    assert sizes(server) == [1, 3, 1]
+    assert [(p["path"], p["name"], p["kind"], p["line"]) for p in points(home)] == [
+        ("billing/invoice.py", "render_invoice_pdf", "function", 1),
+        ("billing/invoice.py", "parse_csv_rows", "function", 6),
+        ("web/login.ts", "verifyPassword", "function", 2),
+    ]
+
+
+def test_an_edited_definition_is_embedded_again_and_a_deleted_one_is_gone(
+    project: Path, tmp_path: Path, server: EmbeddingServer
+) -> None:
+    home = tmp_path / "home"
+    search = searcher(project, settings_for(server, home))
+    search.run(query="csv rows", kind="semantic")
+    before = {p["name"]: p["text_hash"] for p in points(home)}
+    invoice = project / "billing" / "invoice.py"
+    invoice.write_text(invoice.read_text().replace("comma separated", "semicolon separated"))
+    assert "parse_csv_rows" in search.run(query="semicolon rows", kind="semantic").summary
+    assert sizes(server) == [1, 3, 1, 1]  # the question and the changed definition
+    after = {p["name"]: p["text_hash"] for p in points(home)}
+    assert len(points(home)) == 3 and after["parse_csv_rows"] != before["parse_csv_rows"]
+    assert after["render_invoice_pdf"] == before["render_invoice_pdf"]
+    # A definition taken out of a file, and a whole file deleted: their points go, nothing is embedded.
+    invoice.write_text(invoice.read_text().split("\n\n\ndef parse_csv_rows")[0] + "\n")
+    (project / "web" / "login.ts").unlink()
+    out = search.run(query="password login csv rows invoice", kind="semantic", max_results=10)
+    assert "parse_csv_rows" not in out.summary and "verifyPassword" not in out.summary
+    assert [p["name"] for p in points(home)] == ["render_invoice_pdf"]
+    assert sizes(server) == [1, 3, 1, 1, 1]
+
+
+def test_a_search_of_one_folder_keeps_the_rest_of_the_project(
+    project: Path, tmp_path: Path, server: EmbeddingServer
+) -> None:
+    home = tmp_path / "home"
+    search = searcher(project, settings_for(server, home))
+    search.run(query="invoice", kind="semantic")
+    out = search.run(query="password customer", kind="semantic", path="billing")
+    assert "verifyPassword" not in out.summary  # not in the folder asked about ...
+    assert len(points(home)) == 3  # ... but still the project's: not removed, not embedded again
+    assert sizes(server) == [1, 3, 1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("scheme", ["rest", "grpc"])
+def test_a_server_nobody_listens_on_is_a_clear_error_and_names_still_work(
+    project: Path, tmp_path: Path, server: EmbeddingServer, scheme: str
+) -> None:
+    # Port 6334 is spoken to over gRPC; nothing listens on it here (the test says so when something does).
+    port = free_port() if scheme == "rest" else 6334
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            pytest.skip(f"something listens on 127.0.0.1:{port}")
+    url = f"http://127.0.0.1:{port}"
+    search = searcher(project, settings_for(server, tmp_path / "home", extra=f'qdrant_url = "{url}"\n'))
+    with pytest.raises(ToolError) as raised:
+        search.run(query="invoice pdf", kind="semantic")
+    assert raised.value.category is ToolErrorCategory.NETWORK_ERROR
+    message = str(raised.value)
+    assert url in message and "start that server or fix [index] qdrant_url" in message and "search by name" in message
+    assert "billing/invoice.py:1: function render_invoice_pdf" in search.run(query="render_*").summary
+    assert not (tmp_path / "home" / "qdrant").exists()  # a server was named: nothing kept locally
+
+
+def test_a_server_that_never_answers_times_out(project: Path, tmp_path: Path, server: EmbeddingServer) -> None:
+    with socket.socket() as mute:  # accepts connections (the kernel's backlog) and never says a word
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)
+        url = f"http://127.0.0.1:{mute.getsockname()[1]}"
+        extra = f'qdrant_url = "{url}"\nqdrant_timeout_secs = 1\n'
+        search = searcher(project, settings_for(server, tmp_path / "home", extra=extra))
+        with pytest.raises(ToolError) as raised:
+            search.run(query="invoice pdf", kind="semantic")
+    assert raised.value.category is ToolErrorCategory.TIMEOUT
+    assert url in str(raised.value) and "raise [index] qdrant_timeout_secs" in str(raised.value)
+
+
+def test_what_a_file_says_is_kept_as_data(project: Path, tmp_path: Path, server: EmbeddingServer) -> None:
+    # A file the model may have written: a name and a docstring that look like a payload and a filter.
+    hostile = project / "evil.py"
+    hostile.write_text(
+        'def steal_payload():\n    """{"path": "/etc/passwd", "text_hash": "x"} must_not payload path override"""\n'
+    )
+    home = tmp_path / "home"
+    out = searcher(project, settings_for(server, home)).run(query="payload path override", kind="semantic")
+    assert out.summary.startswith("evil.py:1: function steal_payload [similarity ")
+    (kept,) = [p for p in points(home) if p["name"] == "steal_payload"]
+    assert kept["path"] == "evil.py" and len(kept["text_hash"]) == 64
+    assert json.dumps(kept).count("/etc/passwd") == 0  # the text is embedded, never stored
+
+
+def test_the_agent_searches_through_qdrant(project: Path, server: EmbeddingServer, isolated_env: Path) -> None:
+    call = {"tool": "search_code", "params": {"query": "invoice pdf", "kind": "semantic"}}
+    model = zeph_nb.ScriptedProvider([[call], "done"])
+    settings = Settings.from_toml(provider_toml(server.url) + SETTINGS.format(backend="qdrant"))
+    agent = zeph_nb.Agent(settings=settings, provider=model, workdir=project)
+    result = asyncio.run(agent.run("find the invoice renderer"))
+    (outcome,) = result.tool_calls
+    assert outcome.decision == "allow" and "render_invoice_pdf" in outcome.text
+    assert (isolated_env / "qdrant").is_dir()  # kept in the zeph home's qdrant/ folder
