@@ -97,6 +97,7 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         (12, "m012_memories"),
         (13, "m013_rollback"),
         (14, "m014_seed_audit_fields"),
+        (15, "m015_kept_tasks"),
     ]
     # The migrations, applied in order, build exactly the tables COLUMNS describes.
     for table, columns in COLUMNS.items():

@@ -175,7 +175,7 @@ def test_a_kernel_killed_before_shipping_is_shipped_by_the_next(pg: Cluster, tmp
 def test_rows_wait_while_the_schema_is_older_and_hostile_text_ships(pg: Cluster, tmp_path: Path) -> None:
     # The database as an earlier version left it: without migrations 10 and later.
     pg.sql("ALTER TABLE tool_calls DROP COLUMN runs_on_use; ALTER TABLE overflow DROP COLUMN blob; "
-           "DROP TABLE memories; ALTER TABLE tool_calls DROP COLUMN rollback; "
+           "DROP TABLE memories; DROP TABLE kept_tasks; ALTER TABLE tool_calls DROP COLUMN rollback; "
            "ALTER TABLE tool_calls DROP COLUMN trust_level, DROP COLUMN result_text, DROP COLUMN claim_source, "
            "DROP COLUMN phases; "
            "DELETE FROM schema_migrations WHERE version >= 10")  # fmt: skip
@@ -217,6 +217,23 @@ def test_grants_and_approvals_ship_too_and_status_says_where_rows_go(pg: Cluster
     assert pg.sql("SELECT summary, hub_user, server_name FROM approvals WHERE owner = 'carol'") == [
         ("git push", "carol", "gpu")
     ]
+    store.close()
+
+
+def test_kept_tasks_ship_and_each_user_reads_only_their_own(pg: Cluster, tmp_path: Path) -> None:
+    # Keeping, resuming and forgetting a task are decisions that start runs later: the team's log has them too.
+    from zeph_nb.store.kept_tasks import KeptTaskRow, KeptTasks
+
+    store = Store(settings_for(tmp_path, pg.url_as("carol"), user="carol"), flusher=False)
+    rows = KeptTasks(store)
+    rows.add(KeptTaskRow(id="k1234567", event="kept", user_name="carol", project="/home/carol/p", prompt="poll <b>",
+                         kind="periodic", interval_secs=600.0, task_id="t1"))  # fmt: skip
+    rows.add(KeptTaskRow(id="k1234567", event="forgotten", user_name="carol", project="/home/carol/p"))
+    assert store.team is not None and store.team.ship() == 2
+    assert pg.sql("SELECT id, event, prompt, hub_user, mac IS NOT NULL FROM kept_tasks WHERE owner = 'carol' "
+                  "ORDER BY seq") == [("k1234567", "kept", "poll <b>", "carol", True),
+                                      ("k1234567", "forgotten", None, "carol", True)]  # fmt: skip
+    assert team.team_query(pg.url_as("bob"), "SELECT count(*) AS n FROM kept_tasks")["n"][0] == 0
     store.close()
 
 

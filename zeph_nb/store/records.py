@@ -25,6 +25,7 @@ __all__ = [
     "FileChangeRow",
     "GrantRow",
     "Int32",
+    "KeptTaskRow",
     "MemoryRow",
     "OverflowRow",
     "Timestamp",
@@ -278,3 +279,31 @@ class MemoryRow:
     pid: Int32 = field(default_factory=os.getpid)
     spool: str | None = None
     seq: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeptTaskRow:
+    """One event of a scheduled task the person kept across kernels with ``%zeph jobs keep`` (the ``kept_tasks``
+    table): ``kept`` (the whole task), ``resumed`` (started in a kernel by ``%zeph jobs resume``) or ``forgotten``
+    (``%zeph jobs forget``, or a deferred task's one run started). Rows are only ever added, each signed with the
+    store's key: a kept task starts runs when resumed, so a row nobody's magic wrote must not list as one."""
+
+    id: str  # "k" and seven hex digits: what %zeph jobs resume / forget name
+    event: str  # kept | resumed | forgotten
+    ts: Timestamp = field(default_factory=_now_iso)
+    user_name: str  # [the settings'] user: who kept, resumed or forgot it
+    project: str  # the canonical working directory of the agent that scheduled it
+    prompt: str | None = None  # kept rows: the task's prompt, redacted by the store's choke point
+    kind: str | None = None  # periodic | deferred
+    interval_secs: float | None = None  # the period, or the delay it was scheduled with
+    max_runs: Int32 | None = None  # periodic: its limit when it had one
+    runs: Int32 | None = None  # runs it had made when kept (a limit counts on from there)
+    due_at: Timestamp | None = None  # deferred: when its run was due (UTC)
+    scheduled_by: str | None = None  # the conversation whose model scheduled it
+    task_id: str | None = None  # the kernel's task: kept from (kept), started as (resumed)
+    note: str | None = None  # resumed: "overdue, run now"; forgotten: why (ran once)
+    host: str | None = None
+    pid: Int32 = field(default_factory=os.getpid)
+    spool: str | None = None
+    seq: int | None = None
+    mac: str | None = None  # HMAC with the store's key (security/mac.py); rows without a valid one are ignored

@@ -9,6 +9,7 @@ from zeph_nb.store.records import (
     ConversationRow,
     FileChangeRow,
     GrantRow,
+    KeptTaskRow,
     MemoryRow,
     OverflowRow,
     ToolCallRow,
@@ -27,6 +28,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "conversations": columns_of(ConversationRow),
     "file_changes": columns_of(FileChangeRow),
     "memories": columns_of(MemoryRow),
+    "kept_tasks": columns_of(KeptTaskRow),
 }
 
 
@@ -248,6 +250,33 @@ ALTER TABLE tool_calls ADD COLUMN trust_level VARCHAR;
 ALTER TABLE tool_calls ADD COLUMN result_text VARCHAR;
 ALTER TABLE tool_calls ADD COLUMN claim_source VARCHAR;
 ALTER TABLE tool_calls ADD COLUMN phases VARCHAR;
+""",
+    ),
+    (
+        15,
+        "m015_kept_tasks",
+        """\
+CREATE TABLE kept_tasks (
+  id VARCHAR,
+  event VARCHAR,
+  ts TIMESTAMP,
+  user_name VARCHAR,
+  project VARCHAR,
+  prompt VARCHAR,
+  kind VARCHAR,
+  interval_secs DOUBLE,
+  max_runs INTEGER,
+  runs INTEGER,
+  due_at TIMESTAMP,
+  scheduled_by VARCHAR,
+  task_id VARCHAR,
+  note VARCHAR,
+  host VARCHAR,
+  pid INTEGER,
+  spool VARCHAR,
+  seq BIGINT,
+  mac VARCHAR
+);
 """,
     ),
 ]
