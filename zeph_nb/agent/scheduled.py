@@ -12,6 +12,7 @@ the task, with its own approval buttons (``RunView``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -77,8 +78,11 @@ def scheduler_tools(agent: Scheduling) -> list[ToolExecutor]:
                     "loop that lives on)")  # fmt: skip
         return None
 
+    def project() -> str:
+        return str(os.path.realpath(agent.workdir))
+
     return [SchedulerExecutor(agent.settings, lambda: launcher(agent), conversation=lambda: agent.conversation_id,
-                              on_scheduled=adopt, transient=transient)]  # fmt: skip
+                              on_scheduled=adopt, transient=transient, project=project)]  # fmt: skip
 
 
 def launcher(agent: Scheduling) -> Launch:

@@ -16,7 +16,8 @@ NOT_HERE = {
     "set; min_interval_secs bounds how often a task may run",
     "tasks": "tasks are scheduled by a run (the model's schedule_periodic / schedule_deferred, which ask you) and end "
     "with the kernel; tasks in a settings file would start in every kernel that reads it with no cell asking for "
-    "them, so none are read from one",
+    "them, so none are read from one. To keep a task across kernels, run %zeph jobs keep ID in the kernel that has "
+    "it; a later kernel starts it again only when you say %zeph jobs resume ID",
     "daemon": "there is no scheduler daemon: the tasks live in the kernel that scheduled them",
 }
 

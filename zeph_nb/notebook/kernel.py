@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import base64
 import contextlib
+import contextvars
 import inspect
 import linecache
 import signal
@@ -27,7 +28,11 @@ from zeph_nb.tools.kernel import CodeResult
 if TYPE_CHECKING:
     from zeph_nb.notebook.transcript import Transcript
 
-__all__ = ["IPythonKernel"]
+__all__ = ["MODEL_CODE", "IPythonKernel"]
+
+# True while run_python's code runs: a %zeph line in it is the model's, not the person's (``%zeph jobs keep``,
+# ``resume`` and ``forget`` refuse it).
+MODEL_CODE: contextvars.ContextVar[bool] = contextvars.ContextVar("zeph_model_code", default=False)
 
 _IMAGES = ("image/png", "image/jpeg")
 MAX_PROPOSALS = 10  # per run: an injected model must not fill the notebook with cells
@@ -115,6 +120,7 @@ class IPythonKernel:
         linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
         namespace = self.shell.user_ns
         shown: list[dict[str, Any]] = []
+        marked = MODEL_CODE.set(True)
         with capture_output(display=True) as captured, _no_stdin(self.shell):
             try:
                 with _alarm(timeout):  # the value's repr too: a slow __repr__ is the code's time
@@ -131,6 +137,8 @@ class IPythonKernel:
                 if data is not None:
                     result.value = str(data.get("text/plain", ""))
                     shown += [data] if _image(data) else []
+            finally:
+                MODEL_CODE.reset(marked)
         result.stdout, result.stderr = captured.stdout, captured.stderr
         for output in captured.outputs:
             bundle = dict(output.data)

@@ -385,13 +385,48 @@ class ZephMagics(Magics):
 
         return undo_command(self.agent, args, widgets=self.widgets)
 
-    def _cmd_jobs(self, args: list[str]) -> None:
+    def _cmd_jobs(self, args: list[str]) -> Any:
+        if args:  # keep, resume, forget: tasks the person keeps across kernels
+            from zeph_nb.notebook.kept import jobs_command
+
+            return jobs_command(args, agent=self.agent, make_agent=self._session_agent, widgets=self.widgets,
+                                inside_run=self._inside_run())  # fmt: skip
         print_jobs()
         if "zeph_nb.tools.scheduler.tasks" in sys.modules:  # else no task was ever scheduled in this kernel
             from zeph_nb.notebook.scheduled import describe_tasks
 
             for line in describe_tasks():
                 print(line)
+        self._print_kept()
+        return None
+
+    def _print_kept(self) -> None:
+        """The kept tasks of this user and folder, which no kernel runs until the person resumes one."""
+        from zeph_nb.config import Settings
+        from zeph_nb.notebook.kept import describe_kept, project_of
+        from zeph_nb.store.kept_tasks import KeptTasks
+        from zeph_nb.store.store import Store
+
+        settings = self.agent.settings if self.agent is not None else Settings.load()
+        store = self.agent.store if self.agent is not None else Store(settings)
+        try:
+            for line in describe_kept(KeptTasks(store), settings, project_of(self.agent)):
+                print(line)
+        finally:
+            if self.agent is None:
+                store.close()
+
+    def _session_agent(self) -> Agent:
+        """The session's agent, as a %%zeph cell with no options would make it (its conversation kept)."""
+        return self.agent if self.agent is not None else self._agent_for(_arguments().parse_args([]))
+
+    def _inside_run(self) -> bool:
+        """Whether this magic runs within a run's run_python (the model's code), not in a cell of the person."""
+        if "zeph_nb.notebook.kernel" not in sys.modules:  # no kernel tools yet: no run_python either
+            return False
+        from zeph_nb.notebook.kernel import MODEL_CODE
+
+        return MODEL_CODE.get()
 
     def _cmd_cancel(self, args: list[str]) -> None:
         from zeph_nb.notebook.scheduled import cancel_command

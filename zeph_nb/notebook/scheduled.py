@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zeph_nb.agent.scheduled import RunView
 from zeph_nb.security.secrets import redact
@@ -23,6 +23,15 @@ from zeph_nb.tools.scheduler import RunReport, ScheduledTask, kernel_scheduler
 
 if TYPE_CHECKING:
     from zeph_nb.notebook.transcript import Transcript
+
+
+class Shows(Protocol):
+    """Where a ``ScheduledView`` adds its lines and its tasks' transcripts: a run's transcript, or the widget
+    ``%zeph jobs resume`` shows."""
+
+    @property
+    def widget(self) -> Any: ...
+
 
 __all__ = ["ScheduledView", "cancel_command", "describe_tasks", "shown_prompt"]
 
@@ -41,13 +50,14 @@ def describe_tasks() -> list[str]:
     tasks = list(kernel_scheduler().tasks.values())
     if not tasks:
         return []
-    lines = ["scheduled tasks (they end with the kernel; %zeph cancel ID stops one):"]
+    lines = ["scheduled tasks (they end with the kernel unless kept: %zeph jobs keep ID; %zeph cancel ID stops one):"]
     for task in tasks:
         when = f"next {_clock(task.next_at)}" if task.next_at is not None and task.live else "next -"
         skipped = f" ({task.skipped} skipped)" if task.skipped else ""
         last = redact(task.last_status) or "-"
+        kept = f"  kept as {task.kept_id}" if task.kept_id else ""
         lines.append(f"{task.id:>4}  {task.state:<9}  {task.schedule:<26}  {when:<13}  runs {task.runs}{skipped}  "
-                     f"last: {last:<10}  {shown_prompt(task.prompt)}")  # fmt: skip
+                     f"last: {last:<10}  {shown_prompt(task.prompt)}{kept}")  # fmt: skip
     return lines
 
 
@@ -71,7 +81,7 @@ class ScheduledView:
     its transcript. ``approve_here`` makes, for a firing's transcript, an approver whose buttons are there (None:
     the scheduling run's approver answers)."""
 
-    def __init__(self, transcript: Transcript, *, model: str, approve_here: Callable[[Transcript], Any] | None,
+    def __init__(self, transcript: Shows, *, model: str, approve_here: Callable[[Transcript], Any] | None,
                  idle_timeout: float | None) -> None:  # fmt: skip
         self.transcript = transcript
         self.model = model

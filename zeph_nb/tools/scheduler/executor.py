@@ -110,7 +110,7 @@ class SchedulerExecutor:
     its firings do (the agent gives one that starts a run like the current one); ``conversation`` names the
     scheduling conversation; ``on_scheduled`` hears of each new task (the notebook shows it under the run);
     ``transient`` says why the running event loop ends with the run (``run_sync``), when it does: scheduling is then
-    refused, for the task could never fire."""
+    refused, for the task could never fire; ``project`` names the scheduling agent's folder."""
 
     def __init__(
         self,
@@ -121,6 +121,7 @@ class SchedulerExecutor:
         conversation: Callable[[], str | None] | None = None,
         on_scheduled: Callable[[ScheduledTask], None] | None = None,
         transient: Callable[[], str | None] | None = None,
+        project: Callable[[], str | None] | None = None,
     ) -> None:
         self.settings = settings
         self.launch = launch
@@ -128,6 +129,7 @@ class SchedulerExecutor:
         self.conversation = conversation
         self.on_scheduled = on_scheduled
         self.transient = transient  # why the running loop will not outlive this run, when it will not
+        self.project = project  # the scheduling agent's folder, which a kept task is kept under
 
     def tool_definitions(self) -> Sequence[ToolDef]:
         return (SCHEDULE_PERIODIC, SCHEDULE_DEFERRED, CANCEL_TASK)
@@ -166,6 +168,7 @@ class SchedulerExecutor:
                 prompt, self.launch(), kind=kind, interval_secs=interval, max_runs=max_runs,
                 min_interval_secs=config.min_interval_secs, max_tasks=config.max_tasks,
                 scheduled_by=self.conversation() if self.conversation is not None else None,
+                project=self.project() if self.project is not None else None,
             )  # fmt: skip
         except SchedulingRefused as e:
             raise ToolError(ToolErrorCategory.POLICY_BLOCKED, f"{call.tool_id}: {e}") from None

@@ -4,7 +4,8 @@ One ``Scheduler`` per kernel process (``kernel_scheduler()``): the limit ``[sche
 alive in the kernel, whichever agent scheduled it. A task's timer is an asyncio task on the loop that was running
 when it was scheduled (in a notebook, the kernel's); what happens when it fires is the ``Launch`` given with it
 (``agent/scheduled.py`` makes one that starts a new run of an agent like the scheduling one). Nothing is written
-to disk: the tasks end with the kernel.
+to disk here: the tasks end with the kernel, unless the person keeps one (``%zeph jobs keep``, which writes it to
+the store; a later kernel starts it again only when the person says ``%zeph jobs resume``).
 
 A task never overlaps itself: a periodic firing while the previous run of the same task still goes is skipped and
 counted (``skipped``), not queued, so a slow run cannot pile up runs behind it.
@@ -59,6 +60,9 @@ class ScheduledTask:
     interval_secs: float
     max_runs: int | None = None
     scheduled_by: str | None = None  # the conversation that scheduled it
+    project: str | None = None  # the canonical working directory of the agent that scheduled it
+    kept_id: str | None = None  # the person kept it across kernels (%zeph jobs keep), or resumed it, as this id
+    first_after: float | None = None  # seconds until its first firing, when not interval_secs (a resumed task)
     created_at: float = field(default_factory=time.time)
     next_at: float | None = None  # wall-clock time of the next firing; None when none is due
     runs: int = 0  # runs started
@@ -150,8 +154,13 @@ class Scheduler:
         max_tasks: int,
         max_runs: int | None = None,
         scheduled_by: str | None = None,
+        project: str | None = None,
+        kept_id: str | None = None,
+        first_after: float | None = None,
     ) -> ScheduledTask:
-        """A new task whose timer runs on the running event loop; ``SchedulingRefused`` when a limit says no."""
+        """A new task whose timer runs on the running event loop; ``SchedulingRefused`` when a limit says no.
+        ``first_after`` (a task the person resumed) sets when it first fires: the rest of a kept deferred task's
+        delay, or at once; the limits apply to ``interval_secs`` as ever."""
         what = "period" if kind == "periodic" else "delay"
         if interval_secs < min_interval_secs:
             raise SchedulingRefused(
@@ -167,8 +176,9 @@ class Scheduler:
             )
         loop = asyncio.get_running_loop()
         task = ScheduledTask(f"t{next(self._ids)}", prompt, kind, interval_secs, max_runs=max_runs,
-                             scheduled_by=scheduled_by)  # fmt: skip
-        task.next_at = task.created_at + interval_secs
+                             scheduled_by=scheduled_by, project=project, kept_id=kept_id,
+                             first_after=first_after)  # fmt: skip
+        task.next_at = task.created_at + (first_after if first_after is not None else interval_secs)
         self.tasks[task.id] = task
         task.timer = loop.create_task(self._drive(task, launch), name=f"zeph scheduled task {task.id}")
         return task
@@ -199,7 +209,8 @@ class Scheduler:
 
     async def _drive(self, task: ScheduledTask, launch: Launch) -> None:
         loop = asyncio.get_running_loop()
-        due = loop.time() + task.interval_secs  # the loop's clock: a changed wall clock moves no firing
+        # The loop's clock: a changed wall clock moves no firing.
+        due = loop.time() + (task.first_after if task.first_after is not None else task.interval_secs)
         try:
             while True:
                 await asyncio.sleep(max(0.0, due - loop.time()))
