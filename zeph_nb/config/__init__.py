@@ -51,6 +51,7 @@ from zeph_nb.config.legacy import legacy_env, migrate_data
 from zeph_nb.config.managed import MANAGED_ENV, ManagedSettings, managed_file, merge
 from zeph_nb.config.mcp import McpServer, McpSettings
 from zeph_nb.config.memory import MemorySettings
+from zeph_nb.config.not_here import TABLES as TABLES_NOT_HERE
 from zeph_nb.config.output import OutputSettings
 from zeph_nb.config.scheduler import SchedulerSettings
 from zeph_nb.config.sections import (
@@ -176,6 +177,8 @@ def _default_user() -> str:
 
 class Settings(_Section):
     """Everything zeph-nb can be configured with. Build one with ``Settings.load()`` or ``Settings.from_toml()``."""
+
+    not_here = TABLES_NOT_HERE  # the reference agent's tables zeph-nb does not have, each refused saying why
 
     agent: AgentSettings = Field(default_factory=AgentSettings)
     tools: ToolsSettings = Field(default_factory=ToolsSettings)

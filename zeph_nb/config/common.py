@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 __all__ = ["MAX_PATTERN_LEN", "Regex", "_Section", "_unit_interval", "empty_list", "require_unique"]
 
@@ -46,19 +46,13 @@ class _Section(BaseModel):
     # ~60 ms of every kernel's first Agent for text only the docs' generator reads.
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
-    # Keys another agent's configuration (the reference's, a seed's) has in this table that mean nothing here, each
-    # with why: a config ported from it is told that, not "unknown key". ``_table`` names the table in the message.
+    # Keys (and tables) another agent's configuration (the reference's, a seed's) has in this table that mean
+    # nothing here, each with why and what zeph-nb does instead: a config ported from it is told that, not "unknown
+    # key". They stay unknown keys to pydantic, so one load reports every one of them (and every other problem) at
+    # once; explain.py, which words every configuration error, gives each its reason. ``_table`` is unused: the
+    # table is named from where the key was found.
     not_here: ClassVar[Mapping[str, str]] = {}
     _table: ClassVar[str] = ""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _refuse_keys_not_here(cls, data: Any) -> Any:
-        if cls.not_here and isinstance(data, dict):
-            for key, why in cls.not_here.items():
-                if key in data:
-                    raise ValueError(f"[{cls._table}] {key} does not apply to zeph-nb: {why}; remove it")
-        return data
 
 
 def empty_list() -> list[Any]:

@@ -27,6 +27,10 @@ def explain(
         where = _shown(_origin_of(loc, origins, source).removeprefix("file:"))
         if problem["type"] == "extra_forbidden":
             parent = _model_at(root, loc[:-1])
+            why = getattr(parent, "not_here", {}).get(str(loc[-1]))  # _Section.not_here
+            if why is not None:  # another agent's key: why it means nothing here, not "unknown key"
+                lines.append(f"{where}: {_refused(loc, why)}")
+                continue
             if parent is root:
                 allowed = tables
             else:
@@ -42,6 +46,14 @@ def explain(
             shown = "a value not shown here" if "password" in str(problem["msg"]) else _shown(repr(got))
             lines.append(f"{where}: {key}: {_shown(problem['msg'], _MSG_CHARS)} (got {shown})")
     return "invalid configuration:\n  " + "\n  ".join(lines)
+
+
+def _refused(loc: list[str | int], why: str) -> str:
+    """``[memory] sqlite_path does not apply to zeph-nb: why; remove it``; a whole table: ``[discord] does not…``; a
+    key of an array of tables' entry: ``[llm.providers[0]] type does not…``."""
+    *table, key = loc
+    name = f"[{_written(table)}] {key}" if table else f"[{key}]"
+    return f"{_shown(name)} does not apply to zeph-nb: {why}; remove it"
 
 
 _KEY_CHARS = 200  # of a key, a value or a source as shown: a file may hold a key of a megabyte

@@ -14,8 +14,63 @@ __all__ = ["BUILTIN_PROVIDERS", "LLMSettings", "NamedProvider"]
 BUILTIN_PROVIDERS = ("auto", "anthropic", "openai", "scripted")
 
 
+_THINKING = (
+    "zeph-nb asks for no extended thinking or reasoning effort; a reasoning model's own <think> block is dropped "
+    "from its reply ([agent] reasoning_model_detection)"
+)
+_ANTHROPIC_BETA = (
+    "zeph-nb turns on no beta feature of the Anthropic API: the system prompt and tools are cached with the default "
+    "lifetime, and near [agent] context_budget_tokens compress_provider summarises the earlier runs"
+)
+_SPEECH = "zeph-nb takes typed prompts only: there is no speech-to-text"
+# The reference agent's [[llm.providers]] keys that mean nothing here, each with why (a config ported from it
+# hears this, not "unknown key").
+PROVIDER_NOT_HERE: dict[str, str] = {
+    "type": 'it is called kind here: "anthropic" for claude; "openai" for openai, ollama and compatible servers '
+    "(with base_url: http://localhost:11434/v1 for Ollama); gemini and candle have no kind of their own (serve the "
+    'model behind an OpenAI-compatible endpoint and use "openai"); every entry also needs a name',
+    "default": "[llm] provider names the entry the agent asks (or %%zeph --provider NAME for one cell)",
+    "embed": "each feature names the entry that embeds for it: [memory] embedding_provider, [index] "
+    "embedding_provider, [agent.tool_filter] provider",
+    "tool_use": "tools are always offered through the provider's own tool-calling API",
+    "vision_model": "one model answers a run: there is no second model for images",
+    "instruction_file": "extra instructions are [llm] system_prompt, the same for every model",
+    "server_compaction": _ANTHROPIC_BETA,
+    "enable_extended_context": _ANTHROPIC_BETA,
+    "prompt_cache_ttl": _ANTHROPIC_BETA,
+    "thinking": _THINKING,
+    "reasoning_effort": _THINKING,
+    "thinking_level": _THINKING,
+    "thinking_budget": _THINKING,
+    "candle": "zeph-nb runs no model inside the kernel: serve it locally (Ollama, vLLM, llama.cpp's server) and "
+    'name it with kind = "openai" and its base_url',
+    "stt_model": _SPEECH,
+}
+_ONE_MODEL = (
+    "one model answers each run, the one [llm] provider (or %%zeph --provider NAME) names: there is no routing "
+    "between models"
+)
+# The reference agent's [llm] keys that mean nothing here, each with why.
+LLM_NOT_HERE: dict[str, str] = {
+    "routing": _ONE_MODEL,
+    "router": _ONE_MODEL,
+    "complexity_routing": _ONE_MODEL,
+    "summary_model": "the model that summarises earlier runs is [agent] compress_provider here (an [[llm.providers]] "
+    "name)",
+    "summary_provider": "the model that summarises earlier runs is [agent] compress_provider here (an "
+    "[[llm.providers]] name)",
+    "response_cache_enabled": "the model's replies are never cached: a cell run again asks again; repeated tool "
+    "reads are what is cached ([gates.cache])",
+    "response_cache_ttl_secs": "the model's replies are never cached: a cell run again asks again; repeated tool "
+    "reads are what is cached ([gates.cache])",
+    "stt": _SPEECH,
+}
+
+
 class NamedProvider(_Section):
     """One ``[[llm.providers]]`` entry: a model other settings (``[llm] provider``, later features) name."""
+
+    not_here = PROVIDER_NOT_HERE
 
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
     """what ``[llm] provider`` and ``%%zeph --provider`` call it"""
@@ -56,6 +111,8 @@ class LLMSettings(_Section):
     ``provider = "auto"`` picks an OpenAI-compatible server when ``base_url`` is set, else Claude when an Anthropic
     API key is set, else the offline scripted model (which says plainly that no model is configured).
     """
+
+    not_here = LLM_NOT_HERE
 
     provider: str = "auto"
     """auto: an OpenAI-compatible server when base_url is set, else Claude with an API key, else the scripted model; or

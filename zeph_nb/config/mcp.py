@@ -9,8 +9,39 @@ from zeph_nb.config.common import _Section, empty_list, require_unique
 __all__ = ["McpServer", "McpSettings"]
 
 
+# The reference agent's [[mcp.servers]] keys that mean nothing here or have another name, each with why.
+SERVER_NOT_HERE: dict[str, str] = {
+    "id": "it is called name here (its tools are offered as mcp_<name>_<tool>)",
+    "timeout": "it is called timeout_secs here",
+    "trust_level": "trusted = true here lets its calls run without asking (false, the default: every call asks), "
+    "and a command server runs in the OS sandbox unless sandbox = false",
+    "tool_allowlist": "every tool it lists is offered, as mcp_<name>_<tool>: name the ones not to offer in [tools] "
+    "disabled, or deny them with [gates.permissions] rules",
+    "oauth": 'zeph-nb runs no OAuth flow for a server: give its token in headers (Authorization = "Bearer ...")',
+}
+_ONE_LIST = "zeph-nb starts only the servers [[mcp.servers]] lists, which the person writes; nothing adds one later"
+_TOOLS_SENT = (
+    "the tools sent with a request are chosen by [agent.tool_filter] (enabled, provider, top_k, always_on), for MCP "
+    "tools and the others alike"
+)
+_NO_ELICITATION = (
+    "zeph-nb's MCP client offers no elicitation: a server cannot ask the person for input in the middle of a call"
+)
+# The reference agent's [mcp] keys that mean nothing here, each with why.
+MCP_NOT_HERE: dict[str, str] = {
+    "allowed_commands": _ONE_LIST,
+    "max_dynamic_servers": _ONE_LIST,
+    "pruning": _TOOLS_SENT,
+    "tool_discovery": _TOOLS_SENT,
+    **dict.fromkeys(("elicitation_enabled", "elicitation_timeout", "elicitation_queue_capacity",
+                     "elicitation_warn_sensitive_fields"), _NO_ELICITATION),
+}  # fmt: skip
+
+
 class McpServer(_Section):
     """One MCP server: a command zeph-nb starts (stdio), or a streamable-HTTP URL."""
+
+    not_here = SERVER_NOT_HERE
 
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
     """its tools are offered as mcp_<name>_<tool>"""
@@ -78,6 +109,8 @@ class McpServer(_Section):
 
 class McpSettings(_Section):
     """``[mcp]``."""
+
+    not_here = MCP_NOT_HERE
 
     servers: list[McpServer] = Field(default_factory=empty_list)
     """the servers: [[mcp.servers]] name, command + args + env or url + headers, trusted, sandbox, network, paths"""

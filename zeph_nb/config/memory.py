@@ -36,6 +36,11 @@ NOT_HERE: dict[str, str] = {
     "sessions": "conversations are the store's conversations table, read with pandas (zeph_nb.audit.sql)",
     "documents": "there is no document ingestion (RAG) here: the file tools, grep and search_code read the project",
     "semantic": "memory_search is the semantic memory: embedding_provider and vector_weight are its keys here",
+    "graph": "there is no knowledge graph: a note is the text the model saves with memory_save",
+    **dict.fromkeys(("compression", "compression_guidelines", "sidequest"), _CONTEXT + "; there are no pruning "
+                    "strategies, probes or eviction passes to set"),
+    **dict.fromkeys(("tiers", "admission"), "a note is kept as the model saved it with memory_save; it is never "
+                    "scored, promoted or merged on its own"),
 }  # fmt: skip
 
 
@@ -43,7 +48,6 @@ class MemorySettings(_Section):
     """``[memory]``: notes that outlive the kernel, one table of the store, per user and per project folder."""
 
     not_here = NOT_HERE
-    _table = "memory"
 
     enabled: bool = Field(
         False,

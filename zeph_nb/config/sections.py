@@ -62,8 +62,28 @@ class TafcSettings(_Section):
     """how complex a tool's schema must be to get it, from 0 to 1"""
 
 
+_INSTRUCTIONS = (
+    "zeph-nb reads no instruction files (CLAUDE.md, AGENTS.md) by itself: extra instructions for every run are [llm] "
+    "system_prompt, and skills (.zeph/skills/) are instructions the model loads when it needs them"
+)
+# The reference agent's [agent] keys that mean nothing here, each with why (a config ported from it hears this).
+AGENT_NOT_HERE: dict[str, str] = {
+    "auto_update_check": "zeph-nb never looks for new releases by itself; it is updated with pip or conda like the "
+    "notebook's other packages",
+    "instruction_auto_detect": _INSTRUCTIONS,
+    "instruction_files": _INSTRUCTIONS,
+    "budget_hint_enabled": "the model is not told its budget: a run stops at [agent] max_tool_iterations, and near "
+    "[agent] context_budget_tokens compress_provider summarises the earlier runs",
+    "supervisor": "there are no background enrichment or telemetry tasks to tune: a run's work happens in the run",
+    "focus": "there are no focus tools: near [agent] context_budget_tokens, [agent] compress_provider summarises the "
+    "earlier runs and the run goes on",
+}
+
+
 class AgentSettings(AgentChecks):
     """``[agent]``: how long one run may go on."""
+
+    not_here = AGENT_NOT_HERE
 
     name: str = Field("zeph-nb", min_length=1, max_length=64, pattern=r"^[^\n\r{}]+$")
     """what the agent calls itself (the system prompt's first words)"""
@@ -206,9 +226,19 @@ class ExecutionSettings(_Section):
         return self
 
 
+# The reference's [tools] tables that mean nothing here, each with why.
+TOOLS_NOT_HERE: dict[str, str] = {
+    "sandbox": 'the OS sandbox of commands is [tools.shell] sandbox ("auto", "bwrap" or "off"; auto uses '
+    "bubblewrap where it works); in it commands write only the working directory and [tools.shell] allowed_paths, and "
+    "never read [tools.shell] hidden_paths or the credential stores; the file tools follow [tools.file]",
+}
+
+
 class ToolsSettings(_Section):
     """``[tools]``: which tools are offered, and the tables of the tools themselves (what the gates read is under
     ``[gates]``, what output/ reads under ``[output]``)."""
+
+    not_here = TOOLS_NOT_HERE
 
     enabled: bool = True
     """false: the model is offered no tools at all"""

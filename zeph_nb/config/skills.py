@@ -46,7 +46,6 @@ class SkillsSettings(_Section):
     """``[skills]``: skills from the project's ``.zeph/skills/``, the zeph home's ``skills/`` and ``paths``."""
 
     not_here = NOT_HERE
-    _table = "skills"
 
     enabled: bool = Field(True, description="offer the skills found to the model (the load_skill tool)")
     project: bool = Field(
