@@ -6,7 +6,7 @@ tree-sitter) for definitions, calls and imports, against the grep tool's regex s
 baseline: it reads every file too, without parsing); then the language server: the first ``references`` call
 (the process started in the OS sandbox, jedi's first look at the project) and the same call again; then the semantic
 layer against a loopback /embeddings server (bench/embedding_server.py): the first question (every definition
-embedded) and a second one (only the question embedded).
+embedded) and a second one (only the question embedded); then the two vector backends side by side (``backends``).
 """
 
 from __future__ import annotations
@@ -82,6 +82,51 @@ def main() -> None:
     print(f"| first question (every definition embedded) | {first_ms:.0f} |")
     print(f"| another question (median of 5; only it embedded) | {again_ms:.0f} |")
     print(f"| ratio first / another | {first_ms / again_ms:.1f}x |")
+    backends()
+
+
+def backends() -> None:
+    """The two vector backends on the same tree and endpoint: ``embedded`` (the baseline) and ``qdrant`` in the
+    client's local mode (on disk in a temporary zeph home). A new kernel is this process with the kernel's caches
+    emptied (the parsed files and, for embedded, the vectors); it costs embedded every definition again, qdrant
+    only the question."""
+    import tempfile
+
+    from zeph_nb.tools.code_search import semantic
+
+    def fresh_kernel() -> None:
+        semantic._INDEXES.clear()
+        semantic._CHUNKS.clear()
+
+    rows: dict[str, list[str]] = {}
+    with serve_embeddings() as server, tempfile.TemporaryDirectory() as home:
+        for backend in ("embedded", "qdrant"):
+            toml = provider_toml(server.url) + SEMANTIC + f'vector_backend = "{backend}"\n'
+            settings = Settings.from_toml(toml).model_copy(update={"home": Path(home)})
+
+            def search(question: str, settings: Settings = settings) -> tuple[float, int]:
+                searcher = CodeSearchExecutor(settings, workdir=ROOT, embedder=index_embedder(settings))
+                sent = sum(len(request["input"]) for request in server.requests)
+                started = time.perf_counter()
+                searcher.run(query=question, kind="semantic")
+                took = (time.perf_counter() - started) * 1000
+                return took, sum(len(request["input"]) for request in server.requests) - sent
+
+            fresh_kernel()
+            first, first_texts = search("where are tool results cached")
+            again = _median_ms(lambda search=search: search("how is a shell command sandboxed"))
+            fresh_kernel()
+            new_kernel, new_texts = search("what does the audit log record")
+            rows[backend] = [f"{first:.0f} ({first_texts})", f"{again:.0f} (1)", f"{new_kernel:.0f} ({new_texts})"]
+    fresh_kernel()
+    print("\nvector backends on the same tree and endpoint: ms (texts sent to /embeddings)\n")
+    print("| call | embedded (baseline) | qdrant, local mode | ratio qdrant / embedded |")
+    print("|---|---:|---:|---:|")
+    labels = ("first question (every definition embedded)", "another question, same kernel (median of 5)",
+              "first question of a new kernel")  # fmt: skip
+    for at, label in enumerate(labels):
+        ours, base = (float(rows[b][at].split()[0]) for b in ("qdrant", "embedded"))
+        print(f"| {label} | {rows['embedded'][at]} | {rows['qdrant'][at]} | {ours / base:.2f}x |")
 
 
 SEMANTIC = """

@@ -23,6 +23,7 @@ from zeph_nb.agent.providers.embeddings import index_embedder
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.tools.code_search import CodeSearchExecutor
+from zeph_nb.tools.code_search.qdrant_index import close_local
 
 SETTINGS = """
 [index]
@@ -73,6 +74,7 @@ def points(home: Path) -> list[dict[str, Any]]:
     """The payloads in the project's one collection, read with a client of our own (the search closed its)."""
     from qdrant_client import QdrantClient
 
+    close_local()  # the kernel's search keeps the folder open (and locked) for a moment
     (folder,) = (home / "qdrant").iterdir()
     client = QdrantClient(path=str(folder))
     try:

@@ -16,6 +16,7 @@ the search read (a filter on their ids), so a stale point or a file the search d
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import os
 import re
@@ -36,13 +37,58 @@ if TYPE_CHECKING:
 
     from zeph_nb.config import Settings
 
-__all__ = ["QdrantIndex", "collection_name", "point_id"]
+__all__ = ["IDLE_SECS", "QdrantIndex", "close_local", "collection_name", "point_id"]
 
 _NAMESPACE = uuid.UUID("6f1d0c38-5a0e-4d4e-9a52-2f4f3c1b7e90")  # zeph-nb's code points; never change it
 _PAGE = 1000  # points per scroll page and per upsert batch: well under a server's request size limit
 _MAX_PAYLOAD_CHARS = 512  # a name or scope a file made absurdly long is cut in the payload (it is shown from the file)
-_LOCAL_LOCKS: dict[str, threading.Lock] = {}  # one search at a time per local folder in this kernel
-_LOCAL_LOCKS_LOCK = threading.Lock()
+# A local folder stays open this long after a search: opening it reads every vector (150 ms for 2,600), and a model
+# often asks a few questions in a row; closing it then lets another kernel on the same project have its turn (it
+# waits up to qdrant_timeout_secs for one).
+IDLE_SECS = 2.0
+
+
+class _Local:
+    """One local-mode folder as this kernel holds it: one search at a time, the client kept open while busy."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.client: QdrantClient | None = None
+        self.timer: threading.Timer | None = None
+
+    def close_when_idle(self) -> None:
+        """Start the idle clock (the lock is held): a search before it runs stops it."""
+        timer = threading.Timer(IDLE_SECS, self._idle)
+        timer.daemon = True
+        self.timer = timer
+        timer.start()
+
+    def _idle(self) -> None:
+        with self.lock:
+            if self.timer is threading.current_thread():  # no search since this clock started
+                self.close()
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.client is not None:
+            client, self.client = self.client, None
+            client.close()
+
+
+_LOCALS: dict[str, _Local] = {}
+_LOCALS_LOCK = threading.Lock()
+
+
+@atexit.register
+def close_local() -> None:
+    """Close every local-mode folder this kernel holds (at exit; and where a test opens the folder itself)."""
+    with _LOCALS_LOCK:
+        held = list(_LOCALS.values())
+    for local in held:
+        with local.lock:
+            local.close()
 
 
 def collection_name(project: Path, model: str, dimension: int) -> str:
@@ -96,13 +142,13 @@ class QdrantIndex:
             seen[key] = seen.get(key, -1) + 1
             points[point_id(hit, digest, seen[key])] = (hit, text, digest)
         with self._client(name) as client:
-            missing = await asyncio.to_thread(self._prune, client, name, len(vector), set(points), read)
+            missing, kept = await asyncio.to_thread(self._prune, client, name, len(vector), set(points), read)
             if missing:
                 fresh = [points[key] for key in sorted(missing)]
                 vectors = await self.embedder.embed([text for _, text, _ in fresh])
                 await asyncio.to_thread(self._upsert, client, name, sorted(missing), fresh, vectors)
                 self.embedded += len(fresh)
-            found = await asyncio.to_thread(self._query, client, name, vector, list(points), threshold)
+            found = await asyncio.to_thread(self._query, client, name, vector, kept + len(missing), threshold)
         return [(points[key][0], score) for key, score in found if key in points]
 
     # -- the client's calls, each in a thread (the local mode and the server's both block) ------------------------
@@ -130,18 +176,24 @@ class QdrantIndex:
                 client.close()
             return
         folder = self.local_root / name
-        with _LOCAL_LOCKS_LOCK:
-            lock = _LOCAL_LOCKS.setdefault(str(folder), threading.Lock())
-        if not lock.acquire(timeout=self.timeout):
+        with _LOCALS_LOCK:
+            local = _LOCALS.setdefault(str(folder), _Local())
+        if not local.lock.acquire(timeout=self.timeout):
             raise self._failed(TimeoutError(f"another search held {folder} for {self.timeout:g}s"))
         try:
-            client = self._open_local(folder)
+            if local.timer is not None:
+                local.timer.cancel()
+                local.timer = None
+            if local.client is None:
+                local.client = self._open_local(folder)
             try:
-                yield client
-            finally:
-                client.close()
+                yield local.client
+            except BaseException:
+                local.close()  # whatever went wrong, the next search opens the folder anew
+                raise
+            local.close_when_idle()
         finally:
-            lock.release()
+            local.lock.release()
 
     def _open_local(self, folder: Path) -> QdrantClient:
         from qdrant_client import QdrantClient
@@ -156,9 +208,12 @@ class QdrantIndex:
                     raise self._failed(e) from None
                 time.sleep(0.05)
 
-    def _prune(self, client: QdrantClient, name: str, dimension: int, wanted: set[str], read: set[str]) -> set[str]:
+    def _prune(
+        self, client: QdrantClient, name: str, dimension: int, wanted: set[str], read: set[str]
+    ) -> tuple[set[str], int]:
         """The ids of ``wanted`` the collection lacks, after removing the points of definitions that changed or went
-        away (in a file read now, or whose file is gone); creates the collection on first use."""
+        away (in a file read now, or whose file is gone), and how many points it keeps; creates the collection on
+        first use."""
         from qdrant_client import models
 
         try:
@@ -166,14 +221,16 @@ class QdrantIndex:
                 client.create_collection(
                     name, vectors_config=models.VectorParams(size=dimension, distance=models.Distance.COSINE)
                 )
-                return set(wanted)
+                return set(wanted), 0
             have: set[str] = set()
+            total = 0
             stale: list[str] = []
             gone: dict[str, bool] = {}
             offset: Any = None
             while True:
                 records, offset = client.scroll(name, limit=_PAGE, offset=offset, with_payload=["path"],
                                                 with_vectors=False)  # fmt: skip
+                total += len(records)
                 for record in records:
                     key = str(record.id)
                     path = str((record.payload or {}).get("path", ""))
@@ -191,7 +248,7 @@ class QdrantIndex:
                     break
             for start in range(0, len(stale), _PAGE):
                 client.delete(name, points_selector=models.PointIdsList(points=list(stale[start : start + _PAGE])))
-            return wanted - have
+            return wanted - have, total - len(stale)
         except ToolError:
             raise
         except Exception as e:  # the client's errors (httpx, gRPC, local storage) are one: Qdrant failed
@@ -220,18 +277,16 @@ class QdrantIndex:
             raise self._failed(e) from None
 
     def _query(
-        self, client: QdrantClient, name: str, vector: list[float], ids: list[str], threshold: float
+        self, client: QdrantClient, name: str, vector: list[float], size: int, threshold: float
     ) -> list[tuple[str, float]]:
-        from qdrant_client import models
-
-        if not ids:
+        if not size:
             return []
-        only: list[models.ExtendedPointId] = list(ids)
         try:
-            # Every definition at or above the threshold, not the top few: the answer's order puts a definition
-            # named in the question first, as the embedded backend's does, and says how many there were.
-            response = client.query_points(name, query=vector, limit=len(ids), score_threshold=threshold,
-                                           query_filter=models.Filter(must=[models.HasIdCondition(has_id=only)]),
+            # Every point at or above the threshold, not the top few: the answer's order puts a definition named in
+            # the question first, as the embedded backend's does, and says how many there were. No filter on the
+            # ids read now (in the local mode a filter of thousands of ids costs more than the search): the caller
+            # keeps those.
+            response = client.query_points(name, query=vector, limit=size, score_threshold=threshold,
                                            with_payload=False)  # fmt: skip
         except Exception as e:
             raise self._failed(e) from None
