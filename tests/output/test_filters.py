@@ -434,6 +434,26 @@ def test_better_than_the_anchor_rules_on_both_axes() -> None:
     assert mine.reduction > theirs.reduction and mine.recall > theirs.recall
 
 
+def test_apt_keeps_what_a_broken_package_needs_and_drops_the_names_it_lists() -> None:
+    """apt's "unmet dependencies" lines are indented like the package names it lists, and say why it failed."""
+    out = "\n".join([
+        "Reading package lists...",
+        "The following NEW packages will be installed:",
+        "  exim4-base exim4-config postfix",
+        "Some packages could not be installed. This may mean that you have",
+        "The following packages have unmet dependencies:",
+        " exim4-config : Conflicts: postfix but 3.7.11-0+deb12u1 is to be installed",
+        " postfix : Conflicts: mail-transport-agent",
+        "           Depends: libsasl2-2 but it is not going to be installed",
+        "E: Unable to correct problems, you have held broken packages.",
+    ])  # fmt: skip
+    kept = FilterEngine(default_rules()).filter("apt-get install -y postfix exim4", out, 100).text.splitlines()
+    assert " exim4-config : Conflicts: postfix but 3.7.11-0+deb12u1 is to be installed" in kept
+    assert " postfix : Conflicts: mail-transport-agent" in kept
+    assert "           Depends: libsasl2-2 but it is not going to be installed" in kept
+    assert "  exim4-base exim4-config postfix" not in kept
+
+
 def test_what_people_read_at_the_end_is_kept() -> None:
     """Final status lines, counts and per-package results survive the built-in rules."""
     builtin = FilterEngine(default_rules())

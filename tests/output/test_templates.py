@@ -193,3 +193,59 @@ def test_a_report_that_repeats_its_kinds_in_step_is_not_a_log() -> None:
     assert out.rule != "templates"
     log = [f"2026-11-29 04:00:{i % 60:02d} INFO tick {i}" for i in range(200)]
     assert looks_like_log(log)
+
+
+def _access_log(lines: int, seed: int = 11) -> tuple[str, list[str]]:
+    """An application log interleaved with uvicorn's access lines, a few of them answered 404 or 500."""
+    rnd = random.Random(seed)
+    out = ["2026-11-29 03:52:01,843 INFO    [uvicorn.error] Started server process [5312]"]
+    failed: list[str] = []
+    for i in range(lines):
+        stamp = f"2026-11-29 03:52:{i // 1000 % 60:02d},{i % 1000:03d}"
+        roll = rnd.random()
+        if roll < 0.4:
+            status = 500 if i % 97 == 5 else 404 if i % 89 == 7 else 200
+            line = f'{stamp} INFO    [uvicorn.access] 127.0.0.1:{55000 + i % 90} - "GET /api/v1/items/{i} HTTP/1.1" {status}'
+            if status != 200:
+                failed.append(line)
+        elif roll < 0.8:
+            line = f"{stamp} DEBUG   [larder.db.pool] connection acquired (size=4, idle={i % 4})"
+        else:
+            line = f"{stamp} DEBUG   [larder.cache] miss items:S{i % 3:02d}"
+        out.append(line)
+    out.append("2026-11-29 03:52:59,999 INFO    [uvicorn.error] Finished server process [5312]")
+    return "\n".join(out), failed
+
+
+def test_a_log_a_command_printed_with_cat_is_folded_by_template() -> None:
+    """`server & …; cat load.txt`: what cat printed is a log, folded like one; a file that is no log is not."""
+    text, failed = _access_log(1500)
+    assert failed
+    command = "uvicorn app:app --log-level debug & pid=$!; python load.py 300 2> load.txt; kill $pid; cat load.txt"
+    out = filter_output(command, text, 0)
+    assert out.rule == "templates" and len(out.text) < len(text) / 5
+    assert out.text.splitlines()[-1] == text.splitlines()[-1]
+    # A file printed by cat that is no log is what was asked for: not folded by template.
+    notes = "\n".join(f"widget {i % 7} ships from Berlin on Tuesday, {i * 3 % 100} in stock" for i in range(300))
+    assert filter_output("cat notes.txt", notes, 0).rule != "templates"
+    # Lines the command bounded were asked for one by one: not folded.
+    for bounded in ("python load.py | tail -1500", "head -1500 load.txt", "cat load.txt | head -1500"):
+        assert filter_output(bounded, text, 0).text == text, bounded
+
+
+def test_requests_that_failed_stay_as_they_were_though_their_status_is_a_number() -> None:
+    """A 404 or a 500 among the 200s of an access log normalises to the same kind: it is kept, by its status."""
+    text, failed = _access_log(1500)
+    assert len(failed) > 10
+    kept = fold_by_template(text)
+    assert kept is not None
+    shown = kept.splitlines()
+    assert all(line in shown for line in failed)
+    assert len(kept) < len(text) / 5
+    morgan = [f"2026-11-29T03:53:09.{i:03d}Z GET /labels/{i} 200 29 - 0.3 ms" for i in range(200)]
+    morgan[77] = "2026-11-29T03:53:09.077Z POST /print/1035 500 1360 - 0.878 ms"
+    jupyter = [f"[D 2026-11-29 03:52:06.{i:03d} ServerApp] Path: {i}" for i in range(200)]
+    jupyter[50] = "[W 2026-11-29 03:52:06.249 ServerApp] 404 GET /api/contents/rota.ipynb 0.93ms referer=None"
+    for lines, line in ((morgan, morgan[77]), (jupyter, jupyter[50])):
+        folded = fold_by_template("\n".join(lines))
+        assert folded is not None and line in folded.splitlines()

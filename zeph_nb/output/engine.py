@@ -36,7 +36,7 @@ from zeph_nb.output.shapes import (
     may_be,
 )
 from zeph_nb.output.strategies import FilterConfidence, apply_strategy
-from zeph_nb.output.templates import GENERIC, TEMPLATES, fold_long_output
+from zeph_nb.output.templates import GENERIC, TEMPLATES, fold_long_output, fold_printed_log
 from zeph_nb.security.secrets import ascii_lower, keyword_line_groups
 
 __all__ = [
@@ -266,6 +266,14 @@ class FilterEngine:
                 # DataFrame the person asked for (`df.head(80)` shows 10 of its rows): `column -t pods.txt`,
                 # `jq '.[]' refunds.json`.
                 text, rule, confidence = shown
+            elif not listing and self.generic and self.templates and _printed_whole(command):
+                # A log the command printed whole from where it was written (`server & …; cat load.txt`) is a log
+                # like any other: folded by template where it is one (never by run: what was asked for is read
+                # in its order), its errors, warnings and events as they were (issue 46). Not lines the command
+                # bounded (`| tail -300`, `head -300`, `sed -n 1,300p`): those were asked for one by one.
+                folded = fold_printed_log(shaped)
+                if folded is not None:
+                    text, rule, confidence = folded, TEMPLATES, FilterConfidence.FALLBACK
         kept = 0
         if text is not clean:
             # A diff recognised in a command no rule knows may be a log that only looks like one: an error line
@@ -340,6 +348,18 @@ _CODE = re.compile(
     r"|(^|/)(makefile|dockerfile|gnumakefile|cmakelists\.txt|justfile|rakefile|gemfile)$",
     re.IGNORECASE,
 )
+
+
+def _printed_whole(command: str) -> bool:
+    """Whether every stage of the command that prints what it was asked for (``_ASKED_FOR``) is a ``cat`` of files
+    that are not source (``_reads_code``): a whole file, no count of lines asked for."""
+    asked = [
+        argv[0].rsplit("/", 1)[-1]
+        for stages in _pipelines(command)
+        for argv in stages
+        if argv and argv[0].rsplit("/", 1)[-1] in _ASKED_FOR
+    ]
+    return bool(asked) and all(name == "cat" for name in asked) and not _reads_code(command)
 
 
 def _reads_code(command: str) -> bool:

@@ -42,6 +42,7 @@ __all__ = [
     "TEMPLATES",
     "fold_by_template",
     "fold_long_output",
+    "fold_printed_log",
     "looks_like_log",
     "mine_templates",
 ]
@@ -169,6 +170,16 @@ def fold_long_output(text: str) -> tuple[str, str] | None:
     return (by_run, GENERIC) if by_run is not None else None
 
 
+def fold_printed_log(text: str) -> str | None:
+    """A long output a command asked for (``cat load.txt``, ``tail -n 600 x``) folded by template when it is a
+    log, else None: what was asked for is not folded by run (a table's rows, a file's lines are the answer), but
+    a log's frequent templates say no more for being printed by ``cat``."""
+    lines = text.split("\n")
+    if len(lines) < MIN_LINES or not looks_like_log(lines):
+        return None
+    return fold_by_template(text, line_kinds(text, lines))
+
+
 def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     """``text`` with each frequent template shown once (count, span, typed template, values) where it first
     appears, its first and last lines, every error, warning, traceback, rare line and the ends verbatim and in
@@ -182,6 +193,8 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
         return None  # unlike lines, too many to merge (see below): asked before any other pass
     kept = bytearray(len(lines))
     for index in kinds.lines_matching(KEEP, lower=True, cues=KEEP_CUES):
+        kept[index] = 1
+    for index in _failed(text, lines):
         kept[index] = 1
     # A kind seen only a few times in the whole output is an event, not repetition (the generic fallback's
     # promise, kept here): it stays as it is even where a template of its word-alike kinds folds (a debugger's
@@ -316,6 +329,29 @@ def _kind_firsts(
     # A kind whose first line is kept anyway (an edge, an error-like line of it) is shown there already.
     first = first_indices(texts)
     return {key: {first[kind] for kind in kinds if keys[first[kind]] == key} for key, kinds in merged.items()}
+
+
+def _failed(text: str, lines: list[str]) -> set[int]:
+    """The lines that say something failed in words ``KEEP`` does not know: a request answered 4xx or 5xx (its
+    status is a number, normalised like the 200s around it) and a line logged at warning or error level by one
+    letter (Jupyter's and tornado's ``[W 2026-…]``). Each pattern looked for only where its cue is in the text."""
+    found: set[int] = set()
+    for cues, pattern in _FAILED:
+        if any(cue in text for cue in cues):
+            found |= matching_lines(pattern, text, lines)
+    return found
+
+
+# A request's status after its protocol (uvicorn's, http.server's, a combined access log's `"GET /x HTTP/1.1" 404`)
+# or after its method and path (morgan's `POST /labels 500 12 - 1.2 ms`); a level letter at a line's start.
+_FAILED = (
+    (("HTTP/",), re.compile(r'HTTP/\d(?:\.\d)?"? [45]\d\d\b')),
+    (
+        ("GET /", "POST /", "PUT /", "PATCH /", "DELETE /"),
+        re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE) /\S* [45]\d\d\b"),
+    ),
+    (("[W ", "[E ", "[C "), re.compile(r"^\[[WEC] \d", re.MULTILINE)),
+)
 
 
 def _chars(lines: list[str], indices: list[int]) -> int:
