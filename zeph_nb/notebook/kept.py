@@ -223,6 +223,8 @@ def _resume(options: argparse.Namespace, make_agent: Callable[[], Agent], widget
         max_runs = kept.max_runs - kept.runs
     shown = Resumed(kept) if widgets else None
     view = _view(agent, shown) if shown is not None else None
+    if shown is not None:
+        shown.view = view
     launch = _launch_for(agent, view)
     if kept.kind == "deferred":
         launch = _forgotten_when_run(launch, rows, kept)
@@ -314,6 +316,7 @@ class Resumed:
         from zeph_nb.notebook.cards import STYLE
 
         self.kept = kept
+        self.view: ScheduledView | None = None  # its task's runs, once resumed
         prompt = html.escape(redact(kept.prompt))
         line = (f'<div class="zeph-extra">&#8634; kept task <b>{html.escape(kept.id)}</b>, kept '
                 f"{html.escape(_utc(kept.kept_at))}: <code>{prompt}</code></div>")  # fmt: skip
@@ -328,12 +331,26 @@ class Resumed:
         return f'<div class="zeph-snapshot">{STYLE}{_static(self.widget)}</div>'
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
+        """The live widget while its task lives; then a static snapshot in its place, as a run's transcript is
+        (``Run``): a saved notebook keeps what the runs did, not a widget no later kernel knows."""
+        import contextvars
+
+        from IPython.display import display, update_display
 
         bundle = self.widget._repr_mimebundle_()
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data["text/plain"] = f"[zeph: kept task {self.kept.id} resumed; its runs show in a live widget in Jupyter]"
-        display(data, raw=True)
+        display_id = f"zeph-kept-{id(self)}"
+        display(data, raw=True, display_id=display_id)
+
+        def freeze() -> None:
+            snapshot = {"text/html": self.snapshot(), "text/plain": repr(self)}
+            contextvars.Context().run(update_display, snapshot, raw=True, display_id=display_id)
+
+        if self.view is not None and self.view.live():
+            self.view.when_settled(freeze)
+        else:
+            freeze()
 
     def __repr__(self) -> str:
         return f"<zeph kept task {self.kept.id}, resumed: {shown_prompt(self.kept.prompt)}>"

@@ -151,11 +151,19 @@ async def test_kept_in_one_kernel_listed_resumed_and_forgotten_in_the_next(
     _, out = say(ip, "jobs", capsys)
     assert deferred_id not in "\n".join(line for line in out.splitlines() if "kept, " in line)
 
+    shown._ipython_display_()  # live while its task is
+    assert shown.view is not None and shown.view._settled
     # Forget the periodic one: it goes on here until cancelled, and no later kernel lists it.
     _, out = say(ip, f"jobs forget {periodic_id}", capsys)
     assert f"forgot kept task {periodic_id}" in out and "task t1 goes on in this kernel" in out
     _, out = say(ip, "jobs", capsys)
     assert "kept tasks of" not in out and "t1  scheduled" in out
+    say(ip, "cancel t1", capsys)
+    for _ in range(3000):  # the task's timer ends just after the cancel: then the widget is frozen
+        if not shown.view._settled:
+            break
+        await asyncio.sleep(0.01)
+    assert not shown.view._settled
 
     # The record: who kept, resumed and forgot what, in the store.
     events = magics.agent.store.query(  # type: ignore[union-attr]
@@ -200,6 +208,21 @@ async def test_resume_with_the_scheduler_off_says_what_to_set(
     ip.user_ns["model"] = zeph_nb.ScriptedProvider(["never asked"])
     _, out = say(ip, f"jobs resume {periodic_id}", capsys)
     assert "[scheduler] enabled is false in these settings" in out and "enabled = true" in out
+    assert not tasks.kernel_scheduler().tasks
+
+
+@pytest.mark.filterwarnings("ignore:zeph-nb. scheduler.enabled is set to false:UserWarning")  # said once, as meant
+async def test_resume_where_the_organisation_turned_the_scheduler_off_says_so(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str], managed_file: Any
+) -> None:
+    ip, magics = shell
+    first_kernel(Path.cwd())
+    managed_file("[scheduler]\nenabled = false\n")
+    periodic_id, _ = kept_ids(say(ip, "jobs", capsys)[1])
+    magics.provider = "model"
+    ip.user_ns["model"] = zeph_nb.ScriptedProvider(["never asked"])
+    _, out = say(ip, f"jobs resume {periodic_id}", capsys)
+    assert "scheduler.enabled is set to false by" in out and "no scheduled task runs in this kernel" in out
     assert not tasks.kernel_scheduler().tasks
 
 
