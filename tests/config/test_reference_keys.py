@@ -696,3 +696,29 @@ def test_a_ported_reference_file_hears_every_refusal_at_once(tmp_path: Path) -> 
     # What is left: the one [[llm.providers]] entry the reference writes has no name and no kind (it says type).
     others = [line for line in lines if "does not apply to zeph-nb" not in line]
     assert sorted(line.split(": ")[1] for line in others) == ["llm.providers[0].kind", "llm.providers[0].name"], others
+
+
+def test_a_refused_key_is_no_key_of_ours_and_its_reason_is_one_line() -> None:
+    """A ``not_here`` key that is also a field would never be refused (pydantic reads it); a reason is said in one
+    line of an error message and of the docs' table (``refused_table``)."""
+    from zeph_nb.config.explain import model_type
+    from zeph_nb.config.reference import refused_keys, refused_table
+
+    def models(model: Any) -> Any:
+        yield model
+        for field in model.model_fields.values():
+            if field.exclude:
+                continue  # filled in by the loader, not a table of the file
+            inner = model_type(field.annotation)
+            entry = model_type((getattr(field.annotation, "__args__", None) or (None,))[0])
+            for nested in (inner, entry):
+                if nested is not None:
+                    yield from models(nested)
+
+    for model in models(Settings):
+        assert not set(model.not_here) & set(model.model_fields), model
+    refused = refused_keys()
+    assert len(refused) > 100
+    for where, why in refused:
+        assert why and "\n" not in why and not why.endswith((".", ";")), where
+    assert "| `[[llm.providers]] type` | it is called kind here" in refused_table()
