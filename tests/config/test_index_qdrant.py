@@ -26,6 +26,12 @@ def test_a_qdrant_url_that_is_not_one_is_refused(url: str) -> None:
         Settings.from_toml(QDRANT + f'qdrant_url = "{url}"\n')
 
 
+@pytest.mark.parametrize("key", ['qdrant_url = "http://localhost:6334"', 'qdrant_api_key_env = "QDRANT_KEY"'])
+def test_a_qdrant_key_beside_another_backend_is_refused_not_ignored(key: str) -> None:
+    with pytest.raises(zeph_nb.ConfigError, match=r'is read only with vector_backend = "qdrant" \(here "embedded"\)'):
+        Settings.from_toml(f"[index]\n{key}\n")
+
+
 def test_the_api_key_comes_from_the_environment_and_is_never_shown(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(QDRANT + 'qdrant_url = "https://q.example:6333"\nqdrant_api_key_env = "TEAM_QDRANT_KEY"\n')

@@ -107,6 +107,13 @@ class IndexSettings(_Section):
     @model_validator(mode="after")
     def _semantic_needs(self) -> IndexSettings:
         # Refused rather than ignored: a person who turns the index on expects semantic answers.
+        # A Qdrant key beside another backend would do nothing: said, not ignored.
+        for key in ("qdrant_url", "qdrant_api_key_env"):
+            if getattr(self, key) is not None and self.vector_backend != "qdrant":
+                raise ValueError(
+                    f'{key} is read only with vector_backend = "qdrant" (here "{self.vector_backend}"): set '
+                    f'vector_backend = "qdrant" to keep the vectors in Qdrant, or remove {key}'
+                )
         if self.enabled and not self.embedding_provider:
             raise ValueError(
                 "enabled = true needs embedding_provider: the [[llm.providers]] name (kind openai, with "
