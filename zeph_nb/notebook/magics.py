@@ -137,7 +137,8 @@ class ZephMagics(Magics):
         """``%%zeph [--model M] [--provider P] [--max-iterations N] [--approve ask|auto|deny|inbox] [--cwd PATH]
         [--tmux | --ssh USER@HOST | --container NAME] [--tools NAME,...]``
         runs the cell as a request; ``%zeph stop|approve|deny|audit|tools|config|clear|status|jobs|undo|memory`` manages
-        it, and ``%zeph cancel ID`` cancels a scheduled task."""
+        it, ``%zeph cancel ID`` cancels a scheduled task and ``%zeph jobs keep|resume|forget ID`` keeps one across
+        kernels."""
         if cell is None:
             return self._subcommand(line)
         prompt = cell.strip()
@@ -405,11 +406,14 @@ class ZephMagics(Magics):
         from zeph_nb.config import Settings
         from zeph_nb.notebook.kept import describe_kept, project_of
         from zeph_nb.store.kept_tasks import KeptTasks
+        from zeph_nb.store.spool import spool_files
         from zeph_nb.store.store import Store
 
         settings = self.agent.settings if self.agent is not None else Settings.load()
         store = self.agent.store if self.agent is not None else Store(settings)
         try:
+            if not store.path.exists() and not spool_files(store.spool_dir):
+                return  # nothing was ever stored here, so nothing kept: no DuckDB and pandas to import (~0.7 s)
             for line in describe_kept(KeptTasks(store), settings, project_of(self.agent)):
                 print(line)
         finally:
