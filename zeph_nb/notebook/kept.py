@@ -50,7 +50,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="%zeph jobs", add_help=False, exit_on_error=False, allow_abbrev=False)
-    sub = parser.add_subparsers(dest="action", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="action", parser_class=_Parser, required=True)
     keep = sub.add_parser("keep", add_help=False, exit_on_error=False, allow_abbrev=False)
     keep.add_argument("task", help="the kernel's task id (t1)")
     resume = sub.add_parser("resume", add_help=False, exit_on_error=False, allow_abbrev=False)
@@ -88,8 +88,10 @@ def describe_kept(rows: KeptTasks, settings: Settings, project: str) -> list[str
         state = f"kept, running here as {running.id}" if running is not None else "kept, not running"
         when = _kept_schedule(task)
         last = f"  last resumed {_utc(task.last_resumed)} ({task.last_resumed_where})" if task.last_resumed else ""
+        # The whole prompt, not the first 60 characters a kernel's task list shows: this is what a resume runs,
+        # and words past the cut are where a prompt that came from something hostile would put its request.
         lines.append(f"{task.id}  {state:<26}  {when:<40}  kept {_utc(task.kept_at)}{last}  "
-                     f"{shown_prompt(task.prompt)}")  # fmt: skip
+                     f"{shown_prompt(task.prompt, width=None)}")  # fmt: skip
     return lines
 
 

@@ -38,10 +38,11 @@ __all__ = ["ScheduledView", "cancel_command", "describe_tasks", "shown_prompt"]
 PROMPT_SHOWN = 60
 
 
-def shown_prompt(prompt: str, width: int = PROMPT_SHOWN) -> str:
-    """The prompt on one line of a console: redacted, its control characters escaped (``repr``), cut at ``width``."""
+def shown_prompt(prompt: str, width: int | None = PROMPT_SHOWN) -> str:
+    """The prompt on one line of a console: redacted, its control characters escaped (``repr``), cut at ``width``
+    (None: whole)."""
     text = redact(prompt)
-    text = text if len(text) <= width else text[: width - 3] + "..."
+    text = text if width is None or len(text) <= width else text[: width - 3] + "..."
     return repr(text)
 
 
