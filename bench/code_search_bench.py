@@ -92,11 +92,12 @@ def backends() -> None:
     only the question."""
     import tempfile
 
-    from zeph_nb.tools.code_search import semantic
+    from zeph_nb.tools.code_search import qdrant_index, semantic
 
     def fresh_kernel() -> None:
         semantic._INDEXES.clear()
         semantic._CHUNKS.clear()
+        qdrant_index.close_local()  # a new kernel opens the local folder again (it reads every vector)
 
     rows: dict[str, list[str]] = {}
     with serve_embeddings() as server, tempfile.TemporaryDirectory() as home:
