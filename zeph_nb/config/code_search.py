@@ -51,9 +51,10 @@ class IndexSettings(_Section):
     qdrant_url: str | None = Field(
         None,
         pattern=r"^https?://[^\s/]+(/\S*)?$",
-        description="(the reference's, there default http://localhost:6334) with vector_backend qdrant: the "
-        "server; port 6334 is spoken to over gRPC, any other (6333 is Qdrant's) over REST. Unset: Qdrant's local "
-        "mode on disk in the zeph home, no server (each search opens and closes it, so kernels take turns)",
+        description="(the reference's, in its [memory], default http://localhost:6334) with vector_backend qdrant: "
+        "the server; port 6334 is spoken to over gRPC, any other (6333 is Qdrant's) over REST. Unset: Qdrant's "
+        "local mode on disk in the zeph home, no server (a kernel keeps it open 2 s after a search, then closes it "
+        "so that kernels on the same project take turns)",
     )
     qdrant_api_key_env: str | None = Field(
         None,
