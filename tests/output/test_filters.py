@@ -927,3 +927,25 @@ command = "curl -s http://127.0.0.1:{{port}}/ok.txt"
         probe.connect(("127.0.0.1", port))
     assert "GONE" not in capsys.readouterr().out
     assert main([str(corpus), "--check"]) == 1  # left_out has a recipe but no sample
+
+
+def test_mypy_over_200_lines_shows_a_message_said_at_many_places_at_its_first_three() -> None:
+    """400 "missing a type annotation" are one finding at many places; every different message stays whole."""
+    lines = []
+    for i in range(400):
+        lines.append(f"pkg/mod{i % 40}.py:{i + 3}: error: Function is missing a type annotation  [no-untyped-def]")
+        if i % 10 == 4:
+            lines.append(f'pkg/mod{i % 40}.py:{i + 4}: error: Name "helper_{i}" is not defined  [name-defined]')
+    lines.append("Found 440 errors in 40 files (checked 52 source files)")
+    text = "\n".join(lines)
+    out = FilterEngine(default_rules()).filter("mypy --strict pkg", text, 1)
+    kept = out.text.splitlines()
+    assert [line for line in kept if "is not defined" in line] == [line for line in lines if "is not defined" in line]
+    missing = [line for line in lines if "missing a type annotation" in line]
+    assert [line for line in kept if "missing a type annotation" in line] == missing[:3]
+    note = kept[kept.index(missing[2]) + 1]
+    assert note.startswith("[+397 more of the same, at pkg/mod3.py:6, pkg/mod4.py:7, ")
+    assert kept[-1] == lines[-1]
+    # 200 lines or fewer: every error is a place to fix, each shown (bench corpus: 64 errors of 4 messages).
+    few = "\n".join(missing[:150])
+    assert FilterEngine(default_rules()).filter("mypy pkg", few, 1).text.count("missing a type annotation") == 150

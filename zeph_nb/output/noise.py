@@ -32,9 +32,50 @@ def strip_noise(text: str, rule: R.StripNoise, exit_code: int | None, roots: Seq
     if noise and inside:
         noise = {i for i in noise if not (rest := _below(lines[i], inside)) or pattern.search(rest)}
     kept = list(compress(lines, map(not_, map(noise.__contains__, range(len(lines))))))
+    if rule.repeats_over is not None and len(kept) > rule.repeats_over:
+        kept = fold_repeats(kept, re.compile(rule.place_pattern), rule.repeats_shown)
     if len(kept) == len(lines):
         return StageResult(text, FilterConfidence.FALLBACK)
     return StageResult("\n".join(kept), FilterConfidence.FULL)
+
+
+_PLACES_NAMED = 5  # places a note names of the lines it stands for
+
+
+def fold_repeats(lines: list[str], place: re.Pattern[str], shown: int) -> list[str]:
+    """``lines`` with each message said at more than ``shown`` + 1 places (``place`` matched at the line's start,
+    the rest of the line the same) shown at its first ``shown`` places, and after the last of them one note for
+    the others: ``[+412 more of the same, at b.py:7, c.py:9, … ]``. Every different message stays, in order: a
+    type checker's 400 "missing a type annotation" are one finding at many places, its one "incompatible return
+    value" another."""
+    messages: list[str | None] = []
+    where: list[str] = []
+    for line in lines:
+        found = place.match(line)
+        messages.append(line[found.end() :] if found else None)
+        where.append(found.group().rstrip(": ") if found else "")
+    places: dict[str, list[int]] = {}
+    for index, message in enumerate(messages):
+        if message is not None:
+            places.setdefault(message, []).append(index)
+    folded = {message: at for message, at in places.items() if len(at) > shown + 1}
+    if not folded:
+        return lines
+    hidden: set[int] = set()
+    notes: dict[int, str] = {}
+    for at in folded.values():
+        rest = at[shown:]
+        hidden.update(rest)
+        named = [where[index] for index in rest[:_PLACES_NAMED]]
+        more = f", … +{len(rest) - len(named)}" if len(rest) > len(named) else ""
+        notes[at[shown - 1]] = f"[+{len(rest):,} more of the same, at {', '.join(named)}{more}]"
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        if index not in hidden:
+            out.append(line)
+        if index in notes:
+            out.append(notes[index])
+    return out
 
 
 @lru_cache(maxsize=256)

@@ -58,6 +58,11 @@ class _Capped(_Model):
 class StripNoise(_Capped):
     type: Literal["strip_noise"]
     patterns: list[Regex] = Field(min_length=1)
+    # Over ``repeats_over`` lines left, a message said at many places (``place_pattern`` aside: mypy's `a.py:12: `)
+    # shows its first ``repeats_shown`` lines and one note for the rest, with where they are (output/noise.py).
+    repeats_over: int | None = Field(None, ge=1)
+    repeats_shown: int = Field(3, ge=1)
+    place_pattern: Regex = r"^\S+?:\d+(?::\d+)?: "
 
 
 class Truncate(_Model):
