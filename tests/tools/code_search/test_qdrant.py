@@ -233,3 +233,22 @@ def test_the_agent_searches_through_qdrant(project: Path, server: EmbeddingServe
     (outcome,) = result.tool_calls
     assert outcome.decision == "allow" and "render_invoice_pdf" in outcome.text
     assert (isolated_env / "qdrant").is_dir()  # kept in the zeph home's qdrant/ folder
+
+
+def test_each_person_and_model_has_a_collection_of_their_own(
+    project: Path, tmp_path: Path, server: EmbeddingServer
+) -> None:
+    # On a team's server two people's folders often have the same path and different code.
+    home = tmp_path / "home"
+    for user in ("ana", "ben", "ana"):
+        settings = settings_for(server, home).model_copy(update={"user": user})
+        searcher(project, settings).run(query="invoice", kind="semantic")
+    close_local()
+    folders = sorted(path.name for path in (home / "qdrant").iterdir())
+    assert len(folders) == 2 and all(name.startswith("zeph_code_proj_") for name in folders)
+    assert sizes(server) == [1, 3, 1, 3, 1]  # ana's second search embedded only its question
+    other_model = provider_toml(server.url).replace("hashing-512", "hashing-512-v2") + SETTINGS.format(backend="qdrant")
+    settings = Settings.from_toml(other_model).model_copy(update={"home": home, "user": "ana"})
+    searcher(project, settings).run(query="invoice", kind="semantic")
+    close_local()
+    assert len(list((home / "qdrant").iterdir())) == 3 and sizes(server)[-2:] == [1, 3]

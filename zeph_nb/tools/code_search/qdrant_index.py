@@ -2,15 +2,15 @@
 the kernel (a new kernel embeds only what changed since the last search of the project).
 
 Where: ``[index] qdrant_url``'s server, or with no URL Qdrant's local mode on disk in the zeph home
-(``qdrant/<collection>/``, through the same ``qdrant-client``; no server). One collection per project folder and
-embedding model: its name is made of the folder's real path and the model's name and dimension, so switching models
-never mixes vectors. A point is one definition, its id a UUID of (file, scope, kind, name, text hash): an unchanged
-definition keeps its point; a changed one gets a new point and the old one is removed, as is every point of a
-deleted file. The payload (path, name, kind, scope, line, language, text hash) is data only: what a file says is
-never read back as anything but strings, and the hits shown are built from the files as they are now.
+(``qdrant/<collection>/``, through the same ``qdrant-client``; no server). One collection per person, project folder
+and embedding model: its name is made of the person, the folder's real path and the model's name and dimension, so
+switching models never mixes vectors. A point is one definition, its id a UUID of (file, scope, kind, name, text
+hash): an unchanged definition keeps its point; a changed one gets a new point and the old one is removed, as is
+every point of a deleted file. The payload (path, name, kind, scope, line, language, text hash) is data only: what a
+file says is never read back as anything but strings, and the hits shown are built from the files as they are now.
 
 Ranking is the embedded backend's: cosine similarity (Qdrant's), the same ``score_threshold``, over the definitions
-the search read (a filter on their ids), so a stale point or a file the search did not read is never an answer.
+the search read, so a stale point or a file the search did not read is never an answer.
 """
 
 from __future__ import annotations
@@ -91,13 +91,15 @@ def close_local() -> None:
             local.close()
 
 
-def collection_name(project: Path, model: str, dimension: int) -> str:
-    """The collection of one project folder (its real path) and one embedding model and dimension; the folder's
-    name leads, for a person browsing the server."""
+def collection_name(project: Path, model: str, dimension: int, owner: str = "") -> str:
+    """The collection of one person's (``owner``) project folder (its real path) and one embedding model and
+    dimension; the folder's name leads, for a person browsing the server. The owner is in it because on a team's
+    server two people's folders often have the same path (``/home/jovyan/work`` on a hub) and different code: in one
+    collection each search would remove the other's changed definitions."""
     real = os.path.realpath(project)
     folder = re.sub(r"[^A-Za-z0-9_-]", "_", os.path.basename(real))[:32] or "root"
-    return (f"zeph_code_{folder}_{hashlib.sha256(real.encode()).hexdigest()[:12]}_"
-            f"{hashlib.sha256(model.encode()).hexdigest()[:8]}_{dimension}")  # fmt: skip
+    where = hashlib.sha256(f"{owner}\x00{real}".encode()).hexdigest()[:12]
+    return f"zeph_code_{folder}_{where}_{hashlib.sha256(model.encode()).hexdigest()[:8]}_{dimension}"
 
 
 def point_id(hit: Hit, text_hash: str, occurrence: int) -> str:
@@ -120,6 +122,7 @@ class QdrantIndex:
         self.local_root = settings.home / "qdrant"
         self.project = project
         self.model = str(getattr(embedder, "model", None) or repr(embedder))
+        self.owner = settings.user
         self.embedded = 0  # definitions sent to the endpoint by this index (tests and the bench read it)
 
     def where(self) -> str:
@@ -133,7 +136,7 @@ class QdrantIndex:
         ``question``. The collection is brought up to date first: new and changed definitions embedded and
         upserted, the points of changed or deleted ones removed."""
         (vector,) = await self.embedder.embed([question])
-        name = collection_name(self.project, self.model, len(vector))
+        name = collection_name(self.project, self.model, len(vector), self.owner)
         points: dict[str, tuple[Hit, str, str]] = {}  # id -> (hit, text, text hash)
         seen: dict[tuple[str, str, str, str, str], int] = {}
         for hit, text in taken:
