@@ -142,9 +142,13 @@ def _keep(task_id: str, rows: KeptTasks, settings: Settings, project: str) -> st
     if task.max_runs is not None and task.runs >= task.max_runs:
         raise JobsError(f"task {task.id} has made all its {task.max_runs} runs: nothing is left to keep")
     kept_id = new_kept_id()
-    due = datetime.fromtimestamp(task.created_at + task.interval_secs, UTC) if task.kind == "deferred" else None
+    folder = task.project or project
+    due = None
+    if task.kind == "deferred":  # when its run is due: a resumed task's is not its delay after it was made
+        first = task.first_after if task.first_after is not None else task.interval_secs
+        due = datetime.fromtimestamp(task.next_at if task.next_at is not None else task.created_at + first, UTC)
     rows.add(KeptTaskRow(
-        id=kept_id, event="kept", user_name=settings.user, project=task.project or project, prompt=task.prompt,
+        id=kept_id, event="kept", user_name=settings.user, project=folder, prompt=task.prompt,
         kind=task.kind, interval_secs=task.interval_secs, max_runs=task.max_runs, runs=task.runs,
         due_at=due.replace(tzinfo=None).isoformat() if due is not None else None, scheduled_by=task.scheduled_by,
         task_id=task.id,
@@ -152,7 +156,7 @@ def _keep(task_id: str, rows: KeptTasks, settings: Settings, project: str) -> st
     task.kept_id = kept_id
     going = "it goes on here until cancelled" if task.live else f"it is {task.state} here"
     return (f"kept task {task.id} as {kept_id} ({task.schedule}): {shown_prompt(task.prompt)}; {going}. A later "
-            f"kernel in this folder lists it as kept, not running; %zeph jobs resume {kept_id} starts it there, "
+            f"kernel in {folder} lists it as kept, not running; %zeph jobs resume {kept_id} starts it there, "
             f"%zeph jobs forget {kept_id} drops it")  # fmt: skip
 
 

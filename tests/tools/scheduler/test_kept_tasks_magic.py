@@ -18,10 +18,13 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import zeph_nb
+from zeph_nb.config import Settings
 from zeph_nb.notebook.kept import Resumed
 from zeph_nb.notebook.magics import ZephMagics
 from zeph_nb.store.kept_tasks import KeptTasks
-from zeph_nb.tools.scheduler import Scheduler, tasks
+from zeph_nb.store.records import utc_now
+from zeph_nb.store.store import Store
+from zeph_nb.tools.scheduler import RunReport, ScheduledTask, Scheduler, tasks
 
 ROOT = Path(__file__).resolve().parents[3]
 WAIT = 30.0
@@ -249,3 +252,22 @@ async def test_a_run_cannot_keep_a_task_through_run_python(
     assert KeptTasks(magics.agent.store).live(magics.agent.settings.user, str(Path.cwd().resolve())) == []
     # The person's own cell keeps it.
     assert "kept task t1 as k" in say(ip, "jobs keep t1", capsys)[1]
+
+
+async def test_a_resumed_deferred_task_kept_again_keeps_its_due_time_not_its_delay(
+    shell: tuple[InteractiveShell, ZephMagics], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Resumed with 5 s of its 600 s delay left, forgotten, then kept again: it is due in 5 s, not in 600.
+    ip, _ = shell
+
+    async def launch(task: ScheduledTask) -> RunReport:
+        return RunReport("completed")
+
+    task = tasks.kernel_scheduler().schedule("later", launch, kind="deferred", interval_secs=600, min_interval_secs=1,
+                                             max_tasks=5, first_after=5, project=str(Path.cwd().resolve()))  # fmt: skip
+    _, out = say(ip, "jobs keep t1", capsys)
+    assert "kept task t1 as k" in out and task.kept_id is not None
+    (due,) = KeptTasks(Store()).live(Settings.load().user, str(Path.cwd().resolve()))
+    assert due.due_at is not None
+    left = (due.due_at - utc_now()).total_seconds()
+    assert 0 < left <= 5
