@@ -161,6 +161,8 @@ def breakdown(
     corpora too: no line of a sample is printed or named."""
     by_rule: dict[str, _Group] = {}
     by_size: dict[str, _Group] = {label: _Group() for _, _, label in SIZES}
+    # Outputs no filter changed, by size: whether what is left there is in short outputs or in long ones.
+    unchanged: dict[str, _Group] = {label: _Group() for _, _, label in SIZES}
     for sample in samples:
         text, rule = run(sample)
         raw = tokens(sample.output)
@@ -168,7 +170,10 @@ def breakdown(
         other_text = other(sample)
         size = len(sample.output.splitlines())
         label = next(label for low, high, label in SIZES if low <= size < high)
-        for group in (by_rule.setdefault(rule, _Group()), by_size[label]):
+        groups = [by_rule.setdefault(rule, _Group()), by_size[label]]
+        if rule == "unchanged":
+            groups.append(unchanged[label])
+        for group in groups:
             group.samples += 1
             group.raw += raw
             group.removable += raw - must
@@ -178,7 +183,7 @@ def breakdown(
             group.other_lost += _lost(sample, other_text)
     total = sum(group.left for group in by_size.values()) or 1
     out = ["    group               samples  raw tok  removable  left (share of all left)  anchor left   lost / anchor"]
-    for title, groups in (("rule", by_rule), ("size", by_size)):
+    for title, groups in (("rule", by_rule), ("size", by_size), ("unch", unchanged)):
         for name, group in sorted(groups.items(), key=lambda item: -item[1].left):
             if group.samples:
                 out.append(f"    {title} {name[:14]:14s} {group.samples:7d} {group.raw:8d} {group.removable:10d}"
