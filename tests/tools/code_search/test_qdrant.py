@@ -22,6 +22,7 @@ from bench.embedding_server import EmbeddingServer, provider_toml, serve_embeddi
 from zeph_nb.agent.providers.embeddings import index_embedder
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.base import ToolCall
 from zeph_nb.tools.code_search import CodeSearchExecutor
 from zeph_nb.tools.code_search.qdrant_index import close_local
 
@@ -252,3 +253,52 @@ def test_each_person_and_model_has_a_collection_of_their_own(
     searcher(project, settings).run(query="invoice", kind="semantic")
     close_local()
     assert len(list((home / "qdrant").iterdir())) == 3 and sizes(server)[-2:] == [1, 3]
+
+
+def test_two_searches_on_one_event_loop_take_turns(project: Path, tmp_path: Path, server: EmbeddingServer) -> None:
+    # Two agents of one kernel asking at once: the second waits for the folder without blocking the event loop the
+    # first needs to finish (a blocking wait there would hold both until the timeout).
+    settings = settings_for(server, tmp_path / "home", extra="qdrant_timeout_secs = 3\n")
+    searchers = [searcher(project, settings) for _ in range(2)]
+
+    async def both() -> list[Any]:
+        calls = [ToolCall("search_code", {"query": question, "kind": "semantic"})
+                 for question in ("invoice pdf", "password login")]  # fmt: skip
+        return list(await asyncio.gather(*(s.execute(call) for s, call in zip(searchers, calls, strict=True))))
+
+    first, second = asyncio.run(both())
+    assert "render_invoice_pdf" in first.summary and "verifyPassword" in second.summary
+    assert sorted(sizes(server)) == [1, 1, 3]  # one of them embedded the project, the other found it there
+
+
+def test_without_the_qdrant_extra_the_search_says_what_to_install(
+    project: Path, tmp_path: Path, server: EmbeddingServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "qdrant_client", None)  # what Python does for a package that is not installed
+    search = searcher(project, settings_for(server, tmp_path / "home"))
+    with pytest.raises(ToolError, match=r"needs the qdrant-client package.*pip install 'zeph-nb\[qdrant\]'"):
+        search.run(query="invoice pdf", kind="semantic")
+    assert "render_invoice_pdf" in search.run(query="render_*").summary
+
+
+def test_a_folder_another_kernel_holds_is_a_clear_error(project: Path, tmp_path: Path, server: EmbeddingServer) -> None:
+    home = tmp_path / "home"
+    search = searcher(project, settings_for(server, home, extra="qdrant_timeout_secs = 1\n"))
+    search.run(query="invoice", kind="semantic")
+    close_local()
+    (folder,) = (home / "qdrant").iterdir()
+    # Another process holding the folder for longer than the timeout (a client of our own here: the lock is the
+    # folder's, whoever holds it).
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from qdrant_client import QdrantClient; "
+                               "c = QdrantClient(path=sys.argv[1]); print('held', flush=True); time.sleep(30)",
+                               str(folder)], stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(ToolError) as raised:
+            search.run(query="invoice", kind="semantic")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert raised.value.category is ToolErrorCategory.TIMEOUT  # it waited its turn that long
+    assert "another search of this project held it" in str(raised.value) and "qdrant_url" in str(raised.value)
+    assert "render_invoice_pdf" in search.run(query="invoice", kind="semantic").summary  # its turn, once released

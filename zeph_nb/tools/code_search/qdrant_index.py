@@ -23,8 +23,8 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -144,7 +144,7 @@ class QdrantIndex:
             key = (hit.path, hit.scope, hit.kind, hit.name, digest)
             seen[key] = seen.get(key, -1) + 1
             points[point_id(hit, digest, seen[key])] = (hit, text, digest)
-        with self._client(name) as client:
+        async with self._client(name) as client:
             missing, kept = await asyncio.to_thread(self._prune, client, name, len(vector), set(points), read)
             if missing:
                 fresh = [points[key] for key in sorted(missing)]
@@ -156,10 +156,11 @@ class QdrantIndex:
 
     # -- the client's calls, each in a thread (the local mode and the server's both block) ------------------------
 
-    @contextmanager
-    def _client(self, name: str) -> Iterator[QdrantClient]:
-        """A client for this search, closed after it: a local folder is locked while open, and another kernel on
-        the same project waits for it rather than failing."""
+    @asynccontextmanager
+    async def _client(self, name: str) -> AsyncIterator[QdrantClient]:
+        """A client for this search. A server's is closed after it; a local folder's is kept open for the next
+        search (``_Local``), and another search of the same folder waits its turn. Nothing here blocks the kernel's
+        event loop: opening a folder reads every vector, and is done in a thread."""
         try:
             from qdrant_client import QdrantClient
         except ImportError:
@@ -167,28 +168,32 @@ class QdrantIndex:
                             "search_code: [index] vector_backend = \"qdrant\" needs the qdrant-client package, which "
                             "is not installed (pip install 'zeph-nb[qdrant]'); search by name instead (kind "
                             "'definition' with a glob)") from None  # fmt: skip
-        timeout = max(1, round(self.timeout))
         if self.url is not None:
             # The reference's default (port 6334) is Qdrant's gRPC port; 6333 and other ports are spoken to as REST.
             grpc = re.search(r":6334(/|$)", self.url) is not None
-            client = QdrantClient(url=self.url, api_key=self.api_key, timeout=timeout, prefer_grpc=grpc,
-                                  check_compatibility=False)  # fmt: skip
+            client = QdrantClient(url=self.url, api_key=self.api_key, timeout=max(1, round(self.timeout)),
+                                  prefer_grpc=grpc, check_compatibility=False)  # fmt: skip
             try:
                 yield client
             finally:
-                client.close()
+                await asyncio.to_thread(client.close)
             return
         folder = self.local_root / name
         with _LOCALS_LOCK:
             local = _LOCALS.setdefault(str(folder), _Local())
-        if not local.lock.acquire(timeout=self.timeout):
-            raise self._failed(TimeoutError(f"another search held {folder} for {self.timeout:g}s"))
+        deadline = time.monotonic() + self.timeout
+        # Polled, not waited for in a thread: a cancelled search must not leave a thread that takes the lock later.
+        while not local.lock.acquire(blocking=False):
+            if time.monotonic() > deadline:
+                raise self._failed(TimeoutError(f"another search held {folder} for {self.timeout:g}s"))
+            await asyncio.sleep(0.02)
         try:
             if local.timer is not None:
                 local.timer.cancel()
                 local.timer = None
             if local.client is None:
-                local.client = self._open_local(folder)
+                await asyncio.to_thread(self._open_local, folder, local)
+            assert local.client is not None
             try:
                 yield local.client
             except BaseException:
@@ -198,14 +203,17 @@ class QdrantIndex:
         finally:
             local.lock.release()
 
-    def _open_local(self, folder: Path) -> QdrantClient:
+    def _open_local(self, folder: Path, local: _Local) -> None:
+        """Opens the folder into ``local`` (there even if the search that asked was cancelled meanwhile: the next
+        search uses it, or the idle clock or the kernel's exit closes it)."""
         from qdrant_client import QdrantClient
 
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         deadline = time.monotonic() + self.timeout
         while True:
             try:
-                return QdrantClient(path=str(folder))
+                local.client = QdrantClient(path=str(folder))
+                return
             except RuntimeError as e:  # "already accessed by another instance": another kernel's search
                 if "already accessed" not in str(e) or time.monotonic() > deadline:
                     raise self._failed(e) from None
@@ -304,12 +312,17 @@ class QdrantIndex:
         else:
             text = f"{type(error).__name__}: {error}"
         text = " ".join(text.split())[:300]
-        slow = isinstance(error, TimeoutError) or "timed out" in text.lower() or "deadline" in text.lower()
-        down = any(word in text.lower() for word in ("connect", "refused", "unavailable", "resolve"))
+        lowered = text.lower()
+        # "already accessed": a local folder another process held for all of the timeout (waited for, in vain).
+        slow = isinstance(error, TimeoutError) or any(w in lowered for w in ("timed out", "deadline", "already acc"))
+        down = any(word in lowered for word in ("connect", "refused", "unavailable", "resolve"))
         category = (ToolErrorCategory.TIMEOUT if slow
                     else ToolErrorCategory.NETWORK_ERROR if down else ToolErrorCategory.SERVER_ERROR)  # fmt: skip
-        if self.url is None:
-            what = "the folder may be damaged or busy: the person can delete it (the vectors are made again)"
+        if self.url is None and slow:
+            what = ("another search of this project held it (this kernel's or another's): try again; kernels that "
+                    "search at once are better served by a Qdrant server ([index] qdrant_url)")  # fmt: skip
+        elif self.url is None:
+            what = "the folder may be damaged: the person can delete it (the vectors are made again)"
         elif slow:
             what = (f"no answer in {self.timeout:g}s: the person can check that server or raise [index] "
                     "qdrant_timeout_secs")  # fmt: skip
