@@ -62,7 +62,7 @@ from zeph_nb.tools.shell.process import (
     spawn,
 )
 from zeph_nb.tools.skills.command_env import env_for_command
-from zeph_nb.tools.skills.env import mask_output
+from zeph_nb.tools.skills.env import mask_output, skills_with_env
 
 if TYPE_CHECKING:
     # Imported by the first call that needs them (a pane, a command that may write), not by a new Agent: the
@@ -212,9 +212,17 @@ class ShellExecutor(SingleToolExecutor):
             from zeph_nb.tools.shell.background import in_pane
 
             return await in_pane(self.panes, self.settings, self.workdir, args.command, wait, scope, call)
-        transaction, snapshot_note = await asyncio.to_thread(self._begin, analysis)
+        # Each hop to a worker thread costs 0.05-0.3 ms a command (more while other threads hold the GIL): taken
+        # only when there is disk work to do there (a snapshot; a skill's folders to look through).
+        transaction, snapshot_note = (
+            await asyncio.to_thread(self._begin, analysis) if self._snapshots(analysis) else (None, None)
+        )
         # A skill's script run alone gets the variables the person set for that skill, masked in what it prints.
-        skill = await asyncio.to_thread(env_for_command, analysis, self.settings, self.workdir)
+        skill = (
+            await asyncio.to_thread(env_for_command, analysis, self.settings, self.workdir)
+            if self.settings.skills.enabled and skills_with_env(self.settings)
+            else None
+        )
         output = await self.run_command(
             args.command, timeout=args.timeout or self.shell.timeout, scope=scope, opened=call.opened_paths,
             extra_env=skill[1] if skill else None,
@@ -398,9 +406,14 @@ class ShellExecutor(SingleToolExecutor):
 
     # -- transactions (undo/transaction.py: the snapshot mechanism %zeph undo uses, contents in memory) ------
 
+    def _snapshots(self, analysis: ShellAnalysis) -> bool:
+        """Whether the scope is captured before this command (``[tools.shell] transactional``, a command that may
+        write)."""
+        return self.shell.transactional and analysis.may_write
+
     def _begin(self, analysis: ShellAnalysis) -> tuple[Transaction | None, str | None]:
         """The scope captured before a command that may write, or why there is none (None, None: not asked for)."""
-        if not self.shell.transactional or not analysis.may_write:
+        if not self._snapshots(analysis):
             return None, None
         from zeph_nb.undo.transaction import SnapshotFailed, Transaction
 
