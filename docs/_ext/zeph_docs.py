@@ -4,6 +4,8 @@ A page asks for one with a marker line, ``<!-- zeph-docs: NAME -->``, replaced w
 
 - ``settings-table``: every settings key (``zeph_nb.config.reference``), from the pydantic models' descriptions, and
   ``settings-sources``: where each comes from;
+- ``refused-keys``: every key of another agent's configuration that zeph-nb refuses, with why
+  (``zeph_nb.config.reference.refused_table``);
 - ``defaults-table``: what the default policy decides for a set of calls, each sent through the real gates;
 - ``error-categories``: the error taxonomy (``zeph_nb.errors.ToolErrorCategory``) with how each is handled;
 - ``api``: the public names (``zeph_nb.__all__``), each documented by autodoc from the module that defines it.
@@ -48,6 +50,13 @@ def _settings_sources() -> str:
 
     rows = [f"| `{key.dotted}` | {key.source} |" for key in reference_keys()]
     return "\n".join(["| key | from |", "| --- | --- |", *rows])
+
+
+@functools.cache
+def _refused_keys() -> str:
+    from zeph_nb.config.reference import refused_table
+
+    return refused_table()
 
 
 @functools.cache
@@ -112,6 +121,7 @@ def _api() -> str:
 GENERATORS = {
     "settings-table": _settings_table,
     "settings-sources": _settings_sources,
+    "refused-keys": _refused_keys,
     "defaults-table": _defaults_table,
     "error-categories": _error_categories,
     "api": _api,
