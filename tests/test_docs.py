@@ -133,6 +133,11 @@ def test_the_generated_pages_hold_everything_the_code_has(site: Path) -> None:
         shown |= {f"{section}.{row.find('td').get_text().strip()}" for row in table.select("tbody tr")}
     missing = set(_leaf_keys().values()) - shown
     assert not missing, f"keys not on the settings page: {sorted(missing)}"
+    from zeph_nb.config.reference import refused_keys
+
+    settings_page = _text(site, "reference/settings.html")
+    unlisted = [where for where, _ in refused_keys() if where not in settings_page]
+    assert not unlisted, f"refused keys not on the settings page: {unlisted}"
     errors = _text(site, "reference/errors.html")
     assert all(category.label in errors for category in ToolErrorCategory)
     api = _text(site, "reference/api.html")
