@@ -949,3 +949,19 @@ def test_mypy_over_200_lines_shows_a_message_said_at_many_places_at_its_first_th
     # 200 lines or fewer: every error is a place to fix, each shown (bench corpus: 64 errors of 4 messages).
     few = "\n".join(missing[:150])
     assert FilterEngine(default_rules()).filter("mypy pkg", few, 1).text.count("missing a type annotation") == 150
+
+
+def test_the_logs_rule_keeps_an_event_in_the_middle_of_a_debug_log_of_many_kinds() -> None:
+    """A debug log's kinds are many (each extension loaded, each kernel): deduplicated, 281 first lines of kinds
+    are left, and the cut after dedup kept the first 150 and the last 40, taking the event between (corpus I)."""
+    names = [a + b for a in "bcdfghjklmnpqrstvwxz" for b in ("ax", "el", "io", "um", "yr", "on", "ek")]  # 140 words
+    loaded = [
+        f"[D 2026-11-29 03:52:05.{i:03d} ServerApp] Extension package {name} loaded" for i, name in enumerate(names)
+    ]
+    kernels = [f"[D 2026-11-29 03:52:07.{i:03d} ServerApp] Kernel {name} restarted" for i, name in enumerate(names)]
+    event = "[I 2026-11-29 03:52:06.281 ServerApp] Kernel started: 1ed4d10c-4406-46a1-9137-2543d66a0988"
+    lines = [*loaded, *kernels[:60], event, *kernels[60:]]
+    text = "\n".join(lines + lines)  # the whole again: dedup counts the second time
+    out = FilterEngine(default_rules()).filter("cat jupyter.log", text, 0)
+    assert out.rule == "logs"
+    assert event in out.text.splitlines()
