@@ -327,6 +327,29 @@ def test_the_put_back_skips_its_searches_only_in_texts_without_their_word() -> N
                 ), text
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_put_back_searches_only_the_lines_the_scan_found_a_cue_in(seed: int) -> None:
+    """Given the lines the scan found a NOT_SCANNED_CUES keyword in, ``_not_scanned`` searches those (and the line
+    after each) for counts and lines led by "ran": the same lines as its searches of the whole text, whatever
+    blank or break stands before the count's blank, before "ran" or at the text's start; beyond ASCII it searches
+    the whole text as before."""
+    from zeph_nb.output.salient import NOT_SCANNED_CUES, SCANNED, _not_scanned, restore_salient_lines
+
+    rnd = random.Random(seed)
+    blanks = [" ", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\n"]
+    parts = ["passed", "PASSED", "xpassed", "3", "1,200", ".", ",", "x", "ran", "RAN", "ran.", "rand", "grant", "warn",
+             "error", "t::x", "\u2007", "٣", "é", *blanks, *blanks]  # fmt: skip
+    for _ in range(60):
+        made = "".join(rnd.choice(parts) for _ in range(rnd.randint(0, 40)))
+        for text in (made, made.replace("é", "").replace("\u2007", "").replace("٣", "")):
+            lowered = ascii_lower(text)
+            spans = keyword_line_groups(text, lowered, (SCANNED, NOT_SCANNED_CUES))[0]
+            assert set(_not_scanned(text, lowered, spans[1])) == set(_not_scanned(text, lowered)), repr(text)
+            assert restore_salient_lines(text, "", lowered, spans[0], spans[1]) == restore_salient_lines(
+                text, "", lowered, spans[0]
+            ), repr(text)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_dedup_gives_on_its_lines_only_as_its_text_splits(seed: int) -> None:
     """dedup hands its lines to the cap after it (``StageResult.lines``) only when they are the text's

@@ -16,8 +16,8 @@ from typing import Any
 from zeph_nb.output.diffs import has_diff, without_context
 from zeph_nb.output.generic import generic_filter
 from zeph_nb.output.rules import Rule
+from zeph_nb.output.salient import NOT_SCANNED_CUES, restore_salient_lines
 from zeph_nb.output.salient import SCANNED as SALIENT_KEYWORDS
-from zeph_nb.output.salient import restore_salient_lines
 from zeph_nb.output.sanitize import CHARS_PER_TOKEN, fold_binary, sanitize
 from zeph_nb.output.security import KEYWORDS as SECURITY_KEYWORDS
 from zeph_nb.output.security import preserve_security_lines
@@ -287,7 +287,7 @@ class FilterEngine:
                 # A rule knows the outputs its author saw; an error or a verdict it did not expect goes back in
                 # (not the library frames folded above: the lines compared are those the rule was given).
                 if put_back:
-                    text, _ = restore_salient_lines(clean, text, scan.lowered, scan.salient)
+                    text, _ = restore_salient_lines(clean, text, scan.lowered, scan.salient, scan.cued)
                 else:
                     text, _ = restore_salient_lines(shaped, text)
         changed = text is not sanitized and text != sanitized
@@ -317,15 +317,18 @@ class _Scan:
     security: list[tuple[int, int]]
     salient: list[tuple[int, int]] | None
     cues: set[str]
+    cued: list[tuple[int, int]] | None = None  # the lines holding a put-back's NOT_SCANNED_CUES, with ``salient``
 
 
 def _scan(clean: str, *, salient: bool, cues: bool) -> _Scan:
     """The scan, with the put-back's keywords when ``salient`` and the shapes' cues when ``cues`` (only where
     shapes are tried: each hit costs a step of a Python loop, and `@@ -` may be there a million times)."""
     lowered = ascii_lower(clean)
-    groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS) if salient else (SECURITY_KEYWORDS,)
+    groups = (SECURITY_KEYWORDS, SALIENT_KEYWORDS, NOT_SCANNED_CUES) if salient else (SECURITY_KEYWORDS,)
     spans, found = keyword_line_groups(clean, lowered, groups, CUES if cues else ())
-    return _Scan(lowered, spans[0], spans[1] if salient else None, found)
+    if salient:
+        return _Scan(lowered, spans[0], spans[1], found, spans[2])
+    return _Scan(lowered, spans[0], None, found)
 
 
 # Programs that print the lines they were asked for (`head -100 data.csv`, `sed -n 10,80p f`, `… | tail -30`,

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from itertools import accumulate, compress, count
 
 from zeph_nb.output.generic import normalize
 from zeph_nb.output.lines import PLACE
 from zeph_nb.security.secrets import ascii_lower, clear_cut, keyword_spans
 
-__all__ = ["KEYWORDS", "MAX_LINE", "MAX_RESTORED", "SCANNED", "restore_salient_lines"]
+__all__ = ["KEYWORDS", "MAX_LINE", "MAX_RESTORED", "NOT_SCANNED_CUES", "SCANNED", "restore_salient_lines"]
 
 # Every line the pattern below can match holds one of these (lowered): one Aho-Corasick pass finds the few lines
 # worth a regex in a long output, shared with the security pass (``keyword_line_groups``).
@@ -104,19 +105,36 @@ _PASSED_COUNT = re.compile(r"passed(?:(?<=[\d,.\s][^\S\n]passed)|(?<=[\d,.\s][^\
 _RAN = re.compile(r"ran\b")
 
 
-def _not_scanned(text: str, lowered: str) -> list[tuple[int, int]]:
+# What ``_not_scanned`` looks for, as keywords the scan's one Aho-Corasick pass finds (``keyword_line_groups``), on
+# ASCII text: every count ``_PASSED_COUNT`` finds is a digit, "," or "." or blank, a blank, then "passed" or
+# "xpassed"; every "ran" a line leads with (``_RAN``, blanks only before it) follows a blank or a line break, or
+# starts the text. Each blank spelled out (``\s`` and ``str.isspace`` in ASCII): 406 keywords cost the automaton
+# (a DFA) what 48 did, where the searches of the whole text for "passed" and "ran" cost 4-8 ms of 4 MB.
+_ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+NOT_SCANNED_CUES = (
+    *(
+        f"{before}{blank}{word}"
+        for before in "0123456789,." + _ASCII_SPACE
+        for blank in _ASCII_SPACE.replace("\n", "")
+        for word in ("passed", "xpassed")
+    ),
+    *(f"{blank}ran" for blank in _ASCII_SPACE),
+)
+
+
+def _not_scanned(text: str, lowered: str, cue_lines: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """The (start, end) of the lines of ``text`` holding a ``KEYWORDS`` word that ``_RESTORE`` may find something
     in but the scan (``SCANNED``) did not give: a count of passed tests, or a line led by "ran" (``ran\twarn``).
-    More lines may be given (``restored_lines`` decides), never fewer."""
-    # Each regex only where its word is: ``in`` finds that at C speed, a regex's search for a word ran at a third
-    # of it (2 ms each on 4 MB holding neither).
-    passed = _PASSED_COUNT.finditer(lowered) if "passed" in lowered else ()
-    counts = [lowered.rfind("\n", 0, found.start()) + 1 for found in passed]
-    ran = []
-    for found in _RAN.finditer(lowered) if "ran" in lowered else ():
-        start = lowered.rfind("\n", 0, found.start()) + 1
-        if start == found.start() or lowered[start : found.start()].isspace():
-            ran.append(start)
+    More lines may be given (``restored_lines`` decides), never fewer. ``cue_lines``: the (start, end) of the
+    lines holding a ``NOT_SCANNED_CUES`` keyword, when the caller's scan found them."""
+    if cue_lines is not None and lowered.isascii():
+        counts, ran = _cued(lowered, cue_lines)
+    else:
+        # Each regex only where its word is: ``in`` finds that at C speed, a regex's search for a word ran at a
+        # third of it (2 ms each on 4 MB holding neither).
+        passed = _PASSED_COUNT.finditer(lowered) if "passed" in lowered else ()
+        counts = [lowered.rfind("\n", 0, found.start()) + 1 for found in passed]
+        ran = _led_by_ran(lowered, _RAN.finditer(lowered) if "ran" in lowered else ())
     spans = []
     for start in [*counts, *ran]:
         end = text.find("\n", start)
@@ -124,6 +142,33 @@ def _not_scanned(text: str, lowered: str) -> list[tuple[int, int]]:
     # A "ran" line is the put-back's only if it holds a keyword, as every line it is given does (the counts do).
     counted, led = spans[: len(counts)], spans[len(counts) :]
     return counted + [(start, end) for start, end in led if any(word in lowered[start:end] for word in KEYWORDS)]
+
+
+def _led_by_ran(lowered: str, found: Iterable[re.Match[str]]) -> list[int]:
+    """The starts of the lines where a "ran" of ``found`` has only blanks before it."""
+    ran = []
+    for match in found:
+        start = lowered.rfind("\n", 0, match.start()) + 1
+        if start == match.start() or lowered[start : match.start()].isspace():
+            ran.append(start)
+    return ran
+
+
+def _cued(lowered: str, cue_lines: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """``_not_scanned``'s counts and "ran" lines, each line's start once, searched only in the lines a cue is in and
+    the line after each (a cue led by a line break is given as the line before the break)."""
+    counts: dict[int, None] = {}
+    ran: dict[int, None] = {}
+    if _RAN.match(lowered):  # "ran" starting the text: no blank or break before it
+        ran[0] = None
+    for start, end in cue_lines:
+        stop = lowered.find("\n", end + 1)
+        stop = stop if stop >= 0 else len(lowered)
+        # The lookbehinds see before ``start`` (the break before a line is a count's blank's "before").
+        for found in _PASSED_COUNT.finditer(lowered, start, stop):
+            counts[lowered.rfind("\n", 0, found.start()) + 1] = None
+        ran.update(dict.fromkeys(_led_by_ran(lowered, _RAN.finditer(lowered, start, stop))))
+    return list(counts), list(ran)
 
 
 MAX_RESTORED = 20  # one of each kind, this many at most: the first half and the last half of them
@@ -179,18 +224,23 @@ def _cut(line: str) -> str:
 
 
 def restore_salient_lines(
-    original: str, filtered: str, lowered: str | None = None, spans: list[tuple[int, int]] | None = None
+    original: str,
+    filtered: str,
+    lowered: str | None = None,
+    spans: list[tuple[int, int]] | None = None,
+    cue_lines: list[tuple[int, int]] | None = None,
 ) -> tuple[str, int]:
     """``filtered`` plus, under a heading, the error, warning and summary lines of ``original`` it lost (one of
     each kind that ``filtered`` does not already show); and how many. ``lowered`` is ``ascii_lower(original)``
-    and ``spans`` the lines of ``original`` holding a ``SCANNED`` word, when the caller has them already."""
+    and ``spans`` the lines of ``original`` holding a ``SCANNED`` word, ``cue_lines`` those holding a
+    ``NOT_SCANNED_CUES`` one, when the caller has them already."""
     if filtered is original:
         return filtered, 0
     if lowered is None:
         lowered = ascii_lower(original)
     if spans is None:
         spans = keyword_spans(original, lowered, SCANNED, merge=False)
-    more = _not_scanned(original, lowered)
+    more = _not_scanned(original, lowered, cue_lines)
     if more:  # in order, each line once: as the lines holding a KEYWORDS word would be
         spans = sorted({*spans, *more})
     present = set(filtered.split("\n"))

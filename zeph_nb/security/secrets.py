@@ -61,7 +61,14 @@ def ascii_lower(text: str) -> str:
 def _automata(keywords: tuple[str, ...]) -> tuple[Any, Any]:
     import ahocorasick_rs
 
-    return ahocorasick_rs.BytesAhoCorasick([k.encode() for k in keywords]), ahocorasick_rs.AhoCorasick(list(keywords))
+    # Always a DFA: left to choose, the library builds one only for a short keyword list, and over 100 or so a
+    # slower automaton (the filter engine's scan with the put-back's 406 count cues: 16 ms of 4 MB, 7.8 as a DFA,
+    # the same as for 48 keywords). Built once per keyword list (a few ms; cached).
+    dfa = ahocorasick_rs.Implementation.DFA
+    return (
+        ahocorasick_rs.BytesAhoCorasick([k.encode() for k in keywords], implementation=dfa),
+        ahocorasick_rs.AhoCorasick(list(keywords), implementation=dfa),
+    )
 
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
