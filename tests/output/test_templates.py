@@ -225,6 +225,19 @@ def test_a_log_a_command_printed_with_cat_is_folded_by_template() -> None:
     out = filter_output(command, text, 0)
     assert out.rule == "templates" and len(out.text) < len(text) / 5
     assert out.text.splitlines()[-1] == text.splitlines()[-1]
+    # A traceback in it: the library's frames folded as in any log (`cat app.log`), the project's kept.
+    lib = "/srv/.venv/lib/python3.11/site-packages/starlette"
+    trace = ["2026-11-29 03:52:01,979 ERROR   [uvicorn.error] Exception in ASGI application",
+             "Traceback (most recent call last):",
+             *(f'  File "{lib}/routing.py", line {n}, in handle\n    await self.app(scope, receive, send)'
+               for n in range(60, 72)),
+             '  File "/srv/larder/api.py", line 79, in donate', "    room = shelf_room(item)",
+             "KeyError: 'S11'"]  # fmt: skip
+    lines = text.split("\n")
+    with_trace = "\n".join([*lines[:700], *"\n".join(trace).split("\n"), *lines[700:]])
+    kept = filter_output(command, with_trace, 0).text.splitlines()
+    assert '  File "/srv/larder/api.py", line 79, in donate' in kept and "KeyError: 'S11'" in kept
+    assert sum(lib in line for line in kept) < 12
     # A file printed by cat that is no log is what was asked for: not folded by template.
     notes = "\n".join(f"widget {i % 7} ships from Berlin on Tuesday, {i * 3 % 100} in stock" for i in range(300))
     assert filter_output("cat notes.txt", notes, 0).rule != "templates"

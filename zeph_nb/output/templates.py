@@ -35,6 +35,7 @@ from zeph_nb.output.generic import _NORMALIZE, _WORDS, KEEP, KEEP_CUES, generic_
 from zeph_nb.output.generic import MIN_LINES as GENERIC_MIN_LINES
 from zeph_nb.output.kinds import LineKinds, first_indices
 from zeph_nb.output.lines import matching_lines, quoted
+from zeph_nb.output.shapes import STACKS
 from zeph_nb.security.secrets import clear_cut
 
 __all__ = [
@@ -178,6 +179,11 @@ def fold_printed_log(text: str) -> str | None:
     lines = text.split("\n")
     if len(lines) < MIN_LINES or not looks_like_log(lines):
         return None
+    # Its stacks' library frames folded first, as in any log a rule knows (`cat app.log`): the engine folds them
+    # only where nothing was asked for. Each fold looks for its own cue.
+    for fold, _ in STACKS:
+        text = fold(text)
+    lines = text.split("\n")
     return fold_by_template(text, line_kinds(text, lines))
 
 
