@@ -13,7 +13,7 @@ drain3 is not a dependency: ``--drain3-path DIR`` points at a folder it is insta
 (``pip install --target DIR drain3==0.9.11``). Held-apart corpora are scored with ``--heldout`` only, as totals:
 never read which lines they lose.
 
-    python -m bench.template_bench [--heldout] [--drain3-path DIR]
+    python -m bench.template_bench [--heldout] [--breakdown] [--corpus LABEL ...] [--no-speed] [--drain3-path DIR]
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from bench.heldout import (
     HELDOUT_G,
     HELDOUT_H,
     HELDOUT_I,
+    HELDOUT_J,
     TUNE,
     TUNE_E,
     breakdown,
@@ -169,6 +170,8 @@ def main(argv: list[str] | None = None) -> None:
             (TUNE_E, "test", "E-test"), (HELDOUT_F, None, "F"), (HELDOUT_G, None, "G"), (HELDOUT_H, None, "H"),
             (HELDOUT_I, None, "I"),
         ]  # fmt: skip
+        if any(HELDOUT_J.glob("*.json")):
+            corpora.append((HELDOUT_J, None, "J"))
     if args.corpus:
         corpora = [corpus for corpus in corpora if corpus[2] in args.corpus]
     for folder, split, label in corpora:
