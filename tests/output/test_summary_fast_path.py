@@ -75,6 +75,30 @@ def test_a_plain_pass_line_is_one_the_loop_keeps_as_a_pass_only() -> None:
                 assert not (_SUMMARY.search(line) or _PYTEST_PROGRESS.search(line) or _RUNNER_NOISE.match(line)), line
 
 
+def test_the_marks_by_first_blank_and_first_character_are_lines_plain_matches() -> None:
+    """``_plain_passes`` marks by C-level passes (the first blank starts " PASSED ", the first character one of
+    ``_PLAIN_FIRST``) only lines ``_PLAIN`` matches and holding no skip word, whatever they start with: every
+    branch of its lookahead, every ASCII character, blanks, digits and characters beyond ASCII."""
+    starts = [*map(chr, range(32, 127)), "\t", "\x1f", "\u2007", "٣", "ℹ", "é", "Ω", ""]
+    branches = ["===", "!!!", "***", "# ", "ℹ ", "Ran ", "OK", "ok", "FAIL", "PASS", "test result: ", "Test", "Summary",
+                "Snapshots", "Time", "Duration", "Start at", "error: ", "Interrupted", "tests/", "t"]  # fmt: skip
+    ends = [" PASSED [ 1%]", " PASSED ", " PASSED", " PASSED\t", " PASSED]", " PASSED-x", " PASSED skipped", " PASSEDx"]
+    lines = [f"{start}{middle}{end}" for start in starts for middle in ("", "x", "::a[b c]") for end in ends]
+    lines += [f"{branch}{middle}{end}" for branch in branches for middle in ("", "x", " ") for end in ends]
+    lines += [f"{branch}{end[1:]}" for branch in branches for end in ends]  # `error: PASSED`, `# PASSED`
+    lines += ["tests/a.py::test_SKIP PASSED [ 1%]", "t::ignored, PASSED x", "a.py::t PASSED [ 9%] SKIPPED"] * 3
+    ascii_lines = [line for line in lines if line.isascii()]
+    # Each separator ``str.splitlines`` knows (a skip word's line is found by the line breaks before it: only "\n").
+    texts = [separator.join(lines) for separator in ("\n", "\r\n", "\r", "\x0b", "\u2028", "\x85")]
+    for text in [*texts, *(separator.join(ascii_lines) for separator in ("\n", "\r", "\x0c", "\x1c", "\x1e"))]:
+        split = text.splitlines()
+        plain = _plain_passes(text, split)
+        for line, mark in zip(split, plain, strict=True):
+            if mark:
+                assert _PLAIN.match(line) and not any(cue in line for cue in test_summary._SKIP_CUES), line
+        assert plain[split.index("tests/x PASSED [ 1%]")]  # the common line is taken at once
+
+
 def test_the_patterns_asked_with_match_are_anchored_in_every_branch() -> None:
     """``match`` for ``search`` finds the same lines only when every branch starts at the line's start."""
     import importlib
