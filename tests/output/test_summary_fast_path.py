@@ -57,7 +57,7 @@ def test_runs_of_plain_passes_summarize_as_line_by_line(seed: int, monkeypatch: 
     texts = _runs(seed)
     fast = [summarize_tests(text, max_failures=2, max_trace_lines=3) for text in texts]
     assert any(any(_plain_passes(text, text.splitlines())) for text in texts)  # the fast path was taken
-    monkeypatch.setattr(test_summary, "_plain_passes", lambda text, lines: bytearray(len(lines)))
+    monkeypatch.setattr(test_summary, "_plain_passes", lambda text, lines, skips=None: bytearray(len(lines)))
     assert fast == [summarize_tests(text, max_failures=2, max_trace_lines=3) for text in texts]
 
 
@@ -97,6 +97,28 @@ def test_the_marks_by_first_blank_and_first_character_are_lines_plain_matches() 
             if mark:
                 assert _PLAIN.match(line) and not any(cue in line for cue in test_summary._SKIP_CUES), line
         assert plain[split.index("tests/x PASSED [ 1%]")]  # the common line is taken at once
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_skip_lines_from_the_scan_mark_what_the_own_search_marks(seed: int) -> None:
+    """The lines the engine's scan found a ``SKIP_CUES`` word in (lowered: "skip" stands for "SKIP" and "skipped")
+    clear the marks ``_plain_passes``'s own search of the skip words clears, and maybe more ("Skip"), on every
+    separator; the summary is the same."""
+    from zeph_nb.security.secrets import ascii_lower, keyword_spans
+
+    rnd = random.Random(seed)
+    skips = ["t::test_SKIP PASSED [ 1%]", "t::skipped PASSED x", "t::ignored, PASSED x", "t::Skip PASSED x",
+             "t::SKIPPED PASSED x", "t::ignored PASSED x"]  # fmt: skip
+    for text in _runs(seed):
+        lines = text.splitlines() + [rnd.choice(skips) for _ in range(rnd.randint(0, 5))]
+        rnd.shuffle(lines)
+        for joined in ("\n".join(lines), "\n".join(lines) + "\n", text):
+            found = keyword_spans(joined, ascii_lower(joined), test_summary.SKIP_CUES, merge=False)
+            split = joined.splitlines()
+            marks = _plain_passes(joined, split, found)
+            for line, mark, own in zip(split, marks, _plain_passes(joined, split), strict=True):
+                assert mark <= own and not (mark and any(cue in line for cue in test_summary._SKIP_CUES)), line
+            assert summarize_tests(joined, skip_lines=found) == summarize_tests(joined)
 
 
 def test_the_patterns_asked_with_match_are_anchored_in_every_branch() -> None:

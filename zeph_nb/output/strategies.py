@@ -68,8 +68,14 @@ def strip_annotated(text: str, rule: R.StripAnnotated, exit_code: int | None) ->
     return StageResult("\n".join(out), FilterConfidence.FULL)
 
 
-def test_summary(text: str, rule: R.TestSummary, exit_code: int | None) -> StageResult:
-    summary = summarize_tests(text, max_failures=rule.max_failures, max_trace_lines=rule.truncate_stack_trace)
+def test_summary(
+    text: str, rule: R.TestSummary, exit_code: int | None, skip_lines: Sequence[tuple[int, int]] | None = None
+) -> StageResult:
+    """``skip_lines``: the (start, end) of the lines of ``text`` holding a ``SKIP_CUES`` word, when the caller's
+    scan found them (``summarize_tests``)."""
+    summary = summarize_tests(
+        text, max_failures=rule.max_failures, max_trace_lines=rule.truncate_stack_trace, skip_lines=skip_lines
+    )
     if summary is None:
         return StageResult(text, FilterConfidence.FALLBACK)
     return StageResult(summary.text, FilterConfidence.FULL if summary.complete else FilterConfidence.PARTIAL)
@@ -399,14 +405,18 @@ def apply_strategy(
     exit_code: int | None,
     roots: Sequence[str] = (),
     keyword_lines: Sequence[tuple[int, int]] | None = None,
+    skip_lines: Sequence[tuple[int, int]] | None = None,
 ) -> StageResult:
     """Run ``strategy``; ``roots`` are the command's own arguments (the folders it may have searched).
     ``keyword_lines``: the lines of ``text`` holding a put-back keyword (``salient.SCANNED``), when the engine's
-    scan found them: dedup's error words are among those, and are not looked for again (8 ms of a 4 MB log)."""
+    scan found them: dedup's error words are among those, and are not looked for again (8 ms of a 4 MB log).
+    ``skip_lines``: likewise the lines holding a test summary's skip word (``test_summary.SKIP_CUES``)."""
     if strategy.type == "strip_noise":
         result = strip_noise(text, strategy, exit_code, roots)
     elif strategy.type == "dedup":
         result = dedup(text, strategy, exit_code, keyword_lines)
+    elif strategy.type == "test_summary":
+        result = test_summary(text, strategy, exit_code, skip_lines)
     else:
         result = _STRATEGIES[strategy.type](text, strategy, exit_code)
     cap = getattr(strategy, "max_lines", None)

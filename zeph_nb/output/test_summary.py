@@ -14,6 +14,7 @@ import re
 import string
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, count, repeat
 from operator import itemgetter
@@ -21,7 +22,7 @@ from operator import itemgetter
 from zeph_nb.output.lines import PLACE, quoted
 from zeph_nb.security.secrets import keyword_spans
 
-__all__ = ["TestRunSummary", "summarize_tests"]
+__all__ = ["SKIP_CUES", "TestRunSummary", "summarize_tests"]
 
 _FAIL_START = re.compile(
     "|".join(
@@ -195,6 +196,7 @@ _PLAIN = re.compile(
     r"|error: |Interrupted)[^ ]*+ PASSED(?![\w\]-])"
 )
 _SKIP_CUES = ("SKIP", "skipped", "ignored, ")  # what ``_skipped`` looks for first
+SKIP_CUES = ("skip", "ignored, ")  # a line holding one of ``_SKIP_CUES`` holds one of these in lower case
 _PLAIN_RUN = re.compile(rb"\x01+")
 # A line separator ``str.splitlines`` splits at: where the text ends in one, its last line is not followed by "".
 _SEPARATORS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
@@ -208,8 +210,9 @@ _PLAIN_FIRST = (string.ascii_letters + string.punctuation).translate(str.maketra
 _PLAIN_FIRST_BYTES = _PLAIN_FIRST.encode("ascii")
 
 
-def _plain_passes(text: str, lines: list[str]) -> bytearray:
-    """A byte per line of ``lines`` (``text.splitlines()``): 1 where it is a plain pass line."""
+def _plain_passes(text: str, lines: list[str], skip_lines: Sequence[tuple[int, int]] | None = None) -> bytearray:
+    """A byte per line of ``lines`` (``text.splitlines()``): 1 where it is a plain pass line. ``skip_lines``: the
+    (start, end) of the lines of ``text`` holding a ``SKIP_CUES`` word, when the caller's scan found them."""
     plain = bytearray(map(str.startswith, lines, repeat(" PASSED "), map(str.find, lines, repeat(" "))))
     # Each marked line's first character, all of them in one string: the few not among ``_PLAIN_FIRST`` (none in
     # `pytest -v`) are looked for only when there are any.
@@ -224,7 +227,7 @@ def _plain_passes(text: str, lines: list[str]) -> bytearray:
         text.isascii() or not any(separator in text for separator in _SEPARATORS[7:])
     ):
         index, at = 0, 0
-        for start, _ in keyword_spans(text, text, _SKIP_CUES, merge=False):
+        for start, _ in keyword_spans(text, text, _SKIP_CUES, merge=False) if skip_lines is None else skip_lines:
             index += text.count("\n", at, start)  # at C speed over the gap: a few lines hold a skip word
             at = start
             plain[index] = 0
@@ -257,8 +260,16 @@ class TestRunSummary:
     complete: bool  # a final summary line was seen
 
 
-def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int = 50) -> TestRunSummary | None:
-    """A summary of test-runner output, or None when the output does not look like a test run."""
+def summarize_tests(
+    text: str,
+    *,
+    max_failures: int = 10,
+    max_trace_lines: int = 50,
+    skip_lines: Sequence[tuple[int, int]] | None = None,
+) -> TestRunSummary | None:
+    """A summary of test-runner output, or None when the output does not look like a test run. ``skip_lines``: the
+    (start, end) of the lines of ``text`` holding a ``SKIP_CUES`` word in any case (or more lines), in order, when
+    the caller's scan found them."""
     out: list[str] = []
     failures = 0
     complete = False
@@ -307,7 +318,7 @@ def summarize_tests(text: str, *, max_failures: int = 10, max_trace_lines: int =
     passes: list[int] = []  # where each passing test's line (and libtest's count) is in ``out``: kept in a small run
     passed = 0  # how many more pass lines there are than ``passes`` (a ``_Run`` is one item of many lines)
     lines = text.splitlines()
-    plain = _plain_passes(text, lines) if lines else bytearray()
+    plain = _plain_passes(text, lines, skip_lines) if lines else bytearray()
     after_summary = (0, 0)  # where the last summary line was: in ``lines``, and in ``out`` after it
     number = -1
     while number + 1 < len(lines):
