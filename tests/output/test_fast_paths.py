@@ -427,3 +427,34 @@ def test_kinds_by_every_lines_rest_are_the_kinds_by_group_first(seed: int, monke
     again = kinds_module.LineKinds(text, lines, normalize, table, matched)
     assert (again.kinds, again.group, again.firsts) == (slow.kinds, slow.group, slow.firsts)
     assert _same_partition(LineKinds(text, lines, normalize, table).kinds, fast.kinds)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dedup_of_lines_all_unlike_shows_what_counting_their_kinds_shows(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log whose every line is a kind of its own (``LineKinds.distinct``) is shown without counting its kinds:
+    the same text as the kinds counted one by one, under the cap and over it, with error lines anywhere."""
+    from zeph_nb.output import kinds as kinds_module
+
+    rnd = random.Random(seed)
+    lines = []
+    for number in range(rnd.randint(1, 400)):
+        word = "".join(rnd.choices("ghijklmnopqrtvwy", k=8))
+        level = "ERROR" if rnd.random() < 0.05 else "INFO"
+        lines.append(f"2026-11-22 12:00:{number % 60:02d} {level} {word} took {rnd.randint(1, 999)}ms")
+    texts = ["\n".join(lines) + rnd.choice(["", "\n"]), "\n".join(lines + lines[: rnd.randint(1, 9)])]  # and not
+    caps = sorted({1, 2, 3, len(lines) - 4, len(lines) - 3, len(lines) - 1, len(lines), len(lines) + 1} - {0})
+    fast = [dedup(text, Dedup(type="dedup", max_unique_patterns=cap), None) for text in texts for cap in caps]
+    seen = []
+    by_rest = kinds_module.LineKinds._by_rest
+
+    def counted(self: LineKinds, *args: object) -> bool:
+        taken = by_rest(self, *args)  # type: ignore[arg-type]
+        seen.append(self.distinct)
+        self.distinct = False
+        return taken
+
+    monkeypatch.setattr(kinds_module.LineKinds, "_by_rest", counted)
+    assert fast == [dedup(text, Dedup(type="dedup", max_unique_patterns=cap), None) for text in texts for cap in caps]
+    assert any(seen)  # the fast path was taken

@@ -189,6 +189,8 @@ class LineKinds:
     ):
         self.lines = lines
         self.text = text
+        #: every line's kind is its own (its index): no two lines are of a kind (``_by_rest`` found every rest unique)
+        self.distinct = False
         if matched is not None and lines and text.isascii() and self._by_rest(normalize, table, matched):
             return
         if table is None:
@@ -259,6 +261,7 @@ class LineKinds:
         self.group, self.kinds = group, list(group)
         if len(times) == every:
             self.firsts = list(group)
+            self.distinct = True
             return True
         shared = {rest for rest, seen in times.items() if seen > 1}
         sharing = list(map(shared.__contains__, rests))
