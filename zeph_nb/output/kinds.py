@@ -344,4 +344,6 @@ class LineKinds:
             line = self.lines[index]
             if pattern.search(line.lower() if lower else line):
                 hit.add(index)
+        if self.distinct:  # each line its own group: the lines hit are those (not a pass over every line's group)
+            return hit
         return set(compress(range(len(self.group)), map(hit.__contains__, self.group))) if hit else set()
