@@ -133,8 +133,9 @@ def test_keyword_lines_are_every_line_with_a_keyword(seed: int, ascii: bool) -> 
 
 @pytest.mark.parametrize(("seed", "ascii"), [(0, True), (1, True), (2, False), (3, False)])
 def test_one_scan_finds_each_groups_lines_and_the_cues_anywhere(seed: int, ascii: bool) -> None:
-    groups = (("error", "ssl"), ("ms", "debug"))
-    cues = ("0x", "ms", "req 4", "zzz")  # "ms" is a group's keyword and a cue at once
+    # "ms" is a group's keyword and a cue at once; "error" is in two groups, "debug" in three.
+    groups = (("error", "ssl"), ("ms", "debug", "error"), ("debug",), ("zzz", "debug"))
+    cues = ("0x", "ms", "req 4", "zzz")
     lines = [line.encode("ascii", "ignore").decode() if ascii else line for line in _lines(seed)]
     text = "\n".join(lines)
     lowered = text.translate(_ASCII_LOWER)
