@@ -35,6 +35,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zeph_nb.errors import ToolError, ToolErrorCategory
 from zeph_nb.security.later import later
 from zeph_nb.security.protected import ProtectedPaths, inside
 from zeph_nb.security.sandbox_probe import Mode, SandboxStatus, probe
@@ -571,7 +572,35 @@ def wrap(
     # Only the program and what the configuration names, never the other arguments: a model's command line that
     # is itself a path under /tmp must not make another user's folder there appear.
     started_with = [command[0], *(path for path in configured if os.path.isabs(path) and os.path.exists(path))]
-    return [*head, *bwrap_argv(spec, status.bwrap, started_with), "--", *command]
+    sandbox = bwrap_argv(spec, status.bwrap, started_with)
+    if len(sandbox) + 1 + len(command) > BWRAP_MAX_ARGS:
+        raise _too_many_mounts(spec, len(sandbox) + 1 + len(command))
+    return [*head, *sandbox, "--", *command]
+
+
+# bubblewrap refuses a command line of more arguments than this ("Exceeded maximum number of arguments 9000", its
+# MAX_ARGS, counting its own name and the command's). Each protected file under a writable folder is three of them.
+BWRAP_MAX_ARGS = 9000
+
+
+def _too_many_mounts(spec: SandboxSpec, count: int) -> ToolError:
+    """What a person is told when the writable folders hold more to protect than one bubblewrap command line can
+    mount: which folders, what in them costs the mounts, and what to do. Refused rather than run with less protected:
+    each of these mounts is what keeps a command from rewriting a policy file, a git hook or an environment."""
+    trees = spec.trees if spec.trees is not None else protected_in_trees([w for w in spec.writable if w.is_dir()])
+    parts = [
+        f"{len(trees.policy_files):,} settings and policy files (zeph.toml…)",
+        f"{len(trees.repositories):,} git repositories",
+        f"{len(trees.environments):,} Python environments",
+    ]
+    roots = ", ".join(str(w) for w in dict.fromkeys(spec.writable)) or "none"
+    return ToolError(
+        ToolErrorCategory.PERMANENT_FAILURE,
+        f"the OS sandbox cannot start this command: the folders it may write ({roots}) hold {', '.join(parts)}, each "
+        f"mounted read-only inside it, and that is {count:,} arguments to bubblewrap, over its limit of "
+        f"{BWRAP_MAX_ARGS:,}. Run from a smaller working directory, narrow [tools.shell] allowed_paths, or move the "
+        "projects you do not need out of those folders",
+    )
 
 
 def bash_runs_first(env: Mapping[str, str]) -> bool:

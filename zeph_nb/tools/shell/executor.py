@@ -326,7 +326,13 @@ class ShellExecutor(SingleToolExecutor):
                 argv = [sys.executable, "-I", relay.__file__, PROXY_SOCKET, "--", *argv]
             elif not bash_runs_first(env):
                 gate = os.pipe()  # the command waits on it for the guard's journal (os_sandbox.wrap)
-            argv = wrap(argv, spec, scope.status, gate_fd=gate[0] if gate else None, env=env)
+            try:
+                argv = wrap(argv, spec, scope.status, gate_fd=gate[0] if gate else None, env=env)
+            except BaseException:  # refused before anything started (too many mounts): no descriptor left open
+                if gate is not None:
+                    os.close(gate[0])
+                    os.close(gate[1])
+                raise
         if gate is None:
             guard.write_journal()
         # In a session of its own, so a kill reaches every child; stdin closed, both pipes read.
