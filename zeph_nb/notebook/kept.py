@@ -102,8 +102,9 @@ def jobs_command(args: list[str], *, agent: Agent | None, make_agent: Callable[[
     ``inside_run`` is true when the magic runs within an agent's run (its run_python), which may do none of this."""
     options = parse(args)
     if inside_run or FIRING.get() is not None:
-        raise JobsError(f"{options.action} is for the person, in a cell of their own: a run (its run_python or a "
-                        "scheduled run) may not keep, resume or forget tasks")  # fmt: skip
+        raise JobsError(f"{options.action} is for the person, in a cell of their own: a run (its run_python, a thread "
+                        "started off the kernel's main thread, or a scheduled run) may not keep, resume or forget "
+                        "tasks")  # fmt: skip
     from zeph_nb.config import Settings
     from zeph_nb.store.kept_tasks import KeptTasks
     from zeph_nb.store.store import Store

@@ -28,11 +28,20 @@ from zeph_nb.tools.kernel import CodeResult
 if TYPE_CHECKING:
     from zeph_nb.notebook.transcript import Transcript
 
-__all__ = ["MODEL_CODE", "IPythonKernel"]
+__all__ = ["MODEL_CODE", "IPythonKernel", "model_code_running"]
 
 # True while run_python's code runs: a %zeph line in it is the model's, not the person's (``%zeph jobs keep``,
 # ``resume`` and ``forget`` refuse it).
 MODEL_CODE: contextvars.ContextVar[bool] = contextvars.ContextVar("zeph_model_code", default=False)
+# How many run_python codes are running now, whatever context a call of theirs runs in: the code can call the
+# magic in a fresh context (``contextvars.Context().run``), where MODEL_CODE is at its default.
+_RUNNING = [0]
+
+
+def model_code_running() -> bool:
+    """Whether the caller is run_python's code (or runs while it does): a %zeph line now is not the person's."""
+    return MODEL_CODE.get() or _RUNNING[0] > 0
+
 
 _IMAGES = ("image/png", "image/jpeg")
 MAX_PROPOSALS = 10  # per run: an injected model must not fill the notebook with cells
@@ -121,6 +130,7 @@ class IPythonKernel:
         namespace = self.shell.user_ns
         shown: list[dict[str, Any]] = []
         marked = MODEL_CODE.set(True)
+        _RUNNING[0] += 1
         with capture_output(display=True) as captured, _no_stdin(self.shell):
             try:
                 with _alarm(timeout):  # the value's repr too: a slow __repr__ is the code's time
@@ -139,6 +149,7 @@ class IPythonKernel:
                     shown += [data] if _image(data) else []
             finally:
                 MODEL_CODE.reset(marked)
+                _RUNNING[0] -= 1
         result.stdout, result.stderr = captured.stdout, captured.stderr
         for output in captured.outputs:
             bundle = dict(output.data)

@@ -426,11 +426,17 @@ class ZephMagics(Magics):
 
     def _inside_run(self) -> bool:
         """Whether this magic runs within a run's run_python (the model's code), not in a cell of the person."""
+        import threading
+
+        # A person's cell runs on the kernel's main thread. A thread is something code started, and it starts with
+        # an empty context (no MODEL_CODE) and may call the magic after run_python has returned.
+        if threading.current_thread() is not threading.main_thread():
+            return True
         if "zeph_nb.notebook.kernel" not in sys.modules:  # no kernel tools yet: no run_python either
             return False
-        from zeph_nb.notebook.kernel import MODEL_CODE
+        from zeph_nb.notebook.kernel import model_code_running
 
-        return MODEL_CODE.get()
+        return model_code_running()
 
     def _cmd_cancel(self, args: list[str]) -> None:
         from zeph_nb.notebook.scheduled import cancel_command
