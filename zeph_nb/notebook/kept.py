@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from zeph_nb.errors import ZephError
 from zeph_nb.notebook.scheduled import ScheduledView, shown_prompt
+from zeph_nb.output.sanitize import visible
 from zeph_nb.security.secrets import redact
 from zeph_nb.tools.scheduler import FIRING, ScheduledTask, SchedulingRefused, kernel_scheduler
 
@@ -324,7 +325,9 @@ class Resumed:
 
         self.kept = kept
         self.view: ScheduledView | None = None  # its task's runs, once resumed
-        prompt = html.escape(redact(kept.prompt))
+        # Written out as the approval card writes it: a bidi override or tag characters would show the person
+        # other text than the runs are asked (output/sanitize.py, visible).
+        prompt = html.escape(visible(redact(kept.prompt)))
         line = (f'<div class="zeph-extra">&#8634; kept task <b>{html.escape(kept.id)}</b>, kept '
                 f"{html.escape(_utc(kept.kept_at))}: <code>{prompt}</code></div>")  # fmt: skip
         self.widget = w.VBox([w.HTML(STYLE), w.HTML(line)])

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zeph_nb.agent.scheduled import RunView
+from zeph_nb.output.sanitize import visible
 from zeph_nb.security.secrets import redact
 from zeph_nb.tools.scheduler import RunReport, ScheduledTask, kernel_scheduler
 
@@ -109,7 +110,7 @@ class ScheduledView:
 
         self.tasks.append(task)
         line = (f'<div class="zeph-extra">&#9201; scheduled task <b>{html.escape(task.id)}</b>, '
-                f"{html.escape(task.schedule)}: <code>{html.escape(redact(task.prompt))}</code> &mdash; "
+                f"{html.escape(task.schedule)}: <code>{html.escape(visible(redact(task.prompt)))}</code> &mdash; "
                 "its runs appear below; %zeph jobs lists it, %zeph cancel "
                 f"{html.escape(task.id)} stops it</div>")  # fmt: skip
         self.transcript.widget.children = (*self.transcript.widget.children, w.HTML(line))
