@@ -388,8 +388,12 @@ class ZephMagics(Magics):
 
     def _cmd_jobs(self, args: list[str]) -> Any:
         if args:  # keep, resume, forget: tasks the person keeps across kernels
-            from zeph_nb.notebook.kept import jobs_command
+            from zeph_nb.notebook.kept import JobsError, jobs_command
 
+            if args[0] in ("keep", "resume", "forget") and not self._typed_in_cell(["jobs", *args]):
+                raise JobsError(f"{args[0]} is for the person, in a cell of their own: the cell running now has no "
+                                f"line '%zeph {' '.join(['jobs', *args])}' (code called the magic: an event hook or a "
+                                "callback run_python left behind); type the line in a cell")  # fmt: skip
             return jobs_command(args, agent=self.agent, make_agent=self._session_agent, widgets=self.widgets,
                                 inside_run=self._inside_run())  # fmt: skip
         print_jobs()
@@ -437,6 +441,33 @@ class ZephMagics(Magics):
         from zeph_nb.notebook.kernel import model_code_running
 
         return model_code_running()
+
+    def _typed_in_cell(self, words: list[str]) -> bool:
+        """Whether the request the kernel is running holds a ``%zeph`` line of these words (its ``{names}``
+        expanded, as IPython expands them). run_python's code can leave behind what calls the magic after its call
+        returned, outside every marker: a callback on the kernel's loop, a thread, an IPython event hook that runs
+        in the person's next cell. The cell the person runs says what the person asked for. Only in ipykernel,
+        where there is a request: a terminal IPython's line is the person's (its model code has the markers)."""
+        shell = self.shell
+        get_parent = getattr(getattr(shell, "kernel", None), "get_parent", None)
+        if shell is None or get_parent is None:
+            return True
+        try:
+            request = get_parent("shell")
+        except LookupError:
+            return False
+        code = (request or {}).get("content", {}).get("code") if isinstance(request, dict) else None
+        if not isinstance(code, str):
+            return False
+        for raw in code.splitlines():
+            line = raw.strip()
+            if not line.startswith("%zeph") or line[5:6] not in (" ", "\t"):
+                continue
+            if line[5:].split() == words:
+                return True
+            if shell.var_expand(line[5:], depth=1).split() == words:  # a {name} it cannot expand stays
+                return True
+        return False
 
     def _cmd_cancel(self, args: list[str]) -> None:
         from zeph_nb.notebook.scheduled import cancel_command
