@@ -594,13 +594,33 @@ def _too_many_mounts(spec: SandboxSpec, count: int) -> ToolError:
         f"{len(trees.environments):,} Python environments",
     ]
     roots = ", ".join(str(w) for w in dict.fromkeys(spec.writable)) or "none"
+    found = [*trees.policy_files, *trees.repositories, *trees.environments]
+    most = _holding_most(found)
+    if most is not None and any(w == most[0] or most[0] in w.parents for w in spec.writable):
+        most = None  # a writable folder itself (or above it), named already: nothing narrower to look at
+    where = f" ({most[1]:,} of them under {most[0]}: look there first)" if most is not None else ""
     return ToolError(
         ToolErrorCategory.PERMANENT_FAILURE,
-        f"the OS sandbox cannot start this command: the folders it may write ({roots}) hold {', '.join(parts)}, each "
-        f"mounted read-only inside it, and that is {count:,} arguments to bubblewrap, over its limit of "
-        f"{BWRAP_MAX_ARGS:,}. Run from a smaller working directory, narrow [tools.shell] allowed_paths, or move the "
-        "projects you do not need out of those folders",
+        f"the OS sandbox cannot start this command: the folders it may write ({roots}) hold {', '.join(parts)}"
+        f"{where}, each a mount of its own inside it, and that is {count:,} arguments to bubblewrap, over its limit "
+        f"of {BWRAP_MAX_ARGS:,}. No command can run here until there are fewer: run from a smaller working "
+        "directory, narrow [tools.shell] allowed_paths, or move out what you do not need (a command can make these "
+        "too: an empty folder named .git counts; read before you remove)",
     )
+
+
+def _holding_most(paths: Sequence[Path]) -> tuple[Path, int] | None:
+    """The deepest folder holding at least half of ``paths``, and how many: where to look when a command (a
+    model's, perhaps) filled a working directory with them. None when there are none."""
+    if not paths:
+        return None
+    counts: dict[Path, int] = {}
+    for path in paths:
+        for folder in path.parents:
+            counts[folder] = counts.get(folder, 0) + 1
+    half = (len(paths) + 1) // 2
+    folder = max((f for f, n in counts.items() if n >= half), key=lambda f: len(f.parts))
+    return folder, counts[folder]
 
 
 def bash_runs_first(env: Mapping[str, str]) -> bool:

@@ -1,0 +1,43 @@
+"""A command that fills the working directory with what the sandbox protects (3,100 empty ``.git`` folders, three
+bubblewrap arguments each) makes every later command one bubblewrap refuses: zeph-nb refuses it first, and the
+person, who alone can clear it (no command runs until then), is told which folder holds them. Real sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.security.test_containment import SANDBOX
+from zeph_nb.config import Settings
+from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.shell.executor import ShellExecutor
+
+pytestmark = pytest.mark.skipif(
+    not SANDBOX.active and os.environ.get("CI") != "true", reason=f"no OS sandbox here: {SANDBOX.reason}"
+)
+
+
+def test_a_command_that_fills_the_folder_with_git_dirs_leaves_a_refusal_naming_where_they_are(
+    tmp_path: Path,
+) -> None:
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "src" / "app.py").write_text("")
+    executor = ShellExecutor(Settings(), workdir=work, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+    # A model's command (sandboxed, in the folder it may write): empty .git folders are not even repositories.
+    made = asyncio.run(executor.run_command(
+        "mkdir -p build/cache && cd build/cache && for i in $(seq 3100); do mkdir -p r$i/.git; done; echo made",
+        timeout=120,
+    ))  # fmt: skip
+    assert made.exit_code == 0 and "made" in made.summary
+    with pytest.raises(ToolError) as refused:
+        asyncio.run(executor.run_command("echo ran > ran.txt", timeout=30))
+    said = str(refused.value)
+    assert refused.value.category == ToolErrorCategory.PERMANENT_FAILURE
+    assert "3,100 git repositories" in said, said
+    # Where they are, so the person can look and remove them: not only the working directory as a whole.
+    assert f"3,100 of them under {work / 'build' / 'cache'}" in said, said
+    assert not (work / "ran.txt").exists()
