@@ -90,3 +90,32 @@ async def test_a_scheduled_tasks_line_writes_out_what_would_not_show() -> None:
         scheduler.cancel_all()
     assert "\u202e" not in shown and chr(0xE0074) not in shown
     assert "&lt;U+202E&gt;" in shown and "&lt;U+E0074&gt;" in shown, shown
+
+
+@pytest.mark.parametrize("way", ["direct", *AROUND])
+async def test_a_scheduled_runs_own_run_python_cannot_keep_its_task(
+    shell: tuple[InteractiveShell, ZephMagics],  # noqa: F811
+    way: str,
+) -> None:
+    # The task fires later, with nobody at the notebook: its run's code tries to keep the task it runs for.
+    import asyncio
+
+    ip, magics = shell
+    code = AROUND.get(way, "get_ipython().run_line_magic('zeph', 'jobs keep t1')")
+    ip.user_ns["model"] = zeph_nb.ScriptedProvider([
+        [{"tool": "schedule_periodic", "params": {"prompt": "poll", "every_secs": 0.3}}],
+        "Scheduled.",
+        [{"tool": "run_python", "params": {"code": code}}],
+        "Tried.",
+    ])  # fmt: skip
+    await ip.run_cell_magic("zeph", "--provider model --approve auto", "poll every now and then")
+    task = tasks.kernel_scheduler().tasks["t1"]
+    for _ in range(200):
+        if task.finished:
+            break
+        await asyncio.sleep(0.05)
+    assert task.finished >= 1
+    assert magics.agent is not None
+    (said,) = magics.agent.store.query("SELECT result_text FROM tool_calls WHERE tool = 'run_python'")["result_text"]
+    assert task.kept_id is None, (way, said)
+    assert KeptTasks(magics.agent.store).live(magics.agent.settings.user, str(Path.cwd().resolve())) == []
