@@ -41,3 +41,24 @@ def test_a_command_that_fills_the_folder_with_git_dirs_leaves_a_refusal_naming_w
     # Where they are, so the person can look and remove them: not only the working directory as a whole.
     assert f"3,100 of them under {work / 'build' / 'cache'}" in said, said
     assert not (work / "ran.txt").exists()
+
+
+def test_a_command_that_makes_thousands_of_config_files_is_said_in_a_few_lines(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Each zeph.toml a command makes is set aside after it, so it denies nothing; but each was named in the result
+    # the model reads (160,000 characters for 3,100) and warned about on its own line under the person's cell.
+    work = tmp_path / "work"
+    work.mkdir()
+    executor = ShellExecutor(Settings(), workdir=work, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+    with caplog.at_level("WARNING"):
+        made = asyncio.run(executor.run_command(
+            "mkdir -p build/cache && cd build/cache && for i in $(seq 3100); do mkdir p$i; : > p$i/zeph.toml; done",
+            timeout=120,
+        ))  # fmt: skip
+    assert not list(work.glob("build/cache/*/zeph.toml"))  # all set aside
+    assert len(list(work.glob("build/cache/*/zeph.toml.zeph-quarantined-*"))) == 3100
+    assert "zeph-nb set aside" in made.summary and len(made.summary) < 3000, len(made.summary)
+    assert f"3,090 more under {work / 'build' / 'cache'}" in made.summary, made.summary
+    assert len([r for r in caplog.records if "set aside" in r.getMessage()]) <= 11
+    assert asyncio.run(executor.run_command("echo ran", timeout=30)).summary == "ran\n"

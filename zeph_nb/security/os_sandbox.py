@@ -47,6 +47,7 @@ from zeph_nb.security.tree_scan import (
     git_dir_layout,
     git_repositories,
     git_sensitive,
+    holding_most,
     module_git_dirs,
     protected_in_trees,
     scan_tree,
@@ -595,7 +596,7 @@ def _too_many_mounts(spec: SandboxSpec, count: int) -> ToolError:
     ]
     roots = ", ".join(str(w) for w in dict.fromkeys(spec.writable)) or "none"
     found = [*trees.policy_files, *trees.repositories, *trees.environments]
-    most = _holding_most(found)
+    most = holding_most(found)
     if most is not None and any(w == most[0] or most[0] in w.parents for w in spec.writable):
         most = None  # a writable folder itself (or above it), named already: nothing narrower to look at
     where = f" ({most[1]:,} of them under {most[0]}: look there first)" if most is not None else ""
@@ -607,20 +608,6 @@ def _too_many_mounts(spec: SandboxSpec, count: int) -> ToolError:
         "directory, narrow [tools.shell] allowed_paths, or move out what you do not need (a command can make these "
         "too: an empty folder named .git counts; read before you remove)",
     )
-
-
-def _holding_most(paths: Sequence[Path]) -> tuple[Path, int] | None:
-    """The deepest folder holding at least half of ``paths``, and how many: where to look when a command (a
-    model's, perhaps) filled a working directory with them. None when there are none."""
-    if not paths:
-        return None
-    counts: dict[Path, int] = {}
-    for path in paths:
-        for folder in path.parents:
-            counts[folder] = counts.get(folder, 0) + 1
-    half = (len(paths) + 1) // 2
-    folder = max((f for f, n in counts.items() if n >= half), key=lambda f: len(f.parts))
-    return folder, counts[folder]
 
 
 def bash_runs_first(env: Mapping[str, str]) -> bool:

@@ -24,6 +24,7 @@ __all__ = [
     "git_dir_layout",
     "git_repositories",
     "git_sensitive",
+    "holding_most",
     "module_git_dirs",
     "protected_in_trees",
     "scan_tree",
@@ -211,3 +212,18 @@ def git_sensitive(repo: Path) -> list[Path]:
     for admin in worktrees:
         found += [admin / name for name in ("commondir", "config.worktree", "gitdir", "hooks", "config")]
     return found
+
+
+def holding_most(paths: Sequence[Path]) -> tuple[Path, int] | None:
+    """The deepest folder holding at least half of ``paths``, and how many: where to look when a command (a
+    model's, perhaps) filled a working directory with them (messages name it, not thousands of paths). None when
+    there are none."""
+    if not paths:
+        return None
+    counts: dict[Path, int] = {}
+    for path in paths:
+        for folder in path.parents:
+            counts[folder] = counts.get(folder, 0) + 1
+    half = (len(paths) + 1) // 2
+    folder = max((f for f, n in counts.items() if n >= half), key=lambda f: len(f.parts))
+    return folder, counts[folder]

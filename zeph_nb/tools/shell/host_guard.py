@@ -34,10 +34,14 @@ from zeph_nb.security.os_sandbox import (
     module_git_dirs,
     protected_in_trees,
 )
+from zeph_nb.security.tree_scan import holding_most
 
 __all__ = ["HostGuard"]
 
 log = logging.getLogger("zeph_nb.tools")
+# Paths of what a command planted named one by one, in the note the model reads and in the warnings under the
+# person's cell; past them, how many more and the folder holding most. A command can make thousands in a second.
+NAMED = 10
 
 
 class HostGuard:
@@ -165,9 +169,21 @@ class HostGuard:
                       if path not in self.policy_files and os.path.lexists(path) and _set_aside(path)]  # fmt: skip
         self.plants += len(new_policy)
         if new_policy:
+            named = ", ".join(map(str, new_policy[:NAMED]))
+            for path in new_policy[:NAMED]:
+                log.warning("zeph-nb: a command wrote %s; it was set aside (renamed *.zeph-quarantined-*)", path)
+            more = ""
+            if len(new_policy) > NAMED:
+                rest = new_policy[NAMED:]
+                most = holding_most(rest)
+                where = "" if most is None else (f" under {most[0]}" if most[1] == len(rest)
+                                                 else f", {most[1]:,} of them under {most[0]}")  # fmt: skip
+                more = f" and {len(new_policy) - NAMED:,} more{where}"
+                log.warning("zeph-nb: the command wrote %s more config files%s; each was set aside",
+                            f"{len(new_policy) - NAMED:,}", where)  # fmt: skip
             self.notes.append(
-                f"zeph-nb set aside {', '.join(map(str, new_policy))} (renamed *.zeph-quarantined-*): config files "
-                "are out of reach of tools"
+                f"zeph-nb set aside {named}{more} (renamed *.zeph-quarantined-*): config files are out of reach of "
+                "tools"
             )
         if not after.complete:
             self._keep_journal = True
@@ -261,5 +277,4 @@ def _set_aside(path: Path) -> bool:
     except OSError as e:
         log.warning("zeph-nb: could not set aside %s: %s", path, e)
         return False
-    log.warning("zeph-nb: a command wrote %s; it was set aside as %s", path, target.name)
     return True
