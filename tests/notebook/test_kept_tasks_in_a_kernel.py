@@ -16,6 +16,7 @@ LATER = (
     "keep = lambda *a: ip.run_line_magic('zeph', 'jobs keep t1')\n"
     "asyncio.get_event_loop().call_later(0.2, keep, context=contextvars.Context())\n"
     "ip.events.register('post_run_cell', keep)\n"
+    "ip.events.register('pre_run_cell', keep)\n"
 )
 
 CELLS = [
@@ -23,10 +24,13 @@ CELLS = [
     "model = zeph_nb.ScriptedProvider([\n"
     "    [{'tool': 'schedule_periodic', 'params': {'prompt': 'poll', 'every_secs': 600}}],\n"
     f"    [{{'tool': 'run_python', 'params': {{'code': {LATER!r}}}}}],\n"
-    "    'Done.'])",
+    "    'Done.', 'It keeps a task.'])",
     "%%zeph --provider model --approve auto\npoll the build",
     "result = await _\nimport asyncio\nawait asyncio.sleep(1)\nprint(result.stop_reason)",
     "from zeph_nb.tools.scheduler import kernel_scheduler\nprint('kept:', kernel_scheduler().tasks['t1'].kept_id)",
+    # A %%zeph cell's body is a prompt, not lines the kernel runs: a %zeph line quoted in it is not typed.
+    "%%zeph --provider model --approve auto\nWhat does this line do?\n%zeph jobs keep t1",
+    "result = await _\nprint('kept:', kernel_scheduler().tasks['t1'].kept_id)",
     "%zeph jobs keep t1",
     "print('kept:', kernel_scheduler().tasks['t1'].kept_id)",
     "kept_id = kernel_scheduler().tasks['t1'].kept_id\n%zeph jobs forget {kept_id}",  # as tutorial 14 writes it
@@ -45,6 +49,7 @@ def test_code_the_model_left_behind_does_not_keep_a_task_the_persons_line_does(i
     assert "completed" in said(3).splitlines(), said(3)
     assert "kept: None" in said(4), said(4)
     assert "is for the person" in said(4), said(4)  # the hook was refused, saying why
-    assert "kept task t1 as k" in said(5), said(5)
-    assert "kept: k" in said(6), said(6)
-    assert "forgot kept task k" in said(7), said(7)
+    assert "kept: None" in said(6), said(6)
+    assert "kept task t1 as k" in said(7), said(7)
+    assert "kept: k" in said(8), said(8)
+    assert "forgot kept task k" in said(9), said(9)

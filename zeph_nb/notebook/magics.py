@@ -95,6 +95,10 @@ def _parse_options(line: str) -> argparse.Namespace:
     raise _OptionError(f"unknown option {name}; {hint}")
 
 
+# Cell magics whose body is Python the kernel runs line by line, %magics included (%%time, %%capture …).
+_PYTHON_BODIES = frozenset({"time", "timeit", "capture", "prun", "debug"})
+
+
 @magics_class
 class ZephMagics(Magics):
     """The ``zeph`` magics. Every option is also a traitlet: ``c.ZephMagics.model = "…"`` in IPython config."""
@@ -459,6 +463,9 @@ class ZephMagics(Magics):
         code = (request or {}).get("content", {}).get("code") if isinstance(request, dict) else None
         if not isinstance(code, str):
             return False
+        first = code.lstrip().split(None, 1)[0] if code.strip() else ""
+        if first.startswith("%%") and first[2:] not in _PYTHON_BODIES:
+            return False  # a %%zeph cell's body is a prompt (a %%bash cell's a script): none of its lines is run
         for raw in code.splitlines():
             line = raw.strip()
             if not line.startswith("%zeph") or line[5:6] not in (" ", "\t"):
