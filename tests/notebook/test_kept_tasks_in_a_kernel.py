@@ -31,6 +31,8 @@ CELLS = [
     # A %%zeph cell's body is a prompt, not lines the kernel runs: a %zeph line quoted in it is not typed.
     "%%zeph --provider model --approve auto\nWhat does this line do?\n%zeph jobs keep t1",
     "result = await _\nprint('kept:', kernel_scheduler().tasks['t1'].kept_id)",
+    # Nor is one in a string (a cell the model proposed, say): only what the kernel would run as a %zeph line.
+    "note = '''\n%zeph jobs keep t1\n'''\nprint('kept:', kernel_scheduler().tasks['t1'].kept_id)",
     "%zeph jobs keep t1",
     "print('kept:', kernel_scheduler().tasks['t1'].kept_id)",
     "kept_id = kernel_scheduler().tasks['t1'].kept_id\n%zeph jobs forget {kept_id}",  # as tutorial 14 writes it
@@ -50,6 +52,7 @@ def test_code_the_model_left_behind_does_not_keep_a_task_the_persons_line_does(i
     assert "kept: None" in said(4), said(4)
     assert "is for the person" in said(4), said(4)  # the hook was refused, saying why
     assert "kept: None" in said(6), said(6)
-    assert "kept task t1 as k" in said(7), said(7)
-    assert "kept: k" in said(8), said(8)
-    assert "forgot kept task k" in said(9), said(9)
+    assert "kept: None" in said(7), said(7)
+    assert "kept task t1 as k" in said(8), said(8)
+    assert "kept: k" in said(9), said(9)
+    assert "forgot kept task k" in said(10), said(10)

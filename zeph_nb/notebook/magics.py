@@ -99,6 +99,40 @@ def _parse_options(line: str) -> argparse.Namespace:
 _PYTHON_BODIES = frozenset({"time", "timeit", "capture", "prun", "debug"})
 
 
+def _expanded(shell: Any, text: str) -> str:
+    """``text`` with its ``{name}`` and ``$name`` expanded from the notebook's namespace, as IPython expands a magic's
+    line run at a cell's top level (``var_expand``, but never with this module's locals); as it is when it cannot."""
+    from IPython.utils.text import DollarFormatter
+
+    try:
+        return str(DollarFormatter().vformat(text, args=[], kwargs=dict(shell.user_ns)))
+    except Exception:  # what IPython does too: a line that does not expand runs as written
+        return text
+
+
+def _zeph_lines(shell: Any, code: str) -> list[str]:
+    """What follows ``%zeph`` on each line of ``code`` the kernel would run as that magic: read from the code as
+    IPython transforms it, so a line inside a string, a %%zeph cell's prompt or a %%bash cell's script is not one."""
+    import ast
+
+    try:
+        tree = ast.parse(shell.transform_cell(code))
+    except (SyntaxError, ValueError):
+        return []
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) >= 2):
+            continue
+        texts = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+        if len(texts) != len(node.args):
+            continue
+        if node.func.attr == "run_line_magic" and texts[0] == "zeph":
+            found.append(texts[1])
+        elif node.func.attr == "run_cell_magic" and len(texts) == 3 and texts[0] in _PYTHON_BODIES:
+            found += _zeph_lines(shell, texts[2])
+    return found
+
+
 @magics_class
 class ZephMagics(Magics):
     """The ``zeph`` magics. Every option is also a traitlet: ``c.ZephMagics.model = "…"`` in IPython config."""
@@ -463,18 +497,9 @@ class ZephMagics(Magics):
         code = (request or {}).get("content", {}).get("code") if isinstance(request, dict) else None
         if not isinstance(code, str):
             return False
-        first = code.lstrip().split(None, 1)[0] if code.strip() else ""
-        if first.startswith("%%") and first[2:] not in _PYTHON_BODIES:
-            return False  # a %%zeph cell's body is a prompt (a %%bash cell's a script): none of its lines is run
-        for raw in code.splitlines():
-            line = raw.strip()
-            if not line.startswith("%zeph") or line[5:6] not in (" ", "\t"):
-                continue
-            if line[5:].split() == words:
-                return True
-            if shell.var_expand(line[5:], depth=1).split() == words:  # a {name} it cannot expand stays
-                return True
-        return False
+        return any(
+            rest.split() == words or _expanded(shell, rest).split() == words for rest in _zeph_lines(shell, code)
+        )
 
     def _cmd_cancel(self, args: list[str]) -> None:
         from zeph_nb.notebook.scheduled import cancel_command
