@@ -523,10 +523,23 @@ class ZephMagics(Magics):
             print(f"{'approved' if choice != 'deny' else 'denied'}: {request.summary}")
 
     def _cmd_approve(self, args: list[str]) -> None:
+        self._the_persons(["approve", *args])
         self._answer("always" if args[:1] == ["always"] else "approve")
 
     def _cmd_deny(self, args: list[str]) -> None:
+        self._the_persons(["deny", *args])
         self._answer("deny")
+
+    def _the_persons(self, words: list[str]) -> None:
+        """Refuses an answer to an ask that is not the person's line: run_python's code (approved once) could call
+        ``%zeph approve always`` itself, or leave behind a hook or a loop callback that answers every later ask,
+        its own next run_python's included. Keep, resume and forget are guarded the same way (``_cmd_jobs``)."""
+        from zeph_nb.errors import ZephError
+
+        if self._inside_run() or not self._typed_in_cell(words):
+            raise ZephError(f"{words[0]} is for the person, in a cell of their own: a run's code (its run_python, "
+                            "a thread, a hook or a callback it left behind) may not answer an ask; type the line in "
+                            "a cell, or use the buttons")  # fmt: skip
 
     def _cmd_audit(self, args: list[str]) -> Any:
         from zeph_nb.notebook.views import recent_calls
