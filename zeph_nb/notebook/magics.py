@@ -531,15 +531,16 @@ class ZephMagics(Magics):
         self._answer("deny")
 
     def _the_persons(self, words: list[str]) -> None:
-        """Refuses an answer to an ask that is not the person's line: run_python's code (approved once) could call
-        ``%zeph approve always`` itself, or leave behind a hook or a loop callback that answers every later ask,
-        its own next run_python's included. Keep, resume and forget are guarded the same way (``_cmd_jobs``)."""
+        """Refuses the person's say (an answer to an ask, trusting a file or a skill) when it is not the person's
+        line: run_python's code (approved once) could call ``%zeph approve always`` itself, or leave behind a hook
+        or a loop callback that answers every later ask, its own next run_python's included, or accepts a module an
+        agent wrote just before the person imports it. Keep, resume and forget are guarded the same way."""
         from zeph_nb.errors import ZephError
 
         if self._inside_run() or not self._typed_in_cell(words):
             raise ZephError(f"{words[0]} is for the person, in a cell of their own: a run's code (its run_python, "
-                            "a thread, a hook or a callback it left behind) may not answer an ask; type the line in "
-                            "a cell, or use the buttons")  # fmt: skip
+                            "a thread, a hook or a callback it left behind) may not give the person's say; type the "
+                            f"line in a cell (%zeph {' '.join(words)})")  # fmt: skip
 
     def _cmd_audit(self, args: list[str]) -> Any:
         from zeph_nb.notebook.views import recent_calls
@@ -581,6 +582,8 @@ class ZephMagics(Magics):
         from zeph_nb.tools.skills.view import skills_command
         from zeph_nb.tools.started import STARTED
 
+        if args[:1] == ["trust"]:  # the person's say for a skill
+            self._the_persons(["skills", *args])
         agent = self.agent  # the session's settings and folder; before the first run, what one would use
         settings = agent.settings if agent is not None else Settings.load()
         print(skills_command(args, settings, agent.workdir if agent is not None else None, STARTED))
@@ -593,6 +596,8 @@ class ZephMagics(Magics):
     def _cmd_trust(self, args: list[str]) -> None:
         from zeph_nb.notebook.imports import trust
 
+        if args:  # accepting what an agent wrote as the person's (a module, a zeph.toml): never the code's say
+            self._the_persons(["trust", *args])
         trust(args, self.agent)
 
 
