@@ -20,7 +20,7 @@ from zeph_nb.store import Store
 # engine (for the first filtered output), what the store flushes with (pandas, NumPy, DuckDB), the secret scanner's
 # patterns (for the first output), ctypes (for a function that outlives its timeout), the phrases of an approval
 # card, the files that run on use (for the first write), the remote backends' base (for a remote one), and the
-# helpers a run may never use (compaction, reformatting, hallucination checks).
+# helpers a run may never use (compaction, reformatting, hallucination checks), and PyYAML (a skill's front matter).
 LATER = [
     "bashlex",
     "ctypes",
@@ -38,6 +38,7 @@ LATER = [
     "zeph_nb.tools.shell.background",
     "zeph_nb.tools.shell.panes",
     "zeph_nb.undo.transaction",
+    "yaml",
 ]
 
 FIRST_RUN = textwrap.dedent(

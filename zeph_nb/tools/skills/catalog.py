@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import yaml
-
 from zeph_nb.config import Settings
 from zeph_nb.config.skills import SKILL_NAME
 from zeph_nb.security.provenance import journal_for
@@ -276,6 +274,8 @@ def _parse_skill(text: str) -> _Parsed:
     end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() == "---"), None)
     if end is None:
         return _Parsed("", "", "", "its front matter has no closing '---' line")
+    import yaml  # on the first SKILL.md read: PyYAML costs every new Agent ~10 ms at import, and few have skills
+
     try:
         meta = yaml.safe_load("".join(lines[1:end]))
     except yaml.YAMLError as e:
