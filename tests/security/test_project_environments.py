@@ -95,19 +95,21 @@ def test_a_plain_install_still_names_the_kernels_environment(tmp_path: Path) -> 
 
 
 def test_a_working_directory_holding_more_to_protect_than_bubblewrap_takes_is_refused_saying_what_to_do(
-    tmp_path: Path,
+    crowded_tmp: Path,
 ) -> None:
     # 3,100 projects each with its own zeph.toml: three arguments each is past bubblewrap's 9,000, which it refused
     # with "Exceeded maximum number of arguments 9000" and nothing else (found with /tmp allowed on a busy machine).
     for n in range(3100):
-        (tmp_path / f"p{n}").mkdir()
-        (tmp_path / f"p{n}" / "zeph.toml").write_text("")
-    executor = ShellExecutor(Settings(), workdir=tmp_path, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+        (crowded_tmp / f"p{n}").mkdir()
+        (crowded_tmp / f"p{n}" / "zeph.toml").write_text("")
+    executor = ShellExecutor(
+        Settings(), workdir=crowded_tmp, env={"PATH": os.environ["PATH"], "HOME": str(crowded_tmp)}
+    )
     before = len(os.listdir("/proc/self/fd"))
     with pytest.raises(ToolError) as refused:
         asyncio.run(executor.run_command("echo ran > ran.txt", timeout=30))
     assert refused.value.category == ToolErrorCategory.PERMANENT_FAILURE
     said = str(refused.value)
     assert "3,100 settings and policy files" in said and "allowed_paths" in said and "9,000" in said, said
-    assert not (tmp_path / "ran.txt").exists()
+    assert not (crowded_tmp / "ran.txt").exists()
     assert len(os.listdir("/proc/self/fd")) == before  # the gate's pipe was closed, not left open per command

@@ -21,12 +21,12 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_a_command_that_fills_the_folder_with_git_dirs_leaves_a_refusal_naming_where_they_are(
-    tmp_path: Path,
+    crowded_tmp: Path,
 ) -> None:
-    work = tmp_path / "work"
+    work = crowded_tmp / "work"
     (work / "src").mkdir(parents=True)
     (work / "src" / "app.py").write_text("")
-    executor = ShellExecutor(Settings(), workdir=work, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+    executor = ShellExecutor(Settings(), workdir=work, env={"PATH": os.environ["PATH"], "HOME": str(crowded_tmp)})
     # A model's command (sandboxed, in the folder it may write): empty .git folders are not even repositories.
     made = asyncio.run(executor.run_command(
         "mkdir -p build/cache && cd build/cache && for i in $(seq 3100); do mkdir -p r$i/.git; done; echo made",
@@ -44,13 +44,13 @@ def test_a_command_that_fills_the_folder_with_git_dirs_leaves_a_refusal_naming_w
 
 
 def test_a_command_that_makes_thousands_of_config_files_is_said_in_a_few_lines(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    crowded_tmp: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # Each zeph.toml a command makes is set aside after it, so it denies nothing; but each was named in the result
     # the model reads (160,000 characters for 3,100) and warned about on its own line under the person's cell.
-    work = tmp_path / "work"
+    work = crowded_tmp / "work"
     work.mkdir()
-    executor = ShellExecutor(Settings(), workdir=work, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+    executor = ShellExecutor(Settings(), workdir=work, env={"PATH": os.environ["PATH"], "HOME": str(crowded_tmp)})
     with caplog.at_level("WARNING"):
         made = asyncio.run(executor.run_command(
             "mkdir -p build/cache && cd build/cache && for i in $(seq 3100); do mkdir p$i; : > p$i/zeph.toml; done",
