@@ -119,7 +119,13 @@ def test_the_transcript_works_in_notebook_7_too(lab: Lab, browser: Any) -> None:
     notebook(lab, "nb7", SETUP.format(turns=turns), "%%zeph --provider model\nWrite nb7.txt")
     page = open_and_run(browser, f"{lab.url}/notebooks/nb7.ipynb?token={lab.token}")
     approve = transcript(page).get_by_role("button", name="Approve")
-    approve.wait_for(timeout=60_000)
+    try:
+        approve.wait_for(timeout=60_000)
+    except Exception:
+        # Seen twice in full CI runs only (never alone or with the e2e folder): keep what the page showed.
+        shot(page, "notebook7-no-approve-failure")
+        outputs = page.locator(".jp-OutputArea").all_inner_texts()
+        raise AssertionError(f"no Approve button in Notebook 7 after 60 s; the cells' outputs: {outputs!r}") from None
     shot(page, "notebook7-approval-card")
     approve.click()
     transcript(page).get_by_text("Written from Notebook 7.").wait_for(timeout=30_000)
