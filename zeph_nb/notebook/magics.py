@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from zeph_nb.tools.base import ToolExecutor
     from zeph_nb.tools.function_toolset import FunctionToolset
 
+from zeph_nb.notebook.persons_say import inside_run, the_persons, typed_in_cell
 from zeph_nb.notebook.run import Run
 from zeph_nb.notebook.views import (
     config_table,
@@ -93,44 +94,6 @@ def _parse_options(line: str) -> argparse.Namespace:
     close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
     hint = f"did you mean {close[0]}?" if close else f"options: {', '.join(valid)}"
     raise _OptionError(f"unknown option {name}; {hint}")
-
-
-# Cell magics whose body is Python the kernel runs line by line, %magics included (%%time, %%capture …).
-_PYTHON_BODIES = frozenset({"time", "timeit", "capture", "prun", "debug"})
-
-
-def _expanded(shell: Any, text: str) -> str:
-    """``text`` with its ``{name}`` and ``$name`` expanded from the notebook's namespace, as IPython expands a magic's
-    line run at a cell's top level (``var_expand``, but never with this module's locals); as it is when it cannot."""
-    from IPython.utils.text import DollarFormatter
-
-    try:
-        return str(DollarFormatter().vformat(text, args=[], kwargs=dict(shell.user_ns)))
-    except Exception:  # what IPython does too: a line that does not expand runs as written
-        return text
-
-
-def _zeph_lines(shell: Any, code: str) -> list[str]:
-    """What follows ``%zeph`` on each line of ``code`` the kernel would run as that magic: read from the code as
-    IPython transforms it, so a line inside a string, a %%zeph cell's prompt or a %%bash cell's script is not one."""
-    import ast
-
-    try:
-        tree = ast.parse(shell.transform_cell(code))
-    except (SyntaxError, ValueError):
-        return []
-    found: list[str] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) >= 2):
-            continue
-        texts = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
-        if len(texts) != len(node.args):
-            continue
-        if node.func.attr == "run_line_magic" and texts[0] == "zeph":
-            found.append(texts[1])
-        elif node.func.attr == "run_cell_magic" and len(texts) == 3 and texts[0] in _PYTHON_BODIES:
-            found += _zeph_lines(shell, texts[2])
-    return found
 
 
 @magics_class
@@ -467,39 +430,10 @@ class ZephMagics(Magics):
         return self.agent if self.agent is not None else self._agent_for(_arguments().parse_args([]))
 
     def _inside_run(self) -> bool:
-        """Whether this magic runs within a run's run_python (the model's code), not in a cell of the person."""
-        import threading
-
-        # A person's cell runs on the kernel's main thread. A thread is something code started, and it starts with
-        # an empty context (no MODEL_CODE) and may call the magic after run_python has returned.
-        if threading.current_thread() is not threading.main_thread():
-            return True
-        if "zeph_nb.notebook.kernel" not in sys.modules:  # no kernel tools yet: no run_python either
-            return False
-        from zeph_nb.notebook.kernel import model_code_running
-
-        return model_code_running()
+        return inside_run()
 
     def _typed_in_cell(self, words: list[str]) -> bool:
-        """Whether the request the kernel is running holds a ``%zeph`` line of these words (its ``{names}``
-        expanded, as IPython expands them). run_python's code can leave behind what calls the magic after its call
-        returned, outside every marker: a callback on the kernel's loop, a thread, an IPython event hook that runs
-        in the person's next cell. The cell the person runs says what the person asked for. Only in ipykernel,
-        where there is a request: a terminal IPython's line is the person's (its model code has the markers)."""
-        shell = self.shell
-        get_parent = getattr(getattr(shell, "kernel", None), "get_parent", None)
-        if shell is None or get_parent is None:
-            return True
-        try:
-            request = get_parent("shell")
-        except LookupError:
-            return False
-        code = (request or {}).get("content", {}).get("code") if isinstance(request, dict) else None
-        if not isinstance(code, str):
-            return False
-        return any(
-            rest.split() == words or _expanded(shell, rest).split() == words for rest in _zeph_lines(shell, code)
-        )
+        return typed_in_cell(self.shell, words)
 
     def _cmd_cancel(self, args: list[str]) -> None:
         from zeph_nb.notebook.scheduled import cancel_command
@@ -531,16 +465,7 @@ class ZephMagics(Magics):
         self._answer("deny")
 
     def _the_persons(self, words: list[str]) -> None:
-        """Refuses the person's say (an answer to an ask, trusting a file or a skill) when it is not the person's
-        line: run_python's code (approved once) could call ``%zeph approve always`` itself, or leave behind a hook
-        or a loop callback that answers every later ask, its own next run_python's included, or accepts a module an
-        agent wrote just before the person imports it. Keep, resume and forget are guarded the same way."""
-        from zeph_nb.errors import ZephError
-
-        if self._inside_run() or not self._typed_in_cell(words):
-            raise ZephError(f"{words[0]} is for the person, in a cell of their own: a run's code (its run_python, "
-                            "a thread, a hook or a callback it left behind) may not give the person's say; type the "
-                            f"line in a cell (%zeph {' '.join(words)})")  # fmt: skip
+        the_persons(self.shell, words)
 
     def _cmd_audit(self, args: list[str]) -> Any:
         from zeph_nb.notebook.views import recent_calls
