@@ -298,21 +298,10 @@ def _forgotten_when_run(launch: Any, rows: KeptTasks, kept: KeptTask) -> Any:
 
 
 def _view(agent: Agent, shown: Resumed) -> ScheduledView:
-    from zeph_nb.notebook.views import model_name
-
-    approve_here = None
-    approver = agent.approver
     from zeph_nb.notebook.approver import WidgetApprover
 
-    if isinstance(approver, WidgetApprover):  # the session asks with buttons: each run's asks in its transcript
-
-        def approve_here(transcript: Any) -> WidgetApprover:
-            own = WidgetApprover(agent.settings.user)
-            own.transcript = transcript
-            return own
-
-    return ScheduledView(shown, model=model_name(agent), approve_here=approve_here,
-                         idle_timeout=agent.settings.llm.idle_timeout_secs)  # fmt: skip
+    # The session asks with buttons: each run's asks in its transcript.
+    return ScheduledView.for_agent(shown, agent, buttons=isinstance(agent.approver, WidgetApprover))
 
 
 class Resumed:

@@ -224,17 +224,8 @@ class ZephMagics(Magics):
         """Where the runs of tasks this run schedules appear: under its transcript, each with its own buttons."""
         from zeph_nb.notebook.scheduled import ScheduledView
 
-        approve_here = None
-        if self.approver is not None and agent.approver is self.approver:
-            from zeph_nb.notebook.approver import WidgetApprover
-
-            def approve_here(shown: Any) -> WidgetApprover:
-                approver = WidgetApprover(agent.settings.user)
-                approver.transcript = shown
-                return approver
-
-        return ScheduledView(transcript, model=model_name(agent), approve_here=approve_here,
-                             idle_timeout=agent.settings.llm.idle_timeout_secs)  # fmt: skip
+        buttons = self.approver is not None and agent.approver is self.approver
+        return ScheduledView.for_agent(transcript, agent, buttons=buttons)
 
     def _run_plain(self, agent: Agent, prompt: str, max_iterations: int | None) -> RunResult:
         from zeph_nb.notebook.plain import PlainTranscript

@@ -23,6 +23,7 @@ from zeph_nb.security.secrets import redact
 from zeph_nb.tools.scheduler import RunReport, ScheduledTask, kernel_scheduler
 
 if TYPE_CHECKING:
+    from zeph_nb.agent.loop import Agent
     from zeph_nb.notebook.transcript import Transcript
 
 
@@ -92,6 +93,24 @@ class ScheduledView:
         self.tasks: list[ScheduledTask] = []
         self.runs: list[Transcript] = []  # each firing's transcript, in order
         self._settled: list[Callable[[], None]] = []
+
+    @classmethod
+    def for_agent(cls, transcript: Shows, agent: Agent, *, buttons: bool) -> ScheduledView:
+        """The view for ``agent``'s runs under ``transcript``. ``buttons``: the session asks with buttons, so each
+        firing's asks get buttons in its own transcript (else the agent's approver answers them)."""
+        from zeph_nb.notebook.views import model_name
+
+        approve_here = None
+        if buttons:
+            from zeph_nb.notebook.approver import WidgetApprover
+
+            def approve_here(shown: Transcript) -> WidgetApprover:
+                approver = WidgetApprover(agent.settings.user)
+                approver.transcript = shown
+                return approver
+
+        return cls(transcript, model=model_name(agent), approve_here=approve_here,
+                   idle_timeout=agent.settings.llm.idle_timeout_secs)  # fmt: skip
 
     # -- what Run reads: hold the transcript live while its tasks are --------------------------------------------
 
