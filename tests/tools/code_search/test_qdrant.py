@@ -11,14 +11,13 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import zeph_nb
-from bench.embedding_server import EmbeddingServer, provider_toml, serve_embeddings
+from bench.embedding_server import EmbeddingServer, provider_toml
 from zeph_nb.agent.providers.embeddings import index_embedder
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
@@ -34,28 +33,6 @@ language_server = false
 vector_backend = "{backend}"
 """
 ROOT = Path(zeph_nb.__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def server() -> Iterator[EmbeddingServer]:
-    with serve_embeddings() as running:
-        yield running
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    work = tmp_path / "proj"
-    (work / "billing").mkdir(parents=True)
-    (work / "billing" / "invoice.py").write_text(
-        "def render_invoice_pdf(invoice):\n    '''Render the invoice as a PDF document for the customer.'''\n"
-        "    return pdf(invoice)\n\n\n"
-        "def parse_csv_rows(text):\n    '''Split comma separated rows of a CSV upload.'''\n    return text.split(',')\n"
-    )
-    (work / "web").mkdir()
-    (work / "web" / "login.ts").write_text(
-        "// Check the password of a customer at login.\nexport function verifyPassword(user: string) { return true; }\n"
-    )
-    return work
 
 
 def settings_for(server: EmbeddingServer, home: Path, backend: str = "qdrant", extra: str = "") -> Settings:
