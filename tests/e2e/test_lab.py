@@ -123,7 +123,7 @@ def test_the_transcript_works_in_notebook_7_too(lab: Lab, browser: Any) -> None:
         approve.wait_for(timeout=60_000)
     except Exception:
         # Seen twice in full CI runs only (never alone or with the e2e folder): keep what the page showed.
-        shot(page, "notebook7-no-approve-failure")
+        page.screenshot(path=str(ARTIFACTS / "notebook7-no-approve-failure.png"), full_page=True)
         outputs = page.locator(".jp-OutputArea").all_inner_texts()
         raise AssertionError(f"no Approve button in Notebook 7 after 60 s; the cells' outputs: {outputs!r}") from None
     shot(page, "notebook7-approval-card")
