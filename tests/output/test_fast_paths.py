@@ -15,13 +15,14 @@ from collections.abc import Sequence
 import pytest
 
 from zeph_nb.output.engine import FilterEngine
-from zeph_nb.output.generic import _NORMALIZE, _TABLE, KEEP_CUES
+from zeph_nb.output.generic import _NORMALIZE, _PATHS, _SPANS, _TABLE, KEEP_CUES, _rests, generic_filter, line_kinds
 from zeph_nb.output.generic import KEEP as _KEEP
 from zeph_nb.output.kinds import LineKinds, digit_blind_table, matched_chars
 from zeph_nb.output.loading import default_rules
 from zeph_nb.output.noise import _noise_lines
 from zeph_nb.output.rules import Dedup, Normalize, StripNoise
 from zeph_nb.output.strategies import _KEEP_IN_LOGS, _LOG_CUES, _dedup_capped, _normalizer, apply_strategy, dedup
+from zeph_nb.output.templates import fold_long_output
 from zeph_nb.security.secrets import _ASCII_LOWER, ascii_lower, keyword_line_groups, keyword_spans
 
 _WORDS = ["INFO", "DEBUG", "error", "v2beta", "0x1f", "0x2F", "1x1f", "worker-7", "id=3fa85f64", "ms", "İstanbul",
@@ -224,6 +225,67 @@ def test_lines_like_no_other_are_kinds_of_their_own_as_normalising_says(seed: in
     assert dedup(text, Dedup(type="dedup"), 0) == dedup(text, Dedup(type="dedup", normalize_patterns=[
         Normalize(pattern=n.pattern + "|(?i:zzzz)", replacement=n.replacement) for n in Dedup(type="dedup").normalize_patterns
     ]), 0)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_generic_fallbacks_lines_like_no_other_are_the_kinds_normalising_every_line_finds(seed: int) -> None:
+    # The generic fallback's kinds read paths as "#", and a path holds any word: its rests write the paths "#" before
+    # deleting what other spans hold. Lines built to be near one another: paths of two parts or one, paths after a
+    # number ("12/34/56"), hex words at and not at word boundaries, whitespace that a stripped kind drops.
+    rnd = random.Random(seed)
+    parts = [*(w for w in _WORDS if w.isascii()), "/usr/lib/x", "/home/u/y", "/a", "/a/", "12/34/56", "a/b/c", "x/",
+             "GET", "/api/v1/items", "deadbeef", "xdeadbeef1", "0xff", "v2/", "/@x/+y", "\t", "\t\t", " "]  # fmt: skip
+
+    # Words of letters no span holds make most lines unlike the others, as in a log of requests (else every line
+    # would be normalised, as in a log that repeats).
+    def word() -> str:
+        return "".join(rnd.choices("ghijklmnopqrstuvwyz", k=3))
+
+    lines = [rnd.choice(["", " ", "\t"]) + " ".join(rnd.choice(parts) if rnd.random() < 0.5 else word()
+             if rnd.random() < 0.6 else str(rnd.randint(0, 10**rnd.randint(1, 5)))
+             for _ in range(rnd.randint(0, 5))) + (f" {word()}{word()}" if rnd.random() < 0.85 else "")
+             for _ in range(800)]  # fmt: skip
+    lines += [lines[rnd.randrange(len(lines))] for _ in range(40)]  # groups of several lines, alone by their rest
+    text = "\n".join(lines)
+    every = [_NORMALIZE.sub("#", line).translate(_TABLE or {}) for line in lines]
+    kinds = line_kinds(text, lines)
+    assert any(kind.startswith("\x00") for kind in map(str, kinds.kinds))  # some lines were spared the regexes
+    assert _same_partition(every, kinds.kinds)
+    # A kind given to a line alone is never a normalised text, and only a line alone in the output is given one.
+    counts = Counter(every)
+    for kind, normalised in zip(kinds.kinds, every, strict=True):
+        assert kind == normalised or (isinstance(kind, str) and kind.startswith("\x00") and counts[normalised] == 1)
+    # And the stripped kinds, which the fallback compares, are as alike: a line like no other stays alone stripped.
+    stripped = Counter(kind.strip() for kind in every)
+    for kind, normalised in zip(kinds.kinds, every, strict=True):
+        if isinstance(kind, str) and kind.startswith("\x00"):
+            assert stripped[normalised.strip()] == 1
+
+
+def test_every_line_of_a_log_unlike_the_others_is_told_so_and_nothing_folds() -> None:
+    def name(i: int) -> str:  # a user name of letters no span holds, one per line
+        return "".join("ghijklmnopqrstuvwyz"[i // 19**at % 19] for at in range(3))
+
+    lines = [f"2026-11-29T10:{i // 60 % 60:02d}:{i % 60:02d}Z GET /api/v1/u{i * 7919 % 10007:x}q/items user={name(i)} "
+             f"took {i}ms" for i in range(3000)]  # fmt: skip
+    text = "\n".join(lines)
+    kinds = line_kinds(text, lines)
+    assert kinds.distinct
+    assert generic_filter(text, kinds) is None
+    assert fold_long_output(text) is None
+    # The same log with one line repeated four times: that kind folds, as when every line is normalised.
+    again = "\n".join([*lines[:1000], *[lines[500]] * 4, *lines[1000:]])
+    assert not line_kinds(again, again.split("\n")).distinct
+    assert generic_filter(again) is not None
+
+
+def test_the_generic_fallbacks_rests_delete_what_no_span_but_a_path_holds() -> None:
+    # Built from the patterns: a span other than a path never holds "/", a path always starts with one.
+    for source in _SPANS:
+        assert "/" not in (matched_chars([(source, "#")], None) or "/")
+    assert _PATHS.pattern.startswith("/")
+    assert _rests("x 12 /a/b y") == _rests("x 3 /c/d/e/ y") == _rests("\tx 9 /q/r y  ")
+    assert _rests("x /q y") != _rests("x /r y")  # one part is not a path: "/q" is the line's own
 
 
 def test_only_patterns_matching_a_few_known_characters_spare_lines() -> None:

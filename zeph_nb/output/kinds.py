@@ -175,9 +175,12 @@ class LineKinds:
     """The kinds of ``lines`` (``text`` split on "\\n"), normalised by ``normalize`` only once per group.
 
     With ``matched`` (``matched_chars`` of the patterns ``normalize`` runs), on ASCII text, a line that reads like
-    no other once those characters are deleted is of a kind no other line has: its kind is its index (an int,
-    never equal to a normalised text), and it is not normalised. Only where the kinds are compared with each other
-    and never read (dedup); the generic fallback reads them."""
+    no other once those characters are deleted is of a kind no other line has: its kind is ``lone`` of its index
+    (by default the index, an int, never equal to a normalised text), and it is not normalised. ``rests``, instead
+    of ``matched``: how the rests of lines joined by "\\n" are worked out, for normalising that no set of deleted
+    characters describes (the generic fallback's paths hold any word: ``generic._rests``); two lines of one kind
+    must have equal rests. Given ``lone`` (the generic fallback, which reads its kinds), only a line alone in its
+    group is given a ``lone`` kind, seen once: never folded, so never read for its text."""
 
     def __init__(
         self,
@@ -186,12 +189,21 @@ class LineKinds:
         normalize: Callable[[str], str],
         table: dict[int, int] | None,
         matched: str | None = None,
+        *,
+        rests: Callable[[str], bytes] | None = None,
+        lone: Callable[[int], Kind] = int,
     ):
         self.lines = lines
         self.text = text
-        #: every line's kind is its own (its index): no two lines are of a kind (``_by_rest`` found every rest unique)
+        self._lone = lone
+        if matched is not None and rests is None:
+            deleted = matched.encode("ascii")
+            rests = lambda joined: joined.encode("ascii").translate(None, deleted)  # noqa: E731
+        self._rests = rests
+        #: every line's kind is its own (``lone`` of its index): no two lines are of a kind (``_by_rest`` found
+        #: every rest unique)
         self.distinct = False
-        if matched is not None and lines and text.isascii() and self._by_rest(normalize, table, matched):
+        if rests is not None and lines and text.isascii() and self._by_rest(normalize, table):
             return
         if table is None:
             fast = lines
@@ -205,17 +217,18 @@ class LineKinds:
         self.firsts = sorted(first.values())
         kind_of: dict[int, Kind] = {}
         normalized_lines = self.firsts
-        if matched is not None and text.isascii() and self.firsts:
+        # (Not for kinds that are read: in a log that repeats, as ``_by_rest`` found this one does, few groups are
+        # alone, and telling which of them are lines alone costs a count of every line's group.)
+        if rests is not None and lone is int and text.isascii() and self.firsts:
             # What is left of each group's first line with what normalising reads or writes deleted: equal for
             # two lines of one kind. The groups whose rest is like no other group's are kinds of their own.
             # On bytes: ``bytes.translate`` deletes at C speed, ``str.translate`` by a lookup per character.
-            joined = self._firsts_joined().encode("ascii")
-            rests = joined.translate(None, matched.encode("ascii")).split(b"\n")
-            if len(rests) == len(self.firsts):  # a matched character is "\n": cannot happen, kept honest
-                shared = {rest for rest, times in Counter(rests).items() if times > 1}
-                in_shared = list(map(shared.__contains__, rests))
+            first_rests = rests(self._firsts_joined()).split(b"\n")
+            if len(first_rests) == len(self.firsts):  # a matched character is "\n": cannot happen, kept honest
+                shared = {rest for rest, times in Counter(first_rests).items() if times > 1}
+                in_shared = list(map(shared.__contains__, first_rests))
                 alone = list(compress(self.firsts, map(not_, in_shared)))
-                kind_of.update(zip(alone, alone, strict=True))  # the kind of such a line is its index
+                kind_of.update(zip(alone, map(lone, alone), strict=True))  # a kind of its own, from its index
                 normalized_lines = list(compress(self.firsts, in_shared))
         if normalized_lines:
             every = normalized_lines is self.firsts
@@ -237,7 +250,7 @@ class LineKinds:
             keys = keys if table is None else [key.translate(table) for key in keys]
         return keys
 
-    def _by_rest(self, normalize: Callable[[str], str], table: dict[int, int] | None, matched: str) -> bool:
+    def _by_rest(self, normalize: Callable[[str], str], table: dict[int, int] | None) -> bool:
         """The kinds, with every line's rest (``matched`` deleted) worked out first, on ASCII text: a line whose
         rest no other line has is alone in its group (its group's lines differ in mapped digits, which the rest
         lacks) and no other group shares its rest, so it is a kind of its own, as ``__init__``'s steps find. Only
@@ -245,20 +258,23 @@ class LineKinds:
         digit mapping, the split and the grouping of every line (12 ms of 4 MB) are not needed. False when the
         rests do not line up with the lines (a matched character is "\n")."""
         lines = self.lines
-        deleted = matched.encode("ascii")
+        rests_of = self._rests
+        assert rests_of is not None
         # Worth it on a log of unlike lines only: where many lines share a rest (a log that repeats), grouping
         # them all here costs more than the digit mapping saves. The first lines tell (which way is taken changes
         # only the time).
-        sample = "\n".join(lines[:_SAMPLED]).encode("ascii").translate(None, deleted).split(b"\n")
+        sample = rests_of("\n".join(lines[:_SAMPLED])).split(b"\n")
         if sum(seen for seen in Counter(sample).values() if seen > 1) > len(sample) * _SHARED_AT_MOST:
             return False
-        rests = self.text.encode("ascii").translate(None, deleted).split(b"\n")
+        rests = rests_of(self.text).split(b"\n")
         if len(rests) != len(lines):
             return False
         times = Counter(rests)
         every = len(lines)
         group = list(range(every))
-        self.group, self.kinds = group, list(group)
+        lone = self._lone
+        self.group = group
+        self.kinds = list(group) if lone is int else list(map(lone, group))
         if len(times) == every:
             self.firsts = list(group)
             self.distinct = True
@@ -281,7 +297,11 @@ class LineKinds:
         first_rests = list(map(rests.__getitem__, firsts))
         again = {rest for rest, seen in Counter(first_rests).items() if seen > 1}
         in_again = list(map(again.__contains__, first_rests))
-        kind_of: dict[int, Kind] = {index: index for index in compress(firsts, map(not_, in_again))}
+        if lone is not int:  # a kind that is read: only a line alone in its group is given one
+            sizes = Counter(groups)
+            in_again = [shared or sizes[first] > 1 for first, shared in zip(firsts, in_again, strict=True)]
+        alone = list(compress(firsts, map(not_, in_again)))
+        kind_of: dict[int, Kind] = dict(zip(alone, alone, strict=True)) if lone is int else {i: lone(i) for i in alone}
         normalized_lines = list(compress(firsts, in_again))
         if normalized_lines:
             joined = "\n".join(map(lines.__getitem__, normalized_lines))
