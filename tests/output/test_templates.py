@@ -262,3 +262,52 @@ def test_requests_that_failed_stay_as_they_were_though_their_status_is_a_number(
     for lines, line in ((morgan, morgan[77]), (jupyter, jupyter[50])):
         folded = fold_by_template("\n".join(lines))
         assert folded is not None and line in folded.splitlines()
+
+
+def test_debug_logs_of_other_shapes_start_like_a_log() -> None:
+    """A log is told by how its lines start, in the shapes programs' debug logs take: a level in brackets (the
+    JVM's unified log), glog's and chromium's VERBOSE levels, LOG:, a logger's name in brackets, valgrind's and
+    node's process tags, a traced call (strace, cmake --trace)."""
+    shapes = [
+        lambda i: f"[0.{i:03d}s][info][gc,heap     ] GC({i}) Eden regions: {i}->0({i + 3})",
+        lambda i: f"[25981:26003:1129/085503.{i:06d}:VERBOSE1:component_installer.cc:513] Registration {i}",
+        lambda i: f"LOG:  Parsing src/mod_{i}.py (mod_{i})",
+        lambda i: f"[app] adding config value: ('option_{i}', None, 'env')",
+        lambda i: f"==4111==    by 0x48DD{i:03X}: helper_{i} (file.c:{i})",
+        lambda i: f"--4111-- REDIR: 0x48fb{i:03x} (libc.so.6:strlen) redirected",
+        lambda i: f"HTTP 19542: write ret = {i}",
+        lambda i: f'openat(AT_FDCWD, "/usr/lib/mod_{i}.so", O_RDONLY|O_CLOEXEC) = {i}',
+        lambda i: f'[pid 20652] openat(AT_FDCWD, "/etc/x_{i}", O_RDONLY) = -1 ENOENT',
+        lambda i: f"/usr/share/cmake-3.25/Modules/CheckIncludeFile.cmake({i}):  if(NOT CMAKE_REQUIRED_QUIET )",
+    ]
+    for shape in shapes:
+        assert looks_like_log([shape(i) for i in range(150)]), shape(1)
+    # What a report's or a listing's lines start with is none of these.
+    rows = [f"widget {i % 7} ships from Berlin, {i * 3 % 100} in stock" for i in range(150)]
+    frames = [f"#{i} 0x00005555{i:08x} in step_{i} (state=0x0) at src/run.c:{i}" for i in range(150)]
+    for lines in (rows, frames):
+        assert not looks_like_log(lines)
+
+
+_NAMES = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
+          "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango")  # fmt: skip
+
+
+def test_a_valgrind_log_no_rule_knows_is_folded_by_template_with_its_errors_as_they_were() -> None:
+    lines = ["==4111== Memcheck, a memory error detector", "==4111== Command: ./build/labels"]
+    errors = []
+    for i in range(200):
+        lines.append(
+            f"--4111-- REDIR: 0x48f{i:04x} (libc.so.6:strlen) redirected to 0x4838{i:03x} (_vgnU_ifunc_wrapper)"
+        )
+        lines.append(f"--4111-- Reading syms from /usr/lib/x86_64-linux-gnu/lib{i}.so")
+        lines.append(f"--4111--    svma 0x0000{i:04x}, avma 0x0000{i:04x}")
+        if i % 10 == 7:  # among them every few lines, each its own: the runs are short, a fold by run says little
+            errors.append(f"==4111== Invalid read of size {i % 8 + 1} in {_NAMES[i // 10]}_labels")
+            lines.append(errors[-1])
+    lines += ["==4111== ERROR SUMMARY: 20 errors from 20 contexts (suppressed: 0 from 0)"]
+    out = filter_output("valgrind -v ./build/labels", "\n".join(lines), 1)
+    assert out.rule == "templates"
+    kept = out.text.splitlines()
+    assert all(error in kept for error in errors) and kept[-1] == lines[-1]
+    assert len(out.text) < len("\n".join(lines)) / 5

@@ -74,11 +74,17 @@ _VALUE_CHARS = 40  # a longer word is not named
 _TRACEBACK = re.compile(r"^[ \t]*Traceback \(most recent call last\)", re.MULTILINE)
 _TRACEBACK_CUE = "Traceback (most recent call last)"
 # How a log's line starts, within its first ``_LOG_PREFIX`` characters: an ISO date and time, a clock time, an
-# upper-case level or a debug level (sshd's debug1, npm's verb), Jupyter's "[D 2026…", a JSON log's level key.
+# upper-case level or a debug level (sshd's debug1, npm's verb, glog's and chromium's VERBOSE1, mypy's and
+# PostgreSQL's LOG:), Jupyter's "[D 2026…", a JSON log's level key, a level in brackets (the JVM's unified log
+# `[0.12s][info][gc]`, nginx's `[error]`), a logger's name in brackets (`[IPKernelApp] `, sphinx's `[app] `), a
+# process tag (valgrind's `==4111== ` and `--4111-- `, node's NODE_DEBUG `HTTP 19542: `), a call traced (strace's
+# `openat(…`, `[pid 20652] openat(…`; cmake --trace's `/…/CheckIncludeFile.cmake(59):  if(…`).
 _LOG_LINE = re.compile(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\b\d{1,2}:\d{2}:\d{2}\b"
-    r"|\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL|debug\d|verb|silly)\b"
-    r"|^\[[DIWEC] |\"(?:level|levelname|severity)\""
+    r"|\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL|debug\d|verb|silly|VERBOSE\d)\b|\bLOG:\s"
+    r"|^\[[DIWEC] |\"(?:level|levelname|severity)\"|\[(?:trace|debug|info|notice|warn|warning|error)\]"
+    r"|^\[[A-Za-z][\w.:-]*\] |^(?:==|--)\d+(?:==|--) |^[A-Z]{2,} \d+: "
+    r"|^(?:\[pid +\d+\] )?[a-z_][a-z0-9_]*\(|^\S+\(\d+\):\s"
 )
 _LOG_PREFIX = 80
 # Up to this size a log is folded both ways and the shorter kept; above it, both would cost the run fold's Python
