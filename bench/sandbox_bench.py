@@ -45,13 +45,37 @@ PER_ROUND = 9  # samples of each row in a round
 TARGET = 1.25
 COMMANDS = [("sleep 0.05", "~50 ms command"), ("true", "the fixed cost alone")]
 ROWS = ["direct", "bare bwrap", "+ mounts", "+ limits", "executor", "chain"]
+# What makes bubblewrap 0.8 read the whole mount table again (``--tmpfs`` does not): the layout's cost grows with it.
+_MOUNTS = {"--bind", "--ro-bind", "--ro-bind-try", "--bind-try", "--remount-ro", "--dev", "--proc"}
 
 
 def _mmm(values: list[float], fmt: str) -> str:
     return " / ".join(format(v, fmt) for v in (min(values), statistics.median(values), max(values)))
 
 
-async def _measure(work: Path, home: Path) -> None:
+# A home as a person's is after some years of notebooks: what the sandbox hides (keys, tokens, histories, the
+# kernel's connection files) and what it leaves read-only (dot-files) and writable (folders), each one more mount.
+_LIVED_IN_FILES = (
+    ".ssh/id_ed25519", ".ssh/known_hosts", ".ssh/config", ".aws/credentials", ".netrc", ".git-credentials",
+    ".docker/config.json", ".kaggle/kaggle.json", ".config/gh/hosts.yml", ".cache/huggingface/token", ".pgpass",
+    ".gnupg/pubring.kbx", ".bash_history", ".python_history", ".lesshst", ".psql_history",
+    ".ipython/profile_default/history.sqlite", ".ipython/profile_default/security/kernel-1.json", ".bashrc",
+    ".profile", ".gitconfig", ".config/jupyter/lab/user-settings/x.json", ".local/lib/python3.11/site-packages/x.py",
+    ".cache/pip/http/x", "Documents/cv.pdf", "Downloads/data.zip", "Desktop/notes.txt", "data/sales.csv",
+    "notebooks/explore.ipynb",
+)  # fmt: skip
+_LIVED_IN_DIRS = ("Music", "Pictures", "Public", "Templates", "Videos", "snap")
+
+
+def _lived_in(home: Path) -> None:
+    for name in _LIVED_IN_FILES:
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text("x")
+    for name in _LIVED_IN_DIRS:
+        (home / name).mkdir()
+
+
+async def _measure(work: Path, home: Path, commands: list[tuple[str, str]] = COMMANDS) -> None:
     settings = Settings.from_toml("[gates.cache]\nenabled = false\n").model_copy(
         update={"home": home / ".zeph-home", "user_home": home}
     )
@@ -67,11 +91,12 @@ async def _measure(work: Path, home: Path) -> None:
              "--cap-drop", "ALL", "--"]  # fmt: skip
     print(f"  {ROUNDS} rounds of {PER_ROUND} runs of each row, interleaved; ratio = the row's round median over "
           "direct's; min / median / max over rounds")  # fmt: skip
-    for command, what in COMMANDS:
+    for command, what in commands:
         argv = ["bash", "-c", command]
         with private_tmp() as tmp:
             spec = dataclasses.replace(sandbox_spec(settings, work), tmp_dir=tmp)
             layout = [*bwrap_argv(spec, status.bwrap, ["bash"]), "--", *argv]
+            mounts = sum(arg in _MOUNTS for arg in layout)
             limited = wrap(argv, spec, status)
             call = ToolCall("bash", {"command": command})
             outcome = await chain.execute(call)
@@ -111,7 +136,8 @@ async def _measure(work: Path, home: Path) -> None:
         direct = medians["direct"]
         direct_cpu = statistics.median(cpu["direct"]) * 1000
         direct_ms = _mmm([d * 1000 for d in direct], ".1f")
-        print(f"  {command} ({what}): direct p50 {direct_ms} ms   loop CPU {direct_cpu:.2f} ms")
+        print(f"  {command} ({what}): direct p50 {direct_ms} ms   loop CPU {direct_cpu:.2f} ms   "
+              f"({mounts} mounts that re-read the mount table)")  # fmt: skip
         previous: list[float] | None = None
         for row in ROWS[1:]:
             ratios = [m / d for m, d in zip(medians[row], direct, strict=True)]
@@ -136,13 +162,25 @@ def main() -> None:
     if not status.active:
         print(f"  skipped: {status.reason}")
         return
-    # Outside /tmp: the sandbox has its own, so a home there would not be the one the sandbox hides.
-    with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
-        work, home = Path(tmp) / "work", Path(tmp) / "home"
-        work.mkdir()
-        home.mkdir()
-        subprocess.run(["git", "init", "-q", str(work)], check=True)
-        asyncio.run(_measure(work, home))
+    # Outside /tmp: the sandbox has its own, so a home there would not be the one the sandbox hides. Three homes:
+    # an empty one (the layout's floor), and a lived-in one with the notebook in a project folder (the kernel's
+    # folder writable) and in the home itself (every folder of the home bound writable again, dot-files not).
+    for where in (
+        "an empty home",
+        "a lived-in home, the notebook in ~/projects/x",
+        "a lived-in home, the notebook in ~",
+    ):
+        print(f" {where}:")
+        with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
+            home = Path(tmp) / "home"
+            home.mkdir()
+            if where != "an empty home":
+                _lived_in(home)
+            work = Path(tmp) / "work" if where == "an empty home" else home / "projects" / "x"
+            work = home if where.endswith("in ~") else work
+            work.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["git", "init", "-q", str(work)], check=True)
+            asyncio.run(_measure(work, home, COMMANDS if where == "an empty home" else COMMANDS[:1]))
 
 
 if __name__ == "__main__":
