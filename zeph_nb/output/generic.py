@@ -145,7 +145,7 @@ _TABLE = digit_blind_table([_NORMALIZE, KEEP, _WORDS])
 # What a line's kind cannot tell from its rest (``LineKinds``): every character a span but a path may hold, the "#"
 # spans are written as, and whitespace (kinds are compared stripped). A path holds any word, so no set of
 # characters deleted would make two lines of one kind read the same: paths are written "#" first (``_rests``).
-_PATHS = re.compile(_PATH)
+_PATHS = re.compile(_PATH, re.ASCII)  # rests are of ASCII text only: \w is the same, and 20% faster
 _NOT_PATHS = matched_chars([("|".join([*_SPANS, _NUMBER]), "#")], _TABLE)
 assert _NOT_PATHS is not None, "a span's pattern may match any character: LineKinds' rests would be wrong"
 _REST_DELETED = (_NOT_PATHS + " \t\r\x0b\x0c\x1c\x1d\x1e\x1f").encode("ascii")

@@ -200,8 +200,8 @@ class LineKinds:
             deleted = matched.encode("ascii")
             rests = lambda joined: joined.encode("ascii").translate(None, deleted)  # noqa: E731
         self._rests = rests
-        #: every line's kind is its own (``lone`` of its index): no two lines are of a kind (``_by_rest`` found
-        #: every rest unique)
+        #: no two lines are of a kind (``_by_rest`` found every rest unique): every line's kind is its index, or
+        #: with ``lone`` given, the line itself (no kind was normalised, so none can equal it)
         self.distinct = False
         if rests is not None and lines and text.isascii() and self._by_rest(normalize, table):
             return
@@ -274,11 +274,15 @@ class LineKinds:
         group = list(range(every))
         lone = self._lone
         self.group = group
-        self.kinds = list(group) if lone is int else list(map(lone, group))
         if len(times) == every:
+            # No two lines of a kind, so no kind was normalised: each line is a text no other kind can equal,
+            # and a kind that is read is the line itself (a third of the generic fallback's grouping here, spent
+            # on ``lone`` texts nobody reads).
+            self.kinds = list(group) if lone is int else list(lines)
             self.firsts = list(group)
             self.distinct = True
             return True
+        self.kinds = list(group) if lone is int else list(map(lone, group))
         shared = {rest for rest, seen in times.items() if seen > 1}
         sharing = list(map(shared.__contains__, rests))
         some = list(compress(range(every), sharing))  # the lines sharing a rest
