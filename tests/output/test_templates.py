@@ -289,8 +289,10 @@ def test_debug_logs_of_other_shapes_start_like_a_log() -> None:
         assert not looks_like_log(lines)
 
 
-_NAMES = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
-          "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango")  # fmt: skip
+_VALGRIND = ("Invalid read of size 4", "Conditional jump or move depends on uninitialised value(s)",
+             "Invalid free() / delete / delete[] / realloc()", "Mismatched free() / delete / delete []",
+             "Syscall param write(buf) points to uninitialised byte(s)", "Use of uninitialised value of size 8",
+             "Source and destination overlap in memcpy(0x1ffefffe30, 0x1ffefffe31, 20)")  # fmt: skip
 
 
 def test_a_valgrind_log_no_rule_knows_is_folded_by_template_with_its_errors_as_they_were() -> None:
@@ -302,12 +304,35 @@ def test_a_valgrind_log_no_rule_knows_is_folded_by_template_with_its_errors_as_t
         )
         lines.append(f"--4111-- Reading syms from /usr/lib/x86_64-linux-gnu/lib{i}.so")
         lines.append(f"--4111--    svma 0x0000{i:04x}, avma 0x0000{i:04x}")
-        if i % 10 == 7:  # among them every few lines, each its own: the runs are short, a fold by run says little
-            errors.append(f"==4111== Invalid read of size {i % 8 + 1} in {_NAMES[i // 10]}_labels")
+        if i % 10 == 7:  # among them every few lines: the runs are short, a fold by run says little
+            errors.append(f"==4111== {_VALGRIND[i // 10 % len(_VALGRIND)]}")
             lines.append(errors[-1])
-    lines += ["==4111== ERROR SUMMARY: 20 errors from 20 contexts (suppressed: 0 from 0)"]
+    lines += ["==4111== ERROR SUMMARY: 20 errors from 7 contexts (suppressed: 0 from 0)"]
     out = filter_output("valgrind -v ./build/labels", "\n".join(lines), 1)
     assert out.rule == "templates"
     kept = out.text.splitlines()
     assert all(error in kept for error in errors) and kept[-1] == lines[-1]
     assert len(out.text) < len("\n".join(lines)) / 5
+
+
+def test_a_word_that_takes_a_new_value_on_every_line_is_the_templates_variable_not_an_event() -> None:
+    """A debug log naming its own module on each line (`LOG:  Parsing a/b.py (b)`): each kind seen once, but one
+    template of many of them is folded with a few of its values named; a kind seen once in a template of its own
+    is an event, kept, and so is every error."""
+    names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
+    modules = [f"{a}_{b}" for a in names for b in ("core", "util", "api", "io", "db")]
+    lines = ["LOG:  Mypy Version:           2.4.1"]
+    for at, module in enumerate(modules):
+        lines.append(f"LOG:  Metadata not found for {module}")
+        lines.append(f"LOG:  Parsing /work/project/src/{module}.py ({module})")
+        if at == 40:
+            lines.append("LOG:  Cache directory moved to .cache/mypy")  # an event: once, of its own template
+    errors = [f"src/{module}.py:3: error: Name {module!r} is not defined  [name-defined]" for module in modules[:3]]
+    lines += [*errors, "LOG:  Build finished in 9.594 seconds with 100 modules, and 3 errors", "Found 3 errors"]
+    kept = fold_by_template("\n".join(lines))
+    assert kept is not None and len(kept) < len("\n".join(lines)) / 4
+    shown = kept.splitlines()
+    assert "LOG:  Cache directory moved to .cache/mypy" in shown
+    assert all(error in shown for error in errors) and shown[-2:] == lines[-2:]
+    note = next(line for line in shown if line.startswith("[") and "Parsing" in line)
+    assert f"LOG: Parsing <path> {WILD}" in note and "(alpha_api), (alpha_io)" in note

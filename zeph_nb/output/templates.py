@@ -31,7 +31,7 @@ from itertools import accumulate, compress, repeat
 from operator import eq, not_
 from typing import cast
 
-from zeph_nb.output.generic import _NORMALIZE, _WORDS, KEEP, KEEP_CUES, generic_filter, line_kinds
+from zeph_nb.output.generic import _NORMALIZE, _WORDS, KEEP, KEEP_CUES, generic_filter, line_kinds, normalize
 from zeph_nb.output.generic import MIN_LINES as GENERIC_MIN_LINES
 from zeph_nb.output.kinds import LineKinds, first_indices
 from zeph_nb.output.lines import matching_lines, quoted
@@ -55,6 +55,7 @@ TEMPLATES = "templates"  # ... and by template (here)
 MIN_LINES = 100  # shorter outputs are left to the generic fallback (a table of 58 rows is an answer, not a log)
 EDGE = 5  # first and last lines kept as they are: how a log starts and in what state it ended (as generic.py)
 RARE = 3  # a template seen this often or less is an event, kept whole
+VARIED = 10  # rare kinds in one template that make its varying word a variable, folded with it (not events)
 SIMILAR = 0.6  # the share of tokens a kind must share with a template to join it (Drain's default is 0.4)
 _PREFIX = 2  # tokens that must agree before two kinds are compared (Drain's tree depth)
 _CANDIDATES = 8  # templates a kind is compared with in its bucket (the latest): bounds the work on unique lines
@@ -214,18 +215,35 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
     for index in _failed(text, lines, "\n".join(times)):
         kept[index] = 1
     rare = {kind for kind, seen in times.items() if seen <= RARE}
-    for index in compress(range(len(lines)), map(rare.__contains__, texts)):
-        kept[index] = 1
     _keep_tracebacks(text, lines, kept)
     kept[:EDGE] = b"\x01" * EDGE
     kept[-EDGE:] = b"\x01" * EDGE
     # Templates are mined over the kinds of the lines not kept anyway (an error merged with its neighbours would
-    # make a hole of the word that says what failed); in order of first appearance, so always the same.
+    # make a hole of the word that says what failed); in order of first appearance, so always the same. The
+    # frequent kinds first, then the rare ones: they join a template, never change what the frequent joined.
     distinct = [kind for kind in dict.fromkeys(compress(texts, map(not_, kept))) if kind.strip()]
-    if len(distinct) > _MERGE_UP_TO:
+    frequent = [kind for kind in distinct if kind not in rare]
+    if len(frequent) > _MERGE_UP_TO:
         return None
-    merged = MERGE(distinct) if MERGE is not None else {kind: (kind.strip(),) for kind in distinct}
+    seldom = [kind for kind in distinct if kind in rare] if len(distinct) <= _MERGE_UP_TO else []
+    if seldom:
+        # A line no other line shares a kind with was not normalised (``line_kinds``): it is, to be mined.
+        lone = _lone_normalised(lines, seldom, kinds.distinct)
+        if lone:
+            texts = list(map(lone.get, texts, texts))
+            seldom = list(map(lone.get, seldom, seldom))
+            rare |= set(seldom)
+    mined = [*frequent, *seldom]
+    merged = MERGE(mined) if MERGE is not None else {kind: (kind.strip(),) for kind in mined}
     template_of = {kind: " ".join(tokens) for kind, tokens in merged.items()}
+    # A rare kind is an event, kept as it is, unless its template holds many rare kinds: a word that takes a new
+    # value every line or two (a module parsed, a target considered, a config value added) is the template's
+    # variable, and its lines are the template's like any other (the note names a few of its values).
+    rare_kinds = Counter(map(template_of.__getitem__, seldom))
+    varied = {key for key, many in rare_kinds.items() if many >= VARIED}
+    events = rare if not varied else {kind for kind in rare if template_of.get(kind) not in varied}
+    for index in compress(range(len(lines)), map(events.__contains__, texts)):
+        kept[index] = 1
     # Each line's template; "" for a line kept anyway or blank.
     keys: list[str] = list(map(template_of.get, texts, repeat("")))
     for index in compress(range(len(lines)), kept):
@@ -236,7 +254,9 @@ def fold_by_template(text: str, kinds: LineKinds | None = None) -> str | None:
         return None
     # Kinds merged into one template (``GET`` and ``POST``): the first line of each is shown as it is, so that no
     # kind is hidden behind another's line and the note names what the others held.
-    firsts = _kind_firsts(folded, template_of, texts, keys)
+    # Not where the word is a variable (``varied``): each of its values' first line would be most of its lines.
+    shown_kinds = {kind: key for kind, key in template_of.items() if kind not in rare and key not in varied}
+    firsts = _kind_firsts(folded, shown_kinds, texts, keys)
     ends: dict[str, tuple[int, int]] = {}  # each folded template's first and last line
     notes: dict[int, str] = {}  # a note, by the line it is shown after
     for key, where in _where(folded, keys, counts):
@@ -345,6 +365,18 @@ def _kind_firsts(
     wanted = [kind for kinds in merged.values() for kind in kinds]
     first = dict(zip(wanted, map(texts.index, wanted), strict=True)) if len(wanted) <= 64 else first_indices(texts)
     return {key: {first[kind] for kind in kinds if keys[first[kind]] == key} for key, kinds in merged.items()}
+
+
+# How ``line_kinds`` writes the kind of a line no other line shares one with: "\x00" and the line's index (when
+# no two lines share one, ``distinct``, each line is its own kind as it is).
+_LONE = "\x00"
+
+
+def _lone_normalised(lines: list[str], kinds: list[str], distinct: bool) -> dict[str, str]:
+    """The kinds among ``kinds`` that ``line_kinds`` did not normalise (a line's own), each normalised."""
+    if distinct:
+        return {kind: normalize(kind) for kind in kinds}
+    return {kind: normalize(lines[int(kind[1:])]) for kind in kinds if kind.startswith(_LONE)}
 
 
 def _failed(text: str, lines: list[str], kinds: str) -> set[int]:
