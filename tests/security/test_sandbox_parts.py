@@ -244,7 +244,8 @@ def test_the_layout(tmp_path: Path) -> None:
     # The home itself as the working directory: read-only, its non-dot entries writable again.
     argv = bwrap_argv(SandboxSpec(home, (home,), protected, None, Limits()))
     binds = _pairs(argv, "--bind")
-    assert binds[:3] == [str(home), str(home / "data"), str(home / "project")]
+    # Not bound read-write first: the read-only bind over it would only cover that (a mount for nothing).
+    assert binds[:2] == [str(home / "data"), str(home / "project")] and str(home) not in binds
     assert str(work / ".git") in binds and str(work / "sub" / ".git") in binds  # found two levels down
     assert str(home) in _pairs(argv, "--ro-bind")
 

@@ -270,10 +270,15 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str = "bwrap", executables: Sequence[st
         args += ["--tmpfs", "/var/run", "--remount-ro", "/var/run"]
         replaced.append(Path("/var/run"))
     writable = [w for w in dict.fromkeys(spec.writable) if w.is_dir()]
-    for root in writable:
-        args += ["--bind", str(root), str(root)]
     home = spec.protected.home
-    if home is not None and home.is_dir() and any(inside(home, root) for root in writable):
+    rebound = home is not None and home.is_dir() and any(inside(home, root) for root in writable)
+    for root in writable:
+        # The home itself is bound read-only and its folders read-write by ``_home_rebind`` below: a read-write
+        # bind of it first would only be covered (and cost bubblewrap a read of the mount table).
+        if not (rebound and root == home):
+            args += ["--bind", str(root), str(root)]
+    if rebound:
+        assert home is not None
         args += _home_rebind(home)
     # Read-only inside writable trees: policy files, git's hooks and config.
     trees = spec.trees if spec.trees is not None else protected_in_trees(writable)
