@@ -336,3 +336,47 @@ def test_a_word_that_takes_a_new_value_on_every_line_is_the_templates_variable_n
     assert all(error in shown for error in errors) and shown[-2:] == lines[-2:]
     note = next(line for line in shown if line.startswith("[") and "Parsing" in line)
     assert f"LOG: Parsing <path> {WILD}" in note and "(alpha_api), (alpha_io)" in note
+
+
+def test_mypy_v_debug_lines_fold_by_template_and_every_finding_stays() -> None:
+    """`mypy -v`: thousands of LOG: lines, each naming its module, around the errors."""
+    modules = [f"pkg{i // 40}.mod_{chr(97 + i % 26)}{i}" for i in range(600)]
+    lines = ["LOG:  Mypy Version:           2.4.1", "LOG:  Config File:            Default"]
+    for module in modules:
+        lines.append(f"LOG:  Metadata not found for {module}")
+        lines.append(
+            f"LOG:  Parsing /srv/app/.venv/lib/python3.11/site-packages/{module.replace('.', '/')}.py ({module})"
+        )
+    findings = [
+        'app/tasks.py:6: error: Cannot find implementation or library stub for module named "celery"  [import-not-found]',
+        "app/wsgi.py:12: error: Function is missing a type annotation  [no-untyped-def]",
+    ]
+    lines += [*findings, "app/wsgi.py:12: note: Use -> None if function does not return a value"]
+    lines += ["LOG:  Build finished in 9.594 seconds with 600 modules, and 2 errors", "Found 2 errors in 2 files"]
+    text = "\n".join(lines)
+    out = filter_output("mypy -v --strict app", text, 1)
+    assert out.rule == "mypy"
+    kept = out.text.splitlines()
+    assert all(line in kept for line in findings) and kept[-2:] == lines[-2:]
+    assert "app/wsgi.py:12: note: Use -> None if function does not return a value" not in kept
+    assert len(out.text) < len(text) / 10
+
+
+def test_make_d_debug_lines_fold_by_template_and_the_failure_stays() -> None:
+    lines = ["GNU Make 4.3", "Reading makefiles...", "Updating goal targets...."]
+    for i in range(60):
+        target = f"build/obj_{i}.o"
+        lines.append(f" Considering target file '{target}'.")
+        for stem in ("c", "cc", "cpp", "s", "y", "l", "w"):
+            lines.append(f"  Trying pattern rule with stem 'obj_{i}.{stem}'.")
+            lines.append(f"  Trying implicit prerequisite 'src/obj_{i}.{stem}'.")
+        lines.append(f" Must remake target '{target}'.")
+    failure = ["src/obj_7.c:5:9: error: unused variable 'unused' [-Werror=unused-variable]",
+               "make: *** [Makefile:10: build/obj_7.o] Error 1", "make: Target 'all' not remade because of errors."]  # fmt: skip
+    lines += failure
+    text = "\n".join(lines)
+    out = filter_output("make -d -k", text, 2)
+    assert out.rule == "make"
+    kept = out.text.splitlines()
+    assert all(line in kept for line in failure) and kept[0] == "GNU Make 4.3"
+    assert len(out.text) < len(text) / 10

@@ -11,6 +11,7 @@ from operator import not_
 from typing import Any
 
 from zeph_nb.output import rules as R
+from zeph_nb.output import templates
 from zeph_nb.output.lines import FilterConfidence, StageResult, compile_lines, matching_lines, split_lines
 
 # The regex parser is private API, typed in some typeshed versions only: imported untyped either way, so one
@@ -32,6 +33,12 @@ def strip_noise(text: str, rule: R.StripNoise, exit_code: int | None, roots: Seq
     if noise and inside:
         noise = {i for i in noise if not (rest := _below(lines[i], inside)) or pattern.search(rest)}
     kept = list(compress(lines, map(not_, map(noise.__contains__, range(len(lines))))))
+    if rule.by_template and len(kept) >= templates.MIN_LINES:
+        # Every finding is an error line or a rare one, kept by the fold as it is; the debug lines around them
+        # (each naming its own module or file) are what folds.
+        folded = templates.fold_by_template("\n".join(kept))
+        if folded is not None:
+            kept = folded.split("\n")
     if rule.repeats_over is not None and len(kept) > rule.repeats_over:
         kept = fold_repeats(kept, re.compile(rule.place_pattern), rule.repeats_shown)
     if len(kept) == len(lines):

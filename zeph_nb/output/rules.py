@@ -63,6 +63,9 @@ class StripNoise(_Capped):
     repeats_over: int | None = Field(None, ge=1)
     repeats_shown: int = Field(3, ge=1)
     place_pattern: Regex = r"^\S+?:\d+(?::\d+)?: "
+    # The lines left folded by template where they are a long debug log (output/templates.py): a checker's or a
+    # compiler's verbose mode (`mypy -v`'s LOG: lines), its findings kept as they are among the notes.
+    by_template: bool = False
 
 
 class Truncate(_Model):
