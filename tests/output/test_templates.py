@@ -339,7 +339,8 @@ def test_a_word_that_takes_a_new_value_on_every_line_is_the_templates_variable_n
 
 
 def test_mypy_v_debug_lines_fold_by_template_and_every_finding_stays() -> None:
-    """`mypy -v`: thousands of LOG: lines, each naming its module, around the errors."""
+    """`mypy -v`: thousands of LOG: lines, each naming its module, around the errors; the rule's notes are noise
+    but the one pointing to the fix's documentation."""
     modules = [f"pkg{i // 40}.mod_{chr(97 + i % 26)}{i}" for i in range(600)]
     lines = ["LOG:  Mypy Version:           2.4.1", "LOG:  Config File:            Default"]
     for module in modules:
@@ -349,6 +350,7 @@ def test_mypy_v_debug_lines_fold_by_template_and_every_finding_stays() -> None:
         )
     findings = [
         'app/tasks.py:6: error: Cannot find implementation or library stub for module named "celery"  [import-not-found]',
+        "app/tasks.py:6: note: See https://mypy.readthedocs.io/en/stable/running_mypy.html#missing-imports",
         "app/wsgi.py:12: error: Function is missing a type annotation  [no-untyped-def]",
     ]
     lines += [*findings, "app/wsgi.py:12: note: Use -> None if function does not return a value"]
