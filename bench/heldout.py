@@ -56,6 +56,12 @@ HELDOUT_J = DATA / "filter_heldout_j"
 # every statement and a deadlock, make -d, cmake --trace, valgrind, strace -f, git fsck, mypy -v, sphinx -vvv,
 # NODE_DEBUG, chromium --v=1, a JVM's GC log). Judged before any filter ran on it.
 HELDOUT_J = DATA / "filter_heldout_j"
+# K, held apart like J, recorded for issue 46 by a seventh who read neither the filters nor any result: long
+# interleaved logs of programs no earlier corpus has (nginx at debug_connection, memcached -vv, mosquitto -v, Django's
+# runserver and test -v 3, aiohttp with asyncio debug, locust, optuna, GridSearchCV, LightGBM, luigi, scrapy,
+# APScheduler, huey, ansible -vvv, rsync -vv, mkdocs --verbose, supervisord at debug). Judged before any filter ran
+# on it.
+HELDOUT_K = DATA / "filter_heldout_k"
 
 
 @dataclass(frozen=True)
