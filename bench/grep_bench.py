@@ -40,7 +40,7 @@ WORDS = [
     "config",
 ]
 # The flags the grep tool passes, so the baseline does the same work.
-RG_FLAGS = ["--null", "-n", "--no-heading", "--hidden", "--no-ignore", "--sort=path"]
+RG_FLAGS = ["--null", "-n", "-b", "--no-heading", "--hidden", "--no-ignore", "--sort=path"]
 
 
 # Match counts of the curve; each count n has its own marker word on n random lines of the tree.

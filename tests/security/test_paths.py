@@ -203,3 +203,33 @@ def test_canonical_text_is_canonicalize_as_text(linked: dict[str, Path]) -> None
     for given in ("out/../..", "chain1/x", "src/up/up", "dangling", "/etc/../tmp"):
         assert canonical_text(given, work) == str(canonicalize(given, work))
         assert canonical_text(given, work, follow_final=False) == str(canonicalize(given, work, follow_final=False))
+
+
+def test_may_read_is_contains_and_readable_on_the_text(tree: dict[str, Path]) -> None:
+    """``Sandbox.may_read`` (what ``open_exactly`` asks for every file grep shows) decides on the canonical text exactly
+    what ``contains`` and ``readable`` decide on its Path: the roots (a prefix sibling and the filesystem root too),
+    the hidden paths and a readable folder inside one, and the deny_read/allow_read globs."""
+    from zeph_nb.security.protected import ProtectedPaths
+
+    work = tree["work"].resolve()
+    home = work / "home"
+    protected = ProtectedPaths.build(
+        home=home,
+        hidden=[(home / ".ssh", "keys"), (work / "zeph", "zeph's home"), (work / "a.txt", "one file")],
+        readable=[(work / "zeph" / "skills", "skills")],
+    )
+    texts = [str(work), f"{work}-evil/loot.txt", f"{work}-evil", str(work.parent), "/", "/etc/passwd",
+             f"{work}/README.md", f"{work}/a.txt", f"{work}/a.txt.bak", f"{work}/a.tx", f"{home}/.ssh",
+             f"{home}/.ssh/id_rsa", f"{home}/.sshx", f"{work}/zeph", f"{work}/zeph/state.db", f"{work}/zeph/skills",
+             f"{work}/zeph/skills/run.py", f"{work}/zeph/skillsx/run.py", f"{work}/secrets/db.key",
+             f"{work}/src/app.py", f"{work}/src/.env", f"{work}/notes.md"]  # fmt: skip
+    sandboxes = [
+        Sandbox([work], protected=protected),
+        Sandbox([work, tree["outside"]], protected=protected),
+        Sandbox(["/"], workdir=work, protected=protected),
+        Sandbox([work], deny_read=["secrets/**", "**/.env"], protected=protected),
+        Sandbox([work], deny_read=["**/.env"], allow_read=["src/**", "*.md"], protected=protected),
+    ]
+    for sandbox in sandboxes:
+        for text in texts:
+            assert sandbox.may_read(text) is (sandbox.contains(Path(text)) and sandbox.readable(Path(text))), text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 from zeph_nb.config import Settings
 from zeph_nb.errors import ToolError, ToolErrorCategory
+from zeph_nb.tools.files import grep as grep_engines
 from zeph_nb.tools.files import ops as files_ops
 from zeph_nb.tools.files import tree as files_module
 from zeph_nb.tools.files.executor import FileExecutor
@@ -235,3 +237,57 @@ def test_read_opens_plain_paths_straight_and_refuses_as_the_walk_does(tree: dict
             files.run("read", path=name)
         assert info.value.category is ToolErrorCategory.POLICY_BLOCKED, name
         assert "needle" not in info.value.message
+
+
+LINES_DATA = [b"", b"\n", b"a", b"a\n", b"a\r\nb\r\n", b"\n\nx\n\n", b"one\ntwo", b"x" * 200 + b"\nshort\n" + b"y" * 70,
+              b"first\n" + b"z" * 9000 + b"\nafter\n", b"\n".join(b"line %d" % n for n in range(2000))]  # fmt: skip
+
+
+@pytest.mark.parametrize("data", LINES_DATA)
+def test_lines_at_with_where_lines_start_reads_what_it_reads_without(
+    tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ripgrep says where each line it reports begins (``--byte-offset``); ``lines_at`` then counts newlines up to
+    there and reads no further than needed instead of splitting the whole file. A hint only: right, wrong or
+    hostile, the lines are those read without it (a long line past what was read, a cap hit, a start inside a
+    line, past the end, or on another line's number)."""
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    offsets = [0, *(i + 1 for i, byte in enumerate(data) if byte == 0x0A)]
+    true_starts = {n: start for n, start in enumerate(offsets, start=1) if start < len(data)}
+    hints: list[dict[int, int]] = [true_starts, {n: s + 1 for n, s in true_starts.items()}, {1: len(data)},
+                                   {1: 10**12}, {2: 0}, {n: 0 for n in true_starts}]  # fmt: skip
+    if len(true_starts) > 1:
+        hints.append({1: true_starts[2], 2: true_starts[1]})
+        hints += [{n: s} for n, s in list(true_starts.items())[-3:]]
+    for cap in (files_ops.MAX_READ_BYTES, 64):
+        monkeypatch.setattr(files_ops, "MAX_READ_BYTES", cap)
+        for starts in hints:
+            wanted = set(starts)
+            with open(path, "rb") as handle:
+                expected = files_ops.lines_at(handle.fileno(), wanted)
+            with open(path, "rb") as handle:
+                assert files_ops.lines_at(handle.fileno(), wanted, starts) == expected, (cap, starts)
+
+
+def test_ripgrep_reports_where_lines_start_and_a_wrong_start_changes_nothing(corpus: Path) -> None:
+    """The ripgrep engine passes each line's offset on; the confirmation takes it as a hint only: a hit whose start
+    is wrong is still shown when its line holds its text, and a right start does not make a wrong text shown."""
+    files = executor(corpus, "ripgrep")
+    root = files.sandbox.resolve(".")
+    hits = list(grep_engines.search("hello", root, case_sensitive=True, max_results=100, engine="ripgrep"))
+    assert [(os.path.relpath(hit.path, root), hit.line, hit.start) for hit in hits][:3] == [
+        (".hidden", 1, 0),
+        ("README.md", 2, 7),
+        ("crlf.txt", 1, 0),
+    ]
+    shown = [(name, hit.line) for name, hit in files._confirmed(hits)]
+    assert shown == [(".hidden", 1), ("README.md", 2), ("crlf.txt", 1), ("src/a b.txt", 1), ("src/a.txt", 1)]
+    readme = os.fspath(root / "README.md")
+    (hit,) = (hit for hit in hits if hit.path == readme)
+    for start in (0, 3, 8, 99, 10**12):
+        assert [(name, n.line) for name, n in files._confirmed([dataclasses.replace(hit, start=start)])] == [
+            ("README.md", 2)
+        ]
+    wrong = [GrepMatch(readme, 2, "hello there", 7), GrepMatch(readme, 1, "hello world", 7)]
+    assert list(files._confirmed(wrong)) == []

@@ -195,6 +195,23 @@ class Sandbox:
             return False
         return True
 
+    def may_read(self, canonical: str) -> bool:
+        """``contains(Path(canonical)) and readable(Path(canonical))`` for a canonical absolute path held as text (the
+        kernel's own name for a file it opened: no '.', '..', '//' or trailing '/'), worked out on the text. For such
+        a text a Path's parts are its names between slashes, so a root's parts lead the path's exactly when the text
+        is the root's or starts with it and a slash; the hidden paths are looked up as text already (``hidden_by``).
+        ``open_exactly`` asks this for every file grep shows, where making the Path and taking it apart cost more
+        than the file's system calls. The deny_read/allow_read globs see the Path forms, as always."""
+        for root in self.roots:
+            top = str(root)
+            if canonical == top or canonical.startswith(top if top.endswith("/") else top + "/"):
+                break
+        else:
+            return False
+        if self.deny_read or self.allow_read:
+            return self.readable(Path(canonical))
+        return self.protected.hidden_by(canonical) is None
+
     def display(self, path: Path) -> str:
         """How a path is shown to the model: relative to the working directory when it is inside it."""
         if path == self.workdir:

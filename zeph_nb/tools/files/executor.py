@@ -123,15 +123,6 @@ class FileExecutor(TreeTools):
             return False
         return stat.S_ISREG(found.st_mode) and found.st_size <= _QUICK_READ_BYTES and on_local_disk(found.st_dev)
 
-    def _shown(self, canonical: str) -> str:
-        """``Sandbox.display`` of a canonical absolute path held as text (the kernel's own name for a file it
-        opened: no '.', '..', '//' or trailing '/'), compared as text rather than made a Path and taken apart."""
-        work = os.fspath(self.sandbox.workdir)
-        if canonical == work:
-            return "."
-        inside = work if work.endswith("/") else work + "/"
-        return canonical[len(inside) :] if canonical.startswith(inside) else canonical
-
     def _candidate(self, given: object) -> str:
         """The absolute path a read of ``given`` opens first (``open_exactly``): lexical, links not expanded."""
         base = os.fspath(self.sandbox.workdir)

@@ -260,6 +260,15 @@ class TreeTools:
 
     # -- helpers ---------------------------------------------------------------------------------------------
 
+    def _shown(self, canonical: str) -> str:
+        """``Sandbox.display`` of a canonical absolute path held as text (the kernel's own name for a file it
+        opened: no '.', '..', '//' or trailing '/'), compared as text rather than made a Path and taken apart."""
+        work = os.fspath(self.sandbox.workdir)
+        if canonical == work:
+            return "."
+        inside = work if work.endswith("/") else work + "/"
+        return canonical[len(inside) :] if canonical.startswith(inside) else canonical
+
     def _confirmed(self, hits: Iterable[grep_engines.GrepMatch]) -> Iterator[tuple[str, grep_engines.GrepMatch]]:
         """The hits whose line is really in a file we may read, checked by reading it again through the sandbox,
         each with its path as shown.
@@ -282,30 +291,39 @@ class TreeTools:
         if not hits:
             return
         wanted = {hit.line for hit in hits}
+        starts = {hit.line: hit.start for hit in hits if hit.start is not None}
+        given = os.fspath(hits[0].path)
         try:
-            quick = open_exactly(self.sandbox, os.fspath(hits[0].path))
+            quick = open_exactly(self.sandbox, given)
             if quick is not None:
                 try:
-                    found = lines_at(quick, wanted)
+                    found = lines_at(quick, wanted, starts)
                 finally:
                     os.close(quick)
+                shown = self._shown(given)  # the kernel's own name for the file: canonical text
             else:
-                with self.sandbox.entry(hits[0].path) as entry:
+                with self.sandbox.entry(given) as entry:
                     name = str(entry.path)  # for messages nobody reads: a refusal here only drops the file's hits
                     self.sandbox.check_readable(entry.path, name)
                     with open_regular(entry, name) as handle:
                         check_opened(self.sandbox, handle.fileno(), name)
-                        found = lines_at(handle.fileno(), wanted)
+                        found = lines_at(handle.fileno(), wanted, starts)
+                shown = self.sandbox.display(Path(os.path.abspath(given)))
         except (ToolError, OSError):
             return  # outside, hidden, denied or gone: nothing from it is shown
-        shown = self.sandbox.display(Path(os.path.abspath(hits[0].path)))
+        clip = grep_engines.clip
         for hit in hits:
             line = found.get(hit.line)
-            # The two engines trim a line's end a little differently (all of \r\n, or one \r).
-            if line is not None and hit.text in (
-                grep_engines.clip(line.rstrip(b"\r").decode("utf-8", errors="replace")),
-                grep_engines.clip(line.decode("utf-8", errors="replace").removesuffix("\r")),
-            ):
+            if line is None:
+                continue
+            if not line.endswith(b"\r"):
+                same = hit.text == clip(line.decode("utf-8", errors="replace"))
+            else:  # the two engines trim a line's end a little differently (all of \r\n, or one \r)
+                same = hit.text in (
+                    clip(line.rstrip(b"\r").decode("utf-8", errors="replace")),
+                    clip(line.decode("utf-8", errors="replace").removesuffix("\r")),
+                )
+            if same:
                 yield shown, hit
 
     def _refuse_root(self, path: Path, verb: str) -> None:
