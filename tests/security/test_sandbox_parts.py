@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -248,6 +249,32 @@ def test_the_layout(tmp_path: Path) -> None:
     assert binds[:2] == [str(home / "data"), str(home / "project")] and str(home) not in binds
     assert str(work / ".git") in binds and str(work / "sub" / ".git") in binds  # found two levels down
     assert str(home) in _pairs(argv, "--ro-bind")
+
+
+def test_only_what_the_user_could_read_is_hidden_by_a_mount() -> None:
+    # Run as root and again as an ordinary user (test_as_an_ordinary_user.py). A file of the user's own with every
+    # right taken away is hidden all the same: its owner can give them back. What the user cannot read and does
+    # not own (/etc/shadow, as an ordinary user) needs no mount: the sandbox reads no more than its user.
+    # Outside /tmp: the sandbox has a /tmp of its own, and hides nothing in the host's.
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as folder:
+        _only_readable_hidden(Path(folder))
+
+
+def _only_readable_hidden(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    own = tmp_path / "own-key"
+    own.write_text("secret")
+    own.chmod(0)
+    shut = tmp_path / "shut"
+    shut.mkdir(mode=0)
+    hidden = [(own, "credentials"), (shut, "credentials"), (Path("/etc/shadow"), "system")]
+    argv = bwrap_argv(SandboxSpec(work, (work,), ProtectedPaths.build(home=None, hidden=hidden), None, Limits()))
+    files = [argv[i + 2] for i, flag in enumerate(argv) if flag == "--ro-bind" and argv[i + 1] == "/dev/null"]
+    assert str(own) in files and str(shut) in _pairs(argv, "--tmpfs")
+    if os.path.exists("/etc/shadow"):
+        readable = os.geteuid() == 0 or os.access("/etc/shadow", os.R_OK)
+        assert ("/etc/shadow" in files) == readable, (os.geteuid(), files)
 
 
 def test_limits() -> None:
