@@ -272,10 +272,7 @@ def test_every_line_of_a_log_unlike_the_others_is_told_so_and_nothing_folds() ->
     kinds = line_kinds(text, lines)
     assert kinds.distinct
     assert generic_filter(text, kinds) is None
-    # By template it folds: one template, its word (the user) a new value on every line (templates.VARIED).
-    folded = fold_long_output(text)
-    assert folded is not None and folded[1] == "templates" and len(folded[0]) < len(text) / 20
-    assert folded[0].split("\n")[-1] == lines[-1]
+    assert fold_long_output(text) is None  # not mined by template either: no line was normalised
     # The same log with one line repeated four times: that kind folds, as when every line is normalised.
     again = "\n".join([*lines[:1000], *[lines[500]] * 4, *lines[1000:]])
     assert not line_kinds(again, again.split("\n")).distinct

@@ -318,7 +318,8 @@ def test_a_valgrind_log_no_rule_knows_is_folded_by_template_with_its_errors_as_t
 def test_a_word_that_takes_a_new_value_on_every_line_is_the_templates_variable_not_an_event() -> None:
     """A debug log naming its own module on each line (`LOG:  Parsing a/b.py (b)`): each kind seen once, but one
     template of many of them is folded with a few of its values named; a kind seen once in a template of its own
-    is an event, kept, and so is every error."""
+    is an event, kept, and so is every error. (A log with no two lines of a kind is not mined: see
+    test_fast_paths.)"""
     names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
     modules = [f"{a}_{b}" for a in names for b in ("core", "util", "api", "io", "db")]
     lines = ["LOG:  Mypy Version:           2.4.1"]
@@ -327,6 +328,8 @@ def test_a_word_that_takes_a_new_value_on_every_line_is_the_templates_variable_n
         lines.append(f"LOG:  Parsing /work/project/src/{module}.py ({module})")
         if at == 40:
             lines.append("LOG:  Cache directory moved to .cache/mypy")  # an event: once, of its own template
+        if at % 10 == 9:
+            lines.append(f"LOG:  Processed {at + 1} of {len(modules)} modules")  # a kind seen five times
     errors = [f"src/{module}.py:3: error: Name {module!r} is not defined  [name-defined]" for module in modules[:3]]
     lines += [*errors, "LOG:  Build finished in 9.594 seconds with 100 modules, and 3 errors", "Found 3 errors"]
     kept = fold_by_template("\n".join(lines))
