@@ -7,7 +7,8 @@ Variants, each run through the whole engine (sanitize, rule, put-back, security 
 - ``fold``: the engine as shipped (kinds alike but for a word merged by ``templates.mine_templates``, Drain's
   idea, each merged kind's first line shown);
 - ``drain3 merge``: the same, drain3's ``TemplateMiner`` as the merge over the distinct kinds;
-- ``+ logs rule``: the fold, and the ``logs`` rule keeping the shorter of its dedup and the fold.
+- ``- logs rule``: the fold, the ``logs`` rule's dedup alone (as shipped, it keeps the shorter of its dedup and the
+  fold: ``by_template``).
 
 drain3 is not a dependency: ``--drain3-path DIR`` points at a folder it is installed in
 (``pip install --target DIR drain3==0.9.11``). Held-apart corpora are scored with ``--heldout`` only, as totals:
@@ -45,7 +46,7 @@ from bench.heldout import (
 from bench.heldout import score as score_heldout
 from zeph_nb.filters import FilterEngine, default_rules
 from zeph_nb.output import templates
-from zeph_nb.output.rules import Dedup, Rule, load_rules
+from zeph_nb.output.rules import Dedup, Rule, StripNoise, load_rules
 
 Miner = Callable[[list[str]], dict[str, tuple[str, ...]]]
 
@@ -69,7 +70,11 @@ def drain3_miner() -> Miner:
     return mine
 
 
-def _with_templates(rule: Rule, on: bool) -> Rule:
+def _with_templates(rule: Rule, on: bool, today: bool = False) -> Rule:
+    """``rule`` with the logs rule folding by template or not (``on``); ``today``: no rule folding by template
+    (the mypy and make rules' ``strip_noise`` neither)."""
+    if isinstance(rule.strategy, StripNoise) and today:
+        return rule.model_copy(update={"strategy": rule.strategy.model_copy(update={"by_template": False})})
     if not isinstance(rule.strategy, Dedup) or rule.name != "logs":
         return rule
     return rule.model_copy(update={"strategy": rule.strategy.model_copy(update={"by_template": on})})
@@ -81,10 +86,11 @@ def variant(name: str, miners: dict[str, Miner]) -> Iterator[FilterEngine]:
     saved = templates.MERGE
     try:
         templates.MERGE = miners.get(name, None if name == "no merge" else saved)
-        if name == "today":
-            yield FilterEngine(default_rules(), templates=False)
-        else:
-            yield FilterEngine([_with_templates(rule, name == "+ logs rule") for rule in default_rules()])
+        # The logs rule keeps the shorter of its dedup and the fold in the engine as shipped; not before the fold
+        # (today) nor in "- logs rule".
+        by_template = name not in ("today", "- logs rule")
+        rules = [_with_templates(rule, by_template, today=name == "today") for rule in default_rules()]
+        yield FilterEngine(rules, templates=name != "today")
     finally:
         templates.MERGE = saved
 
@@ -143,7 +149,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.path.insert(0, args.drain3_path)
         miners["drain3 merge"] = drain3_miner()
         names.append("drain3 merge")
-    names.append("+ logs rule")
+    names.append("- logs rule")
 
     def runner(engine: FilterEngine) -> Callable[[Any], str]:
         return lambda sample: engine.filter(sample.command, sample.output, sample.exit_code).text

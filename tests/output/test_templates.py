@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from zeph_nb.filters import FilterEngine, filter_output
+from zeph_nb.filters import FilterEngine, default_rules, filter_output
 from zeph_nb.output import templates
 from zeph_nb.output.rules import Dedup, Match, Rule
 from zeph_nb.output.templates import WILD, fold_by_template, looks_like_log, mine_templates
@@ -385,3 +385,34 @@ def test_make_d_debug_lines_fold_by_template_and_the_failure_stays() -> None:
     kept = out.text.splitlines()
     assert all(line in kept for line in failure) and kept[0] == "GNU Make 4.3"
     assert len(out.text) < len(text) / 10
+
+
+def test_the_logs_rule_folds_by_template_as_shipped_but_not_a_log_of_unlike_lines() -> None:
+    """`tail -n 5000 app.log`: the logs rule keeps the shorter of its dedup and the fold by template (a kind of a
+    word that varies is one note there, not one line a kind); a log whose every line is a kind of its own is
+    shown as dedup shows it, not worked out again for the fold (no line of it would fold)."""
+    from zeph_nb.output import strategies
+
+    rule = next(rule for rule in default_rules() if rule.name == "logs")
+    assert isinstance(rule.strategy, Dedup) and rule.strategy.by_template
+    names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"] * 2
+    names = [f"{name}{at // 10}" for at, name in enumerate(names)]
+    lines = [f"2026-11-29 04:00:{i % 60:02d} DEBUG [cache] miss for key {names[i % 20]}_{i}" for i in range(400)]
+    lines += ["2026-11-29 04:01:00 ERROR [cache] backend refused the connection", "2026-11-29 04:01:01 INFO done"]
+    text = "\n".join(lines)
+    out = FilterEngine([rule]).filter("tail -n 5000 app.log", text, 0)
+    by_kind = rule.model_copy(update={"strategy": rule.strategy.model_copy(update={"by_template": False})})
+    deduped = FilterEngine([by_kind]).filter("tail -n 5000 app.log", text, 0)
+    assert any(" more, lines " in line for line in out.text.splitlines())  # the fold's note, not dedup's
+    assert out.rule == "logs" and lines[-2] in out.text.splitlines() and len(out.text) < len(deduped.text)
+    words = [*names[:10], "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
+    words = [word.rstrip("0") for word in words]
+    unlike = "\n".join(f"entry {words[i % 20]} of {words[i // 20]}" for i in range(300))
+    folded: list[str] = []
+    original = strategies.fold_by_template
+    try:
+        strategies.fold_by_template = lambda text, kinds=None: folded.append(text)  # type: ignore[assignment]
+        FilterEngine([rule]).filter("tail -n 5000 app.log", unlike, 0)
+    finally:
+        strategies.fold_by_template = original
+    assert folded == []

@@ -297,8 +297,10 @@ def dedup(
     ``keyword_lines``: the (start, end) of every line of ``text`` holding one of ``_LOG_CUES`` (and maybe others),
     when the caller has scanned for them already (``apply_strategy``).
     """
-    by_kind = _dedup_by_kind(text, rule, keyword_lines)
-    if rule.by_template and len(text) <= _TEMPLATES_UP_TO:
+    by_kind, unlike = _dedup_by_kind(text, rule, keyword_lines)
+    # Not a log whose every line is a kind of its own: no line of it would fold by template either (each is rare,
+    # an event), and its kinds worked out again were a third of the rule's time on 0.5 MB.
+    if rule.by_template and not unlike and len(text) <= _TEMPLATES_UP_TO:
         # A log whose kinds differ by a word (`Adding candidate numpy`, `… pandas`) folds further by template; one
         # whose kinds do not is shown as dedup shows it (each kind's first line and a count: shorter than a
         # template's first and last lines and its note). The shorter of the two is kept.
@@ -313,7 +315,10 @@ def dedup(
 _TEMPLATES_UP_TO = 1 << 20
 
 
-def _dedup_by_kind(text: str, rule: R.Dedup, keyword_lines: Sequence[tuple[int, int]] | None) -> StageResult:
+def _dedup_by_kind(
+    text: str, rule: R.Dedup, keyword_lines: Sequence[tuple[int, int]] | None
+) -> tuple[StageResult, bool]:
+    """``dedup``'s result, and whether every line was a kind of its own."""
     body, lines = split_lines(text)
     normalize, table, matched = _normalizer(tuple((n.pattern, n.replacement) for n in rule.normalize_patterns))
     # Kinds are only compared here, never read: a line like no other needs no normalising (kinds.py).
@@ -350,11 +355,11 @@ def _dedup_by_kind(text: str, rule: R.Dedup, keyword_lines: Sequence[tuple[int, 
                 span = ", some further down" if among else ""
                 out.append(f"  [{counts[keys[index]] - 1} more like this{span}]")
     if len(out) >= len(lines):
-        return StageResult(text, FilterConfidence.FALLBACK)
+        return StageResult(text, FilterConfidence.FALLBACK), kinds.distinct
     # The lines given on, as the text's ``splitlines``: a line of ``text`` (split at "\n") is one of those when
     # the text holds no other line break, and neither do the notes.
     split = out if out and out[-1] and not _other_breaks(text) else None
-    return StageResult("\n".join(out), FilterConfidence.FULL, split)
+    return StageResult("\n".join(out), FilterConfidence.FULL, split), kinds.distinct
 
 
 # What ``str.splitlines`` ends a line at besides "\n".
