@@ -280,6 +280,22 @@ def test_dedup_normalises_and_counts() -> None:
     )
 
 
+def test_dedup_tells_a_python_frame_by_its_line_number() -> None:
+    """Two tracebacks through one function at two lines are two places to look: the second frame is not "one more
+    like" the first. The very same traceback again is still counted."""
+
+    def failed(line: int) -> list[str]:
+        return ["[2026-11-29 08:51:02,118: ERROR/ForkPoolWorker-1] Task shed.tasks.remind raised unexpected error",
+                "Traceback (most recent call last):", f'  File "/srv/shed/tasks.py", line {line}, in remind',
+                "    send(member)", "KeyError: 'member 13'"]  # fmt: skip
+
+    beats = [f"[2026-11-29 08:51:{i % 60:02d},000: DEBUG/MainProcess] heartbeat {i}" for i in range(40)]
+    raw = "\n".join([*beats[:10], *failed(17), *beats[10:20], *failed(19), *beats[20:30], *failed(17), *beats[30:]])
+    out = apply_strategy(raw, Dedup(type="dedup"), 0).text.splitlines()
+    for line in (17, 19):
+        assert out.count(f'  File "/srv/shed/tasks.py", line {line}, in remind') == 1, line
+
+
 def test_dedup_shows_at_most_max_unique_patterns_kinds_but_every_error_and_the_end() -> None:
     raw = "\n".join(
         [
