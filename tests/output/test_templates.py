@@ -328,6 +328,8 @@ def test_a_word_that_takes_a_new_value_on_every_line_is_the_templates_variable_n
         lines.append(f"LOG:  Parsing /work/project/src/{module}.py ({module})")
         if at == 40:
             lines.append("LOG:  Cache directory moved to .cache/mypy")  # an event: once, of its own template
+        if at % 8 == 3:  # a word of a few values (under VARIED), each seen once: events, kept
+            lines.append(f"LOG:  Plugin {names[at // 8]} could not be loaded")
         if at % 10 == 9:
             lines.append(f"LOG:  Processed {at + 1} of {len(modules)} modules")  # a kind seen five times
     errors = [f"src/{module}.py:3: error: Name {module!r} is not defined  [name-defined]" for module in modules[:3]]
@@ -336,6 +338,8 @@ def test_a_word_that_takes_a_new_value_on_every_line_is_the_templates_variable_n
     assert kept is not None and len(kept) < len("\n".join(lines)) / 4
     shown = kept.splitlines()
     assert "LOG:  Cache directory moved to .cache/mypy" in shown
+    plugins = [line for line in lines if line.startswith("LOG:  Plugin ")]
+    assert 1 < len(plugins) < templates.VARIED and all(line in shown for line in plugins)
     assert all(error in shown for error in errors) and shown[-2:] == lines[-2:]
     note = next(line for line in shown if line.startswith("[") and "Parsing" in line)
     assert f"LOG: Parsing <path> {WILD}" in note and "(alpha_api), (alpha_io)" in note
