@@ -420,3 +420,16 @@ def test_the_logs_rule_folds_by_template_as_shipped_but_not_a_log_of_unlike_line
     finally:
         strategies.fold_by_template = original
     assert folded == []
+
+
+def test_the_logs_rule_never_counts_a_failed_request_as_one_more_of_its_kind() -> None:
+    """An access log's 500 is a number like the 200s around it: dedup counted it as "1 more like this" where the
+    fold by template keeps it; the logs rule keeps the fold then, though dedup's text was shorter."""
+    rule = next(rule for rule in default_rules() if rule.name == "logs")
+    lines = [
+        f"2026-11-29T03:53:{i // 100 % 60:02d}.{i % 100:02d}0Z GET /labels/{i % 7} 200 29 - 0.3 ms" for i in range(300)
+    ]
+    lines[150] = "2026-11-29T03:53:01.500Z POST /labels/3 500 1250 - 1.234 ms"
+    lines[40] = "2026-11-29T03:53:00.400Z POST /labels/5 201 30 - 0.5 ms"
+    out = FilterEngine([rule]).filter("cat api.log", "\n".join(lines), 0)
+    assert out.rule == "logs" and lines[150] in out.text.splitlines()

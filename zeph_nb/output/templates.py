@@ -42,6 +42,7 @@ __all__ = [
     "GENERIC",
     "MIN_LINES",
     "TEMPLATES",
+    "failed_lines",
     "fold_by_template",
     "fold_long_output",
     "fold_printed_log",
@@ -387,6 +388,12 @@ def _lone_normalised(lines: list[str], kinds: list[str]) -> dict[str, str]:
     if len(normalised) != len(lone):  # a pattern matched across lines: one by one
         normalised = [normalize(lines[int(kind[1:])]) for kind in lone]
     return dict(zip(lone, normalised, strict=True))
+
+
+def failed_lines(text: str, lines: list[str]) -> set[int]:
+    """The lines of ``text`` (split into ``lines``) that say a request failed by its status or a line was logged
+    at warning or error level by one letter (``_failed``)."""
+    return _failed(text, lines, text)
 
 
 def _failed(text: str, lines: list[str], kinds: str) -> set[int]:
