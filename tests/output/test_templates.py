@@ -433,3 +433,19 @@ def test_the_logs_rule_never_counts_a_failed_request_as_one_more_of_its_kind() -
     lines[40] = "2026-11-29T03:53:00.400Z POST /labels/5 201 30 - 0.5 ms"
     out = FilterEngine([rule]).filter("cat api.log", "\n".join(lines), 0)
     assert out.rule == "logs" and lines[150] in out.text.splitlines()
+
+
+def test_no_rule_a_failed_request_the_run_fold_would_count_is_kept_by_template() -> None:
+    """`python -m http.server`: its 404 for `/../../etc/passwd` normalises like the 200s around it; the run fold,
+    shorter, counted it among them; the fold by template keeps it, and is kept then."""
+    from zeph_nb.output.generic import generic_filter
+
+    lines = [
+        f'127.0.0.1 - - [29/Nov/2026 03:52:{i % 60:02d}] "GET /tablets/{i % 9}.png HTTP/1.1" 200 -' for i in range(200)
+    ]
+    lines[120] = '127.0.0.1 - - [29/Nov/2026 03:52:00] "GET /../../etc/passwd HTTP/1.1" 404 -'
+    text = "\n".join(lines)
+    by_run = generic_filter(text)
+    assert by_run is not None and lines[120] not in by_run.splitlines()  # what the run fold would say
+    out = filter_output("python -m http.server 8000", text, 0)
+    assert out.rule == "templates" and lines[120] in out.text.splitlines()

@@ -18,7 +18,7 @@ from zeph_nb.output.diffs import diff_lines
 from zeph_nb.output.kinds import Kind, LineKinds, digit_blind_table, first_indices, matched_chars
 from zeph_nb.output.lines import FilterConfidence, StageResult, compile_lines, head_tail, matching_lines, split_lines
 from zeph_nb.output.noise import strip_noise
-from zeph_nb.output.templates import failed_lines, fold_by_template
+from zeph_nb.output.templates import drops_failed, fold_by_template
 from zeph_nb.output.test_summary import summarize_tests
 
 __all__ = ["FilterConfidence", "StageResult", "apply_strategy"]
@@ -305,20 +305,12 @@ def dedup(
         # whose kinds do not is shown as dedup shows it (each kind's first line and a count: shorter than a
         # template's first and last lines and its note). The shorter of the two is kept.
         folded = fold_by_template(text)
-        if folded is not None and (len(folded) < len(by_kind.text) or _drops_failed(text, by_kind.text)):
+        # Or longer, where dedup counted a failed request as one more of its kind (its status is a number).
+        if folded is not None and (
+            len(folded) < len(by_kind.text) or drops_failed(text, text.split("\n"), by_kind.text)
+        ):
             return StageResult(folded, FilterConfidence.FULL)
     return by_kind
-
-
-def _drops_failed(text: str, shown: str) -> bool:
-    """Whether ``shown`` lacks a line of ``text`` saying a request failed by its status (`POST /labels 500`),
-    which the fold by template keeps and dedup counts as one more of its kind (the status is a number)."""
-    lines = text.split("\n")
-    failed = failed_lines(text, lines)
-    if not failed:
-        return False
-    kept = set(shown.split("\n"))
-    return any(lines[index] not in kept for index in failed)
 
 
 # Up to this size a log the `logs` rule reads is also folded by template, to keep the shorter: above it, a second

@@ -42,6 +42,7 @@ __all__ = [
     "GENERIC",
     "MIN_LINES",
     "TEMPLATES",
+    "drops_failed",
     "failed_lines",
     "fold_by_template",
     "fold_long_output",
@@ -174,8 +175,12 @@ def fold_long_output(text: str) -> tuple[str, str] | None:
         return by_template, TEMPLATES
     by_run = generic_filter(text, kinds)
     # Never longer than the run fold made it: a log of many kinds each seen a few times is shorter as runs (a
-    # kind's later lines said together with others' in one note) than as each kind's two lines and a note.
-    if by_template is not None and (by_run is None or len(by_template) < len(by_run)):
+    # kind's later lines said together with others' in one note) than as each kind's two lines and a note. Unless
+    # the run fold counted a failed request among the lines like it (its status is a number): the fold by template
+    # keeps it.
+    if by_template is not None and (
+        by_run is None or len(by_template) < len(by_run) or drops_failed(text, lines, by_run)
+    ):
         return by_template, TEMPLATES
     return (by_run, GENERIC) if by_run is not None else None
 
@@ -394,6 +399,16 @@ def failed_lines(text: str, lines: list[str]) -> set[int]:
     """The lines of ``text`` (split into ``lines``) that say a request failed by its status or a line was logged
     at warning or error level by one letter (``_failed``)."""
     return _failed(text, lines, text)
+
+
+def drops_failed(text: str, lines: list[str], shown: str) -> bool:
+    """Whether ``shown`` (``text`` filtered) lacks one of its ``failed_lines``: the fold by template keeps them,
+    dedup and the run fold count one as one more of its kind (`POST /labels 500` among the 200s)."""
+    failed = failed_lines(text, lines)
+    if not failed:
+        return False
+    kept = set(shown.split("\n"))
+    return any(lines[index] not in kept for index in failed)
 
 
 def _failed(text: str, lines: list[str], kinds: str) -> set[int]:
