@@ -38,6 +38,7 @@ from bench.heldout import (
     HELDOUT_H,
     HELDOUT_I,
     HELDOUT_J,
+    HELDOUT_K,
     TUNE,
     TUNE_E,
     breakdown,
@@ -178,6 +179,8 @@ def main(argv: list[str] | None = None) -> None:
             (HELDOUT, None, "A"), (HELDOUT_B, None, "B"), (HELDOUT_D, None, "D"), (TUNE, "test", "C-test"),
             (TUNE_E, "test", "E-test"), (HELDOUT_F, None, "F"), (HELDOUT_G, None, "G"), (HELDOUT_H, None, "H"),
         ]  # fmt: skip
+        if any(HELDOUT_K.glob("*.json")):
+            corpora.append((HELDOUT_K, None, "K"))
     if args.corpus:
         corpora = [corpus for corpus in corpora if corpus[2] in args.corpus]
     for folder, split, label in corpora:
