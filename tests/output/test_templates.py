@@ -391,14 +391,20 @@ def test_make_d_debug_lines_fold_by_template_and_the_failure_stays() -> None:
     assert len(out.text) < len(text) / 10
 
 
-def test_the_logs_rule_folds_by_template_as_shipped_but_not_a_log_of_unlike_lines() -> None:
-    """`tail -n 5000 app.log`: the logs rule keeps the shorter of its dedup and the fold by template (a kind of a
+def _logs_rule_by_template() -> Rule:
+    """The logs rule as shipped, keeping the shorter of its dedup and the fold by template (off as shipped)."""
+    rule = next(rule for rule in default_rules() if rule.name == "logs")
+    assert isinstance(rule.strategy, Dedup)
+    return rule.model_copy(update={"strategy": rule.strategy.model_copy(update={"by_template": True})})
+
+
+def test_a_logs_rule_by_template_folds_but_not_a_log_of_unlike_lines() -> None:
+    """`tail -n 5000 app.log`: the logs rule by template keeps the shorter of its dedup and the fold (a kind of a
     word that varies is one note there, not one line a kind); a log whose every line is a kind of its own is
     shown as dedup shows it, not worked out again for the fold (no line of it would fold)."""
     from zeph_nb.output import strategies
 
-    rule = next(rule for rule in default_rules() if rule.name == "logs")
-    assert isinstance(rule.strategy, Dedup) and rule.strategy.by_template
+    rule = _logs_rule_by_template()
     names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"] * 2
     names = [f"{name}{at // 10}" for at, name in enumerate(names)]
     lines = [f"2026-11-29 04:00:{i % 60:02d} DEBUG [cache] miss for key {names[i % 20]}_{i}" for i in range(400)]
@@ -422,10 +428,10 @@ def test_the_logs_rule_folds_by_template_as_shipped_but_not_a_log_of_unlike_line
     assert folded == []
 
 
-def test_the_logs_rule_never_counts_a_failed_request_as_one_more_of_its_kind() -> None:
+def test_a_logs_rule_by_template_never_counts_a_failed_request_as_one_more_of_its_kind() -> None:
     """An access log's 500 is a number like the 200s around it: dedup counted it as "1 more like this" where the
-    fold by template keeps it; the logs rule keeps the fold then, though dedup's text was shorter."""
-    rule = next(rule for rule in default_rules() if rule.name == "logs")
+    fold by template keeps it; the logs rule by template keeps the fold then, though dedup's text was shorter."""
+    rule = _logs_rule_by_template()
     lines = [
         f"2026-11-29T03:53:{i // 100 % 60:02d}.{i % 100:02d}0Z GET /labels/{i % 7} 200 29 - 0.3 ms" for i in range(300)
     ]
