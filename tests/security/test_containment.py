@@ -8,6 +8,8 @@ writes to it vanish into the sandbox's tmpfs and every attack would look contain
 from __future__ import annotations
 
 import asyncio
+import base64
+import glob
 import hashlib
 import json
 import os
@@ -207,6 +209,21 @@ def test_credentials_and_the_kernel_environment_never_reach_the_model(victim: Vi
     outcome = call(chain_for(victim), "bash", command=command)
     assert_no_secret(outcome.text)
     assert_no_secret(json.dumps(outcome.output.raw, default=str))
+
+
+def test_what_only_root_may_read_never_reaches_the_model(victim: Victim) -> None:
+    # As root, /etc/shadow and the private host keys are hidden by a mount each; as an ordinary user (the rerun of
+    # test_as_an_ordinary_user) the sandbox makes none for them, and the user's own rights keep them out.
+    secrets = [p for p in ("/etc/shadow", *sorted(glob.glob("/etc/ssh/ssh_host_*_key"))) if os.path.exists(p)]
+    if not secrets:
+        pytest.skip("no shadow file or private host key on this machine")
+    # Named so that no reading of the command line finds them (the policy refuses /etc/shadow by name) and
+    # approved: the sandbox alone stands between them and the model.
+    named = " ".join(base64.b64encode(path.encode()).decode() for path in secrets)
+    command = f'for f in {named}; do cat "$(echo "$f" | base64 -d)"; done 2>&1; echo done'
+    outcome = call(chain_for(victim, approver=AutoApprove()), "bash", command=command)
+    assert outcome.status == "ok" and "done" in outcome.text, outcome.text
+    assert "root:" not in outcome.text and "PRIVATE KEY" not in outcome.text, outcome.text
 
 
 @pytest.mark.parametrize(
