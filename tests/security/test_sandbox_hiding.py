@@ -1,4 +1,4 @@
-"""The sandbox hides with fewer mounts (``os_sandbox._hiding``) and hides exactly as much as the mount-per-path list
+"""The sandbox hides with fewer mounts (``security/hiding.py``) and hides exactly as much as the mount-per-path list
 did: a home with the secrets the layout hides, probed from inside the real bwrap sandbox under both lists — every
 hidden path, and the other ways to it (``/proc/self/root``, ``..``, a link or hard link the command makes), reveals
 nothing under either; every other path reads and writes as it did."""
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from zeph_nb.config import Settings
-from zeph_nb.security import os_sandbox
+from zeph_nb.security import hiding, os_sandbox
 from zeph_nb.security.os_sandbox import bwrap_argv, private_tmp, probe, wrap
 from zeph_nb.security.protected import inside
 from zeph_nb.tools.containment import sandbox_spec
@@ -356,7 +356,7 @@ def test_a_folder_that_cannot_be_listed_has_its_hidden_entries_looked_up_one_by_
     half-way must not make its secrets look absent."""
     folder = home.base / "many"
     folder.mkdir()
-    hidden = [folder / f".secret-{i}" for i in range(os_sandbox._LIST_FROM + 2)]
+    hidden = [folder / f".secret-{i}" for i in range(hiding._LIST_FROM + 2)]
     for path in hidden[:3]:
         path.write_text(SECRET)
     (folder / "ordinary.txt").write_text("ordinary")
@@ -385,7 +385,7 @@ def test_a_folder_that_cannot_be_listed_has_its_hidden_entries_looked_up_one_by_
             raise PermissionError(13, "Permission denied", path)
         return Broken(real(path))
 
-    monkeypatch.setattr(os_sandbox.os, "scandir", scandir)
+    monkeypatch.setattr(hiding.os, "scandir", scandir)
     found = _hidden_by(_NEW(hidden, [home.work], [home.work], [Path("/tmp")]))
     assert found == _worked_out_each_time(hidden, [home.work], [home.work], [Path("/tmp")])
     assert all(found.get(path) is False for path in hidden[:3])
