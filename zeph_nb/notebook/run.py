@@ -24,9 +24,12 @@ class Run:
         self.transcript = transcript
         self.agent = agent
         self.scheduled: ScheduledView | None = None  # the tasks it scheduled show their runs under its transcript
+        self._frozen: tuple[dict[str, str], str] | None = None  # the snapshot sent when the run ended, its display id
 
     def __await__(self) -> Any:
-        return self.task.__await__()
+        result = yield from self.task.__await__()
+        self._frozen_again()
+        return result
 
     @property
     def done(self) -> bool:
@@ -62,11 +65,24 @@ class Run:
             # the update by display id either way, and nbclient (make notebooks, the tests) applies it only when
             # it belongs to the cell it is waiting on, e.g. the one that awaits the run.
             contextvars.Context().run(update_display, snapshot, raw=True, display_id=display_id)
+            self._frozen = (snapshot, display_id)
 
         if self.task.done():
             freeze(self.task)
         else:
             self.task.add_done_callback(freeze)
+
+    def _frozen_again(self) -> None:
+        """The snapshot sent again from the cell that awaits the run. A run that ended between two cells sent it as
+        a child of the cell before, which nbclient had finished with: it applied none of it, and the saved notebook
+        (make notebooks, a notebook run by nbclient or papermill) kept the live widget's placeholder. JupyterLab
+        routes both by display id: the same snapshot again."""
+        if self._frozen is None:
+            return
+        from IPython.display import update_display
+
+        snapshot, display_id = self._frozen
+        update_display(snapshot, raw=True, display_id=display_id)
 
     def _plain(self) -> str:
         from zeph_nb.security.secrets import redact
