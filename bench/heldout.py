@@ -144,6 +144,16 @@ def score(samples: list[Judged], run: Callable[[Judged], str]) -> HeldoutScore:
                         must_keep_tokens)  # fmt: skip
 
 
+def pool(scores: list[HeldoutScore]) -> HeldoutScore:
+    """Several corpora's scores as one: their totals summed."""
+    return HeldoutScore(
+        sum(s.samples for s in scores), sum(s.raw_tokens for s in scores), sum(s.kept_tokens for s in scores),
+        sum(s.needed for s in scores), sum(s.needed_kept for s in scores), sum(s.whole for s in scores),
+        tuple(name for s in scores for name in s.emptied), {k: v for s in scores for k, v in s.lost.items()},
+        sum(s.bpe_raw for s in scores), sum(s.bpe_kept for s in scores), sum(s.must_keep_tokens for s in scores),
+    )  # fmt: skip
+
+
 # Output sizes (raw lines) the breakdown groups by: under the generic fallback's 40, under the fold's 100, longer.
 SIZES = ((0, 40, "< 40 lines"), (40, 100, "40-99 lines"), (100, 1000, "100-999 lines"), (1000, 1 << 62, ">= 1000"))
 
